@@ -1,0 +1,217 @@
+/**
+ * The one configuration object. Built once at start from flags, then the environment, then
+ * `<data dir>/settings.json`, then defaults (ARCHITECTURE.md §4). Nothing else reads
+ * process.env: every part receives the slice it needs.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export type RobotKind = 'desktop' | 'wheeled' | 'both';
+
+export interface Config {
+  /** Owner bearer token; undefined until the data dir has one (main/ generates it). */
+  readonly token: string | undefined;
+  readonly regToken: string | undefined;
+  readonly wsHz: number;
+  readonly rateLimit: number;
+  readonly trackAutostart: boolean;
+  readonly sessionTtlSeconds: number;
+  readonly loopbackReads: boolean;
+  readonly host: string;
+  readonly httpPort: number;
+  /** 0 turns the HTTPS listener off. */
+  readonly httpsPort: number;
+  readonly bPort: number;
+  readonly bTls: boolean;
+  /** A daemon base URL, or 'sim' for the built-in simulator. */
+  readonly daemonUrl: string;
+  /** True when the daemon was named by a flag or variable rather than defaulted. */
+  readonly daemonExplicit: boolean;
+  readonly dataDir: string;
+  readonly rpId: string | undefined;
+  readonly origin: string | undefined;
+  readonly robot: RobotKind;
+  readonly thinkerIntervalSeconds: number;
+  readonly logLevel: LogLevel;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Command-line flags of `npm run serve`; each has a ROBOT_* twin and wins over it. */
+export interface Flags {
+  robot?: string;
+  sim?: boolean;
+  daemon?: string;
+  host?: string;
+  port?: string;
+  dataDir?: string;
+}
+
+export interface ConfigSources {
+  env: Readonly<Record<string, string | undefined>>;
+  flags?: Flags;
+  /** Parsed `<data dir>/settings.json`, keyed by variable name. */
+  settings?: Readonly<Record<string, unknown>>;
+  platform?: NodeJS.Platform;
+  home?: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+type Parser<T> = (raw: string) => T | undefined;
+
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) return undefined;
+    const n = Number(raw);
+    return n >= min && n <= max ? n : undefined;
+  };
+
+const bool: Parser<boolean> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  return undefined;
+};
+
+const text =
+  (minLength = 1, maxLength = 512): Parser<string> =>
+  (raw) =>
+    raw.length >= minLength && raw.length <= maxLength ? raw : undefined;
+
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw) =>
+    (values as string[]).includes(raw) ? (raw as T) : undefined;
+
+const daemonUrl: Parser<string> = (raw) => {
+  if (raw === 'sim') return raw;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+};
+
+const origin: Parser<string> = (raw) => {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+interface Entry<T> {
+  parse: Parser<T>;
+  /** What a valid value looks like, for the error message. */
+  expect: string;
+  flag?: keyof Flags;
+}
+
+/** Every ROBOT_* variable, its parser and what it expects. Defaults are applied below. */
+const TABLE = {
+  ROBOT_TOKEN: { parse: text(16, 256), expect: 'a string of 16-256 characters' },
+  ROBOT_REG_TOKEN: { parse: text(8, 256), expect: 'a string of 8-256 characters' },
+  ROBOT_WS_HZ: { parse: int(1, 50), expect: 'an integer 1-50 (frames per second)' },
+  ROBOT_RATE_LIMIT: { parse: int(1, 1000), expect: 'an integer 1-1000 (requests per second)' },
+  ROBOT_TRACK_AUTOSTART: { parse: bool, expect: '1 or 0' },
+  ROBOT_SESSION_TTL: { parse: int(60, 30 * 86400), expect: 'an integer 60-2592000 (seconds)' },
+  ROBOT_LOOPBACK_READS: { parse: bool, expect: '1 or 0' },
+  ROBOT_HOST: { parse: text(1, 255), expect: 'an address to bind', flag: 'host' },
+  ROBOT_HTTP_PORT: { parse: int(0, 65535), expect: 'a port 0-65535', flag: 'port' },
+  ROBOT_HTTPS_PORT: { parse: int(0, 65535), expect: 'a port 0-65535 (0 turns it off)' },
+  ROBOT_B_PORT: { parse: int(0, 65535), expect: 'a port 0-65535' },
+  ROBOT_B_TLS: { parse: bool, expect: '1 or 0' },
+  ROBOT_DAEMON_URL: { parse: daemonUrl, expect: 'an http(s) URL or "sim"', flag: 'daemon' },
+  ROBOT_DATA_DIR: { parse: text(1, 4096), expect: 'a folder path', flag: 'dataDir' },
+  ROBOT_RP_ID: { parse: text(1, 253), expect: 'a host name' },
+  ROBOT_ORIGIN: { parse: origin, expect: 'an origin such as https://robot.local:8098' },
+  ROBOT_ROBOT: {
+    parse: oneOf('desktop', 'wheeled', 'both'),
+    expect: 'desktop, wheeled or both',
+    flag: 'robot',
+  },
+  ROBOT_THINKER_INTERVAL: { parse: int(5, 3600), expect: 'an integer 5-3600 (seconds)' },
+  ROBOT_LOG_LEVEL: { parse: oneOf('debug', 'info', 'warn', 'error'), expect: 'debug, info, warn or error' },
+} as const satisfies Record<string, Entry<unknown>>;
+
+export type ConfigKey = keyof typeof TABLE;
+export const CONFIG_KEYS = Object.freeze(Object.keys(TABLE) as ConfigKey[]);
+
+type Parsed = { [K in ConfigKey]?: ReturnType<(typeof TABLE)[K]['parse']> };
+
+/** The OS app-data folder, where credentials and settings live by default. */
+export function defaultDataDir(platform: NodeJS.Platform, home: string, env: ConfigSources['env']): string {
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Robot Cockpit');
+  if (platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), 'Robot Cockpit');
+  return join(env['XDG_CONFIG_HOME'] ?? join(home, '.config'), 'robot-cockpit');
+}
+
+/**
+ * Builds and freezes the config, or throws a ConfigError naming every bad variable at once.
+ */
+export function loadConfig(sources: ConfigSources): Config {
+  const { env, flags = {}, settings = {} } = sources;
+  const problems: string[] = [];
+  const parsed: Parsed = {};
+
+  for (const key of CONFIG_KEYS) {
+    const entry: Entry<unknown> = TABLE[key];
+    const flagValue = entry.flag ? flags[entry.flag] : undefined;
+    const [raw, origin] =
+      flagValue !== undefined
+        ? [String(flagValue), `--${kebab(entry.flag as string)}`]
+        : env[key] !== undefined && env[key] !== ''
+          ? [env[key] as string, key]
+          : settings[key] !== undefined
+            ? [String(settings[key]), `${key} in settings.json`]
+            : [undefined, key];
+    if (raw === undefined) continue;
+    const value = entry.parse(raw);
+    if (value === undefined) problems.push(`${origin}: expected ${entry.expect}, got ${JSON.stringify(raw)}`);
+    else (parsed as Record<string, unknown>)[key] = value;
+  }
+  if (flags.sim && flags.daemon !== undefined) problems.push('--sim and --daemon cannot be used together');
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const home = sources.home ?? homedir();
+  const platform = sources.platform ?? process.platform;
+  const explicitDaemon = flags.sim === true || parsed.ROBOT_DAEMON_URL !== undefined;
+  return Object.freeze({
+    token: parsed.ROBOT_TOKEN,
+    regToken: parsed.ROBOT_REG_TOKEN,
+    wsHz: parsed.ROBOT_WS_HZ ?? 15,
+    rateLimit: parsed.ROBOT_RATE_LIMIT ?? 5,
+    trackAutostart: parsed.ROBOT_TRACK_AUTOSTART ?? true,
+    sessionTtlSeconds: parsed.ROBOT_SESSION_TTL ?? 43200,
+    loopbackReads: parsed.ROBOT_LOOPBACK_READS ?? true,
+    host: parsed.ROBOT_HOST ?? '0.0.0.0',
+    httpPort: parsed.ROBOT_HTTP_PORT ?? 8097,
+    httpsPort: parsed.ROBOT_HTTPS_PORT ?? 8098,
+    bPort: parsed.ROBOT_B_PORT ?? 8080,
+    bTls: parsed.ROBOT_B_TLS ?? true,
+    daemonUrl: flags.sim ? 'sim' : (parsed.ROBOT_DAEMON_URL ?? 'http://127.0.0.1:8000'),
+    daemonExplicit: explicitDaemon,
+    dataDir: parsed.ROBOT_DATA_DIR ?? defaultDataDir(platform, home, env),
+    rpId: parsed.ROBOT_RP_ID,
+    origin: parsed.ROBOT_ORIGIN,
+    robot: parsed.ROBOT_ROBOT ?? 'desktop',
+    thinkerIntervalSeconds: parsed.ROBOT_THINKER_INTERVAL ?? 30,
+    logLevel: parsed.ROBOT_LOG_LEVEL ?? 'info',
+  });
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}

@@ -1,0 +1,4 @@
+/** Wire types shared by the servers, the renderer, the platform client and tests. Declarations only. */
+export type * from './state.ts';
+export type * from './health.ts';
+export type * from './ws.ts';

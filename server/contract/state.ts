@@ -1,0 +1,72 @@
+/**
+ * The robot state object of GET /api/state and the `state` frame on /ws, in human units:
+ * degrees and millimetres. The daemon speaks radians and metres; server/daemon converts once.
+ */
+
+export type MotorMode = 'enabled' | 'disabled' | 'gravity_compensation';
+
+/** Head pose relative to the neutral pose: x forward, y left, z up (mm); extrinsic xyz angles (deg). */
+export interface HeadPose {
+  x: number;
+  y: number;
+  z: number;
+  roll: number;
+  pitch: number;
+  yaw: number;
+}
+
+export interface Antennas {
+  right: number;
+  left: number;
+}
+
+export type Presence = 'connecting' | 'connected' | 'reconnecting' | 'down';
+
+export interface DaemonInfo {
+  presence: Presence;
+  /** The daemon's own lifecycle state (`running`, `stopped`, ...), null when unknown. */
+  state: string | null;
+  version: string | null;
+  robotName: string | null;
+  /** True when the cockpit talks to its built-in simulated robot. */
+  simulated: boolean;
+}
+
+export interface SystemStats {
+  /** Seconds since the cockpit started. */
+  uptime: number;
+  /** Cockpit process resident memory, MiB. */
+  rssMb: number;
+  /** 1-minute load average of the host. */
+  load: number;
+}
+
+export interface ServiceState {
+  state: 'running' | 'paused' | 'stopped' | 'off';
+  detail?: string;
+}
+
+export interface DoaReading {
+  /** Bearing in degrees, 0 = straight ahead, positive to the robot's left. */
+  bearing: number;
+  speech: boolean;
+}
+
+export interface RobotState {
+  /** ISO time of the daemon sample this state comes from. */
+  timestamp: string;
+  /** Milliseconds since that sample reached the cockpit. */
+  ageMs: number;
+  head: HeadPose;
+  bodyYaw: number;
+  antennas: Antennas;
+  motorMode: MotorMode | null;
+  /** Measured rate of the upstream state feed, frames per second. */
+  loopHz: number;
+  daemon: DaemonInfo;
+  system: SystemStats;
+  services: Record<string, ServiceState>;
+  tracking?: unknown;
+  doa?: DoaReading | null;
+  imu?: unknown;
+}

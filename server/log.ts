@@ -1,0 +1,67 @@
+/**
+ * Structured logging: one JSON line per record on stderr, with secrets redacted before they
+ * are written. Everything takes a Log by injection so tests can capture or silence it.
+ */
+import type { LogLevel } from './config.ts';
+
+export interface Log {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  child(scope: string): Log;
+}
+
+export interface LogRecord {
+  time: string;
+  level: LogLevel;
+  scope: string;
+  msg: string;
+  [field: string]: unknown;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Field names whose values never reach a log line. */
+const SECRET_KEY = /token|secret|password|authorization|cookie|key|credential/i;
+/** Token-looking substrings inside messages (bearer values, ?token= query values). */
+const SECRET_TEXT = /(bearer\s+|token=)[^\s&"']+/gi;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.replace(SECRET_TEXT, '$1[redacted]');
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);
+  return out;
+}
+
+export interface LogOptions {
+  level?: LogLevel;
+  scope?: string;
+  /** Where records go; stderr JSON lines by default. */
+  sink?: (record: LogRecord) => void;
+}
+
+export function createLog(options: LogOptions = {}): Log {
+  const min = RANK[options.level ?? 'info'];
+  const sink = options.sink ?? ((r: LogRecord) => process.stderr.write(`${JSON.stringify(r)}\n`));
+  const make = (scope: string): Log => {
+    const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
+      if (RANK[level] < min) return;
+      const safe = (fields ? redact(fields) : {}) as Record<string, unknown>;
+      sink({ ...safe, time: new Date().toISOString(), level, scope, msg: redact(msg) as string });
+    };
+    return {
+      debug: (m, f) => write('debug', m, f),
+      info: (m, f) => write('info', m, f),
+      warn: (m, f) => write('warn', m, f),
+      error: (m, f) => write('error', m, f),
+      child: (s) => make(scope ? `${scope}.${s}` : s),
+    };
+  };
+  return make(options.scope ?? '');
+}
+
+/** A log that drops everything, for tests that do not inspect logs. */
+export const silentLog: Log = createLog({ sink: () => {} });
