@@ -1,0 +1,82 @@
+/**
+ * The device identity: platform URL, device id and device token (issue 10, item 1). The token
+ * is kept in the SecretStore and leaves this module only inside request bodies; nothing the
+ * dashboard can read (status, logs) ever carries it.
+ */
+import type { SecretStore } from './secret-store.ts';
+import type { Outcome, PlatformLog } from './types.ts';
+import { checkPlatformUrl } from './url-policy.ts';
+
+/** A device enrolled on the platform. */
+export interface DeviceIdentity {
+  platformUrl: string;
+  deviceId: string;
+  token: string;
+}
+
+/** What the operator pastes (or the host passes from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN). */
+export interface EnrolInput {
+  platformUrl: string;
+  deviceId: string;
+  token: string;
+}
+
+/** Why an enrolment input or a stored identity was refused. */
+export interface IdentityRefusal {
+  kind: 'bad_request';
+  message: string;
+}
+
+/** Name of the secret that holds the identity record. */
+export const IDENTITY_SECRET = 'platform-device';
+
+// Device ids are UUIDs on the original worker (reference-notes §2.6 speaks of their dashes);
+// any URL-safe id up to 128 characters is accepted so a format change does not lock us out.
+const DEVICE_ID = /^[A-Za-z0-9_-]{1,128}$/;
+// Tokens are `tind_` plus base64url (§2.1); only the character set is checked, not the prefix.
+const TOKEN = /^[\x21-\x7e]{8,512}$/;
+
+/** Validates pasted or environment-provided enrolment values into an identity. */
+export function checkEnrolInput(input: unknown): Outcome<DeviceIdentity, IdentityRefusal> {
+  const refuse = (message: string) => ({ ok: false as const, failure: { kind: 'bad_request' as const, message } });
+  if (typeof input !== 'object' || input === null) return refuse('enrolment needs a platform URL, a device id and a token');
+  const { platformUrl, deviceId, token } = input as Record<string, unknown>;
+  if (typeof platformUrl !== 'string') return refuse('the platform URL is missing');
+  const url = checkPlatformUrl(platformUrl);
+  if (!url.ok) return refuse(url.failure.message);
+  if (typeof deviceId !== 'string' || !DEVICE_ID.test(deviceId.trim())) return refuse('the device id is missing or malformed');
+  if (typeof token !== 'string' || !TOKEN.test(token.trim())) return refuse('the device token is missing or malformed');
+  return { ok: true, value: { platformUrl: url.value, deviceId: deviceId.trim(), token: token.trim() } };
+}
+
+/** Loads, saves and forgets the identity in a SecretStore. */
+export interface IdentityStore {
+  /** The stored identity, null when none; a corrupt record is set aside and reported. */
+  load(): Promise<Outcome<DeviceIdentity | null, IdentityRefusal>>;
+  save(identity: DeviceIdentity): Promise<void>;
+  forget(): Promise<void>;
+}
+
+/** Creates the identity store over a SecretStore. */
+export function createIdentityStore(secrets: SecretStore, log: PlatformLog): IdentityStore {
+  return {
+    async load() {
+      const raw = await secrets.get(IDENTITY_SECRET);
+      if (raw === null) return { ok: true, value: null };
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        parsed = null;
+      }
+      const checked = checkEnrolInput(parsed);
+      if (checked.ok) return checked;
+      // ARCHITECTURE §5: a corrupt file is reported and set aside, never silently replaced.
+      const aside = await secrets.setAside(IDENTITY_SECRET);
+      log.error('stored platform identity is unreadable; set aside', { aside, reason: checked.failure.message });
+      return { ok: false, failure: { kind: 'bad_request', message: `stored platform identity is unreadable (${checked.failure.message}); enrol again` } };
+    },
+    save: (identity) => secrets.set(IDENTITY_SECRET, JSON.stringify(identity)),
+    forget: () => secrets.delete(IDENTITY_SECRET),
+  };
+}

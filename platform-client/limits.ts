@@ -1,0 +1,105 @@
+/**
+ * The device-facing wire contract of the hosted platform, as constants. Every path, string,
+ * limit and cadence here is quoted from spec/platform-api.md (Devices, Limits, Errors) or from
+ * reference-notes.md §2–§3; the section is named next to each group so a reader can check it.
+ */
+
+/** Routes the device (and the owner session helpers) speak. platform-api.md "Devices". */
+export const PATHS = Object.freeze({
+  devices: '/api/devices',
+  heartbeat: '/api/devices/heartbeat',
+  relay: '/api/devices/relay',
+  event: '/api/devices/event',
+  taskResult: '/api/devices/task-result',
+  transcript: '/api/devices/transcript',
+  adopt: '/api/devices/adopt',
+  media: '/api/media',
+  firmware: '/api/firmware/manifest',
+});
+
+/** Cadences of the original clients (reference-notes §2.3, §2.4, §3). */
+export const CADENCE = Object.freeze({
+  heartbeatMs: 30_000,
+  presenceMs: 60_000,
+  /** Every web push is mirrored to devices that beat within this window (§2.4). */
+  notifyWindowMs: 120_000,
+  pollMs: 5_000,
+  pollMax: 5,
+  firmwareMs: 3_600_000,
+  /** While a staged bundle waits for an idle robot and the operator's consent. */
+  firmwareApplyRetryMs: 60_000,
+  requestTimeoutMs: 15_000,
+  backoffStepMs: 5_000,
+  backoffCapMs: 60_000,
+  /** Heartbeat period once the strike policy has halted the fast loops (§3, firmware). */
+  haltedHeartbeatMs: 300_000,
+  /** use_device: poll the reply every 3 s, 15 times = 45 s (§2.5). */
+  useDevicePollMs: 3_000,
+  useDeviceWaitMs: 45_000,
+});
+
+/** The 401 strike policy of the firmware (reference-notes §3). */
+export const STRIKES = Object.freeze({ count: 3, spanMs: 300_000 });
+
+/** Size and shape limits (platform-api.md "Limits", reference-notes §2.2, §2.6). */
+export const LIMITS = Object.freeze({
+  /** Relay payload: valid JSON, at most 8192 bytes once serialised. */
+  relayPayloadBytes: 8192,
+  pushTitleChars: 100,
+  pushBodyChars: 400,
+  deviceNameChars: 64,
+  platformChars: 32,
+  capabilities: 32,
+  capabilityChars: 32,
+  devicesPerUser: 20,
+  taskSummaryChars: 140,
+  taskResultChars: 7000,
+  eventDetailChars: 300,
+  /** "text up to 16 KB": measured in UTF-8 bytes, the stricter reading. */
+  transcriptTextBytes: 16_384,
+  transcriptLabelChars: 80,
+  transcriptAudioUrlChars: 300,
+  /** "up to 6 MB" of decoded media; read as MiB (§2.6 leaves the unit open). */
+  mediaBytes: 6 * 1024 * 1024,
+  firmwareVersionChars: 128,
+  firmwareUrlChars: 512,
+});
+
+/** Pattern of a task id (reference-notes §2.6). */
+export const TASK_ID_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;
+/** Pattern of a firmware channel (reference-notes §2.6). */
+export const CHANNEL_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+/** Event kinds the worker accepts from a device (reference-notes §2.6). */
+export const EVENT_KINDS = Object.freeze(['nicla_wake', 'nicla_sentry', 'nicla_transcript', 'device_note'] as const);
+export type DeviceEventKind = (typeof EVENT_KINDS)[number];
+
+/** Media types POST /api/media stores (reference-notes §2.6). */
+export const MEDIA_TYPES = Object.freeze([
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'audio/mp4',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/ogg',
+] as const);
+
+/**
+ * Exact error strings of the worker and its proxy. Clients classify on these strings
+ * (platform-api.md "Errors", reference-notes §2.1, §2.4).
+ */
+export const WORKER_ERRORS = Object.freeze({
+  deviceNotFound: 'device not found',
+  payloadTooBig: 'payload must be valid JSON ≤8KB',
+  unauthorized: 'unauthorized',
+  sendFieldsRequired: 'userId and toDevice required',
+  unknownDevice: 'unknown device',
+  envelopeNotFound: 'envelope not found',
+  registryUnreachable: 'registry unreachable',
+  loginRequired: 'login required',
+});
+
+/** The reply every envelope type we do not run receives (reference-notes §3, CLI). */
+export const UNSUPPORTED_ENVELOPE = 'unsupported envelope type';
