@@ -1,0 +1,42 @@
+/**
+ * Shared start-up of every entry (serve, start, Electron): config from flags, environment and
+ * `<data dir>/settings.json`, the data folder, and the owner token. The only module that reads
+ * process.env (ARCHITECTURE.md §4).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultDataDir, ensureOwnerToken, loadConfig, type Config, type Flags } from '../server/index.ts';
+
+export interface Boot {
+  config: Config;
+  ownerToken: string;
+}
+
+export function readSettings(dataDir: string): Record<string, unknown> {
+  const file = join(dataDir, 'settings.json');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through to the error below
+  }
+  throw new Error(`${file} is not a JSON object; fix or move it aside`);
+}
+
+export async function boot(flags: Flags, env: Record<string, string | undefined> = process.env): Promise<Boot> {
+  const dataDir = flags.dataDir ?? env['ROBOT_DATA_DIR'] ?? defaultDataDir(process.platform, homeOf(env), env);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const config = loadConfig({ env, flags, settings: readSettings(dataDir) });
+  const ownerToken = await ensureOwnerToken(config.dataDir, config.token);
+  return { config, ownerToken };
+}
+
+function homeOf(env: Record<string, string | undefined>): string {
+  return env['HOME'] ?? env['USERPROFILE'] ?? '.';
+}

@@ -1,0 +1,148 @@
+/**
+ * HTTP to the daemon through ONE keep-alive pool. The rules come from daemon-api.md §10.5:
+ * few sockets, an idle timeout under uvicorn's 5 s (else sockets rot in CLOSE-WAIT), every
+ * body consumed, a timeout on every request, and at most one request in flight per endpoint.
+ */
+import { Pool, errors as undiciErrors } from 'undici';
+import { AppError } from '../errors.ts';
+
+export interface TransportOptions {
+  baseUrl: string;
+  /** Default per-request timeout; state reads use this, slow daemon calls pass their own. */
+  timeoutMs?: number;
+  connections?: number;
+}
+
+export interface DaemonRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  body?: unknown;
+  /** Raw body (multipart uploads); sent as-is with the given content type. */
+  raw?: { data: Buffer; contentType: string };
+  timeoutMs?: number;
+}
+
+export interface DaemonResponse {
+  status: number;
+  /** Parsed JSON when the daemon sent JSON, else the text. */
+  body: unknown;
+}
+
+/** Waiting callers per endpoint beyond which the daemon is treated as stalled. */
+const MAX_QUEUED_PER_ENDPOINT = 8;
+
+export class HttpTransport {
+  readonly baseUrl: string;
+  private readonly pool: Pool;
+  private readonly timeoutMs: number;
+  private readonly inflightReads = new Map<string, Promise<DaemonResponse>>();
+  private readonly writeChains = new Map<string, { tail: Promise<unknown>; waiting: number }>();
+  private closed = false;
+
+  constructor(options: TransportOptions) {
+    this.baseUrl = options.baseUrl;
+    this.timeoutMs = options.timeoutMs ?? 2000;
+    this.pool = new Pool(options.baseUrl, {
+      connections: options.connections ?? 4,
+      keepAliveTimeout: 4000,
+      keepAliveMaxTimeout: 4000,
+      connect: { timeout: 2000 },
+    });
+  }
+
+  /**
+   * One request. Identical GETs in flight share one upstream call; writes to the same
+   * endpoint are chained so the daemon never sees two at once from us.
+   */
+  request(req: DaemonRequest): Promise<DaemonResponse> {
+    if (this.closed) return Promise.reject(new AppError('DAEMON_UNREACHABLE', 'daemon client closed'));
+    const method = req.method ?? 'GET';
+    if (method === 'GET') return this.coalescedRead(req);
+    return this.chainedWrite(req, `${method} ${req.path.split('?')[0]}`);
+  }
+
+  private coalescedRead(req: DaemonRequest): Promise<DaemonResponse> {
+    const key = req.path;
+    const pending = this.inflightReads.get(key);
+    if (pending) return pending;
+    const started = this.send(req).finally(() => this.inflightReads.delete(key));
+    this.inflightReads.set(key, started);
+    return started;
+  }
+
+  private chainedWrite(req: DaemonRequest, key: string): Promise<DaemonResponse> {
+    const chain = this.writeChains.get(key) ?? { tail: Promise.resolve(), waiting: 0 };
+    if (chain.waiting >= MAX_QUEUED_PER_ENDPOINT) {
+      return Promise.reject(new AppError('DAEMON_TIMEOUT', `daemon is not keeping up with ${key}`));
+    }
+    chain.waiting += 1;
+    const run = chain.tail.then(() => this.send(req));
+    chain.tail = run.catch(() => undefined).finally(() => {
+      chain.waiting -= 1;
+      if (chain.waiting === 0) this.writeChains.delete(key);
+    });
+    this.writeChains.set(key, chain);
+    return run;
+  }
+
+  private async send(req: DaemonRequest): Promise<DaemonResponse> {
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const headers: Record<string, string> = {};
+    let body: string | Buffer | undefined;
+    if (req.raw) {
+      headers['content-type'] = req.raw.contentType;
+      body = req.raw.data;
+    } else if (req.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.body);
+    }
+    try {
+      const res = await this.pool.request({
+        path: req.path,
+        method: req.method ?? 'GET',
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      // Always read the body to the end: an unread body pins the socket (§10.5).
+      const text = await res.body.text();
+      const isJson = String(res.headers['content-type'] ?? '').includes('json');
+      return { status: res.statusCode, body: isJson && text ? safeParse(text) : text };
+    } catch (err) {
+      throw transportError(err, req, timeoutMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.destroy().catch(() => undefined);
+  }
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Raw fetch errors never travel upward: they become DAEMON_* app errors here. */
+export function transportError(err: unknown, req: DaemonRequest, timeoutMs: number): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { name?: string; code?: string; cause?: { code?: string } };
+  const what = `${req.method ?? 'GET'} ${req.path.split('?')[0]}`;
+  if (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError
+  ) {
+    return new AppError('DAEMON_TIMEOUT', `daemon did not answer ${what} within ${timeoutMs} ms`);
+  }
+  const code = e.code ?? e.cause?.code ?? 'unknown';
+  return new AppError('DAEMON_UNREACHABLE', `daemon unreachable (${code}) on ${what}`);
+}

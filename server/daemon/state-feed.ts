@@ -1,0 +1,239 @@
+/**
+ * The ONE upstream state subscription per robot (ARCHITECTURE.md §1): the daemon's state
+ * WebSocket, with a silence watchdog, reconnects with capped backoff, a generation counter so a
+ * stale reconnect never overwrites a live one, and REST polling only as a fallback when the
+ * socket cannot be opened. A 1 Hz status poll tells a stopped daemon from a dead stream.
+ */
+import WebSocket from 'ws';
+import type { Presence } from '../contract/state.ts';
+import { isAppError } from '../errors.ts';
+import type { Log } from '../log.ts';
+import { createBackoff } from './backoff.ts';
+import type { DaemonClient } from './daemon-client.ts';
+import { RateMeter } from './rate-meter.ts';
+import type { DaemonStatus, FullState } from './wire.ts';
+
+export interface StateFeedOptions {
+  daemon: DaemonClient;
+  log: Log;
+  /** Upstream frames per second; the daemon accepts 1..50 (daemon-api.md §4). */
+  upstreamHz?: number;
+  /** No frame for this long means the stream is dead (a restarted daemon can leave it open). */
+  silenceMs?: number;
+  statusIntervalMs?: number;
+  now?: () => number;
+}
+
+export interface Sample {
+  state: FullState;
+  receivedAt: number;
+}
+
+export interface FeedSnapshot {
+  presence: Presence;
+  sample: Sample | undefined;
+  status: DaemonStatus | undefined;
+  hz: number;
+  streamConnected: boolean;
+  polling: boolean;
+  problems: Record<string, string>;
+  lastError: string | null;
+}
+
+type Listener = (sample: Sample) => void;
+
+/** WebSocket failures in a row before the feed falls back to polling REST. */
+const FALLBACK_AFTER_FAILURES = 3;
+
+export class StateFeed {
+  private readonly daemon: DaemonClient;
+  private readonly log: Log;
+  private readonly upstreamHz: number;
+  private readonly silenceMs: number;
+  private readonly statusIntervalMs: number;
+  private readonly now: () => number;
+  private readonly meter = new RateMeter();
+  private readonly backoff = createBackoff(250, 5000);
+  private readonly listeners = new Set<Listener>();
+  private socket: WebSocket | undefined;
+  private generation = 0;
+  private sample: Sample | undefined;
+  private status: DaemonStatus | undefined;
+  private statusError: string | null = null;
+  private wsFailures = 0;
+  private everConnected = false;
+  private streamOpen = false;
+  private lastError: string | null = null;
+  private timers = new Set<NodeJS.Timeout>();
+  private watchdog: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private stopped = true;
+
+  constructor(options: StateFeedOptions) {
+    this.daemon = options.daemon;
+    this.log = options.log;
+    this.upstreamHz = Math.min(50, Math.max(1, options.upstreamHz ?? 30));
+    this.silenceMs = options.silenceMs ?? 1500;
+    this.statusIntervalMs = options.statusIntervalMs ?? 1000;
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.connect();
+    void this.pollStatus();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.generation += 1;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    clearTimeout(this.watchdog);
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+    this.socket?.terminate();
+    this.socket = undefined;
+    this.streamOpen = false;
+  }
+
+  onSample(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  snapshot(): FeedSnapshot {
+    const now = this.now();
+    const fresh = this.sample !== undefined && now - this.sample.receivedAt < this.silenceMs;
+    return {
+      presence: this.presence(fresh),
+      sample: this.sample,
+      status: this.status,
+      hz: fresh ? this.meter.hz(now) : 0,
+      streamConnected: this.streamOpen && fresh,
+      polling: this.pollTimer !== undefined,
+      problems: this.problems(fresh),
+      lastError: this.lastError,
+    };
+  }
+
+  private presence(fresh: boolean): Presence {
+    if (fresh) return 'connected';
+    if (this.statusError !== null || (this.status && this.status.state !== 'running')) return 'down';
+    return this.everConnected ? 'reconnecting' : 'connecting';
+  }
+
+  private problems(fresh: boolean): Record<string, string> {
+    const out: Record<string, string> = {};
+    if (this.statusError) out['daemon:unreachable'] = this.statusError;
+    else if (this.status && this.status.state !== 'running') {
+      out['daemon:stopped'] = `daemon state is ${this.status.state}${this.status.error ? `: ${this.status.error}` : ''}`;
+    }
+    if (!fresh && this.everConnected) out['stream:silent'] = `no state frame for over ${this.silenceMs} ms`;
+    if (this.pollTimer) out['stream:polling'] = 'state WebSocket unavailable; polling REST instead';
+    return out;
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${this.upstreamHz}&with_doa=true`;
+    const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
+    this.socket = socket;
+    socket.on('open', () => {
+      if (generation !== this.generation) return;
+      this.streamOpen = true;
+      this.wsFailures = 0;
+      this.stopPolling();
+      this.armWatchdog(generation);
+    });
+    socket.on('message', (data) => {
+      if (generation !== this.generation) return;
+      this.accept(data.toString());
+      this.armWatchdog(generation);
+    });
+    socket.on('error', (err) => {
+      if (generation === this.generation) this.lastError = `state stream: ${err.message}`;
+    });
+    socket.on('close', () => this.onClosed(generation));
+  }
+
+  private onClosed(generation: number): void {
+    if (generation !== this.generation || this.stopped) return;
+    this.streamOpen = false;
+    clearTimeout(this.watchdog);
+    this.wsFailures += 1;
+    if (this.wsFailures >= FALLBACK_AFTER_FAILURES && this.status?.state === 'running') this.startPolling();
+    const delay = this.backoff.next();
+    this.log.debug('state stream closed; reconnecting', { delay, failures: this.wsFailures });
+    this.later(delay, () => this.connect());
+  }
+
+  private armWatchdog(generation: number): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (generation !== this.generation) return;
+      this.log.warn('state stream silent; reconnecting', { silenceMs: this.silenceMs });
+      this.lastError = `state stream silent for ${this.silenceMs} ms`;
+      this.socket?.terminate();
+    }, this.silenceMs);
+  }
+
+  private accept(text: string): void {
+    let state: FullState;
+    try {
+      state = JSON.parse(text) as FullState;
+    } catch {
+      this.lastError = 'daemon sent a state frame that is not JSON';
+      return;
+    }
+    if (typeof state !== 'object' || state === null || !('head_pose' in state)) return;
+    const now = this.now();
+    this.everConnected = true;
+    this.backoff.reset();
+    this.meter.tick(now);
+    this.sample = { state, receivedAt: now };
+    for (const listener of this.listeners) listener(this.sample);
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer || this.stopped) return;
+    this.log.warn('falling back to polling /api/state/full');
+    const tick = async () => {
+      try {
+        this.accept(JSON.stringify(await this.daemon.fullState('with_doa=true')));
+      } catch (err) {
+        this.lastError = isAppError(err) ? err.message : String(err);
+      }
+      if (this.pollTimer) this.pollTimer = setTimeout(tick, 1000 / Math.min(this.upstreamHz, 20));
+    };
+    this.pollTimer = setTimeout(tick, 0);
+  }
+
+  private stopPolling(): void {
+    clearTimeout(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  private async pollStatus(): Promise<void> {
+    if (this.stopped) return;
+    try {
+      this.status = await this.daemon.status();
+      this.statusError = null;
+    } catch (err) {
+      this.statusError = isAppError(err) ? err.message : String(err);
+      this.lastError = this.statusError;
+    }
+    if (this.status?.state !== 'running') this.stopPolling();
+    this.later(this.statusIntervalMs, () => void this.pollStatus());
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+}

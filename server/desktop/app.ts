@@ -1,0 +1,68 @@
+/**
+ * Server A: `createDesktopApp(deps)` builds Koa, orders middleware and mounts the route table;
+ * it never listens (ARCHITECTURE.md §8, "build apart from listen"). The entry owns the sockets.
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Config } from '../config.ts';
+import { accessGate, type GateDeps } from '../http/access-gate.ts';
+import { errorHandler } from '../http/error-handler.ts';
+import { defineRoutes, type RouteSpec } from '../http/route-table.ts';
+import { createShellHandler } from '../http/static-shell.ts';
+import { WsHub } from '../http/ws-hub.ts';
+import type { Log } from '../log.ts';
+import type { RobotCore } from './robot-core.ts';
+import { readRoutes } from './routes/read-routes.ts';
+import { startStateBroadcast } from './state-broadcaster.ts';
+
+export interface DesktopDeps {
+  config: Pick<Config, 'wsHz' | 'loopbackReads'>;
+  log: Log;
+  robot: RobotCore;
+  gate: GateDeps;
+  /** Folder of the built dashboard (dist/renderer). */
+  shellRoot: string;
+}
+
+export interface DesktopApp {
+  koa: Koa;
+  routes: readonly RouteSpec[];
+  hub: WsHub;
+  /** Starts the periodic /ws broadcast; returns its stopper. */
+  startBroadcast(): () => void;
+}
+
+export function createDesktopApp(deps: DesktopDeps): DesktopApp {
+  const shell = createShellHandler({ root: deps.shellRoot });
+  const routes = defineRoutes([
+    ...readRoutes(deps.robot),
+    { method: 'WS', path: '/ws', access: 'key', queryToken: true, summary: 'state frames, agent log rows, events' },
+    { method: 'GET', path: '/', access: 'public', summary: 'dashboard shell (no-cache)', handler: shell },
+    { method: 'GET', path: '/{*path}', access: 'public', summary: 'static assets, single-page fallback', handler: shell },
+  ]);
+
+  const koa = new Koa({ proxy: false });
+  koa.use(errorHandler(deps.log.child('http')));
+  const router = new Router();
+  for (const route of routes) {
+    if (route.method === 'WS' || !route.handler) continue;
+    const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[verb](route.path, accessGate(route, deps.gate), route.handler);
+  }
+  koa.use(router.routes()).use(router.allowedMethods());
+
+  const hub = new WsHub({
+    routes,
+    handlers: {
+      '/ws': (client) => {
+        const state = deps.robot.state();
+        if (state) client.send({ type: 'state', ...state });
+        client.send({ type: 'health', ...deps.robot.health() });
+      },
+    },
+    credentials: deps.gate.credentials,
+    loopbackReads: deps.config.loopbackReads,
+    log: deps.log.child('ws'),
+  });
+  return { koa, routes, hub, startBroadcast: () => startStateBroadcast(deps.robot, hub, deps.config.wsHz) };
+}

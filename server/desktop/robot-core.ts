@@ -1,0 +1,97 @@
+/**
+ * The robot core of server A: ONE daemon client, ONE state feed and cache, the move library,
+ * and the health picture built from them. Routes, the WebSocket hub and later features all read
+ * from here, so there is one source of truth per fact.
+ */
+import type { Health } from '../contract/health.ts';
+import type { RobotState, ServiceState } from '../contract/state.ts';
+import { HttpDaemonClient, type DaemonClient } from '../daemon/daemon-client.ts';
+import { buildRobotState } from '../daemon/robot-state.ts';
+import { StateFeed } from '../daemon/state-feed.ts';
+import type { Log } from '../log.ts';
+import { createMoveLibraryCache, type MoveLibraryCache } from '../motion/move-library.ts';
+import { COCKPIT_VERSION } from '../version.ts';
+import { readPressure } from './pressure.ts';
+import { createSystemSampler } from './system-stats.ts';
+
+export interface RobotCoreOptions {
+  daemonUrl: string;
+  simulated: boolean;
+  log: Log;
+  /** Upstream state rate; the daemon caps it at 50. */
+  upstreamHz?: number;
+  /** Lets tests swap in a client; production always builds the HTTP one. */
+  daemon?: DaemonClient;
+}
+
+export interface RobotCore {
+  readonly daemon: DaemonClient;
+  readonly feed: StateFeed;
+  readonly simulated: boolean;
+  readonly moves: MoveLibraryCache;
+  /** Service states shown in the state object (thinker, tracking, reel...). */
+  readonly services: Map<string, ServiceState>;
+  state(): RobotState | undefined;
+  health(): Health;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createRobotCore(options: RobotCoreOptions): RobotCore {
+  const daemon = options.daemon ?? new HttpDaemonClient({ baseUrl: options.daemonUrl });
+  const feed = new StateFeed({ daemon, log: options.log.child('feed'), upstreamHz: options.upstreamHz ?? 30 });
+  const system = createSystemSampler();
+  const services = new Map<string, ServiceState>();
+  const daemonPort = Number(new URL(options.daemonUrl).port || 80);
+  let pressureCache = { at: 0, value: readPressure(daemonPort) };
+
+  const pressure = () => {
+    // /proc walks cost a little; health may be polled often.
+    if (Date.now() - pressureCache.at > 1000) pressureCache = { at: Date.now(), value: readPressure(daemonPort) };
+    return pressureCache.value;
+  };
+
+  return {
+    daemon,
+    feed,
+    simulated: options.simulated,
+    moves: createMoveLibraryCache(daemon),
+    services,
+    state() {
+      return buildRobotState(
+        feed.snapshot(),
+        { simulated: options.simulated, system: system.get(), services: Object.fromEntries(services) },
+        Date.now(),
+      );
+    },
+    health() {
+      const snap = feed.snapshot();
+      const reachable = !('daemon:unreachable' in snap.problems) && snap.status !== undefined;
+      return {
+        ok: snap.presence === 'connected' && Object.keys(snap.problems).length === 0,
+        daemon: {
+          reachable,
+          presence: snap.presence,
+          url: options.simulated ? 'simulator' : daemon.baseUrl,
+          simulated: options.simulated,
+          state: snap.status?.state ?? null,
+          version: snap.status?.version ?? null,
+        },
+        camera: { status: 'off', fps: 0 },
+        last_error: snap.lastError,
+        problems: snap.problems,
+        pressure: pressure(),
+        stream: { connected: snap.streamConnected, hz: snap.hz },
+        version: COCKPIT_VERSION,
+      };
+    },
+    start() {
+      feed.start();
+    },
+    async stop() {
+      feed.stop();
+      system.stop();
+      await daemon.close();
+    },
+  };
+}

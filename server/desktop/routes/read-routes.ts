@@ -1,0 +1,57 @@
+/** Server A read side: health, state, telemetry, move library (cockpit-api.md, health and state). */
+import { AppError } from '../../errors.ts';
+import type { RouteSpec } from '../../http/route-table.ts';
+import type { RobotCore } from '../robot-core.ts';
+
+export function readRoutes(robot: RobotCore): RouteSpec[] {
+  const freshState = () => {
+    const snap = robot.feed.snapshot();
+    const state = robot.state();
+    if (!state || snap.presence !== 'connected') {
+      const reason = Object.values(snap.problems)[0] ?? 'waiting for the first state from the daemon';
+      throw new AppError('STATE_UNAVAILABLE', `robot state unavailable: ${reason}`);
+    }
+    return state;
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/api/health',
+      access: 'public',
+      summary: 'health object: daemon reachability, camera, pressure, stream',
+      handler(ctx) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = robot.health();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/state',
+      access: 'key',
+      summary: 'full robot state (degrees, millimetres)',
+      handler(ctx) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = freshState();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/telemetry',
+      access: 'key',
+      summary: 'state plus camera status',
+      handler(ctx) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { state: freshState(), camera: robot.health().camera };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/emotions',
+      access: 'key',
+      summary: 'recorded-move library grouped by family (cached)',
+      async handler(ctx) {
+        ctx.body = await robot.moves.get();
+      },
+    },
+  ];
+}

@@ -1,0 +1,60 @@
+/**
+ * The gate every route passes: resolve the caller, slow down guessers, decide by the route's
+ * declared access, then (control routes only) rate limit and same-origin check in that order
+ * (reference-notes.md §4, "Control pipeline").
+ */
+import type { Context, Middleware } from 'koa';
+import { AppError } from '../errors.ts';
+import { hasKey, resolveCaller, SESSION_COOKIE, type Caller, type CredentialSources } from './caller.ts';
+import type { RouteSpec } from './route-table.ts';
+
+export interface GateDeps {
+  credentials: CredentialSources;
+  loopbackReads: boolean;
+  /** Growing delays for failed credentials from non-local clients (issue 3, brute force). */
+  failures?: { delayFor(key: string): number; recordFailure(key: string): void; recordSuccess(key: string): void };
+  /** Rate limit and origin check for control routes; throws an AppError to refuse. */
+  controlGuard?: (ctx: Context, caller: Caller) => void;
+}
+
+export function callerOf(ctx: Context): Caller {
+  return (ctx.state as { caller: Caller }).caller;
+}
+
+/** Whether a caller may use a route of the given access with the given method. */
+export function isAllowed(route: Pick<RouteSpec, 'access' | 'method'>, caller: Caller, loopbackReads: boolean): boolean {
+  if (route.access === 'public') return true;
+  if (hasKey(caller)) return true;
+  if (!caller.local || caller.failed) return false;
+  if (route.access === 'key+loopback') return true;
+  const isRead = route.method === 'GET' || route.method === 'WS';
+  return isRead && loopbackReads;
+}
+
+export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
+  return async function gate(ctx, next) {
+    const caller = resolveCaller(
+      {
+        req: ctx.req,
+        queryTokenAllowed: route.queryToken === true,
+        query: new URLSearchParams(ctx.querystring),
+        cookie: ctx.cookies.get(SESSION_COOKIE),
+      },
+      deps.credentials,
+    );
+    (ctx.state as { caller: Caller }).caller = caller;
+    const clientKey = ctx.req.socket.remoteAddress ?? 'unknown';
+    if (caller.failed && !caller.local && deps.failures) {
+      const delay = deps.failures.delayFor(clientKey);
+      deps.failures.recordFailure(clientKey);
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    } else if (hasKey(caller)) {
+      deps.failures?.recordSuccess(clientKey);
+    }
+    if (!isAllowed(route, caller, deps.loopbackReads)) {
+      throw new AppError('AUTH_REQUIRED', caller.failed ? 'invalid or expired credential' : 'sign in or present the owner token');
+    }
+    if (route.control) deps.controlGuard?.(ctx, caller);
+    await next();
+  };
+}

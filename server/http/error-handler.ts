@@ -1,0 +1,40 @@
+/**
+ * The one place errors become HTTP (ARCHITECTURE.md §6): an AppError is rendered as
+ * `{error, code}` with its status; anything else is a bug, logged with its stack and answered
+ * with a plain JSON 500 that leaks nothing.
+ */
+import type { Middleware } from 'koa';
+import { isAppError } from '../errors.ts';
+import type { Log } from '../log.ts';
+
+export function errorHandler(log: Log): Middleware {
+  return async function handleErrors(ctx, next) {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+        ctx.status = 404;
+        ctx.body = { error: `no route ${ctx.method} ${ctx.path}`, code: 'NOT_FOUND' };
+      } else if (ctx.status === 405 && ctx.path.startsWith('/api/')) {
+        ctx.body = { error: `method ${ctx.method} not allowed on ${ctx.path}`, code: 'BAD_REQUEST' };
+      }
+    } catch (err) {
+      if (isAppError(err)) {
+        ctx.status = err.status;
+        ctx.set(err.headers as Record<string, string>);
+        ctx.body = { error: err.message, code: err.code };
+        if (err.status >= 500) log.warn('request failed', { path: ctx.path, code: err.code, error: err.message });
+        return;
+      }
+      const status = (err as { status?: number; expose?: boolean }).status;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        // Koa's own ctx.throw / http-errors for client faults (e.g. bad URI encoding).
+        ctx.status = status;
+        ctx.body = { error: (err as Error).message || 'bad request', code: 'BAD_REQUEST' };
+        return;
+      }
+      log.error('unhandled error', { path: ctx.path, method: ctx.method, error: String((err as Error)?.stack ?? err) });
+      ctx.status = 500;
+      ctx.body = { error: 'internal error', code: 'INTERNAL' };
+    }
+  };
+}

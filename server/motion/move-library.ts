@@ -1,0 +1,83 @@
+/**
+ * The recorded-move library, fetched from the daemon once and cached: listing a dataset blocks
+ * the daemon's event loop for seconds on a cold cache (daemon-api.md §3.2, §10.2).
+ */
+import { AppError } from '../errors.ts';
+import { DANCES_DATASET, EMOTIONS_DATASET, type DaemonClient } from '../daemon/daemon-client.ts';
+
+export interface MoveEntry {
+  name: string;
+  dataset: string;
+  family: string;
+  /** Lifecycle animations that park the head oddly; kept out of conversational use (§7). */
+  lifecycle: boolean;
+}
+
+export interface MoveLibrary {
+  moves: MoveEntry[];
+  families: Record<string, string[]>;
+}
+
+const LIFECYCLE = new Set(['waiting', 'mini-deep-sleep', 'toc-toc-toc', 'wake-mini-up', 'sleep1', 'dying1']);
+
+/** Families by the stem of the name (digits stripped). */
+const FAMILY_OF: Record<string, string> = {
+  amazed: 'joy', cheerful: 'joy', enthusiastic: 'joy', laughing: 'joy', proud: 'joy', success: 'joy',
+  grateful: 'warmth', loving: 'warmth', welcoming: 'warmth', helpful: 'warmth', relief: 'warmth',
+  serenity: 'warmth', calming: 'warmth', understanding: 'warmth',
+  curious: 'curiosity', inquiring: 'curiosity', attentive: 'curiosity', thoughtful: 'curiosity',
+  surprised: 'curiosity', come: 'curiosity', electric: 'curiosity',
+  yes: 'answers', yes_sad: 'answers', no: 'answers', no_excited: 'answers', no_sad: 'answers',
+  uncertain: 'answers', confused: 'answers', incomprehensible: 'answers', oops: 'answers',
+  sad: 'sorrow', downcast: 'sorrow', lonely: 'sorrow', lost: 'sorrow', resigned: 'sorrow',
+  exhausted: 'sorrow', tired: 'sorrow', boredom: 'sorrow', shy: 'sorrow',
+  anxiety: 'fear', fear: 'fear', scared: 'fear', uncomfortable: 'fear',
+  contempt: 'anger', disgusted: 'anger', displeased: 'anger', frustrated: 'anger', furious: 'anger',
+  impatient: 'anger', irritated: 'anger', rage: 'anger', reprimand: 'anger', go_away: 'anger',
+  indifferent: 'anger',
+  dance: 'dance',
+};
+
+export function familyOf(name: string, dataset: string): string {
+  if (dataset === DANCES_DATASET) return 'dance';
+  if (LIFECYCLE.has(name)) return 'lifecycle';
+  return FAMILY_OF[name.replace(/\d+$/, '')] ?? 'other';
+}
+
+export function groupMoves(lists: { dataset: string; names: string[] }[]): MoveLibrary {
+  const moves: MoveEntry[] = [];
+  const families: Record<string, string[]> = {};
+  for (const { dataset, names } of lists) {
+    for (const name of [...names].sort()) {
+      const family = familyOf(name, dataset);
+      moves.push({ name, dataset, family, lifecycle: LIFECYCLE.has(name) });
+      (families[family] ??= []).push(name);
+    }
+  }
+  return { moves, families };
+}
+
+export interface MoveLibraryCache {
+  get(): Promise<MoveLibrary>;
+  find(name: string): Promise<MoveEntry>;
+}
+
+export function createMoveLibraryCache(daemon: DaemonClient): MoveLibraryCache {
+  let cached: Promise<MoveLibrary> | undefined;
+  const get = (): Promise<MoveLibrary> => {
+    cached ??= Promise.all(
+      [EMOTIONS_DATASET, DANCES_DATASET].map(async (dataset) => ({ dataset, names: await daemon.listMoves(dataset) })),
+    ).then(groupMoves);
+    // A failed load is not cached: the next caller retries.
+    cached.catch(() => (cached = undefined));
+    return cached;
+  };
+  return {
+    get,
+    async find(name) {
+      const move = (await get()).moves.find((m) => m.name === name);
+      if (!move) throw new AppError('MOVE_UNKNOWN', `no move named "${name}" in the library`);
+      return move;
+    },
+  };
+}
