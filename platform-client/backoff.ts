@@ -1,0 +1,13 @@
+/**
+ * Delay after consecutive transport failures (issue 10, item 7): the loop's own period at
+ * first, then 5 s, 10 s, 20 s... capped at 60 s (reference-notes §3 and §7: "backoff capped
+ * at 60 s on transport errors"). Never shorter than the loop's normal period.
+ */
+import { CADENCE } from './limits.ts';
+
+/** The wait before the next attempt after `failures` consecutive transport failures. */
+export function backoffDelay(periodMs: number, failures: number): number {
+  if (failures <= 0) return periodMs;
+  const grown = CADENCE.backoffStepMs * 2 ** (failures - 1);
+  return Math.max(periodMs, Math.min(CADENCE.backoffCapMs, grown));
+}

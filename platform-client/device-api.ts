@@ -1,0 +1,47 @@
+/**
+ * Device-authenticated calls: every body carries {deviceId, token} (platform-api.md
+ * "Authentication" 4; reference-notes §2.1), and every outcome is reported once so the strike
+ * policy and the status see all routes alike ("any success clears the count", issue 10 item 7).
+ */
+import type { DeviceIdentity } from './identity.ts';
+import type { PlatformAnswer, PlatformHttp, PlatformRequest } from './platform-http.ts';
+import type { Outcome, PlatformFailure } from './types.ts';
+
+/** The device routes' transport. */
+export interface DeviceApi {
+  /** Sends `fields` plus the device credentials; `method` and `path` as the spec lists them. */
+  call(method: PlatformRequest['method'], path: string, fields: Record<string, unknown>): Promise<Outcome<PlatformAnswer>>;
+  /** The enrolled device id, or null. Never the token. */
+  deviceId(): string | null;
+}
+
+/** Dependencies of the device transport. */
+export interface DeviceApiDeps {
+  http: PlatformHttp;
+  identity: () => DeviceIdentity | null;
+  /** Called after every device request with its path and outcome. */
+  onOutcome: (path: string, outcome: Outcome<PlatformAnswer>) => void;
+}
+
+/** The failure returned when a call is attempted without an identity. */
+export const NOT_ENROLLED: PlatformFailure = Object.freeze({
+  kind: 'bad_request',
+  message: 'this robot is not enrolled on the platform',
+  retryable: false,
+});
+
+/** Creates the device transport. */
+export function createDeviceApi(deps: DeviceApiDeps): DeviceApi {
+  return {
+    async call(method, path, fields) {
+      const identity = deps.identity();
+      if (!identity) return { ok: false, failure: NOT_ENROLLED };
+      // Credentials go last so no field can override them.
+      const body = { ...fields, deviceId: identity.deviceId, token: identity.token };
+      const outcome = await deps.http.send({ method, path, body });
+      deps.onOutcome(path, outcome);
+      return outcome;
+    },
+    deviceId: () => deps.identity()?.deviceId ?? null,
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * One way to call the platform: JSON in, JSON out, a 15 s bound on every request (issue 10,
+ * item 7; the firmware's figure, reference-notes §3) and failures turned into values whose
+ * kind is decided on the status and the worker's exact error string. Raw fetch errors never
+ * travel upward.
+ */
+import { CADENCE, WORKER_ERRORS } from './limits.ts';
+import type { FailureKind, FetchLike, Outcome, PlatformFailure } from './types.ts';
+
+/** One request to the platform. `path` is relative to the platform origin. */
+export interface PlatformRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: unknown;
+  /** Owner session or command-line token for session routes (platform-api.md "Authentication"). */
+  bearer?: string;
+}
+
+/** A successful platform answer: the status and the parsed JSON body. */
+export interface PlatformAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** The HTTP client of the platform. */
+export interface PlatformHttp {
+  send(request: PlatformRequest): Promise<Outcome<PlatformAnswer>>;
+  /** GET an absolute URL as bytes (firmware manifests and files). */
+  getBytes(url: string): Promise<Outcome<Uint8Array>>;
+}
+
+/** Options of createPlatformHttp. */
+export interface PlatformHttpOptions {
+  /** The platform origin, read per request so a re-enrolment takes effect at once. */
+  baseUrl: () => string;
+  fetch?: FetchLike;
+  timeoutMs?: number;
+}
+
+/** Kind of an HTTP failure, decided on the status first and the exact worker string second. */
+export function kindOfStatus(status: number, workerError: string | undefined): FailureKind {
+  if (status === 401) return 'unauthorized';
+  if (workerError === WORKER_ERRORS.payloadTooBig || status === 413) return 'too_large';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  // 424 is the proxy's "registry unreachable" (reference-notes §2.1): a worker fault, not ours.
+  if (status === 424 || status === 429 || status >= 500) return 'unavailable';
+  return 'bad_request';
+}
+
+/** Turns an HTTP error status and body into a failure value. */
+export function httpFailure(status: number, body: unknown): PlatformFailure {
+  const workerError = typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : undefined;
+  const kind = kindOfStatus(status, workerError);
+  const failure: PlatformFailure = {
+    kind,
+    status,
+    message: workerError ? `platform answered ${status}: ${workerError}` : `platform answered ${status}`,
+    retryable: kind === 'unavailable' || (body as { retryable?: unknown })?.retryable === true,
+  };
+  if (workerError !== undefined) failure.workerError = workerError;
+  return failure;
+}
+
+/** Turns a thrown fetch into a failure value (timeout or transport), without the raw error. */
+export function thrownFailure(error: unknown, timeoutMs: number): PlatformFailure {
+  const name = (error as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return { kind: 'timeout', message: `platform did not answer within ${timeoutMs / 1000} s`, retryable: true };
+  }
+  const cause = (error as { cause?: { code?: string } })?.cause?.code;
+  return { kind: 'transport', message: `platform unreachable${cause ? ` (${cause})` : ''}`, retryable: true };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.length === 0) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function requestInit(request: PlatformRequest, timeoutMs: number): RequestInit {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
+  const init: RequestInit = { method: request.method, headers, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) };
+  if (request.body !== undefined) init.body = JSON.stringify(request.body);
+  return init;
+}
+
+/** Creates the platform HTTP client. */
+export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? CADENCE.requestTimeoutMs;
+  return {
+    async send(request) {
+      try {
+        const response = await fetchFn(`${options.baseUrl()}${request.path}`, requestInit(request, timeoutMs));
+        const body = await readJson(response);
+        if (!response.ok) return { ok: false, failure: httpFailure(response.status, body) };
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+          return { ok: false, failure: { kind: 'bad_response', status: response.status, message: 'platform answered with a body that is not a JSON object', retryable: true } };
+        }
+        return { ok: true, value: { status: response.status, body: body as Record<string, unknown> } };
+      } catch (error) {
+        return { ok: false, failure: thrownFailure(error, timeoutMs) };
+      }
+    },
+    async getBytes(url) {
+      try {
+        // Downloads may follow redirects (a CDN in front of storage): the sha256 check is what trusts them.
+        const response = await fetchFn(url, { redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+        if (!response.ok) return { ok: false, failure: httpFailure(response.status, await readJson(response)) };
+        return { ok: true, value: new Uint8Array(await response.arrayBuffer()) };
+      } catch (error) {
+        return { ok: false, failure: thrownFailure(error, timeoutMs) };
+      }
+    },
+  };
+}

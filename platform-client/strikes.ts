@@ -1,0 +1,54 @@
+/**
+ * The 401 strike policy (issue 10, item 7; the firmware's lesson, reference-notes §3): one 401
+ * never wipes anything. Consecutive 401s are counted; only 3 or more that span at least 5
+ * minutes halt the fast loops. Any success clears the count and lifts a halt.
+ */
+import { STRIKES } from './limits.ts';
+
+/** The state of the strike counter, as shown to the dashboard. */
+export interface StrikeState {
+  count: number;
+  firstAt: number | null;
+  halted: boolean;
+}
+
+/** Counts 401s and decides when the device must halt. */
+export interface StrikePolicy {
+  /** Records a 401 at `now`; returns true when this strike halts the device. */
+  strike(now: number): boolean;
+  /** Records any successful device request; returns true when this lifts a halt. */
+  clear(): boolean;
+  state(): StrikeState;
+}
+
+/** Options of the strike policy; defaults are the firmware's 3 strikes over 5 minutes. */
+export interface StrikeOptions {
+  count?: number;
+  spanMs?: number;
+}
+
+/** Creates a strike policy. */
+export function createStrikePolicy(options: StrikeOptions = {}): StrikePolicy {
+  const needed = options.count ?? STRIKES.count;
+  const spanMs = options.spanMs ?? STRIKES.spanMs;
+  let count = 0;
+  let firstAt: number | null = null;
+  let halted = false;
+  return {
+    strike(now) {
+      count += 1;
+      firstAt ??= now;
+      if (halted) return false;
+      halted = count >= needed && now - firstAt >= spanMs;
+      return halted;
+    },
+    clear() {
+      const lifted = halted;
+      count = 0;
+      firstAt = null;
+      halted = false;
+      return lifted;
+    },
+    state: () => ({ count, firstAt, halted }),
+  };
+}
