@@ -1,0 +1,22 @@
+/** Which robot the dashboard shows: its name, and above all whether it is the simulator. */
+import type { DaemonInfo } from '../../../../server/contract/index.ts';
+
+export type RobotKind = 'sim' | 'real' | 'unknown';
+
+export interface RobotBadgeText {
+  kind: RobotKind;
+  label: string;
+  detail: string | null;
+}
+
+export function robotBadge(daemon: DaemonInfo | null): RobotBadgeText {
+  if (daemon === null) return { kind: 'unknown', label: 'Robot not identified yet', detail: null };
+  if (daemon.simulated) return { kind: 'sim', label: 'Simulated robot', detail: null };
+  return { kind: 'real', label: 'Real robot', detail: daemon.version ? `daemon ${daemon.version}` : 'daemon version unknown' };
+}
+
+/** The header title; the generic name until the daemon tells its own. */
+export function robotName(daemon: DaemonInfo | null): string {
+  const name = daemon?.robotName?.trim();
+  return name ? name : 'Robot Cockpit';
+}
