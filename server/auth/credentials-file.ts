@@ -1,0 +1,52 @@
+/**
+ * The on-disk shape of credentials.json and its validator (reference-notes.md §4: id, public
+ * key, sign count, label, created time; 0600 like every data-dir file).
+ */
+import { isRecord, isStringArray } from './shape.ts';
+
+export interface StoredCredential {
+  /** base64url credential id. */
+  id: string;
+  /** base64url COSE public key. */
+  publicKey: string;
+  /** The authenticator's signature counter, to spot cloned authenticators. */
+  counter: number;
+  transports: readonly string[];
+  label: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601, null until the first sign-in. */
+  lastUsedAt: string | null;
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: boolean;
+}
+
+export interface CredentialsFile {
+  version: 1;
+  /** base64url WebAuthn user handle of the one owner; stable so every passkey names one user. */
+  userId: string;
+  credentials: readonly StoredCredential[];
+}
+
+export function parseCredentialsFile(u: unknown): CredentialsFile | undefined {
+  if (!isRecord(u) || u['version'] !== 1 || typeof u['userId'] !== 'string') return undefined;
+  if (!Array.isArray(u['credentials'])) return undefined;
+  const credentials: StoredCredential[] = [];
+  for (const c of u['credentials']) {
+    const parsed = parseCredential(c);
+    if (!parsed) return undefined;
+    credentials.push(parsed);
+  }
+  return { version: 1, userId: u['userId'], credentials };
+}
+
+function parseCredential(c: unknown): StoredCredential | undefined {
+  if (!isRecord(c)) return undefined;
+  const { id, publicKey, counter, transports, label, createdAt, lastUsedAt, deviceType, backedUp } = c;
+  if (typeof id !== 'string' || typeof publicKey !== 'string' || typeof label !== 'string') return undefined;
+  if (!Number.isInteger(counter) || (counter as number) < 0 || !isStringArray(transports)) return undefined;
+  if (typeof createdAt !== 'string' || (lastUsedAt !== null && typeof lastUsedAt !== 'string')) return undefined;
+  if (deviceType !== 'singleDevice' && deviceType !== 'multiDevice') return undefined;
+  if (typeof backedUp !== 'boolean') return undefined;
+  return { id, publicKey, counter: counter as number, transports, label, createdAt, lastUsedAt, deviceType, backedUp };
+}

@@ -1,0 +1,54 @@
+/**
+ * Origin check of the control pipeline (reference-notes.md §4 "Control pipeline", issue 3).
+ * Browsers always send Origin on cross-site POSTs, so a same-origin Origin is what proves a
+ * cookie-carrying request came from our own page (CSRF). Scripts using a bearer token send no
+ * Origin and carry no ambient credential, so a missing Origin is fine for them only.
+ */
+
+export interface OriginCheckInput {
+  /** The Origin header, undefined when absent. */
+  origin: string | undefined;
+  /** The Host header. */
+  host: string | undefined;
+  /** Whether the request arrived over TLS (decides the expected scheme). */
+  secure: boolean;
+  /** Extra origins to accept (ROBOT_ORIGIN). */
+  allowedOrigins: readonly string[];
+  /** The request authenticated with the owner bearer rather than a cookie session. */
+  viaBearer: boolean;
+}
+
+export type OriginDecision = { ok: true } | { ok: false; reason: string };
+
+/** Decides whether a control request's Origin is acceptable; `reason` is safe to show. */
+export function checkOrigin(input: OriginCheckInput): OriginDecision {
+  const { origin, viaBearer } = input;
+  if (origin === undefined || origin === '') {
+    return viaBearer ? { ok: true } : { ok: false, reason: 'control request without an Origin header refused' };
+  }
+  // Sandboxed frames, file: pages and some redirects send the literal "null": never ours.
+  if (origin === 'null') return { ok: false, reason: 'cross-origin control refused (Origin: null)' };
+  const normalised = normaliseOrigin(origin);
+  if (normalised === undefined) return { ok: false, reason: 'cross-origin control refused (malformed Origin)' };
+  if (input.allowedOrigins.some((o) => normaliseOrigin(o) === normalised)) return { ok: true };
+  const own = ownOrigin(input.host, input.secure);
+  if (own !== undefined && own === normalised) return { ok: true };
+  return { ok: false, reason: 'cross-origin control refused' };
+}
+
+/** scheme://host[:port] in canonical form (lower case, default port dropped), or undefined. */
+function normaliseOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The origin this request's Host header names, with the scheme the connection actually uses. */
+function ownOrigin(host: string | undefined, secure: boolean): string | undefined {
+  if (host === undefined || host === '' || /[/?#@\s\\]/.test(host)) return undefined;
+  return normaliseOrigin(`${secure ? 'https' : 'http'}://${host}`);
+}

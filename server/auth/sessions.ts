@@ -1,0 +1,139 @@
+/**
+ * Server-side passkey sessions (issue 3: stored server-side, survive a restart, end at logout
+ * or expiry). The cookie carries a random id; only its SHA-256 digest is stored, so a copy of
+ * sessions.json cannot be replayed as a cookie.
+ */
+import { join } from 'node:path';
+import type { Log } from '../log.ts';
+import { createJsonDocument } from '../store/json-document.ts';
+import type { Clock } from './clock.ts';
+import { digestId, randomId } from './secret-id.ts';
+import { parseSessionsFile } from './sessions-file.ts';
+import type { SessionsFile, StoredSession } from './sessions-file.ts';
+
+export const SESSIONS_FILE = 'sessions.json';
+
+/** A live session. `key` is a stable, non-secret handle (the digest) for listeners. */
+export interface Session {
+  key: string;
+  credentialId: string;
+  createdAt: number;
+  /** Epoch ms; a WebSocket opened under this session should close at this time. */
+  expiresAt: number;
+}
+
+export type SessionEndReason = 'logout' | 'revoked' | 'expired' | 'evicted';
+export type SessionEndListener = (key: string, reason: SessionEndReason) => void;
+
+export interface SessionStore {
+  /** Starts a session; resolves once it is durable. `id` is the cookie value. */
+  create(input: { credentialId: string; ttlSeconds: number }): Promise<{ id: string; key: string; expiresAt: number }>;
+  /** The live session for a cookie value; an expired one is removed and reported. */
+  validate(id: string): Session | undefined;
+  /** Ends one session (logout); false when it did not exist. */
+  destroy(id: string): Promise<boolean>;
+  /** Ends every session opened with a credential (the passkey was deleted); returns how many. */
+  destroyByCredential(credentialId: string): Promise<number>;
+  /** Removes expired sessions; returns how many. */
+  pruneExpired(): Promise<number>;
+  /** Called whenever a session ends, so a WebSocket hub can close its sockets. */
+  onEnd(listener: SessionEndListener): () => void;
+}
+
+export interface SessionStoreOptions {
+  dataDir: string;
+  clock: Clock;
+  log: Log;
+  /** Sessions kept at most; the oldest are evicted beyond it (one owner, a few devices). */
+  maxSessions?: number;
+}
+
+/** Opens (loading) the session store over `<dataDir>/sessions.json`. */
+export async function createSessionStore(options: SessionStoreOptions): Promise<SessionStore> {
+  const { clock, log, maxSessions = 100 } = options;
+  const doc = createJsonDocument<SessionsFile>({
+    file: join(options.dataDir, SESSIONS_FILE),
+    defaults: () => ({ version: 1, sessions: [] }),
+    validate: parseSessionsFile,
+    log,
+    now: () => clock.now(),
+  });
+  await doc.load();
+  const listeners = new Set<SessionEndListener>();
+
+  function emit(ended: readonly StoredSession[], reason: SessionEndReason): void {
+    for (const s of ended) for (const l of listeners) l(s.digest, reason);
+  }
+
+  /** Removes the sessions matching `ends` in one write and reports them. */
+  async function remove(ends: (s: StoredSession) => SessionEndReason | undefined): Promise<number> {
+    const ended = new Map<SessionEndReason, StoredSession[]>();
+    await doc.update((cur) => ({
+      ...cur,
+      sessions: cur.sessions.filter((s) => {
+        const reason = ends(s);
+        if (reason !== undefined) ended.set(reason, [...(ended.get(reason) ?? []), s]);
+        return reason === undefined;
+      }),
+    }));
+    for (const [reason, list] of ended) emit(list, reason);
+    return [...ended.values()].reduce((n, list) => n + list.length, 0);
+  }
+
+  async function create(input: { credentialId: string; ttlSeconds: number }) {
+    if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1) throw new RangeError('ttlSeconds must be a positive integer');
+    const now = clock.now();
+    const id = randomId();
+    const session: StoredSession = {
+      digest: digestId(id),
+      credentialId: input.credentialId,
+      createdAt: now,
+      expiresAt: now + input.ttlSeconds * 1000,
+    };
+    const live = doc.get().sessions.filter((s) => s.expiresAt > now);
+    const evicted = live.slice(0, Math.max(0, live.length + 1 - maxSessions));
+    await doc.update((cur) => ({
+      ...cur,
+      sessions: [...cur.sessions.filter((s) => s.expiresAt > now && !evicted.includes(s)), session],
+    }));
+    emit(evicted, 'evicted');
+    return { id, key: session.digest, expiresAt: session.expiresAt };
+  }
+
+  function validate(id: string): Session | undefined {
+    if (typeof id !== 'string' || id === '') return undefined;
+    const digest = digestId(id);
+    const found = doc.get().sessions.find((s) => s.digest === digest);
+    if (!found) return undefined;
+    if (found.expiresAt > clock.now()) return toSession(found);
+    // The gate is synchronous; the removal is written in the background and a failure only
+    // leaves an expired row that will be removed again next time.
+    remove((s) => (s.digest === digest ? 'expired' : undefined)).catch((error: unknown) =>
+      log.error('could not remove an expired session', { error: String(error) }),
+    );
+    return undefined;
+  }
+
+  return {
+    create,
+    validate,
+    destroy: async (id) => {
+      if (typeof id !== 'string' || id === '') return false;
+      const digest = digestId(id);
+      return (await remove((s) => (s.digest === digest ? 'logout' : undefined))) > 0;
+    },
+    destroyByCredential: (credentialId) => remove((s) => (s.credentialId === credentialId ? 'revoked' : undefined)),
+    pruneExpired: () => {
+      const now = clock.now();
+      return remove((s) => (s.expiresAt <= now ? 'expired' : undefined));
+    },
+    onEnd: (listener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+function toSession(s: StoredSession): Session {
+  return { key: s.digest, credentialId: s.credentialId, createdAt: s.createdAt, expiresAt: s.expiresAt };
+}
