@@ -1,0 +1,72 @@
+/**
+ * The relay poll (issue 10, item 3): PUT /api/devices/relay every 5 s asking for at most 5
+ * envelopes (reference-notes §3). Envelopes are handled concurrently while polling goes on,
+ * but the poll never claims more than it has room for: a claimed envelope is consumed
+ * (at most once, §2.4), so claiming beyond what we can handle would only delay answers.
+ */
+import type { DeviceApi } from './device-api.ts';
+import { backoffDelay } from './backoff.ts';
+import { CADENCE, PATHS } from './limits.ts';
+import type { RelayMessage } from './relay-handler.ts';
+import type { LoopTick } from './loop.ts';
+import type { PlatformLog } from './types.ts';
+
+/** Dependencies of the poller. */
+export interface RelayPollerDeps {
+  api: DeviceApi;
+  handle: (message: RelayMessage) => Promise<void>;
+  log: PlatformLog;
+  pollMs?: number;
+  max?: number;
+}
+
+/** The poll tick plus a way to wait for the envelopes still being handled. */
+export interface RelayPoller {
+  tick: LoopTick;
+  /** Resolves when every claimed envelope has been answered. */
+  drain(): Promise<void>;
+  inFlight(): number;
+}
+
+/** Reads the messages of a poll answer, keeping only rows with an id. */
+export function messagesOf(body: Record<string, unknown>): RelayMessage[] {
+  const rows = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  return rows.flatMap((row) => {
+    const r = row as { id?: unknown; payload?: unknown };
+    return typeof r?.id === 'string' || typeof r?.id === 'number' ? [{ id: String(r.id), payload: r.payload }] : [];
+  });
+}
+
+/** Creates the relay poller. */
+export function createRelayPoller(deps: RelayPollerDeps): RelayPoller {
+  const pollMs = deps.pollMs ?? CADENCE.pollMs;
+  const max = deps.max ?? CADENCE.pollMax;
+  const handling = new Set<Promise<void>>();
+  let failures = 0;
+
+  const start = (message: RelayMessage): void => {
+    const job = deps.handle(message).finally(() => handling.delete(job));
+    handling.add(job);
+  };
+
+  return {
+    async tick() {
+      const room = max - handling.size;
+      if (room <= 0) return pollMs;
+      const out = await deps.api.call('PUT', PATHS.relay, { max: room });
+      if (!out.ok) {
+        // Back off on transport faults and a down worker; a 401 is the strike policy's business.
+        if (out.failure.retryable) failures += 1;
+        deps.log.debug('relay poll failed', { kind: out.failure.kind, failures });
+        return backoffDelay(pollMs, failures);
+      }
+      failures = 0;
+      for (const message of messagesOf(out.value.body)) start(message);
+      return pollMs;
+    },
+    async drain() {
+      while (handling.size > 0) await Promise.allSettled([...handling]);
+    },
+    inFlight: () => handling.size,
+  };
+}
