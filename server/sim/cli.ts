@@ -1,0 +1,23 @@
+/**
+ * `npm run sim -- [--port 8000]`: the simulated robot daemon alone, on 127.0.0.1, like the real
+ * daemon's default port. Logs go to stderr; stdout carries the one line saying where it listens.
+ */
+import { createLog } from '../log.ts';
+import { parsePort } from './cli-args.ts';
+import { startSimDaemon } from './index.ts';
+
+async function main(): Promise<void> {
+  const log = createLog({ scope: 'sim-cli' });
+  const sim = await startSimDaemon({ port: parsePort(process.argv.slice(2)), log });
+  process.stdout.write(`sim: robot daemon on ${sim.url}\n`);
+  const stop = (): void => {
+    void sim.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sim: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

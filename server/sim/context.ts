@@ -1,0 +1,125 @@
+/**
+ * One simulated robot: world, moves, speaker, mic array, lifecycle, fault switches and
+ * counters, wired together. Routes and sockets receive this object; nothing here knows HTTP.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Log } from '../log.ts';
+import { createDoa, type Doa } from './doa.ts';
+import { createLifecycle, type Lifecycle } from './lifecycle.ts';
+import { createMoveRunner, type MoveRunner } from './moves.ts';
+import type { SequenceDeps } from './sequences.ts';
+import { createSoundBoard, type SoundBoard, type SoundPlay } from './sounds.ts';
+import { createTimers, type Timers } from './timers.ts';
+import type { FaceTarget } from './tracking.ts';
+import { createWorld, type World } from './world.ts';
+
+/** Activity a test or the cockpit's health checks may want to assert on. */
+export interface SimCounters {
+  /** Currently open sockets per endpoint. */
+  stateWsClients: number;
+  updatesWsClients: number;
+  setTargetWsClients: number;
+  /** Plain HTTP requests outside /sim (WebSocket upgrades are not counted). */
+  httpRequests: number;
+  soundsPlayed: SoundPlay[];
+  soundStops: number;
+  mediaReleases: number;
+  mediaAcquires: number;
+  volumeSets: number;
+  /** set_target calls applied (REST and WebSocket), not the ignored ones. */
+  targetsApplied: number;
+}
+
+export interface Faults {
+  latencyMs: number;
+  hang: boolean;
+}
+
+export interface SimContext {
+  log: Log;
+  monoS(): number;
+  wallMs(): number;
+  timers: Timers;
+  world: World;
+  moves: MoveRunner;
+  sounds: SoundBoard;
+  doa: Doa;
+  lifecycle: Lifecycle;
+  faults: Faults;
+  counters: Omit<SimCounters, 'soundsPlayed'>;
+  media: { released: boolean };
+  volume: { speaker: number; microphone: number };
+  robotName: string;
+  sequences: SequenceDeps;
+  /** The face last reported; the status keeps it while the backend is down. */
+  lastFace: FaceTarget;
+  /** Starts a sound unless the media devices are released to another program. */
+  playSound(file: string, seconds?: number): void;
+  snapshotCounters(): SimCounters;
+  /** One 50 Hz control-loop step. */
+  tick(): void;
+}
+
+export function createSimContext(log: Log): SimContext {
+  const timers = createTimers();
+  const world = createWorld();
+  const moves = createMoveRunner(world, (fn) => setImmediate(fn));
+  const sounds = createSoundBoard();
+  const media = { released: false };
+  const monoS = (): number => performance.now() / 1000;
+  const counters = { stateWsClients: 0, updatesWsClients: 0, setTargetWsClients: 0, httpRequests: 0, soundStops: 0, mediaReleases: 0, mediaAcquires: 0, volumeSets: 0, targetsApplied: 0 };
+
+  const playSound = (file: string, seconds?: number): void => {
+    if (media.released) return;
+    if (!sounds.play(file, Date.now(), seconds)) log.debug('sound not found, nothing played', { file });
+  };
+  const sequences: SequenceDeps = {
+    world,
+    playSound,
+    quiesce: () => {
+      sounds.wobbling = false;
+      world.tracking.disable();
+    },
+    setMode: (mode) => world.setMode(mode),
+  };
+  const lifecycle = createLifecycle({
+    moves,
+    timers,
+    sequences,
+    monoS,
+    freshBackend: () => {
+      world.tracking.disable();
+      if (!world.realistic) world.setMode('enabled');
+    },
+  });
+
+  const ctx: SimContext = {
+    log,
+    monoS,
+    wallMs: () => Date.now(),
+    timers,
+    world,
+    moves,
+    sounds,
+    doa: createDoa(),
+    lifecycle,
+    faults: { latencyMs: 0, hang: false },
+    counters,
+    media,
+    volume: { speaker: 70, microphone: 50 },
+    robotName: 'reachy_mini',
+    sequences,
+    lastFace: world.tracking.report(),
+    playSound,
+    snapshotCounters: () => ({ ...counters, soundsPlayed: sounds.plays.map((p) => ({ ...p })) }),
+    tick() {
+      // No backend, no control loop: the body stays where it was left.
+      if (!lifecycle.ready) return;
+      const now = monoS();
+      moves.tick(now);
+      world.tick(now, Date.now() / 1000);
+      ctx.lastFace = world.tracking.report();
+    },
+  };
+  return ctx;
+}

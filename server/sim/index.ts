@@ -1,0 +1,81 @@
+/**
+ * The built-in simulated robot daemon: the real daemon's HTTP + WebSocket protocol
+ * (shared/spec/daemon-api.md) over a 50 Hz simulated body, plus /sim/* controls for tests
+ * (README-sim.md). It binds 127.0.0.1 only.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { silentLog, type Log } from '../log.ts';
+import { createSimContext, type SimCounters } from './context.ts';
+import { createRequestHandler } from './server.ts';
+import { createSimSockets } from './ws.ts';
+
+export type { SimCounters } from './context.ts';
+export type { SoundPlay } from './sounds.ts';
+
+export interface SimDaemonOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  log?: Log;
+}
+
+export interface SimDaemon {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** A copy of the activity counters at the time of the call. */
+  counters(): SimCounters;
+  /** Closes every socket and stops the loop; idempotent. */
+  close(): Promise<void>;
+}
+
+/** The daemon's control loop runs at 50 Hz (§5.1). */
+const TICK_MS = 20;
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Starts a simulated daemon; it is awake, motors enabled, at the neutral pose. */
+export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<SimDaemon> {
+  const log = (options.log ?? silentLog).child('sim');
+  const ctx = createSimContext(log);
+  const server = createServer(createRequestHandler(ctx));
+  // Like uvicorn: idle keep-alive connections are closed after 5 s (daemon-api.md §10.5).
+  server.keepAliveTimeout = 5000;
+  const sockets = createSimSockets(ctx);
+  server.on('upgrade', (req, socket, head) => {
+    if (ctx.faults.hang) return;
+    sockets.handleUpgrade(req, socket, head);
+  });
+  const loop = setInterval(() => ctx.tick(), TICK_MS);
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 0);
+  } catch (error) {
+    clearInterval(loop);
+    ctx.timers.clear();
+    throw error;
+  }
+  log.info('simulated daemon listening', { port });
+
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      clearInterval(loop);
+      ctx.timers.clear();
+      sockets.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
+  };
+
+  return { url: `http://127.0.0.1:${port}`, port, counters: () => ctx.snapshotCounters(), close };
+}

@@ -1,0 +1,95 @@
+/**
+ * /sim/*: controls of the simulated world and fault injection. Not part of the real daemon;
+ * JSON in and out, errors as 400 `{"error": "..."}`, and every POST answers the new status.
+ * These routes ignore latency and hang, and are not counted in `httpRequests`.
+ */
+import type { SimContext } from './context.ts';
+import { isObject } from './fields.ts';
+import { DetailError, jsonBody, route, type Reply, type Route, type SimRequest } from './http-kit.ts';
+
+const DEG = Math.PI / 180;
+
+export class SimInputError extends DetailError {
+  constructor(message: string) {
+    super(400, message);
+    this.name = 'SimInputError';
+  }
+}
+
+function body(req: SimRequest): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = jsonBody(req);
+  } catch {
+    throw new SimInputError('body is not valid JSON');
+  }
+  if (!isObject(value)) throw new SimInputError('body must be a JSON object');
+  return value;
+}
+
+function num(b: Record<string, unknown>, key: string, min: number, max: number): number {
+  const v = b[key];
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new SimInputError(`${key} must be a number in ${min}..${max}`);
+  return v;
+}
+
+function bool(b: Record<string, unknown>, key: string): boolean {
+  if (typeof b[key] !== 'boolean') throw new SimInputError(`${key} must be true or false`);
+  return b[key];
+}
+
+export function simStatus(ctx: SimContext): Record<string, unknown> {
+  const face = ctx.world.tracking.face;
+  return {
+    backend: { state: ctx.lifecycle.state, ready: ctx.lifecycle.ready },
+    latencyMs: ctx.faults.latencyMs,
+    hang: ctx.faults.hang,
+    realistic: ctx.world.realistic,
+    face: face ? { present: true, yaw: face.yaw / DEG, pitch: face.pitch / DEG } : { present: false },
+    speaker: { ...ctx.doa.speaker },
+    motorMode: ctx.world.mode,
+    tracking: { enabled: ctx.world.tracking.enabled, weight: ctx.world.tracking.requestedWeight },
+    runningMoves: ctx.moves.listed().length,
+    counters: ctx.snapshotCounters(),
+  };
+}
+
+function backendAction(ctx: SimContext, action: unknown): void {
+  const life = ctx.lifecycle;
+  // Fault injection: the backend dies on the spot (no sleep sequence), comes back without waking.
+  const work =
+    action === 'stop' ? () => life.stop(false, true) : action === 'start' ? () => life.start(false) : action === 'restart' ? () => life.restart(true) : null;
+  if (!work) throw new SimInputError('action must be "stop", "start" or "restart"');
+  const command = action === 'stop' ? 'daemon-stop' : action === 'start' ? 'daemon-start' : 'daemon-restart';
+  if (life.runJob(command, work) === undefined) throw new DetailError(409, 'a daemon job is in flight');
+}
+
+export function simRoutes(ctx: SimContext): Route[] {
+  const post = (path: string, apply: (b: Record<string, unknown>) => void): Route =>
+    route('POST', path, (req): Reply => {
+      apply(body(req));
+      return { json: simStatus(ctx) };
+    });
+  return [
+    route('GET', '/sim/status', () => ({ json: simStatus(ctx) })),
+    post('/sim/backend', (b) => backendAction(ctx, b.action)),
+    post('/sim/latency', (b) => {
+      ctx.faults.latencyMs = num(b, 'ms', 0, 60_000);
+    }),
+    post('/sim/hang', (b) => {
+      ctx.faults.hang = bool(b, 'on');
+    }),
+    post('/sim/face', (b) => {
+      if (b.present === false) ctx.world.tracking.face = null;
+      else ctx.world.tracking.face = { yaw: num(b, 'yaw', -180, 180) * DEG, pitch: num(b, 'pitch', -90, 90) * DEG };
+    }),
+    post('/sim/speaker', (b) => {
+      const speaker = ctx.doa.speaker;
+      if (b.bearing !== undefined) speaker.bearing = num(b, 'bearing', -180, 180);
+      if (b.speaking !== undefined) speaker.speaking = bool(b, 'speaking');
+    }),
+    post('/sim/realistic', (b) => {
+      ctx.world.realistic = bool(b, 'on');
+    }),
+  ];
+}

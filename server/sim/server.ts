@@ -1,0 +1,99 @@
+/**
+ * The simulator's HTTP request handler: /sim controls first, then the daemon API behind the
+ * fault switches (added latency, hang) and the backend gate, with FastAPI's error envelopes.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { SimContext } from './context.ts';
+import { DetailError, errorReply, matchRoute, send, type Reply, type Route, type SimRequest } from './http-kit.ts';
+import { daemonRoutes } from './routes-daemon.ts';
+import { mediaRoutes } from './routes-media.ts';
+import { miscRoutes } from './routes-misc.ts';
+import { moveRoutes } from './routes-move.ts';
+import { simRoutes } from './routes-sim.ts';
+import { soundRoutes } from './routes-sounds.ts';
+import { stateRoutes } from './routes-state.ts';
+
+const BACKEND_DOWN: Reply = { status: 503, json: { detail: 'Backend not running' } };
+const NOT_FOUND: Reply = { status: 404, json: { detail: 'Not Found' } };
+const NOT_ALLOWED: Reply = { status: 405, json: { detail: 'Method Not Allowed' } };
+
+type BodyResult = { ok: true; body: Buffer } | { ok: false; limit: number };
+
+/** Reads the body; past `limit` it stops early, like the daemon's MaxBodySizeMiddleware. */
+function readBody(req: IncomingMessage, limit = Infinity): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > limit) return Promise.resolve({ ok: false, limit });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve({ ok: false, limit });
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ ok: true, body: Buffer.concat(chunks) }));
+    req.on('error', reject);
+  });
+}
+
+function tooLarge(limit: number): Reply {
+  return { status: 413, json: { detail: `Request body too large; maximum is ${limit} bytes` } };
+}
+
+export interface RequestHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+}
+
+export function createRequestHandler(ctx: SimContext): RequestHandler {
+  const api: Route[] = [...stateRoutes(ctx), ...moveRoutes(ctx), ...daemonRoutes(ctx), ...mediaRoutes(ctx), ...soundRoutes(ctx), ...miscRoutes(ctx)];
+  const sim = simRoutes(ctx);
+
+  const dispatch = async (routes: Route[], req: IncomingMessage, url: URL, gate: boolean): Promise<Reply> => {
+    const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
+    if ('status' in match) return match.status === 404 ? NOT_FOUND : NOT_ALLOWED;
+    // FastAPI resolves the get_backend dependency before validating parameters.
+    if (gate && match.route.backend && !ctx.lifecycle.ready) return BACKEND_DOWN;
+    const read = await readBody(req, match.route.maxBody);
+    if (!read.ok) return tooLarge(read.limit);
+    const simReq: SimRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, params: match.params, headers: req.headers, body: read.body };
+    return match.route.handle(simReq);
+  };
+
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    ctx.counters.httpRequests += 1;
+    // Hang: the connection is accepted and the request read, but no answer ever comes.
+    if (ctx.faults.hang) return;
+    if (ctx.faults.latencyMs > 0) await ctx.timers.sleep(ctx.faults.latencyMs);
+    let reply: Reply;
+    try {
+      reply = await dispatch(api, req, url, true);
+    } catch (error) {
+      if (!(error instanceof DetailError) && !(error instanceof Error && error.name === 'ValidationError')) {
+        ctx.log.debug('uncaught error in a daemon route (served as 500)', { error: String(error) });
+      }
+      reply = errorReply(error);
+    }
+    send(res, reply);
+  };
+
+  const handleSim = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    try {
+      send(res, await dispatch(sim, req, url, false));
+    } catch (error) {
+      const status = error instanceof DetailError ? error.status : 500;
+      send(res, { status, json: { error: error instanceof Error ? error.message : String(error) } });
+    }
+  };
+
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sim.invalid');
+    const work = url.pathname.startsWith('/sim/') ? handleSim(req, res, url) : handleApi(req, res, url);
+    work.catch((error: unknown) => {
+      ctx.log.warn('sim request failed', { error: String(error) });
+      send(res, { status: 500, text: 'Internal Server Error', contentType: 'text/plain; charset=utf-8' });
+    });
+  };
+}
