@@ -1,0 +1,107 @@
+/**
+ * The owner-session side of the platform (issue 10, items 1 and 6): enrol a device with a
+ * session or command-line token, list devices, send to the relay and read replies. Session
+ * routes take `Authorization: Bearer <CLI_TOKEN>` (platform-api.md "Authentication" 1, 3).
+ */
+import { LIMITS, PATHS } from './limits.ts';
+import type { PlatformHttp } from './platform-http.ts';
+import { classifyRelaySend, tooBigLocally, type RelaySendResult } from './relay-send.ts';
+import type { Outcome, PlatformFailure } from './types.ts';
+
+/** A device list entry (platform-api.md "Resources"). */
+export interface DeviceEntry {
+  id: string;
+  name: string;
+  kind: string;
+  platform: string | null;
+  online: boolean;
+  lastSeen: string | null;
+  capabilities: string[];
+}
+
+/** Body of POST /api/devices for a pull device. */
+export interface CreateDeviceInput {
+  name: string;
+  platform?: string;
+  capabilities?: string[];
+}
+
+/** A reply or deposit read back by inReplyTo. */
+export interface RelayReply {
+  id: string;
+  payload: string;
+}
+
+/** The owner's client. */
+export interface SessionClient {
+  listDevices(): Promise<Outcome<DeviceEntry[]>>;
+  createDevice(input: CreateDeviceInput): Promise<Outcome<{ deviceId: string; token: string }>>;
+  relaySend(toDevice: string, envelope: Record<string, unknown>): Promise<RelaySendResult>;
+  relayReply(inReplyTo: string): Promise<Outcome<RelayReply | null>>;
+}
+
+const malformed = (route: string): { ok: false; failure: PlatformFailure } => ({
+  ok: false,
+  failure: { kind: 'bad_response', message: `platform answered ${route} without the documented fields`, retryable: true },
+});
+
+function entryOf(raw: Record<string, unknown>): DeviceEntry | null {
+  if (typeof raw.id !== 'string' || typeof raw.name !== 'string') return null;
+  return {
+    id: raw.id,
+    name: raw.name,
+    kind: typeof raw.kind === 'string' ? raw.kind : 'daemon',
+    platform: typeof raw.platform === 'string' ? raw.platform : null,
+    online: raw.online === true,
+    lastSeen: typeof raw.last_seen === 'string' ? raw.last_seen : null,
+    capabilities: Array.isArray(raw.capabilities) ? raw.capabilities.filter((c): c is string => typeof c === 'string') : [],
+  };
+}
+
+/** Checks a create-device body against the enrolment limits (reference-notes §2.2). */
+export function checkCreateDevice(input: CreateDeviceInput): PlatformFailure | null {
+  const bad = (message: string): PlatformFailure => ({ kind: 'bad_request', message, retryable: false });
+  if (input.name.trim() === '' || input.name.length > LIMITS.deviceNameChars) return bad(`device name must be 1–${LIMITS.deviceNameChars} characters`);
+  if ((input.platform?.length ?? 0) > LIMITS.platformChars) return bad(`platform must be at most ${LIMITS.platformChars} characters`);
+  const caps = input.capabilities ?? [];
+  if (caps.length > LIMITS.capabilities || caps.some((c) => c.length === 0 || c.length > LIMITS.capabilityChars)) {
+    return bad(`at most ${LIMITS.capabilities} capabilities of 1–${LIMITS.capabilityChars} characters`);
+  }
+  return null;
+}
+
+/** Creates the session client over an HTTP client bound to the platform origin. */
+export function createSessionClient(http: PlatformHttp, bearer: string): SessionClient {
+  return {
+    async listDevices() {
+      const out = await http.send({ method: 'GET', path: PATHS.devices, bearer });
+      if (!out.ok) return out;
+      const rows = Array.isArray(out.value.body.devices) ? (out.value.body.devices as Array<Record<string, unknown>>) : null;
+      if (!rows) return malformed('GET /api/devices');
+      return { ok: true, value: rows.flatMap((r) => entryOf(r) ?? []) };
+    },
+    async createDevice(input) {
+      const bad = checkCreateDevice(input);
+      if (bad) return { ok: false, failure: bad };
+      // kind daemon: the robot is a pull device that polls the relay (reference-notes §2.2).
+      const out = await http.send({ method: 'POST', path: PATHS.devices, bearer, body: { ...input, kind: 'daemon' } });
+      if (!out.ok) return out;
+      const { device_id: deviceId, device_token: token } = out.value.body;
+      return typeof deviceId === 'string' && typeof token === 'string' ? { ok: true, value: { deviceId, token } } : malformed('POST /api/devices');
+    },
+    async relaySend(toDevice, envelope) {
+      const tooBig = tooBigLocally(envelope);
+      if (tooBig) return tooBig;
+      // The payload travels as JSON inside a string (reference-notes §2.4).
+      return classifyRelaySend(await http.send({ method: 'POST', path: PATHS.relay, bearer, body: { toDevice, payload: JSON.stringify(envelope) } }));
+    },
+    async relayReply(inReplyTo) {
+      const out = await http.send({ method: 'GET', path: `${PATHS.relay}?inReplyTo=${encodeURIComponent(inReplyTo)}`, bearer });
+      if (!out.ok) return out;
+      const reply = out.value.body.reply as Record<string, unknown> | null | undefined;
+      if (!reply) return { ok: true, value: null };
+      const payload = typeof reply.payload === 'string' ? reply.payload : JSON.stringify(reply.payload ?? null);
+      return { ok: true, value: { id: String(reply.id ?? ''), payload } };
+    },
+  };
+}
