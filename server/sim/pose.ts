@@ -144,9 +144,9 @@ export function poseFromMatrix(m: readonly number[]): RigidPose {
   return { t: [m[3] ?? 0, m[7] ?? 0, m[11] ?? 0], q: quatFromRotation(rotationOfMatrix(m)) };
 }
 
+/** Through the quaternion, as scipy's from_matrix does: a non-orthonormal matrix reads like the real daemon's. */
 export function xyzrpyFromMatrix(m: readonly number[]): Xyzrpy {
-  const { roll, pitch, yaw } = rpyFromRotation(rotationOfMatrix(m));
-  return { x: m[3] ?? 0, y: m[7] ?? 0, z: m[11] ?? 0, roll, pitch, yaw };
+  return xyzrpyFromPose(poseFromMatrix(m));
 }
 
 export function matrixFromXyzrpy(p: Xyzrpy): number[] {

@@ -40,7 +40,7 @@ export function observeFace(face: WorldFace | null, head: RigidPose, ts: number)
   if (!face) return { ...NO_FACE, ts };
   const h = xyzrpyFromPose(head);
   const relYaw = wrap(face.yaw - h.yaw);
-  const x = -relYaw / (HFOV / 2);
+  const x = 0 - relYaw / (HFOV / 2);
   const y = (face.pitch - h.pitch) / (VFOV / 2);
   if (Math.abs(x) > 1 || Math.abs(y) > 1) return { ...NO_FACE, ts };
   return { detected: true, x, y, roll: -h.roll, ts };
