@@ -10,7 +10,12 @@ describe('createChallengeStore', () => {
     const store = createChallengeStore<Payloads>({ clock });
     const { challengeId, expiresAt } = store.put('register', 'chal', { label: 'x' });
     expect(expiresAt).toBe(clock.now() + 5 * 60_000);
-    expect(store.take(challengeId, 'register')).toEqual({ kind: 'register', challenge: 'chal', expiresAt, payload: { label: 'x' } });
+    expect(store.take(challengeId, 'register')).toEqual({
+      kind: 'register',
+      challenge: 'chal',
+      expiresAt,
+      payload: { label: 'x' },
+    });
     expect(store.take(challengeId, 'register')).toBeUndefined();
   });
 

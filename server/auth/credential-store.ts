@@ -96,8 +96,7 @@ export async function createCredentialStore(options: CredentialStoreOptions): Pr
     find,
     userId: () => doc.get().userId,
     add,
-    recordUse: (id, counter) =>
-      modify(id, (c) => ({ ...c, counter, lastUsedAt: new Date(clock.now()).toISOString() })),
+    recordUse: (id, counter) => modify(id, (c) => ({ ...c, counter, lastUsedAt: new Date(clock.now()).toISOString() })),
     rename: (id, label) => modify(id, (c) => ({ ...c, label })),
     remove: (id) => modify(id, () => undefined),
   };

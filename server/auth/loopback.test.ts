@@ -20,7 +20,19 @@ describe('isLocalRequest', () => {
   });
 
   it('refuses a non-loopback Host even from a loopback peer (DNS rebinding, tunnels)', () => {
-    for (const host of [undefined, '', 'robot.local', 'localhost.evil.com', 'evil.com:80', '127.0.0.1.nip.io', '::1', '[::2]:80', 'localhost:', 'localhost:abc', '127.0.0.1:8097:1']) {
+    for (const host of [
+      undefined,
+      '',
+      'robot.local',
+      'localhost.evil.com',
+      'evil.com:80',
+      '127.0.0.1.nip.io',
+      '::1',
+      '[::2]:80',
+      'localhost:',
+      'localhost:abc',
+      '127.0.0.1:8097:1',
+    ]) {
       expect(isLocalRequest({ ...local, host })).toBe(false);
     }
   });

@@ -7,13 +7,22 @@ describe('checkOrigin', () => {
   it('accepts the same origin as the Host header, with the connection scheme', () => {
     expect(checkOrigin({ ...base, origin: 'http://robot.local:8097' })).toEqual({ ok: true });
     expect(checkOrigin({ ...base, origin: 'http://ROBOT.local:8097' })).toEqual({ ok: true });
-    expect(checkOrigin({ ...base, host: 'robot.local:8098', secure: true, origin: 'https://robot.local:8098' }).ok).toBe(true);
-    expect(checkOrigin({ ...base, host: 'robot.local:443', secure: true, origin: 'https://robot.local' }).ok).toBe(true);
+    expect(
+      checkOrigin({ ...base, host: 'robot.local:8098', secure: true, origin: 'https://robot.local:8098' }).ok,
+    ).toBe(true);
+    expect(checkOrigin({ ...base, host: 'robot.local:443', secure: true, origin: 'https://robot.local' }).ok).toBe(
+      true,
+    );
     expect(checkOrigin({ ...base, host: '[::1]:8097', origin: 'http://[::1]:8097' }).ok).toBe(true);
   });
 
   it('refuses another host, port or scheme', () => {
-    for (const origin of ['http://evil.example', 'http://robot.local:8098', 'https://robot.local:8097', 'http://robot.local']) {
+    for (const origin of [
+      'http://evil.example',
+      'http://robot.local:8098',
+      'https://robot.local:8097',
+      'http://robot.local',
+    ]) {
       const decision = checkOrigin({ ...base, origin });
       expect(decision).toEqual({ ok: false, reason: 'cross-origin control refused' });
     }
@@ -39,6 +48,8 @@ describe('checkOrigin', () => {
 
   it('refuses when the Host header is missing or tries to smuggle a different authority', () => {
     expect(checkOrigin({ ...base, host: undefined, origin: 'http://robot.local:8097' }).ok).toBe(false);
-    expect(checkOrigin({ ...base, host: 'evil.example@robot.local:8097', origin: 'http://robot.local:8097' }).ok).toBe(false);
+    expect(checkOrigin({ ...base, host: 'evil.example@robot.local:8097', origin: 'http://robot.local:8097' }).ok).toBe(
+      false,
+    );
   });
 });

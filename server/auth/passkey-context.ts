@@ -26,6 +26,8 @@ export interface PasskeyContext {
   rpName: string;
   regToken: string | undefined;
   sessionTtlSeconds: number;
+  /** Whether an owner bearer token exists as a fallback; guards deleting the last passkey. */
+  ownerTokenExists: boolean;
   clock: Clock;
   log: Log;
   credentials: CredentialStore;

@@ -5,7 +5,7 @@
  * credentials: the only write is the final add, after every check has passed.
  */
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
-import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { AppError, badRequest } from '../errors.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
 import { toPublicCredential } from './credential-store.ts';
@@ -62,7 +62,10 @@ function authorise(ctx: PasskeyContext, input: RegisterBeginInput): EnrolmentGra
     if (ok) return 'token';
     throw new AppError('AUTH_FORBIDDEN', 'invalid enrolment token');
   }
-  throw new AppError('AUTH_FORBIDDEN', 'enrolment closed: a passkey is already enrolled; sign in, or use the enrolment token or a pairing link');
+  throw new AppError(
+    'AUTH_FORBIDDEN',
+    'enrolment closed: a passkey is already enrolled; sign in, or use the enrolment token or a pairing link',
+  );
 }
 
 export async function registerBegin(
@@ -88,20 +91,13 @@ export async function registerBegin(
   return { challengeId, expiresAt, options };
 }
 
-export async function registerComplete(
-  ctx: PasskeyContext,
-  input: RegisterCompleteInput,
-): Promise<{ credential: PublicCredential; session: NewSession }> {
-  const record = ctx.challenges.take(input.challengeId, 'register');
-  if (!record) throw badRequest('unknown, used or expired registration challenge; start again');
-  const { rpId, origin, grant, label } = record.payload;
-  if (rpId !== input.rpId || origin !== input.origin) throw badRequest('the registration was started on another origin');
-  const response = parseRegistrationResponse(input.response);
+/** Verifies the attestation against the stored challenge; every failure is BAD_REQUEST. */
+async function verify(response: RegistrationResponseJSON, challenge: string, rpId: string, origin: string) {
   let verification;
   try {
     verification = await verifyRegistrationResponse({
       response,
-      expectedChallenge: record.challenge,
+      expectedChallenge: challenge,
       expectedOrigin: origin,
       expectedRPID: rpId,
       requireUserVerification: false,
@@ -110,9 +106,24 @@ export async function registerComplete(
     throw badRequest(`passkey registration rejected: ${reasonOf(error)}`);
   }
   if (!verification.verified) throw badRequest('passkey registration could not be verified');
-  const info = verification.registrationInfo;
   // The library reads the id from authenticator data; the envelope must name the same one.
-  if (info.credential.id !== response.id) throw badRequest('passkey registration rejected: credential id mismatch');
+  if (verification.registrationInfo.credential.id !== response.id) {
+    throw badRequest('passkey registration rejected: credential id mismatch');
+  }
+  return verification.registrationInfo;
+}
+
+export async function registerComplete(
+  ctx: PasskeyContext,
+  input: RegisterCompleteInput,
+): Promise<{ credential: PublicCredential; session: NewSession }> {
+  const record = ctx.challenges.take(input.challengeId, 'register');
+  if (!record) throw badRequest('unknown, used or expired registration challenge; start again');
+  const { rpId, origin, grant, label } = record.payload;
+  if (rpId !== input.rpId || origin !== input.origin)
+    throw badRequest('the registration was started on another origin');
+  const response = parseRegistrationResponse(input.response);
+  const info = await verify(response, record.challenge, rpId, origin);
   const stored: StoredCredential = {
     id: info.credential.id,
     publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),

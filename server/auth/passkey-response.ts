@@ -85,7 +85,9 @@ export function parseAuthenticationResponse(u: unknown): AuthenticationResponseJ
       clientDataJSON: clientData(inner['clientDataJSON']),
       authenticatorData: b64(inner['authenticatorData'], 'response.authenticatorData'),
       signature: b64(inner['signature'], 'response.signature'),
-      ...(userHandle === undefined || userHandle === null || userHandle === '' ? {} : { userHandle: b64(userHandle, 'response.userHandle') }),
+      ...(userHandle === undefined || userHandle === null || userHandle === ''
+        ? {}
+        : { userHandle: b64(userHandle, 'response.userHandle') }),
     },
   };
 }

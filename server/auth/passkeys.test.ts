@@ -31,12 +31,25 @@ afterEach(() => cleanup());
 
 describe('first enrolment (trust on first use) and sign-in', () => {
   it('enrols without a token while no passkey exists, then signs in and keeps the counter', async () => {
-    expect(h.service.status({ owner: false })).toMatchObject({ firstUseOpen: true, registrationOpen: true, passkeys: 0 });
+    expect(h.service.status({ owner: false })).toMatchObject({
+      firstUseOpen: true,
+      registrationOpen: true,
+      passkeys: 0,
+    });
     const { credential, session } = await enrol(h, phone, { label: 'Phone' });
-    expect(credential).toEqual({ id: phone.credentialId, label: 'Phone', createdAt: expect.any(String), lastUsedAt: null });
+    expect(credential).toEqual({
+      id: phone.credentialId,
+      label: 'Phone',
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+    });
     expect(h.sessions.validate(session.id)?.credentialId).toBe(phone.credentialId);
     expect(session.expiresAt).toBe(h.clock.now() + TTL_SECONDS * 1000);
-    expect(h.service.status({ owner: false })).toMatchObject({ firstUseOpen: false, registrationOpen: false, passkeys: 1 });
+    expect(h.service.status({ owner: false })).toMatchObject({
+      firstUseOpen: false,
+      registrationOpen: false,
+      passkeys: 1,
+    });
 
     const login = await signIn(h, phone);
     expect(login.credentialId).toBe(phone.credentialId);
@@ -49,7 +62,10 @@ describe('first enrolment (trust on first use) and sign-in', () => {
   it('offers the options the issue asks for and excludes credentials already enrolled', async () => {
     const first = await h.service.registerBegin({ rpId: RP_ID, origin: ORIGIN, caller: { owner: false } });
     expect(first.options.rp).toEqual({ name: 'Robot Cockpit', id: RP_ID });
-    expect(first.options.authenticatorSelection).toMatchObject({ residentKey: 'preferred', userVerification: 'preferred' });
+    expect(first.options.authenticatorSelection).toMatchObject({
+      residentKey: 'preferred',
+      userVerification: 'preferred',
+    });
     expect(first.options.excludeCredentials).toEqual([]);
     await h.service.registerComplete({
       challengeId: first.challengeId,
@@ -58,7 +74,9 @@ describe('first enrolment (trust on first use) and sign-in', () => {
       origin: ORIGIN,
     });
     const again = await h.service.registerBegin({ rpId: RP_ID, origin: ORIGIN, caller: { owner: true } });
-    expect(again.options.excludeCredentials).toEqual([{ id: phone.credentialId, type: 'public-key', transports: ['internal'] }]);
+    expect(again.options.excludeCredentials).toEqual([
+      { id: phone.credentialId, type: 'public-key', transports: ['internal'] },
+    ]);
     expect(again.options.user.id).toBe(first.options.user.id);
     expect(() => phone.register(again.options)).toThrow(/InvalidStateError/);
   });
@@ -67,12 +85,26 @@ describe('first enrolment (trust on first use) and sign-in', () => {
     const a = await h.service.registerBegin({ rpId: RP_ID, origin: ORIGIN, caller: { owner: false } });
     const b = await h.service.registerBegin({ rpId: RP_ID, origin: ORIGIN, caller: { owner: false } });
     const results = await Promise.allSettled([
-      h.service.registerComplete({ challengeId: a.challengeId, response: phone.register(a.options), rpId: RP_ID, origin: ORIGIN }),
-      h.service.registerComplete({ challengeId: b.challengeId, response: laptop.register(b.options), rpId: RP_ID, origin: ORIGIN }),
+      h.service.registerComplete({
+        challengeId: a.challengeId,
+        response: phone.register(a.options),
+        rpId: RP_ID,
+        origin: ORIGIN,
+      }),
+      h.service.registerComplete({
+        challengeId: b.challengeId,
+        response: laptop.register(b.options),
+        rpId: RP_ID,
+        origin: ORIGIN,
+      }),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const lost = results.find((r) => r.status === 'rejected');
-    expect(lost?.reason).toMatchObject({ code: 'AUTH_FORBIDDEN', status: 403, message: expect.stringMatching(/enrolment closed/) });
+    expect(lost?.reason).toMatchObject({
+      code: 'AUTH_FORBIDDEN',
+      status: 403,
+      message: expect.stringMatching(/enrolment closed/),
+    });
     expect(h.service.listCredentials()).toHaveLength(1);
     expect(JSON.parse(await credentialsFile(h)).credentials).toHaveLength(1);
   });
@@ -140,10 +172,20 @@ describe('bad input never changes stored credentials', () => {
     const login = await h.service.loginBegin({ rpId: RP_ID });
     h.clock.advance(CHALLENGE_TTL_MS);
     await expectRefusedUnchanged(h, 'BAD_REQUEST', () =>
-      h.service.registerComplete({ challengeId: begin.challengeId, response: laptop.register(begin.options), rpId: RP_ID, origin: ORIGIN }),
+      h.service.registerComplete({
+        challengeId: begin.challengeId,
+        response: laptop.register(begin.options),
+        rpId: RP_ID,
+        origin: ORIGIN,
+      }),
     );
     await expectRefusedUnchanged(h, 'BAD_REQUEST', () =>
-      h.service.loginComplete({ challengeId: login.challengeId, response: phone.login(login.options), rpId: RP_ID, origin: ORIGIN }),
+      h.service.loginComplete({
+        challengeId: login.challengeId,
+        response: phone.login(login.options),
+        rpId: RP_ID,
+        origin: ORIGIN,
+      }),
     );
   });
 
@@ -153,7 +195,12 @@ describe('bad input never changes stored credentials', () => {
       h.service.registerComplete({ challengeId: login.challengeId, response: {}, rpId: RP_ID, origin: ORIGIN }),
     );
     await expectRefusedUnchanged(h, 'BAD_REQUEST', () =>
-      h.service.loginComplete({ challengeId: login.challengeId, response: phone.login(login.options), rpId: RP_ID, origin: ORIGIN }),
+      h.service.loginComplete({
+        challengeId: login.challengeId,
+        response: phone.login(login.options),
+        rpId: RP_ID,
+        origin: ORIGIN,
+      }),
     );
   });
 
@@ -179,7 +226,12 @@ describe('bad input never changes stored credentials', () => {
     for (const mutate of bad) {
       const { begin, response } = await good();
       await expectRefusedUnchanged(h, 'BAD_REQUEST', () =>
-        h.service.registerComplete({ challengeId: begin.challengeId, response: mutate(response), rpId: RP_ID, origin: ORIGIN }),
+        h.service.registerComplete({
+          challengeId: begin.challengeId,
+          response: mutate(response),
+          rpId: RP_ID,
+          origin: ORIGIN,
+        }),
       );
     }
     const login = await h.service.loginBegin({ rpId: RP_ID });
@@ -209,7 +261,9 @@ describe('bad input never changes stored credentials', () => {
   });
 
   it('refuses a bad label before anything is stored', async () => {
-    await expectRefusedUnchanged(h, 'BAD_REQUEST', () => enrol(h, laptop, { caller: { owner: true }, label: 'x'.repeat(65) }));
+    await expectRefusedUnchanged(h, 'BAD_REQUEST', () =>
+      enrol(h, laptop, { caller: { owner: true }, label: 'x'.repeat(65) }),
+    );
     await expectRefusedUnchanged(h, 'BAD_REQUEST', () => enrol(h, laptop, { caller: { owner: true }, label: 'a\nb' }));
   });
 });

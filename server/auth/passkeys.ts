@@ -7,21 +7,23 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
-import { AppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createChallengeStore } from './challenges.ts';
 import type { Clock } from './clock.ts';
 import { createCredentialStore, toPublicCredential } from './credential-store.ts';
 import type { PublicCredential } from './credential-store.ts';
+import { deleteCredential, passkeyStatus, renameCredential } from './passkey-admin.ts';
+import type { PasskeyStatus } from './passkey-admin.ts';
 import type { LoginPayload, NewSession, PasskeyContext, RegisterPayload } from './passkey-context.ts';
 import { loginBegin, loginComplete } from './passkey-login.ts';
 import type { LoginCompleteInput } from './passkey-login.ts';
-import { cleanLabel, registerBegin, registerComplete } from './passkey-register.ts';
+import { registerBegin, registerComplete } from './passkey-register.ts';
 import type { RegisterBeginInput, RegisterCompleteInput } from './passkey-register.ts';
 import type { PairingCodes } from './pairing.ts';
 import type { SessionStore } from './sessions.ts';
 
 export type { NewSession } from './passkey-context.ts';
+export type { PasskeyStatus } from './passkey-admin.ts';
 export type { PublicCredential } from './credential-store.ts';
 export type { RegisterBeginInput, RegisterCompleteInput } from './passkey-register.ts';
 export type { LoginCompleteInput } from './passkey-login.ts';
@@ -40,19 +42,6 @@ export interface PasskeyServiceOptions {
   pairing: PairingCodes;
   /** Whether an owner bearer token exists as a fallback; guards deleting the last passkey. */
   ownerTokenExists?: boolean;
-}
-
-/** What GET /api/auth/status reports about passkeys. */
-export interface PasskeyStatus {
-  /** The caller is the owner (bearer or passkey session), as decided by the gate. */
-  owner: boolean;
-  passkeys: number;
-  hasCredentials: boolean;
-  /** No passkey exists yet: the next enrolment is trust-on-first-use. */
-  firstUseOpen: boolean;
-  /** This caller may start an enrolment without a token or pairing code. */
-  registrationOpen: boolean;
-  enrolTokenConfigured: boolean;
 }
 
 export interface PasskeyService {
@@ -77,61 +66,29 @@ export interface PasskeyService {
 
 /** Opens the credential store in `<dataDir>/credentials.json` and builds the service. */
 export async function createPasskeyService(options: PasskeyServiceOptions): Promise<PasskeyService> {
-  const { clock, log, sessions } = options;
+  const { clock, log } = options;
   const credentials = await createCredentialStore({ dataDir: options.dataDir, clock, log });
   const ctx: PasskeyContext = {
     rpName: options.rpName ?? 'Robot Cockpit',
     regToken: options.regToken,
     sessionTtlSeconds: options.sessionTtlSeconds,
+    ownerTokenExists: options.ownerTokenExists ?? true,
     clock,
     log,
     credentials,
-    sessions,
+    sessions: options.sessions,
     pairing: options.pairing,
     challenges: createChallengeStore<{ register: RegisterPayload; login: LoginPayload }>({ clock }),
   };
-  const ownerTokenExists = options.ownerTokenExists ?? true;
-
-  function status(caller: { owner: boolean }): PasskeyStatus {
-    const passkeys = credentials.count();
-    return {
-      owner: caller.owner,
-      passkeys,
-      hasCredentials: passkeys > 0,
-      firstUseOpen: passkeys === 0,
-      registrationOpen: passkeys === 0 || caller.owner,
-      enrolTokenConfigured: options.regToken !== undefined,
-    };
-  }
-
-  async function renameCredential(id: string, label: string): Promise<PublicCredential> {
-    const clean = cleanLabel(label);
-    if (clean === undefined) throw new AppError('BAD_REQUEST', 'label is required');
-    await credentials.rename(id, clean);
-    const renamed = credentials.find(id);
-    if (!renamed) throw new AppError('NOT_FOUND', 'no such passkey');
-    return toPublicCredential(renamed);
-  }
-
-  async function deleteCredential(id: string): Promise<void> {
-    if (!credentials.find(id)) throw new AppError('NOT_FOUND', 'no such passkey');
-    if (credentials.count() === 1 && !ownerTokenExists) {
-      throw new AppError('CONFLICT', 'the last passkey cannot be deleted while no owner token exists');
-    }
-    if (!(await credentials.remove(id))) throw new AppError('NOT_FOUND', 'no such passkey');
-    await sessions.destroyByCredential(id);
-    log.info('passkey deleted');
-  }
-
   return {
-    status,
+    status: (caller) => passkeyStatus(ctx, caller),
     registerBegin: (input) => registerBegin(ctx, input),
     registerComplete: (input) => registerComplete(ctx, input),
     loginBegin: (input) => loginBegin(ctx, input),
     loginComplete: (input) => loginComplete(ctx, input),
-    logout: (sessionId) => sessions.destroy(sessionId),
+    logout: (sessionId) => ctx.sessions.destroy(sessionId),
     listCredentials: () => credentials.all().map(toPublicCredential),
-    renameCredential,
-    deleteCredential,
+    renameCredential: (id, label) => renameCredential(ctx, id, label),
+    deleteCredential: (id) => deleteCredential(ctx, id),
   };
 }

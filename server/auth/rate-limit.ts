@@ -34,7 +34,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
 
   function sweep(now: number): void {
     lastSweep = now;
-    for (const [key, times] of hits) if (times.length === 0 || (times.at(-1) as number) <= now - windowMs) hits.delete(key);
+    for (const [key, times] of hits)
+      if (times.length === 0 || (times.at(-1) as number) <= now - windowMs) hits.delete(key);
   }
 
   function check(key: string): RateDecision {

@@ -28,7 +28,8 @@ export function resolveRelyingParty(input: RelyingPartyInput): { rpId: string; o
 }
 
 function originFromHost(host: string | undefined, secure: boolean): string {
-  if (host === undefined || host === '' || /[/?#@\s\\]/.test(host)) throw badRequest('missing or malformed Host header');
+  if (host === undefined || host === '' || /[/?#@\s\\]/.test(host))
+    throw badRequest('missing or malformed Host header');
   try {
     return new URL(`${secure ? 'https' : 'http'}://${host}`).origin;
   } catch {

@@ -68,7 +68,10 @@ describe('createSessionStore', () => {
     expect(await store.destroyByCredential('phone')).toBe(1);
     expect(store.validate(b.id)).toBeUndefined();
     expect(store.validate(c.id)).toBeDefined();
-    expect(seen).toEqual([[a.key, 'logout'], [b.key, 'revoked']]);
+    expect(seen).toEqual([
+      [a.key, 'logout'],
+      [b.key, 'revoked'],
+    ]);
     expect((await open()).validate(b.id)).toBeUndefined();
   });
 

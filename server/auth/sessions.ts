@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Log } from '../log.ts';
 import { createJsonDocument } from '../store/json-document.ts';
+import type { JsonDocument } from '../store/json-document.ts';
 import type { Clock } from './clock.ts';
 import { digestId, randomId } from './secret-id.ts';
 import { parseSessionsFile } from './sessions-file.ts';
@@ -50,39 +51,36 @@ export interface SessionStoreOptions {
 
 /** Opens (loading) the session store over `<dataDir>/sessions.json`. */
 export async function createSessionStore(options: SessionStoreOptions): Promise<SessionStore> {
-  const { clock, log, maxSessions = 100 } = options;
   const doc = createJsonDocument<SessionsFile>({
     file: join(options.dataDir, SESSIONS_FILE),
     defaults: () => ({ version: 1, sessions: [] }),
     validate: parseSessionsFile,
-    log,
-    now: () => clock.now(),
+    log: options.log,
+    now: () => options.clock.now(),
   });
   await doc.load();
-  const listeners = new Set<SessionEndListener>();
+  return new PersistedSessions(doc, options);
+}
 
-  function emit(ended: readonly StoredSession[], reason: SessionEndReason): void {
-    for (const s of ended) for (const l of listeners) l(s.digest, reason);
+class PersistedSessions implements SessionStore {
+  readonly #doc: JsonDocument<SessionsFile>;
+  readonly #clock: Clock;
+  readonly #log: Log;
+  readonly #maxSessions: number;
+  readonly #listeners = new Set<SessionEndListener>();
+
+  constructor(doc: JsonDocument<SessionsFile>, options: SessionStoreOptions) {
+    this.#doc = doc;
+    this.#clock = options.clock;
+    this.#log = options.log;
+    this.#maxSessions = options.maxSessions ?? 100;
   }
 
-  /** Removes the sessions matching `ends` in one write and reports them. */
-  async function remove(ends: (s: StoredSession) => SessionEndReason | undefined): Promise<number> {
-    const ended = new Map<SessionEndReason, StoredSession[]>();
-    await doc.update((cur) => ({
-      ...cur,
-      sessions: cur.sessions.filter((s) => {
-        const reason = ends(s);
-        if (reason !== undefined) ended.set(reason, [...(ended.get(reason) ?? []), s]);
-        return reason === undefined;
-      }),
-    }));
-    for (const [reason, list] of ended) emit(list, reason);
-    return [...ended.values()].reduce((n, list) => n + list.length, 0);
-  }
-
-  async function create(input: { credentialId: string; ttlSeconds: number }) {
-    if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1) throw new RangeError('ttlSeconds must be a positive integer');
-    const now = clock.now();
+  async create(input: { credentialId: string; ttlSeconds: number }) {
+    if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 1) {
+      throw new RangeError('ttlSeconds must be a positive integer');
+    }
+    const now = this.#clock.now();
     const id = randomId();
     const session: StoredSession = {
       digest: digestId(id),
@@ -90,48 +88,64 @@ export async function createSessionStore(options: SessionStoreOptions): Promise<
       createdAt: now,
       expiresAt: now + input.ttlSeconds * 1000,
     };
-    const live = doc.get().sessions.filter((s) => s.expiresAt > now);
-    const evicted = live.slice(0, Math.max(0, live.length + 1 - maxSessions));
-    await doc.update((cur) => ({
-      ...cur,
-      sessions: [...cur.sessions.filter((s) => s.expiresAt > now && !evicted.includes(s)), session],
-    }));
-    emit(evicted, 'evicted');
+    const live = this.#doc.get().sessions.filter((s) => s.expiresAt > now);
+    const evicted = live.slice(0, Math.max(0, live.length + 1 - this.#maxSessions));
+    await this.#doc.save({ version: 1, sessions: [...live.filter((s) => !evicted.includes(s)), session] });
+    this.#emit(evicted, 'evicted');
     return { id, key: session.digest, expiresAt: session.expiresAt };
   }
 
-  function validate(id: string): Session | undefined {
+  validate(id: string): Session | undefined {
     if (typeof id !== 'string' || id === '') return undefined;
     const digest = digestId(id);
-    const found = doc.get().sessions.find((s) => s.digest === digest);
+    const found = this.#doc.get().sessions.find((s) => s.digest === digest);
     if (!found) return undefined;
-    if (found.expiresAt > clock.now()) return toSession(found);
+    if (found.expiresAt > this.#clock.now()) return toSession(found);
     // The gate is synchronous; the removal is written in the background and a failure only
     // leaves an expired row that will be removed again next time.
-    remove((s) => (s.digest === digest ? 'expired' : undefined)).catch((error: unknown) =>
-      log.error('could not remove an expired session', { error: String(error) }),
+    this.#remove((s) => (s.digest === digest ? 'expired' : undefined)).catch((error: unknown) =>
+      this.#log.error('could not remove an expired session', { error: String(error) }),
     );
     return undefined;
   }
 
-  return {
-    create,
-    validate,
-    destroy: async (id) => {
-      if (typeof id !== 'string' || id === '') return false;
-      const digest = digestId(id);
-      return (await remove((s) => (s.digest === digest ? 'logout' : undefined))) > 0;
-    },
-    destroyByCredential: (credentialId) => remove((s) => (s.credentialId === credentialId ? 'revoked' : undefined)),
-    pruneExpired: () => {
-      const now = clock.now();
-      return remove((s) => (s.expiresAt <= now ? 'expired' : undefined));
-    },
-    onEnd: (listener) => {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-  };
+  async destroy(id: string): Promise<boolean> {
+    if (typeof id !== 'string' || id === '') return false;
+    const digest = digestId(id);
+    return (await this.#remove((s) => (s.digest === digest ? 'logout' : undefined))) > 0;
+  }
+
+  destroyByCredential(credentialId: string): Promise<number> {
+    return this.#remove((s) => (s.credentialId === credentialId ? 'revoked' : undefined));
+  }
+
+  pruneExpired(): Promise<number> {
+    const now = this.#clock.now();
+    return this.#remove((s) => (s.expiresAt <= now ? 'expired' : undefined));
+  }
+
+  onEnd(listener: SessionEndListener): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** Removes the sessions `ends` names a reason for, in one write, then tells listeners. */
+  async #remove(ends: (s: StoredSession) => SessionEndReason | undefined): Promise<number> {
+    const ended: Array<[StoredSession, SessionEndReason]> = [];
+    const sessions = this.#doc.get().sessions.filter((s) => {
+      const reason = ends(s);
+      if (reason !== undefined) ended.push([s, reason]);
+      return reason === undefined;
+    });
+    if (ended.length === 0) return 0;
+    await this.#doc.save({ version: 1, sessions });
+    for (const [s, reason] of ended) this.#emit([s], reason);
+    return ended.length;
+  }
+
+  #emit(ended: readonly StoredSession[], reason: SessionEndReason): void {
+    for (const s of ended) for (const listener of this.#listeners) listener(s.digest, reason);
+  }
 }
 
 function toSession(s: StoredSession): Session {

@@ -86,7 +86,10 @@ export function issueServerCertificate(req: ServerCertRequest): string {
     { name: 'extKeyUsage', serverAuth: true },
     {
       name: 'subjectAltName',
-      altNames: [...req.hostNames.map((value) => ({ type: 2, value })), ...req.addresses.map((ip) => ({ type: 7, ip }))],
+      altNames: [
+        ...req.hostNames.map((value) => ({ type: 2, value })),
+        ...req.addresses.map((ip) => ({ type: 7, ip })),
+      ],
     },
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
@@ -95,10 +98,13 @@ export function issueServerCertificate(req: ServerCertRequest): string {
 }
 
 /** True when the certificate's SAN lists every requested name (case-insensitive) and address. */
-export function certificateCovers(certPem: string, hostNames: readonly string[], addresses: readonly string[]): boolean {
+export function certificateCovers(
+  certPem: string,
+  hostNames: readonly string[],
+  addresses: readonly string[],
+): boolean {
   const ext = forge.pki.certificateFromPem(certPem).getExtension('subjectAltName') as
-    | { altNames?: Array<{ type: number; value: string; ip?: string }> }
-    | undefined;
+    { altNames?: Array<{ type: number; value: string; ip?: string }> } | undefined;
   const alt = ext?.altNames ?? [];
   const dns = new Set(alt.filter((a) => a.type === 2).map((a) => a.value.toLowerCase()));
   const ips = new Set(alt.flatMap((a) => (a.type === 7 && a.ip ? [canonicalIp(a.ip)] : [])));

@@ -47,7 +47,9 @@ describe('ensureTls', () => {
     const tls = await ensureTls({ dataDir: dir, hostNames: names, addresses, clock: systemClock, log });
     expect(await fetchOver(tls, { ca: tls.caCertPem, servername: 'robot-test.local' })).toBe('ok');
     expect(await fetchOver(tls, { ca: tls.caCertPem })).toBe('ok'); // by IP address SAN
-    await expect(fetchOver(tls, {})).rejects.toMatchObject({ code: expect.stringMatching(/UNABLE_TO_VERIFY|SELF_SIGNED/) });
+    await expect(fetchOver(tls, {})).rejects.toMatchObject({
+      code: expect.stringMatching(/UNABLE_TO_VERIFY|SELF_SIGNED/),
+    });
     await expect(fetchOver(tls, { ca: tls.caCertPem, servername: 'other.local' })).rejects.toMatchObject({
       code: 'ERR_TLS_CERT_ALTNAME_INVALID',
     });
@@ -77,7 +79,13 @@ describe('ensureTls', () => {
     for (const n of names) expect(san).toContain(`DNS:${n}`);
     expect(san).toContain('IP Address:192.168.1.20');
 
-    const moved = await ensureTls({ dataDir: dir, hostNames: names, addresses: [...addresses, '10.0.0.7'], clock, log });
+    const moved = await ensureTls({
+      dataDir: dir,
+      hostNames: names,
+      addresses: [...addresses, '10.0.0.7'],
+      clock,
+      log,
+    });
     expect(moved.certPem).not.toBe(first.certPem);
     expect(moved.caCertPem).toBe(first.caCertPem);
     expect(certificateCovers(moved.certPem, names, [...addresses, '10.0.0.7'])).toBe(true);
@@ -131,12 +139,12 @@ describe('ensureTls', () => {
 
   it('refuses names and addresses a certificate cannot carry', async () => {
     const { log } = recordingLog();
-    await expect(ensureTls({ dataDir: dir, hostNames: ['bad name'], addresses: [], clock: systemClock, log })).rejects.toThrow(
-      RangeError,
-    );
-    await expect(ensureTls({ dataDir: dir, hostNames: [], addresses: ['::ffff:1.2.3.4'], clock: systemClock, log })).rejects.toThrow(
-      RangeError,
-    );
+    await expect(
+      ensureTls({ dataDir: dir, hostNames: ['bad name'], addresses: [], clock: systemClock, log }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      ensureTls({ dataDir: dir, hostNames: [], addresses: ['::ffff:1.2.3.4'], clock: systemClock, log }),
+    ).rejects.toThrow(RangeError);
   });
 });
 

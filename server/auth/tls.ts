@@ -63,9 +63,13 @@ const running = new Map<string, Promise<unknown>>();
 
 /** Loads the CA and server certificate, creating or re-issuing what is missing or stale. */
 export async function ensureTls(options: TlsOptions): Promise<TlsMaterial> {
-  const bad = [...options.hostNames.filter((n) => !isDnsName(n)), ...options.addresses.filter((a) => !isCertAddress(a))];
+  const bad = [
+    ...options.hostNames.filter((n) => !isDnsName(n)),
+    ...options.addresses.filter((a) => !isCertAddress(a)),
+  ];
   if (bad.length > 0) throw new RangeError(`not usable in a certificate: ${bad.join(', ')}`);
-  if (options.leaf !== undefined && !/^[a-z0-9-]{1,32}$/.test(options.leaf)) throw new RangeError('leaf must be a short file stem');
+  if (options.leaf !== undefined && !/^[a-z0-9-]{1,32}$/.test(options.leaf))
+    throw new RangeError('leaf must be a short file stem');
   const dir = join(options.dataDir, TLS_DIR);
   const previous = running.get(dir) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(() => ensureIn(dir, options));
@@ -96,9 +100,12 @@ async function ensureCa(dir: string, options: TlsOptions): Promise<Pair> {
   if (existing) {
     // Never delete a CA key silently: devices may still trust it. Keep both files aside.
     const asides = await setAsideAll(dir, [CA_KEY, CA_CERT], now);
-    options.log.warn('local certificate authority unusable or expiring; created a new one, devices must trust it again', {
-      asides,
-    });
+    options.log.warn(
+      'local certificate authority unusable or expiring; created a new one, devices must trust it again',
+      {
+        asides,
+      },
+    );
   }
   const keys = generateRsaKeyPair();
   const certPem = createCaCertificate(keys, now, `Robot Cockpit local CA (${hostname()})`);

@@ -49,96 +49,103 @@ interface Batch<T> {
 
 /** Creates a document over `file`; call load() before anything else. */
 export function createJsonDocument<T>(options: JsonDocumentOptions<T>): JsonDocument<T> {
-  const { file, log } = options;
-  const now = options.now ?? Date.now;
-  let loaded = false;
-  let current: T | undefined;
-  let durable: T | undefined;
-  let pending: Batch<T> | undefined;
-  let writing = false;
+  return new FileDocument(options);
+}
 
-  function mustGet(): T {
-    if (!loaded) throw new Error(`json document ${file}: load() must finish before use`);
-    return current as T;
+class FileDocument<T> implements JsonDocument<T> {
+  readonly #options: JsonDocumentOptions<T>;
+  #loaded = false;
+  #current: T | undefined;
+  /** The value last confirmed on disk, restored if a later write fails. */
+  #durable: T | undefined;
+  #pending: Batch<T> | undefined;
+  #writing = false;
+
+  constructor(options: JsonDocumentOptions<T>) {
+    this.#options = options;
   }
 
-  async function load(): Promise<T> {
-    if (loaded) return current as T;
-    await removeStaleTemps(file);
-    const value = await readValid();
-    if (!loaded) {
-      current = durable = deepFreeze(value);
-      loaded = true;
+  get(): T {
+    if (!this.#loaded) throw new Error(`json document ${this.#options.file}: load() must finish before use`);
+    return this.#current as T;
+  }
+
+  async load(): Promise<T> {
+    if (this.#loaded) return this.#current as T;
+    await removeStaleTemps(this.#options.file);
+    const value = await this.#readValid();
+    if (!this.#loaded) {
+      this.#current = this.#durable = deepFreeze(value);
+      this.#loaded = true;
     }
-    return current as T;
+    return this.#current as T;
   }
 
-  async function readValid(): Promise<T> {
+  save(next: T): Promise<void> {
+    let text: string;
+    try {
+      this.get();
+      text = `${JSON.stringify(next, null, 2)}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    this.#current = deepFreeze(next);
+    return new Promise<void>((resolve, reject) => {
+      // A write already waiting is superseded: only the newest value needs to reach the disk,
+      // and everyone waiting is answered by that one write (last wins).
+      this.#pending ??= { value: next, text, waiters: [] };
+      this.#pending.value = next;
+      this.#pending.text = text;
+      this.#pending.waiters.push({ resolve, reject });
+      if (!this.#writing) void this.#drain();
+    });
+  }
+
+  async update(fn: (cur: T) => T): Promise<T> {
+    const next = fn(this.get());
+    await this.save(next);
+    return next;
+  }
+
+  async #readValid(): Promise<T> {
+    const { file, log, defaults } = this.#options;
     let text: string;
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return options.defaults();
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaults();
       throw error;
     }
-    const value = parse(text);
+    const value = this.#parse(text);
     if (value !== undefined) return value;
-    const aside = await setAside(file, now());
+    const aside = await setAside(file, (this.#options.now ?? Date.now)());
     log.warn('stored document was corrupt or invalid; set it aside and started from defaults', { file, aside });
-    return options.defaults();
+    return defaults();
   }
 
-  function parse(text: string): T | undefined {
+  #parse(text: string): T | undefined {
     try {
-      return options.validate(JSON.parse(text));
+      return this.#options.validate(JSON.parse(text));
     } catch {
       return undefined;
     }
   }
 
-  function save(next: T): Promise<void> {
-    let text: string;
-    try {
-      mustGet();
-      text = `${JSON.stringify(next, null, 2)}\n`;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    current = deepFreeze(next);
-    return new Promise<void>((resolve, reject) => {
-      // A write already waiting is superseded: only the newest value needs to reach the disk,
-      // and everyone waiting is answered by that one write (last wins).
-      pending ??= { value: next, text, waiters: [] };
-      pending.value = current as T;
-      pending.text = text;
-      pending.waiters.push({ resolve, reject });
-      if (!writing) void drain();
-    });
-  }
-
-  async function drain(): Promise<void> {
-    writing = true;
-    while (pending) {
-      const batch = pending;
-      pending = undefined;
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    while (this.#pending) {
+      const batch = this.#pending;
+      this.#pending = undefined;
       try {
-        await writeFileAtomic(file, batch.text);
-        durable = batch.value;
+        await writeFileAtomic(this.#options.file, batch.text);
+        this.#durable = batch.value;
         for (const w of batch.waiters) w.resolve();
       } catch (error) {
         // Memory must not claim what the disk refused, unless a newer save is already queued.
-        if (current === batch.value) current = durable;
+        if (this.#current === batch.value) this.#current = this.#durable;
         for (const w of batch.waiters) w.reject(error);
       }
     }
-    writing = false;
+    this.#writing = false;
   }
-
-  async function update(fn: (cur: T) => T): Promise<T> {
-    const next = fn(mustGet());
-    await save(next);
-    return next;
-  }
-
-  return { load, get: mustGet, save, update };
 }

@@ -40,25 +40,40 @@ interface Pending<T> {
 
 /** Creates a log over `file`; call load() before append(). */
 export function createJsonLines<T>(options: JsonLinesOptions<T>): JsonLines<T> {
-  const { file, maxRows, log } = options;
-  if (!Number.isInteger(maxRows) || maxRows < 1) throw new RangeError('maxRows must be a positive integer');
-  const now = options.now ?? Date.now;
-  // Rewriting on every append once full would cost a whole-file write per row; letting the
-  // file run a quarter over the bound amortises compaction while keeping it bounded.
-  const fileBound = maxRows + Math.max(1, Math.ceil(maxRows / 4));
-  let loaded = false;
-  let kept: T[] = [];
-  let fileRows = 0;
-  let queue: Pending<T>[] = [];
-  let writing = false;
+  if (!Number.isInteger(options.maxRows) || options.maxRows < 1)
+    throw new RangeError('maxRows must be a positive integer');
+  return new FileLines(options);
+}
 
-  async function load(): Promise<readonly T[]> {
-    if (loaded) return kept;
+class FileLines<T> implements JsonLines<T> {
+  readonly #options: JsonLinesOptions<T>;
+  /**
+   * Rewriting on every append once full would cost a whole-file write per row; letting the file
+   * run a quarter over the bound amortises compaction while keeping it bounded.
+   */
+  readonly #fileBound: number;
+  #loaded = false;
+  #kept: readonly T[] = [];
+  #fileRows = 0;
+  #queue: Pending<T>[] = [];
+  #writing = false;
+
+  constructor(options: JsonLinesOptions<T>) {
+    this.#options = options;
+    this.#fileBound = options.maxRows + Math.max(1, Math.ceil(options.maxRows / 4));
+  }
+
+  rows(): readonly T[] {
+    return this.#kept;
+  }
+
+  async load(): Promise<readonly T[]> {
+    if (this.#loaded) return this.#kept;
+    const { file, log, maxRows } = this.#options;
     await removeStaleTemps(file);
-    const text = await readText();
-    const parsed = parseLines(text, options.validate);
+    const parsed = parseLines(await readText(file), this.#options.validate);
     if (parsed.badLines > 0) {
-      const aside = await setAside(file, now());
+      const aside = await setAside(file, (this.#options.now ?? Date.now)());
       log.warn('log file had unreadable rows; set it aside and kept the readable ones', {
         file,
         aside,
@@ -67,30 +82,18 @@ export function createJsonLines<T>(options: JsonLinesOptions<T>): JsonLines<T> {
     } else if (parsed.torn) {
       log.info('dropped a torn last line (the process stopped mid-write)', { file });
     }
-    kept = parsed.rows.slice(-maxRows).map(deepFreeze);
-    fileRows = parsed.rows.length;
+    this.#kept = parsed.rows.slice(-maxRows).map(deepFreeze);
+    this.#fileRows = parsed.rows.length;
     // A torn tail would glue onto the next append; bad rows were set aside: rewrite clean.
-    if (parsed.torn || parsed.badLines > 0 || fileRows > fileBound) await rewrite();
-    loaded = true;
-    return kept;
+    if (parsed.torn || parsed.badLines > 0 || this.#fileRows > this.#fileBound) await this.#rewrite(this.#kept);
+    this.#loaded = true;
+    return this.#kept;
   }
 
-  async function readText(): Promise<string> {
-    try {
-      return await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
-      throw error;
+  append(row: T): Promise<void> {
+    if (!this.#loaded) {
+      return Promise.reject(new Error(`json lines ${this.#options.file}: load() must finish before append()`));
     }
-  }
-
-  async function rewrite(): Promise<void> {
-    await writeFileAtomic(file, kept.map((r) => `${JSON.stringify(r)}\n`).join(''));
-    fileRows = kept.length;
-  }
-
-  function append(row: T): Promise<void> {
-    if (!loaded) return Promise.reject(new Error(`json lines ${file}: load() must finish before append()`));
     let line: string;
     try {
       line = `${JSON.stringify(row)}\n`;
@@ -98,56 +101,64 @@ export function createJsonLines<T>(options: JsonLinesOptions<T>): JsonLines<T> {
       return Promise.reject(error);
     }
     return new Promise<void>((resolve, reject) => {
-      queue.push({ row, line, resolve, reject });
-      if (!writing) void drain();
+      this.#queue.push({ row, line, resolve, reject });
+      if (!this.#writing) void this.#drain();
     });
   }
 
-  async function drain(): Promise<void> {
-    writing = true;
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    while (this.#queue.length > 0) {
+      const batch = this.#queue;
+      this.#queue = [];
       try {
-        await writeBatch(batch);
+        await this.#writeBatch(batch);
         for (const p of batch) p.resolve();
       } catch (error) {
         for (const p of batch) p.reject(error);
       }
     }
-    writing = false;
+    this.#writing = false;
   }
 
-  async function writeBatch(batch: Pending<T>[]): Promise<void> {
-    const rows = batch.map((p) => deepFreeze(p.row));
-    if (fileRows + rows.length > fileBound) {
-      const before = kept;
-      kept = [...kept, ...rows].slice(-maxRows);
-      try {
-        await rewrite();
-      } catch (error) {
-        kept = before;
-        throw error;
-      }
-      return;
+  /** Appends the batch, or compacts when it would push the file past its bound. */
+  async #writeBatch(batch: Pending<T>[]): Promise<void> {
+    const next = [...this.#kept, ...batch.map((p) => deepFreeze(p.row))].slice(-this.#options.maxRows);
+    if (this.#fileRows + batch.length > this.#fileBound) {
+      await this.#rewrite(next);
+    } else {
+      await this.#appendDurably(batch.map((p) => p.line).join(''));
+      this.#fileRows += batch.length;
     }
-    await appendDurably(batch.map((p) => p.line).join(''));
-    fileRows += rows.length;
-    kept = [...kept, ...rows].slice(-maxRows);
+    this.#kept = next;
   }
 
-  async function appendDurably(text: string): Promise<void> {
-    const created = fileRows === 0;
-    if (created) await ensureDir(dirname(file));
-    const handle = await open(file, 'a', FILE_MODE);
+  async #rewrite(rows: readonly T[]): Promise<void> {
+    await writeFileAtomic(this.#options.file, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    this.#fileRows = rows.length;
+  }
+
+  async #appendDurably(text: string): Promise<void> {
+    const dir = dirname(this.#options.file);
+    const created = this.#fileRows === 0;
+    if (created) await ensureDir(dir);
+    const handle = await open(this.#options.file, 'a', FILE_MODE);
     try {
       await handle.write(text);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    if (created) await syncDir(dirname(file));
+    // A newly created file's directory entry must be durable too.
+    if (created) await syncDir(dir);
   }
+}
 
-  return { load, rows: () => kept, append };
+async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
 }

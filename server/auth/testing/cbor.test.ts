@@ -20,8 +20,26 @@ describe('encodeCbor', () => {
     expect(hex(encodeCbor('IETF'))).toBe('6449455446');
     expect(hex(encodeCbor('\u00fc'))).toBe('62c3bc');
     expect(hex(encodeCbor([1, [2, 3], [4, 5]]))).toBe('8301820203820405');
-    expect(hex(encodeCbor(new CborMap([[1, 2], [3, 4]])))).toBe('a201020304');
-    expect(hex(encodeCbor(new CborMap([['a', 1], ['b', [2, 3]]])))).toBe('a26161016162820203');
+    expect(
+      hex(
+        encodeCbor(
+          new CborMap([
+            [1, 2],
+            [3, 4],
+          ]),
+        ),
+      ),
+    ).toBe('a201020304');
+    expect(
+      hex(
+        encodeCbor(
+          new CborMap([
+            ['a', 1],
+            ['b', [2, 3]],
+          ]),
+        ),
+      ),
+    ).toBe('a26161016162820203');
   });
 
   it('refuses numbers it cannot encode exactly', () => {
@@ -30,7 +48,11 @@ describe('encodeCbor', () => {
   });
 
   it('round-trips through the decoder the WebAuthn library uses', () => {
-    const value = new CborMap([['fmt', 'none'], ['attStmt', new CborMap([])], ['authData', new Uint8Array(300)]]);
+    const value = new CborMap([
+      ['fmt', 'none'],
+      ['attStmt', new CborMap([])],
+      ['authData', new Uint8Array(300)],
+    ]);
     const decoded = isoCBOR.decodeFirst<Map<string, unknown>>(new Uint8Array(encodeCbor(value)));
     expect(decoded.get('fmt')).toBe('none');
     expect((decoded.get('attStmt') as Map<unknown, unknown>).size).toBe(0);

@@ -46,7 +46,15 @@ function coseKey(publicKey: KeyObject): Uint8Array {
   const jwk = publicKey.export({ format: 'jwk' });
   const x = Buffer.from(jwk.x as string, 'base64url');
   const y = Buffer.from(jwk.y as string, 'base64url');
-  return encodeCbor(new CborMap([[1, 2], [3, -7], [-1, 1], [-2, x], [-3, y]]));
+  return encodeCbor(
+    new CborMap([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, x],
+      [-3, y],
+    ]),
+  );
 }
 
 function authData(rpId: string, flags: number, counter: number, attested?: Uint8Array): Buffer {
@@ -75,7 +83,13 @@ export function createSoftAuthenticator(config: { origin: string }): SoftAuthent
     const attested = Buffer.concat([Buffer.alloc(16), idLength, rawId, coseKey(publicKey)]);
     const rpId = tweak.rpId ?? options.rp.id ?? '';
     const data = authData(rpId, FLAG_UP | FLAG_UV | FLAG_AT, 0, attested);
-    const attestationObject = encodeCbor(new CborMap([['fmt', 'none'], ['attStmt', new CborMap([])], ['authData', data]]));
+    const attestationObject = encodeCbor(
+      new CborMap([
+        ['fmt', 'none'],
+        ['attStmt', new CborMap([])],
+        ['authData', data],
+      ]),
+    );
     const cdj = clientData('webauthn.create', tweak.challenge ?? options.challenge, tweak.origin ?? config.origin);
     return {
       id: credentialId,
