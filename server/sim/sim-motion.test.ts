@@ -1,0 +1,146 @@
+/** Motion over time: gotos, wake/sleep, recorded moves, motor modes, clamping. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSimDaemon, type SimDaemon } from './index.ts';
+import { EMOTIONS_DATASET, EMOTION_NAMES, DANCES_DATASET } from './library-names.ts';
+import { api, ok, sleep, waitFor } from './test-helpers.ts';
+
+interface Pose {
+  x: number;
+  y: number;
+  z: number;
+  roll: number;
+  pitch: number;
+  yaw: number;
+}
+
+let sim: SimDaemon;
+beforeEach(async () => {
+  sim = await startSimDaemon();
+});
+afterEach(() => sim.close());
+
+const headPose = (): Promise<Pose> => ok<Pose>(sim, 'GET', '/api/state/present_head_pose');
+const running = async (): Promise<number> => (await ok<unknown[]>(sim, 'GET', '/api/move/running')).length;
+
+describe('gotos', () => {
+  it('move the pose smoothly over their duration and end on target', async () => {
+    const t0 = Date.now();
+    await ok(sim, 'POST', '/api/move/goto', { head_pose: { z: 0.01, pitch: 0.2, yaw: 0.3 }, antennas: [0.5, -0.5], body_yaw: 0.2, duration: 1.5, interpolation: 'linear' });
+    await sleep(500);
+    const mid = await headPose();
+    const elapsed = (Date.now() - t0) / 1000;
+    if (elapsed < 1.3) {
+      expect(mid.yaw).toBeGreaterThan(0.001);
+      expect(mid.yaw).toBeLessThan(0.299);
+    }
+    await waitFor(async () => (await running()) === 0);
+    await sleep(60);
+    const full = await ok<{ head_pose: Pose; body_yaw: number; antennas_position: number[] }>(sim, 'GET', '/api/state/full');
+    expect(full.head_pose.yaw).toBeCloseTo(0.3, 6);
+    expect(full.head_pose.pitch).toBeCloseTo(0.2, 6);
+    expect(full.head_pose.z).toBeCloseTo(0.01, 6);
+    expect(full.body_yaw).toBeCloseTo(0.2, 6);
+    expect(full.antennas_position[0]).toBeCloseTo(0.5, 6);
+  });
+
+  it('keep fields left null, and overlapping gotos both run', async () => {
+    await ok(sim, 'POST', '/api/move/goto', { body_yaw: 0.4, head_pose: { yaw: 0.4 }, duration: 0.3 });
+    await waitFor(async () => (await running()) === 0);
+    await ok(sim, 'POST', '/api/move/goto', { antennas: [0.3, -0.3], duration: 0.8 });
+    await ok(sim, 'POST', '/api/move/goto', { head_pose: { roll: 0.1, yaw: 0.4 }, duration: 0.8 });
+    expect(await running()).toBe(2);
+    await waitFor(async () => (await running()) === 0);
+    await sleep(60);
+    expect(await ok(sim, 'GET', '/api/state/present_body_yaw')).toBeCloseTo(0.4, 6);
+    expect((await headPose()).roll).toBeCloseTo(0.1, 6);
+  });
+});
+
+describe('set_target', () => {
+  it('clamps the body yaw to 65° from the head and skips unreachable poses silently', async () => {
+    expect(await ok(sim, 'POST', '/api/move/set_target', { target_body_yaw: 3.0 })).toEqual({ status: 'ok' });
+    await waitFor(async () => Math.abs((await ok<number>(sim, 'GET', '/api/state/present_body_yaw')) - 1.1345) < 1e-3);
+    expect(await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { z: 0.1 } })).toEqual({ status: 'ok' });
+    await sleep(80);
+    expect((await headPose()).z).toBe(0);
+  });
+
+  it('accepts a row-major matrix pose', async () => {
+    const m = [1, 0, 0, 0.01, 0, 1, 0, -0.01, 0, 0, 1, 0.005, 0, 0, 0, 1];
+    await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { m } });
+    await waitFor(async () => Math.abs((await headPose()).x - 0.01) < 1e-9);
+    expect((await headPose()).y).toBeCloseTo(-0.01, 9);
+  });
+});
+
+describe('wake-up and sleep (§3.2)', () => {
+  it('goto_sleep takes about 4 s, ends at the sleep pose with motors disabled; wake_up does not enable', async () => {
+    const t0 = Date.now();
+    await ok(sim, 'POST', '/api/move/play/goto_sleep');
+    await waitFor(async () => (await ok<{ mode: string }>(sim, 'GET', '/api/motors/status')).mode === 'disabled', 15_000);
+    expect(Date.now() - t0).toBeGreaterThan(3500);
+    const asleep = await ok<{ head_pose: Pose; antennas_position: number[] }>(sim, 'GET', '/api/state/full');
+    expect(asleep.head_pose.pitch).toBeCloseTo(0.425, 2);
+    expect(asleep.antennas_position).toEqual([-3.05, 3.05]);
+    expect(sim.counters().soundsPlayed.map((s) => s.file)).toContain('go_sleep.wav');
+
+    await ok(sim, 'POST', '/api/move/play/wake_up');
+    await waitFor(async () => (await running()) === 0, 15_000);
+    await sleep(60);
+    expect((await ok<{ mode: string }>(sim, 'GET', '/api/motors/status')).mode).toBe('disabled');
+    expect(Math.abs((await headPose()).pitch)).toBeLessThan(1e-6);
+    expect(sim.counters().soundsPlayed.map((s) => s.file)).toContain('wake_up.wav');
+  });
+
+  it('wake_up stands down silently when already awake at init', async () => {
+    await ok(sim, 'POST', '/api/move/play/wake_up');
+    await waitFor(async () => (await running()) === 0);
+    expect(sim.counters().soundsPlayed).toEqual([]);
+  });
+});
+
+describe('recorded moves (§3.2, §7)', () => {
+  it('lists the datasets and 404s the unknown', async () => {
+    expect(await ok(sim, 'GET', `/api/move/recorded-move-datasets/list/${EMOTIONS_DATASET}`)).toEqual([...EMOTION_NAMES]);
+    expect(await ok<string[]>(sim, 'GET', `/api/move/recorded-move-datasets/list/${DANCES_DATASET}`)).toHaveLength(19);
+    expect((await api(sim, 'GET', '/api/move/recorded-move-datasets/list/nobody/nothing')).status).toBe(404);
+    const missing = await api(sim, 'POST', `/api/move/play/recorded-move-dataset/${EMOTIONS_DATASET}/moonwalk`);
+    expect(missing).toMatchObject({ status: 404, json: { detail: `Move moonwalk not found in recorded moves library ${EMOTIONS_DATASET}` } });
+  });
+
+  it('plays a move with its sidecar sound, moving the head, then returns to neutral', async () => {
+    const { uuid } = await ok<{ uuid: string }>(sim, 'POST', `/api/move/play/recorded-move-dataset/${EMOTIONS_DATASET}/no1`);
+    expect(await ok(sim, 'GET', '/api/move/running')).toEqual([{ uuid }]);
+    let maxYaw = 0;
+    await waitFor(async () => {
+      maxYaw = Math.max(maxYaw, Math.abs((await headPose()).yaw));
+      return (await running()) === 0;
+    }, 15_000);
+    expect(maxYaw).toBeGreaterThan(0.05);
+    expect(sim.counters().soundsPlayed.at(-1)).toMatchObject({ file: 'no1.wav' });
+  });
+});
+
+describe('realistic motor modes', () => {
+  it('permissive by default: gravity compensation accepted, disabled motors still move', async () => {
+    expect((await api(sim, 'POST', '/api/motors/set_mode/gravity_compensation')).status).toBe(200);
+    await ok(sim, 'POST', '/api/motors/set_mode/disabled');
+    await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: 0.2 } });
+    await waitFor(async () => Math.abs((await headPose()).yaw - 0.2) < 1e-9);
+  });
+
+  it('realistic: disabled gates motion and gravity compensation is a 500 text/plain', async () => {
+    await ok(sim, 'POST', '/sim/realistic', { on: true });
+    const gc = await api(sim, 'POST', '/api/motors/set_mode/gravity_compensation');
+    expect(gc).toMatchObject({ status: 500, text: 'Internal Server Error' });
+    expect(gc.contentType).toMatch(/^text\/plain/);
+    await ok(sim, 'POST', '/api/motors/set_mode/disabled');
+    expect(await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: 0.3 } })).toEqual({ status: 'ok' });
+    await sleep(150);
+    expect((await headPose()).yaw).toBe(0);
+    // Enabling pins the targets to the measured pose: nothing snaps to the old target.
+    await ok(sim, 'POST', '/api/motors/set_mode/enabled');
+    await sleep(150);
+    expect((await headPose()).yaw).toBe(0);
+  });
+});
