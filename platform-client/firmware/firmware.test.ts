@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../test/client-harness.ts';
+import type { StagedBundle } from './bundle.ts';
+import type { FirmwareUpdater } from './firmware-poller.ts';
+
+let h: Harness;
+afterEach(() => h?.close());
+
+const sha = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+const HOUR = 3_600_000;
+
+interface TestUpdater extends FirmwareUpdater {
+  idle: boolean;
+  allowed: boolean;
+  applied: StagedBundle[];
+}
+
+function updater(current = '1.0.0'): TestUpdater {
+  const u: TestUpdater = {
+    idle: false,
+    allowed: true,
+    applied: [],
+    currentVersion: () => current,
+    isIdle: () => u.idle,
+    operatorAllows: () => u.allowed,
+    async apply(bundle) {
+      u.applied.push(bundle);
+      return { ok: true };
+    },
+  };
+  return u;
+}
+
+/** Hosts a bundle on the emulator and points the channel at it; returns the pointer body. */
+async function publish(version: string, files: Record<string, string>, options: { corrupt?: string; force?: boolean; channel?: string } = {}) {
+  const listed = Object.entries(files).map(([name, content]) => {
+    const url = h.emu.hostFile(`/fw/${version}/${name}`, name === options.corrupt ? `${content}!` : content);
+    return { name, sha256: sha(content), url };
+  });
+  const manifest = JSON.stringify({ version, files: listed });
+  const url = h.emu.hostFile(`/fw/${version}/manifest.json`, manifest, 'application/json');
+  const out = await h.owned('POST', '/api/firmware/manifest', { channel: options.channel ?? 'stable', version, url, sha256: sha(manifest), ...(options.force ? { force: true } : {}) });
+  expect(out.status).toBe(200);
+}
+
+async function startWith(u: TestUpdater) {
+  h = await startHarness({ deps: { firmware: { updater: u } } });
+  return h;
+}
+
+describe('firmware pointer', () => {
+  it('verifies and stages a newer bundle, then applies it only when idle and allowed', async () => {
+    const u = updater();
+    await startWith(u);
+    await publish('1.1.0', { 'app.js': 'console.log(1)', 'assets/logo.svg': '<svg/>' });
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({ state: 'staged', staged: '1.1.0', available: '1.1.0', currentVersion: '1.0.0' });
+    const dir = join(h.dataDir, 'firmware', 'staged', '1.1.0');
+    expect(await readFile(join(dir, 'files', 'assets', 'logo.svg'), 'utf8')).toBe('<svg/>');
+    expect((await readdir(dir)).sort()).toEqual(['files', 'manifest.json']);
+    expect(u.applied).toHaveLength(0);
+
+    await h.sched.advance(60_000);
+    expect(u.applied).toHaveLength(0);
+    u.idle = true;
+    u.allowed = false;
+    await h.sched.advance(60_000);
+    expect(u.applied).toHaveLength(0);
+    u.allowed = true;
+    await h.sched.advance(60_000);
+    expect(u.applied).toHaveLength(1);
+    expect(u.applied[0]).toMatchObject({ version: '1.1.0', dir, force: false });
+    expect(h.client.status().firmware).toMatchObject({ state: 'applied', staged: null });
+  });
+
+  it('refuses a bundle whose file does not match its sha256 and stages nothing', async () => {
+    const u = updater();
+    u.idle = true;
+    await startWith(u);
+    await publish('1.2.0', { 'app.js': 'good' }, { corrupt: 'app.js' });
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({ state: 'failed', staged: null, message: expect.stringMatching(/app\.js does not match its sha256/) });
+    expect(await readdir(join(h.dataDir, 'firmware')).catch(() => [])).not.toContain('staged');
+    expect(u.applied).toHaveLength(0);
+    // The refused bundle is not downloaded again on the next poll.
+    const fetches = h.attempts.filter((a) => a.path.startsWith('/fw/')).length;
+    await h.sched.advance(HOUR);
+    expect(h.attempts.filter((a) => a.path.startsWith('/fw/')).length).toBe(fetches);
+  });
+
+  it('refuses a manifest that does not hash to the pointer', async () => {
+    const u = updater();
+    await startWith(u);
+    const manifest = JSON.stringify({ version: '1.3.0', files: [] });
+    const url = h.emu.hostFile('/fw/m.json', manifest);
+    await h.owned('POST', '/api/firmware/manifest', { channel: 'stable', version: '1.3.0', url, sha256: sha('something else') });
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({ state: 'failed', message: 'manifest sha256 does not match the pointer' });
+  });
+
+  it('refuses a downgrade unless the pointer is forced', async () => {
+    const u = updater('2.0.0');
+    u.idle = true;
+    await startWith(u);
+    await publish('1.9.0', { 'app.js': 'old' });
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({ state: 'refused', available: '1.9.0' });
+    expect(h.attempts.some((a) => a.path.startsWith('/fw/'))).toBe(false);
+
+    await publish('1.9.0', { 'app.js': 'old' }, { force: true });
+    await h.sched.advance(HOUR);
+    expect(u.applied.map((b) => [b.version, b.force])).toEqual([['1.9.0', true]]);
+  });
+
+  it('polls hourly, and at once on a channel change', async () => {
+    const u = updater();
+    await startWith(u);
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware.state).toBe('up_to_date');
+    await h.sched.advance(HOUR);
+    expect(h.times('PUT', '/api/firmware/manifest')).toEqual([0, HOUR]);
+    await publish('1.5.0', { 'app.js': 'beta' }, { channel: 'beta' });
+    expect(h.client.setFirmwareChannel('Beta!')).toMatchObject({ ok: false });
+    expect(h.client.setFirmwareChannel('beta')).toEqual({ ok: true, value: undefined });
+    await h.sched.advance(0);
+    const puts = h.emu.requests.filter((r) => r.method === 'PUT' && r.path === '/api/firmware/manifest');
+    expect(puts.at(-1)?.body).toMatchObject({ channel: 'beta' });
+    expect(h.client.status().firmware).toMatchObject({ channel: 'beta', staged: '1.5.0' });
+  });
+});
