@@ -38,7 +38,9 @@ test('the dashboard opens with the token and shows pose values that change', asy
   // The simulator breathes: within a few seconds some pose value and the frame age move.
   const first = await readPose(page);
   const firstAge = await pill.innerText();
-  await expect.poll(async () => JSON.stringify(await readPose(page)) !== JSON.stringify(first), { timeout: 8000 }).toBe(true);
+  await expect
+    .poll(async () => JSON.stringify(await readPose(page)) !== JSON.stringify(first), { timeout: 8000 })
+    .toBe(true);
   await expect.poll(async () => (await pill.innerText()) !== firstAge, { timeout: 5000 }).toBe(true);
 
   await expect(page.getByRole('heading', { level: 2, name: 'Head pose' })).toBeVisible();
@@ -47,7 +49,10 @@ test('the dashboard opens with the token and shows pose values that change', asy
   await attachScreenshot(page, testInfo, 'dashboard', 375);
 });
 
-test('without a token the sign-in card is shown, entering the token opens the dashboard', async ({ page, cockpit }, testInfo) => {
+test('without a token the sign-in card is shown, entering the token opens the dashboard', async ({
+  page,
+  cockpit,
+}, testInfo) => {
   await page.goto(cockpit.url);
 
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();

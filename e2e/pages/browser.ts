@@ -7,13 +7,17 @@ import type { Page } from '@playwright/test';
 /** The owner token the dashboard keeps in localStorage for this origin, or null. */
 export async function storedToken(page: Page, origin: string): Promise<string | null> {
   const state = await page.context().storageState();
-  const entry = state.origins.find((o) => o.origin === origin)?.localStorage.find((item) => item.name === 'cockpit.token');
+  const entry = state.origins
+    .find((o) => o.origin === origin)
+    ?.localStorage.find((item) => item.name === 'cockpit.token');
   return entry?.value ?? null;
 }
 
 /** How many pixels the page is wider than its window: more than 0 means horizontal scrolling. */
 export async function horizontalOverflow(page: Page): Promise<number> {
-  const value: unknown = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+  const value: unknown = await page.evaluate(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  );
   if (typeof value !== 'number') throw new Error(`overflow check returned ${String(value)}`);
   return value;
 }

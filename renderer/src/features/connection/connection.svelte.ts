@@ -26,7 +26,9 @@ export class Connection {
   readonly ageMs = $derived(this.frame ? this.frame.ageMs + Math.max(0, this.now - this.receivedAt) : null);
   readonly #input = $derived({ socket: this.presence, daemon: this.frame?.daemon.presence ?? null, ageMs: this.ageMs });
   readonly link: LinkStatus = $derived(describeLink(this.#input));
-  readonly trouble: Trouble | null = $derived(describeTrouble(this.#input, this.retryAt === null ? null : this.retryAt - this.now));
+  readonly trouble: Trouble | null = $derived(
+    describeTrouble(this.#input, this.retryAt === null ? null : this.retryAt - this.now),
+  );
   /** True when the values on screen are current; cards dim themselves otherwise. */
   readonly live = $derived(this.link.tone === 'ok');
 

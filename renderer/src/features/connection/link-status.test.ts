@@ -40,11 +40,17 @@ describe('describeTrouble', () => {
   });
 
   it('tells a person when no state ever arrived', () => {
-    expect(describeTrouble({ socket: 'down', daemon: null, ageMs: null }, 0)?.detail).toMatch(/^Trying again now\..*No robot state has arrived yet\.$/);
+    expect(describeTrouble({ socket: 'down', daemon: null, ageMs: null }, 0)?.detail).toMatch(
+      /^Trying again now\..*No robot state has arrived yet\.$/,
+    );
   });
 
   it('reports a down daemon behind a live socket without a retry button', () => {
-    expect(describeTrouble({ ...live, daemon: 'down' }, null)).toMatchObject({ tone: 'bad', title: 'The robot daemon is down', canRetry: false });
+    expect(describeTrouble({ ...live, daemon: 'down' }, null)).toMatchObject({
+      tone: 'bad',
+      title: 'The robot daemon is down',
+      canRetry: false,
+    });
   });
 
   it('reports a frozen feed', () => {

@@ -47,9 +47,15 @@ export interface Trouble {
 /** The banner above the cards; null while everything is fine or still starting. */
 export function describeTrouble(input: LinkInput, retryInMs: number | null): Trouble | null {
   const when = retryInMs === null ? 'shortly' : formatCountdown(retryInMs);
-  const frozen = input.daemon === null ? 'No robot state has arrived yet.' : 'The values shown are the last ones received.';
+  const frozen =
+    input.daemon === null ? 'No robot state has arrived yet.' : 'The values shown are the last ones received.';
   if (input.socket === 'reconnecting') {
-    return { tone: 'warn', title: 'Connection to the cockpit lost', detail: `Reconnecting ${when}. ${frozen}`, canRetry: true };
+    return {
+      tone: 'warn',
+      title: 'Connection to the cockpit lost',
+      detail: `Reconnecting ${when}. ${frozen}`,
+      canRetry: true,
+    };
   }
   if (input.socket === 'down') {
     return {
@@ -69,10 +75,20 @@ export function describeTrouble(input: LinkInput, retryInMs: number | null): Tro
     };
   }
   if (input.daemon === 'reconnecting') {
-    return { tone: 'warn', title: 'Reconnecting to the robot daemon', detail: 'The pose shown may be out of date.', canRetry: false };
+    return {
+      tone: 'warn',
+      title: 'Reconnecting to the robot daemon',
+      detail: 'The pose shown may be out of date.',
+      canRetry: false,
+    };
   }
   if (input.daemon !== null && input.ageMs !== null && input.ageMs > STALE_AFTER_MS) {
-    return { tone: 'warn', title: 'Robot state is not updating', detail: 'The socket is open but no fresh state arrives.', canRetry: false };
+    return {
+      tone: 'warn',
+      title: 'Robot state is not updating',
+      detail: 'The socket is open but no fresh state arrives.',
+      canRetry: false,
+    };
   }
   return null;
 }

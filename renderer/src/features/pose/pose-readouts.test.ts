@@ -8,7 +8,8 @@ const state = {
   motorMode: 'enabled' as const,
 };
 
-const flat = (groups: ReturnType<typeof poseReadouts>) => Object.fromEntries(groups.flatMap((g) => g.rows).map((r) => [r.name, r.value]));
+const flat = (groups: ReturnType<typeof poseReadouts>) =>
+  Object.fromEntries(groups.flatMap((g) => g.rows).map((r) => [r.name, r.value]));
 
 describe('poseReadouts', () => {
   it('formats every pose value under a full name', () => {

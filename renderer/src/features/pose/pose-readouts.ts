@@ -48,7 +48,12 @@ export function poseReadouts(state: PoseFields | null): ReadoutGroup[] {
       title: 'Body',
       rows: [
         { key: 'body-yaw', label: 'Yaw', name: 'Body yaw', value: formatDegrees(state?.bodyYaw) },
-        { key: 'motor-mode', label: 'Motors', name: 'Motor mode', value: state ? motorModeLabel(state.motorMode) : '—' },
+        {
+          key: 'motor-mode',
+          label: 'Motors',
+          name: 'Motor mode',
+          value: state ? motorModeLabel(state.motorMode) : '—',
+        },
       ],
     },
   ];

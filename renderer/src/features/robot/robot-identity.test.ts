@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { DaemonInfo } from '../../../../server/contract/index.ts';
 import { robotBadge, robotName } from './robot-identity.ts';
 
-const daemon: DaemonInfo = { presence: 'connected', state: 'running', version: '1.2.0', robotName: 'reachy_mini', simulated: false };
+const daemon: DaemonInfo = {
+  presence: 'connected',
+  state: 'running',
+  version: '1.2.0',
+  robotName: 'reachy_mini',
+  simulated: false,
+};
 
 describe('robotBadge', () => {
   it('says Simulated robot for the simulator, whatever its version', () => {

@@ -12,7 +12,11 @@ export interface RobotBadgeText {
 export function robotBadge(daemon: DaemonInfo | null): RobotBadgeText {
   if (daemon === null) return { kind: 'unknown', label: 'Robot not identified yet', detail: null };
   if (daemon.simulated) return { kind: 'sim', label: 'Simulated robot', detail: null };
-  return { kind: 'real', label: 'Real robot', detail: daemon.version ? `daemon ${daemon.version}` : 'daemon version unknown' };
+  return {
+    kind: 'real',
+    label: 'Real robot',
+    detail: daemon.version ? `daemon ${daemon.version}` : 'daemon version unknown',
+  };
 }
 
 /** The header title; the generic name until the daemon tells its own. */

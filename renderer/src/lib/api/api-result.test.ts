@@ -12,7 +12,12 @@ describe('failureFromBody', () => {
   });
 
   it.each([null, 'text', { error: 3 }, { code: '' }])('falls back to the status for body %j', (body) => {
-    expect(failureFromBody(502, body)).toEqual({ ok: false, status: 502, code: 'HTTP_502', message: 'The cockpit answered 502.' });
+    expect(failureFromBody(502, body)).toEqual({
+      ok: false,
+      status: 502,
+      code: 'HTTP_502',
+      message: 'The cockpit answered 502.',
+    });
   });
 });
 

@@ -23,6 +23,7 @@ export function networkFailure(timedOut: boolean): ApiFailure {
 export function failureFromBody(status: number, body: unknown): ApiFailure {
   const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const code = typeof record.code === 'string' && record.code !== '' ? record.code : `HTTP_${status}`;
-  const message = typeof record.error === 'string' && record.error !== '' ? record.error : `The cockpit answered ${status}.`;
+  const message =
+    typeof record.error === 'string' && record.error !== '' ? record.error : `The cockpit answered ${status}.`;
   return { ok: false, status, code, message };
 }

@@ -11,7 +11,11 @@ export interface BackoffPolicy {
 export const DEFAULT_BACKOFF: Readonly<BackoffPolicy> = Object.freeze({ baseMs: 500, maxMs: 10_000, jitter: 0.2 });
 
 /** Delay before reconnect attempt number `attempt` (0 = the first retry). */
-export function backoffDelay(attempt: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: BackoffPolicy = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
   const exponent = Math.min(Math.max(0, Math.floor(attempt)), 30);
   const nominal = Math.min(policy.maxMs, policy.baseMs * 2 ** exponent);
   const spread = nominal * policy.jitter;

@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { createHttpClient } from './http-client.ts';
 
 function answer(status: number, body: unknown) {
-  return vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => new Response(JSON.stringify(body), { status }));
+  return vi.fn(
+    async (_input: RequestInfo | URL, _init?: RequestInit) => new Response(JSON.stringify(body), { status }),
+  );
 }
 
 describe('createHttpClient', () => {
@@ -16,7 +18,11 @@ describe('createHttpClient', () => {
 
   it('reports a refused stored token to the session', async () => {
     const onUnauthorized = vi.fn();
-    const client = createHttpClient({ getToken: () => 'old', onUnauthorized, fetch: answer(401, { error: 'no', code: 'AUTH_REQUIRED' }) });
+    const client = createHttpClient({
+      getToken: () => 'old',
+      onUnauthorized,
+      fetch: answer(401, { error: 'no', code: 'AUTH_REQUIRED' }),
+    });
     const result = await client.request('/api/state');
     expect(result).toMatchObject({ ok: false, status: 401, code: 'AUTH_REQUIRED' });
     expect(onUnauthorized).toHaveBeenCalledOnce();

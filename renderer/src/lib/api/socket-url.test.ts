@@ -3,7 +3,9 @@ import { stateSocketUrl } from './socket-url.ts';
 
 describe('stateSocketUrl', () => {
   it('uses ws on plain http', () => {
-    expect(stateSocketUrl({ protocol: 'http:', host: '127.0.0.1:8097' }, 'abc')).toBe('ws://127.0.0.1:8097/ws?token=abc');
+    expect(stateSocketUrl({ protocol: 'http:', host: '127.0.0.1:8097' }, 'abc')).toBe(
+      'ws://127.0.0.1:8097/ws?token=abc',
+    );
   });
 
   it('uses wss on https and escapes the token', () => {
