@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRig, sleep, until, type Rig } from './testing/rig.ts';
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig({ joystick: { idleMs: 300 } });
+});
+afterAll(() => rig.close());
+
+const state = async () => rig.daemon.fullState();
+
+describe('motion arbiter against the simulator', () => {
+  it('keeps ONE move owner: a new move cancels the one running', async () => {
+    const first = await rig.control.arbiter.run({ label: 'slow', maxSeconds: 6, start: (d) => d.goto({ head_pose: { yaw: 0.5 }, duration: 5 }) });
+    expect(await rig.running()).toEqual([first.uuid]);
+    const second = await rig.control.arbiter.run({ label: 'express', maxSeconds: 30, start: (d) => d.playMove('pollen-robotics/reachy-mini-emotions-library', 'welcoming1') });
+    expect(await rig.running()).toEqual([second.uuid]);
+    expect(await first.done).toBe('cancelled');
+    expect(rig.control.arbiter.current()?.uuid).toBe(second.uuid);
+    await rig.control.arbiter.cancelCurrent();
+    expect(await second.done).toBe('cancelled');
+    expect(await rig.running()).toEqual([]);
+  });
+
+  it('also cancels moves it did not start (the daemon does not serialise)', async () => {
+    const foreign = await rig.daemon.goto({ head_pose: { pitch: 0.2 }, duration: 5 });
+    await until(() => rig.control.arbiter.current() === undefined);
+    await sleep(50); // the move_started event arrives after the POST returns
+    const mine = await rig.control.arbiter.run({ label: 'look', maxSeconds: 2, start: (d) => d.goto({ head_pose: { yaw: 0.1 }, duration: 0.3 }) });
+    expect(await rig.running()).not.toContain(foreign);
+    expect(await mine.done).toBe('completed');
+  });
+
+  it('takes a hold before the move and releases it when the move ends', async () => {
+    rig.holds.calls.length = 0;
+    const move = await rig.control.arbiter.run({ label: 'look', hold: 'look', maxSeconds: 1.3, start: (d) => d.goto({ head_pose: { yaw: 0.2 }, duration: 0.3 }) });
+    expect(rig.holds.live()).toEqual(['look']);
+    expect(rig.holds.calls[0]).toEqual({ op: 'take', name: 'look', ttl: 2.3 });
+    await move.done;
+    expect(rig.holds.live()).toEqual([]);
+  });
+
+  it('a cancelled move does not release the hold its successor took', async () => {
+    const a = await rig.control.arbiter.run({ label: 'a', hold: 'look', maxSeconds: 6, start: (d) => d.goto({ head_pose: { yaw: 0.3 }, duration: 5 }) });
+    const b = await rig.control.arbiter.run({ label: 'b', hold: 'look', maxSeconds: 2, start: (d) => d.goto({ head_pose: { yaw: -0.3 }, duration: 0.5 }) });
+    expect(await a.done).toBe('cancelled');
+    expect(rig.holds.live()).toEqual(['look']);
+    await b.done;
+    expect(rig.holds.live()).toEqual([]);
+  });
+
+  it('streams joystick targets over one socket, coalesced, and stops 300 ms after the last frame', async () => {
+    const caller = { kind: 'passkey' as const };
+    const before = rig.sim.counters().targetsApplied;
+    const t0 = Date.now();
+    // 200 Hz from the client: twice what the stream may send.
+    while (Date.now() - t0 < 400) {
+      const result = rig.control.streamTarget({ type: 'joystick', yaw: 25, pitch: -5, roll: 0, z: 0 }, caller);
+      expect(result.accepted).toBe(true);
+      await sleep(5);
+    }
+    const stats = rig.control.arbiter;
+    expect(stats.current()).toBeUndefined();
+    expect(rig.sim.counters().setTargetWsClients).toBe(1);
+    await sleep(400);
+    const applied = rig.sim.counters().targetsApplied - before;
+    expect(applied).toBeGreaterThan(5);
+    expect(applied).toBeLessThanOrEqual(Math.ceil(400 / 20) + 2);
+    // Watchdog: nothing more is sent once the client went quiet.
+    const settled = rig.sim.counters().targetsApplied;
+    await sleep(200);
+    expect(rig.sim.counters().targetsApplied).toBe(settled);
+    const s = await state();
+    expect(s.head_pose && 'yaw' in s.head_pose ? (s.head_pose.yaw ?? 0) * (180 / Math.PI) : NaN).toBeCloseTo(25, 0);
+    expect(rig.events.filter((e) => e.action === 'joystick').map((e) => e.text)).toEqual([
+      'joystick control started',
+      'joystick released; head holds yaw 25° pitch -5°',
+    ]);
+  });
+
+  it('clamps joystick targets and refuses bad frames without sending', () => {
+    const result = rig.control.streamTarget({ type: 'joystick', yaw: 200, pitch: 0 }, { kind: 'token' });
+    expect(result).toMatchObject({ accepted: true, target: { yaw: 60 }, clamped: { yaw: { requested: 200, applied: 60 } } });
+    expect(rig.control.streamTarget({ yaw: 'left' }, { kind: 'token' })).toMatchObject({ accepted: false, code: 'BAD_REQUEST' });
+    expect(rig.control.streamTarget({ yaw: 1 }, { kind: 'anonymous' })).toMatchObject({ accepted: false, code: 'AUTH_REQUIRED' });
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * The motion arbiter: ONE move owner at a time. The daemon does not serialise REST moves: a
+ * second goto while one runs interleaves both trajectories, and `set_target` is silently
+ * dropped while any move runs (daemon-api.md §3.2 Concurrency, §10.3). So every manual move
+ * goes through `run`, which cancels whatever is running first, and the joystick stream takes
+ * over the same way. Tracking holds (reference-notes.md §4) are taken before a move and
+ * released when it ends, by the move that took them only.
+ */
+import type { CredentialKind } from '../contract/ws.ts';
+import { AppError } from '../errors.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { Log } from '../log.ts';
+import { clampJoystick, joystickToWire, parseJoystickFrame, type JoystickTarget, type StreamResult } from './joystick.ts';
+import type { MoveEnd, MoveEvents } from './move-events.ts';
+import { fmt, receipt, type Emit, type Holds } from './receipts.ts';
+import { LATCHED_MESSAGE, type StopLatch } from './stop-latch.ts';
+import { stopAllMoves, type StopAllReport } from './stop-all.ts';
+import type { StreamEnd, TargetStream } from './target-stream.ts';
+
+export interface MoveRequest {
+  /** For logs and status, e.g. `express welcoming1`. */
+  label: string;
+  /** Tracking hold to take while the move runs: `look`, `emotion:<name>`... */
+  hold?: string;
+  /** Longest the move may take, seconds: the hold's TTL and the wait for its end. */
+  maxSeconds: number;
+  /** The claimed session this move belongs to (see `claim`); absent for manual moves. */
+  owner?: string;
+  start(daemon: DaemonClient): Promise<string>;
+}
+
+export interface RunningMove {
+  uuid: string;
+  label: string;
+  /** Settles when the daemon reports the move's end (or after maxSeconds). */
+  done: Promise<MoveEnd>;
+}
+
+export interface Arbiter {
+  run(request: MoveRequest): Promise<RunningMove>;
+  /** Cancels the owned move, if any (the reel's abort). */
+  cancelCurrent(): Promise<void>;
+  /** The latched stop's part: end the stream and cancel EVERY running daemon move. */
+  stopAll(): Promise<StopAllReport>;
+  /** A joystick frame from /ws, absolute degrees/millimetres; see joystick.ts. */
+  streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
+  current(): { uuid: string; label: string } | undefined;
+  /**
+   * Claims the head for a scripted session (the reel). Moves passing `owner: name` run as usual;
+   * any other move or joystick stream ends the session through onLost. Returns the unclaim.
+   */
+  claim(name: string, onLost: (by: string) => void): () => void;
+}
+
+export interface ArbiterDeps {
+  daemon: DaemonClient;
+  events: MoveEvents;
+  stream: TargetStream;
+  latch: StopLatch;
+  holds: Holds;
+  emit: Emit;
+  log: Log;
+}
+
+const STREAM_OWNER = 'joystick';
+const STREAM_HOLD_TTL_S = 2;
+
+export function createArbiter(deps: ArbiterDeps): Arbiter {
+  return new MotionArbiter(deps);
+}
+
+class MotionArbiter implements Arbiter {
+  private owned: { uuid: string; label: string } | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+  /** Hold name → the move (uuid) or stream that took it; only that owner releases it. */
+  private readonly holdOwner = new Map<string, string>();
+  private session: { name: string; onLost: (by: string) => void } | undefined;
+  private streamCredential: CredentialKind | undefined;
+  private holdRenewedAt = 0;
+  private lastTarget: JoystickTarget | undefined;
+
+  constructor(private readonly deps: ArbiterDeps) {
+    deps.stream.onEnd((why) => this.streamEnded(why));
+  }
+
+  run(request: MoveRequest): Promise<RunningMove> {
+    return this.serial(() => this.begin(request));
+  }
+
+  cancelCurrent(): Promise<void> {
+    return this.serial(async () => {
+      const uuid = this.owned?.uuid;
+      this.owned = undefined;
+      if (uuid) await this.deps.daemon.stopMove(uuid).catch(() => undefined);
+    });
+  }
+
+  /** Deliberately NOT serialised behind a move being started: a stop never waits its turn. */
+  async stopAll(): Promise<StopAllReport> {
+    this.deps.stream.stop();
+    const owned = this.owned?.uuid;
+    this.owned = undefined;
+    for (const owner of new Set(this.holdOwner.values())) this.release(owner);
+    return stopAllMoves(this.deps.daemon, () => [...this.deps.events.running(), ...(owned ? [owned] : [])]);
+  }
+
+  streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult {
+    if (caller.kind === 'anonymous') return { accepted: false, code: 'AUTH_REQUIRED', error: 'sign in first' };
+    if (this.deps.latch.engaged()) return { accepted: false, code: 'STOP_LATCHED', error: LATCHED_MESSAGE };
+    const parsed = parseJoystickFrame(frame);
+    if (!parsed.ok) return { accepted: false, code: 'BAD_REQUEST', error: parsed.error };
+    const { target, clamped } = clampJoystick(parsed.target);
+    if (!this.deps.stream.active()) this.startStream(caller.kind);
+    if (Date.now() - this.holdRenewedAt > 1000) {
+      this.take('look', STREAM_OWNER, STREAM_HOLD_TTL_S);
+      this.holdRenewedAt = Date.now();
+    }
+    this.lastTarget = target;
+    this.deps.stream.push(joystickToWire(target));
+    return { accepted: true, target, clamped };
+  }
+
+  current(): { uuid: string; label: string } | undefined {
+    return this.owned ? { ...this.owned } : undefined;
+  }
+
+  claim(name: string, onLost: (by: string) => void): () => void {
+    const mine = { name, onLost };
+    this.session = mine;
+    return () => {
+      if (this.session === mine) this.session = undefined;
+    };
+  }
+
+  private async begin(request: MoveRequest): Promise<RunningMove> {
+    const { daemon, latch } = this.deps;
+    latch.assertFree();
+    this.takeOver(request.label, request.owner);
+    this.deps.stream.stop();
+    await this.cancelRunning();
+    const pending = `pending:${request.label}`;
+    if (request.hold) this.take(request.hold, pending, request.maxSeconds + 1);
+    let uuid: string;
+    try {
+      uuid = await request.start(daemon);
+    } catch (err) {
+      this.release(pending);
+      throw err;
+    }
+    for (const [name, who] of this.holdOwner) if (who === pending) this.holdOwner.set(name, uuid);
+    if (latch.engaged()) {
+      // The stop landed while this move was being started: it must not outlive the latch.
+      await daemon.stopMove(uuid).catch(() => undefined);
+      this.release(uuid);
+      throw new AppError('STOP_LATCHED', LATCHED_MESSAGE);
+    }
+    this.owned = { uuid, label: request.label };
+    return { uuid, label: request.label, done: this.watch(uuid, request.maxSeconds) };
+  }
+
+  private async watch(uuid: string, maxSeconds: number): Promise<MoveEnd> {
+    const end = await this.deps.events.whenEnded(uuid, maxSeconds * 1000);
+    this.release(uuid);
+    if (this.owned?.uuid === uuid) this.owned = undefined;
+    return end;
+  }
+
+  /** Overlapping REST moves interleave, so anything running (ours or not) is stopped first. */
+  private async cancelRunning(): Promise<void> {
+    const uuids = new Set([...this.deps.events.running(), ...(this.owned ? [this.owned.uuid] : [])]);
+    this.owned = undefined;
+    const stop = (uuid: string) =>
+      this.deps.daemon.stopMove(uuid).catch((err: unknown) => this.deps.log.debug('cancel failed', { uuid, error: String(err) }));
+    await Promise.all([...uuids].map(stop));
+  }
+
+  private startStream(kind: CredentialKind): void {
+    this.streamCredential = kind;
+    this.takeOver('joystick', undefined);
+    this.deps.emit(receipt('joystick', 'joystick control started', kind, { streaming: true }));
+    // The daemon drops targets while any move runs, so the stream takes the head over.
+    void this.serial(() => this.cancelRunning());
+  }
+
+  private streamEnded(why: StreamEnd): void {
+    this.release(STREAM_OWNER);
+    this.holdRenewedAt = 0;
+    const t = this.lastTarget;
+    if (why === 'idle' && this.streamCredential && t) {
+      const text = `joystick released; head holds yaw ${fmt(t.yaw, '°')} pitch ${fmt(t.pitch, '°')}`;
+      this.deps.emit(receipt('joystick', text, this.streamCredential, { ...t, streaming: false }));
+    }
+    this.streamCredential = undefined;
+  }
+
+  /** A manual move or the joystick ends a claimed session (the reel) rather than fight it. */
+  private takeOver(by: string, owner: string | undefined): void {
+    const session = this.session;
+    if (!session || session.name === owner) return;
+    this.session = undefined;
+    session.onLost(by);
+  }
+
+  private take(name: string, owner: string, ttlSeconds: number): void {
+    this.holdOwner.set(name, owner);
+    this.deps.holds.take(name, ttlSeconds);
+  }
+
+  private release(owner: string): void {
+    for (const [name, who] of [...this.holdOwner]) {
+      if (who !== owner) continue;
+      this.holdOwner.delete(name);
+      this.deps.holds.release(name);
+    }
+  }
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(task, task);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}

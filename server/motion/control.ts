@@ -1,0 +1,160 @@
+/**
+ * Motion and control for server A (issue 4), composed once per robot: the move-event stream,
+ * the joystick stream, the arbiter, the latched stop, personas, the reel, volume and speech.
+ * `controlRoutes(control)` exposes it over HTTP; the /ws hub feeds joystick frames to
+ * `streamTarget`. Motion controls are refused with 409 STOP_LATCHED while the stop is engaged;
+ * motors, volume, demo, reel abort and the stop itself stay available (README-control.md).
+ */
+import type { MotorMode, ServiceState } from '../contract/state.ts';
+import type { CredentialKind } from '../contract/ws.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { Log } from '../log.ts';
+import type { SpeechEngine } from '../speech/engine.ts';
+import { createEspeakEngine } from '../speech/espeak.ts';
+import { createSpeaker, type SayResult, type Speaker } from '../speech/speaker.ts';
+import { createArbiter, type Arbiter } from './arbiter.ts';
+import type { AntennasInput, LookInput, ReelAction } from './control-input.ts';
+import { emergencyStop, resumeAfterStop, type ResumeResult, type StopResult } from './emergency-stop.ts';
+import * as gotos from './goto-controls.ts';
+import type { StreamResult } from './joystick.ts';
+import { createMoveEvents, type MoveEvents } from './move-events.ts';
+import type { MoveLibraryCache } from './move-library.ts';
+import { createPersonaRegistry, type PersonaRegistry, type PersonaStatus } from './personas.ts';
+import { noHolds, receipt, type Emit, type Holds } from './receipts.ts';
+import { createReel, type Reel, type ReelStatus } from './reel.ts';
+import type { ReelStep } from './reel-script.ts';
+import * as robotControls from './robot-controls.ts';
+import { createStopLatch, type StopLatch } from './stop-latch.ts';
+import { createTargetStream, type TargetStream } from './target-stream.ts';
+import { createVolumeControl, type VolumeControl } from './volume.ts';
+
+export interface ControlDeps {
+  /** The robot core's pieces this needs (structural, so motion does not import desktop). */
+  robot: { daemon: DaemonClient; moves: MoveLibraryCache; services: Map<string, ServiceState> };
+  /** The event log: assigns id and time, broadcasts `{type: "event"}` on /ws. */
+  emit: Emit;
+  /** Face-tracking holds (issue 6); nothing to pause until then. */
+  holds?: Holds;
+  log: Log;
+  engine?: SpeechEngine;
+  /** Tuning for tests: a short reel, a shorter pause, faster debounce and watchdog. */
+  reel?: { script?: readonly ReelStep[]; pauseMs?: number };
+  volumeQuietMs?: number;
+  joystick?: { tickMs?: number; idleMs?: number };
+}
+
+type Ack = { uuid: string };
+
+export interface Control {
+  look(input: LookInput, credential: CredentialKind): Promise<gotos.GotoResult<gotos.LookApplied>>;
+  antennas(input: AntennasInput, credential: CredentialKind): Promise<gotos.GotoResult<AntennasInput>>;
+  home(credential: CredentialKind): Promise<Ack>;
+  express(name: string, credential: CredentialKind): Promise<Ack & { name: string; dataset: string }>;
+  wake(credential: CredentialKind): Promise<Ack>;
+  sleep(credential: CredentialKind): Promise<Ack>;
+  motors(mode: MotorMode, credential: CredentialKind): Promise<{ mode: MotorMode }>;
+  volume(level: number, credential: CredentialKind): { level: number; pending: boolean };
+  demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, PersonaStatus> }>;
+  reel(action: ReelAction, credential: CredentialKind): ReelStatus;
+  say(text: string, credential: CredentialKind): Promise<SayResult>;
+  stop(credential: CredentialKind): Promise<StopResult>;
+  resume(credential: CredentialKind): ResumeResult;
+  /** A `{type: "joystick"}` frame from /ws and the socket's caller; see joystick.ts. */
+  streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
+  readonly personas: PersonaRegistry;
+  readonly arbiter: Arbiter;
+  readonly reelRunner: Reel;
+  readonly latch: StopLatch;
+  /** Opens the move-event subscription. */
+  start(): void;
+  close(): void;
+}
+
+interface Parts {
+  events: MoveEvents;
+  stream: TargetStream;
+  latch: StopLatch;
+  arbiter: Arbiter;
+  personas: PersonaRegistry;
+  reel: Reel;
+  speaker: Speaker;
+  volume: VolumeControl;
+}
+
+function buildParts(deps: ControlDeps): Parts {
+  const { daemon, services } = deps.robot;
+  const log = deps.log;
+  const holds = deps.holds ?? noHolds;
+  const events = createMoveEvents({ daemon, log: log.child('move-events') });
+  const stream = createTargetStream({ baseUrl: daemon.baseUrl, log: log.child('joystick'), ...deps.joystick });
+  const latch = createStopLatch(services);
+  const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
+  const personas = createPersonaRegistry(log.child('personas'));
+  const reel = createReel({ arbiter, moves: deps.robot.moves, latch, services, emit: deps.emit, log: log.child('reel'), ...deps.reel });
+  const speaker = createSpeaker({ daemon, engine: deps.engine ?? createEspeakEngine(), holds, log: log.child('speech') });
+  const volume = createVolumeControl({
+    daemon,
+    log: log.child('volume'),
+    ...(deps.volumeQuietMs !== undefined ? { quietMs: deps.volumeQuietMs } : {}),
+    onSettled: (level, error) => {
+      if (error) deps.emit(receipt('volume', `volume ${level} not applied: ${error}`, 'system', { level, applied: false }));
+    },
+  });
+  return { events, stream, latch, arbiter, personas, reel, speaker, volume };
+}
+
+export function createControl(deps: ControlDeps): Control {
+  const p = buildParts(deps);
+  const { emit } = deps;
+  const gotoDeps = { arbiter: p.arbiter, emit };
+  const robotDeps = { daemon: deps.robot.daemon, arbiter: p.arbiter, moves: deps.robot.moves, emit };
+  const motion = <T>(task: () => Promise<T>): Promise<T> => {
+    p.latch.assertFree();
+    return task();
+  };
+  deps.robot.services.set('demo', { state: 'off', detail: 'autonomous personas active' });
+  return {
+    look: (input, c) => motion(() => gotos.look(gotoDeps, input, c)),
+    antennas: (input, c) => motion(() => gotos.antennas(gotoDeps, input, c)),
+    home: (c) => motion(() => gotos.home(gotoDeps, c)),
+    express: (name, c) => motion(() => robotControls.express(robotDeps, name, c)),
+    wake: (c) => motion(() => robotControls.wake(robotDeps, c)),
+    sleep: (c) => motion(() => robotControls.sleep(robotDeps, c)),
+    motors: (mode, c) => robotControls.motors(robotDeps, mode, c),
+    volume(level, c) {
+      p.volume.set(level);
+      emit(receipt('volume', `volume ${level}`, c, { level }));
+      return { level, pending: true };
+    },
+    async demo(on, c) {
+      await (on ? p.personas.pauseAll('demo') : p.personas.resumeAll('demo'));
+      const detail = on ? 'demo mode: autonomous personas paused' : 'autonomous personas active';
+      deps.robot.services.set('demo', { state: on ? 'running' : 'off', detail });
+      emit(receipt('demo', on ? 'demo mode on: autonomous personas paused' : 'demo mode off: autonomous personas resumed', c, { on }));
+      return { on, personas: p.personas.status() };
+    },
+    reel: (action, c) => (action === 'start' ? p.reel.start(c) : p.reel.abort('aborted by the operator', c)),
+    say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
+    stop: (c) => emergencyStop({ latch: p.latch, arbiter: p.arbiter, reel: p.reel, speaker: p.speaker, personas: p.personas, emit }, c),
+    resume: (c) => resumeAfterStop({ latch: p.latch, personas: p.personas, emit }, c),
+    streamTarget: (frame, caller) => p.arbiter.streamTarget(frame, caller),
+    personas: p.personas,
+    arbiter: p.arbiter,
+    reelRunner: p.reel,
+    latch: p.latch,
+    start: () => p.events.start(),
+    close() {
+      p.reel.abort('shutdown', 'system');
+      p.events.stop();
+      p.stream.close();
+      p.volume.close();
+    },
+  };
+}
+
+async function say(speaker: Speaker, emit: Emit, text: string, credential: CredentialKind): Promise<SayResult> {
+  const result = await speaker.say(text);
+  const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  emit(receipt('say', `say "${quoted}" (${result.seconds.toFixed(1)} s)`, credential, { chars: text.length, ...result }));
+  return result;
+}

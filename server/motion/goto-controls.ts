@@ -1,0 +1,109 @@
+/**
+ * Manual moves built on the daemon's goto (daemon-api.md §3.2): look, antennas and home. Each
+ * clamps to the safe ranges, runs through the arbiter (one move owner) and leaves a receipt.
+ * Goto fields left null keep their current value, so a look without head fields moves only
+ * what it names.
+ */
+import type { CredentialKind } from '../contract/ws.ts';
+import { toRad } from '../daemon/units.ts';
+import type { GotoRequest } from '../daemon/wire.ts';
+import type { Arbiter } from './arbiter.ts';
+import type { AntennasInput, LookInput } from './control-input.ts';
+import { clampText, fmt, receipt, type Emit } from './receipts.ts';
+import { clampField, type ClampNote, type SafeField } from './safe-ranges.ts';
+
+export interface GotoDeps {
+  arbiter: Arbiter;
+  emit: Emit;
+}
+
+export interface LookApplied {
+  yaw?: number;
+  pitch?: number;
+  roll?: number;
+  x?: number;
+  y?: number;
+  z?: number;
+  antennas?: [number, number];
+  body_yaw?: number;
+  duration: number;
+}
+
+export interface GotoResult<T> {
+  uuid: string;
+  applied: T;
+  clamped: Record<string, ClampNote>;
+}
+
+const HEAD_FIELDS = ['yaw', 'pitch', 'roll', 'x', 'y', 'z'] as const;
+const UNITS: Record<string, string> = { yaw: '°', pitch: '°', roll: '°', x: 'mm', y: 'mm', z: 'mm', body_yaw: '°', antenna_right: '°', antenna_left: '°', duration: 's', right: '°', left: '°' };
+export const DEFAULT_LOOK_SECONDS = 1;
+/** The awake antenna pose, ±10° (daemon-api.md §3.0: init [-0.1745, 0.1745]). */
+const NEUTRAL_ANTENNAS: [number, number] = [-10, 10];
+
+/** Pure: the clamped pose (deg/mm) and the goto for the daemon (rad/m). */
+export function planLook(input: LookInput): { applied: LookApplied; clamped: Record<string, ClampNote>; goto: GotoRequest } {
+  const clamped: Record<string, ClampNote> = {};
+  const applied: LookApplied = { duration: clampField('duration', input.duration ?? DEFAULT_LOOK_SECONDS, clamped) };
+  const goto: GotoRequest = { duration: applied.duration };
+  if (HEAD_FIELDS.some((f) => input[f] !== undefined)) {
+    // An absolute pose: head fields not given are neutral (0), as the daemon's pose model has it.
+    for (const f of HEAD_FIELDS) applied[f] = clampField(f as SafeField, input[f] ?? 0, clamped);
+    goto.head_pose = { x: mm(applied.x), y: mm(applied.y), z: mm(applied.z), roll: rad(applied.roll), pitch: rad(applied.pitch), yaw: rad(applied.yaw) };
+  }
+  if (input.antennas) {
+    applied.antennas = [
+      clampField('antenna', input.antennas[0], clamped, 'antenna_right'),
+      clampField('antenna', input.antennas[1], clamped, 'antenna_left'),
+    ];
+    goto.antennas = [toRad(applied.antennas[0]), toRad(applied.antennas[1])];
+  }
+  if (input.body_yaw !== undefined) {
+    applied.body_yaw = clampField('body_yaw', input.body_yaw, clamped);
+    goto.body_yaw = toRad(applied.body_yaw);
+  }
+  return { applied, clamped, goto };
+}
+
+const mm = (v: number | undefined): number => (v ?? 0) / 1000;
+const rad = (v: number | undefined): number => toRad(v ?? 0);
+
+export function describeLook(a: LookApplied): string {
+  const parts = HEAD_FIELDS.filter((f) => a[f] !== undefined && a[f] !== 0).map((f) => `${f} ${fmt(a[f] as number, UNITS[f] as string)}`);
+  if (parts.length === 0 && a.yaw !== undefined) parts.push('straight ahead');
+  if (a.antennas) parts.push(`antennas ${fmt(a.antennas[0], '°')} / ${fmt(a.antennas[1], '°')}`);
+  if (a.body_yaw !== undefined) parts.push(`body ${fmt(a.body_yaw, '°')}`);
+  return `look ${parts.join(' ')} in ${fmt(a.duration, 's')}`;
+}
+
+export async function look(deps: GotoDeps, input: LookInput, credential: CredentialKind): Promise<GotoResult<LookApplied>> {
+  const { applied, clamped, goto } = planLook(input);
+  const hold = goto.head_pose ? 'look' : undefined;
+  const move = await deps.arbiter.run({ label: 'look', hold, maxSeconds: applied.duration + 1, start: (d) => d.goto(goto) });
+  deps.emit(receipt('look', describeLook(applied) + clampText(clamped, UNITS), credential, { ...applied, clamped }));
+  return { uuid: move.uuid, applied, clamped };
+}
+
+export async function antennas(deps: GotoDeps, input: AntennasInput, credential: CredentialKind): Promise<GotoResult<AntennasInput>> {
+  const clamped: Record<string, ClampNote> = {};
+  const applied = { right: clampField('antenna', input.right, clamped, 'right'), left: clampField('antenna', input.left, clamped, 'left') };
+  const goto: GotoRequest = { antennas: [toRad(applied.right), toRad(applied.left)], duration: 0.5 };
+  const move = await deps.arbiter.run({ label: 'antennas', maxSeconds: 2, start: (d) => d.goto(goto) });
+  const text = `antennas right ${fmt(applied.right, '°')} left ${fmt(applied.left, '°')}${clampText(clamped, UNITS)}`;
+  deps.emit(receipt('antennas', text, credential, { ...applied, clamped }));
+  return { uuid: move.uuid, applied, clamped };
+}
+
+/** The neutral pose: head at identity, antennas at ±10°, body straight. */
+export const HOME_GOTO: GotoRequest = Object.freeze({
+  head_pose: { x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw: 0 },
+  antennas: [toRad(NEUTRAL_ANTENNAS[0]), toRad(NEUTRAL_ANTENNAS[1])],
+  body_yaw: 0,
+  duration: 1.5,
+}) as GotoRequest;
+
+export async function home(deps: GotoDeps, credential: CredentialKind): Promise<{ uuid: string }> {
+  const move = await deps.arbiter.run({ label: 'home', hold: 'look', maxSeconds: 3, start: (d) => d.goto(HOME_GOTO) });
+  deps.emit(receipt('home', 'home: neutral pose', credential, { duration: HOME_GOTO.duration }));
+  return { uuid: move.uuid };
+}

@@ -1,0 +1,205 @@
+/**
+ * The ONE upstream subscription to the daemon's move events, `WS /api/move/ws/updates`
+ * (daemon-api.md §4): which REST moves are running, and when each one ends. The daemon does
+ * not serialise moves (§3.2 Concurrency), so the arbiter needs this to know what to cancel and
+ * when a move's tracking hold may be released.
+ *
+ * Reconnects with capped backoff behind a generation counter, so a stale socket's late events
+ * never touch the live picture. Events missed while disconnected are recovered from
+ * `GET /api/move/running` on reconnect; while the socket is down, waiters fall back to polling
+ * that list at 2 Hz, the rate §10.2 allows.
+ */
+import WebSocket from 'ws';
+import { createBackoff } from '../daemon/backoff.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { MoveEvent } from '../daemon/wire.ts';
+import type { Log } from '../log.ts';
+
+/** How a move ended; `gone` means it left /running while events were not flowing. */
+export type MoveEnd = 'completed' | 'cancelled' | 'failed' | 'gone' | 'timeout';
+
+export interface MoveEvents {
+  start(): void;
+  stop(): void;
+  connected(): boolean;
+  /** Moves the daemon reports as running (started over REST, by anyone). */
+  running(): string[];
+  /** Resolves when the move ends, or with `timeout` after maxMs. */
+  whenEnded(uuid: string, maxMs: number): Promise<MoveEnd>;
+  onEvent(listener: (event: MoveEvent) => void): () => void;
+}
+
+export interface MoveEventsOptions {
+  daemon: Pick<DaemonClient, 'baseUrl' | 'runningMoves'>;
+  log: Log;
+  pollMs?: number;
+}
+
+const END_OF: Record<string, MoveEnd> = { move_completed: 'completed', move_cancelled: 'cancelled', move_failed: 'failed' };
+/** Ends remembered for moves whose waiter registers after the event (a 0 s goto ends at once). */
+const REMEMBER_ENDED = 256;
+
+export function createMoveEvents(options: MoveEventsOptions): MoveEvents {
+  return new MoveEventStream(options);
+}
+
+class MoveEventStream implements MoveEvents {
+  private readonly backoff = createBackoff(250, 5000);
+  private readonly live = new Set<string>();
+  private readonly ended = new Map<string, MoveEnd>();
+  private readonly waiters = new Map<string, Set<(end: MoveEnd) => void>>();
+  private readonly listeners = new Set<(event: MoveEvent) => void>();
+  private readonly pollMs: number;
+  private socket: WebSocket | undefined;
+  private open = false;
+  private generation = 0;
+  private stopped = true;
+  /** Set by stop(): no more polling either. Polling works without start() too. */
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: MoveEventsOptions) {
+    this.pollMs = options.pollMs ?? 500;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.closed = false;
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.closed = true;
+    this.generation += 1;
+    clearTimeout(this.retry);
+    clearTimeout(this.poll);
+    this.poll = undefined;
+    this.socket?.terminate();
+    this.socket = undefined;
+    this.open = false;
+    for (const uuid of [...this.waiters.keys()]) this.settle(uuid, 'gone');
+  }
+
+  connected(): boolean {
+    return this.open;
+  }
+
+  running(): string[] {
+    return [...this.live];
+  }
+
+  whenEnded(uuid: string, maxMs: number): Promise<MoveEnd> {
+    const known = this.ended.get(uuid);
+    if (known) return Promise.resolve(known);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => finish('timeout'), maxMs);
+      const finish = (end: MoveEnd): void => {
+        clearTimeout(timer);
+        this.waiters.get(uuid)?.delete(finish);
+        if (this.waiters.get(uuid)?.size === 0) this.waiters.delete(uuid);
+        resolve(end);
+      };
+      const set = this.waiters.get(uuid) ?? new Set();
+      set.add(finish);
+      this.waiters.set(uuid, set);
+      this.ensurePolling();
+    });
+  }
+
+  onEvent(listener: (event: MoveEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private connect(): void {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    const url = `${this.options.daemon.baseUrl.replace(/^http/, 'ws')}/api/move/ws/updates`;
+    const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
+    this.socket = socket;
+    socket.on('open', () => {
+      if (generation !== this.generation) return;
+      this.open = true;
+      this.backoff.reset();
+      void this.resync(generation);
+    });
+    socket.on('message', (data) => {
+      if (generation === this.generation) this.accept(data.toString());
+    });
+    socket.on('error', (err) => {
+      if (generation === this.generation) this.options.log.debug('move events socket error', { error: err.message });
+    });
+    socket.on('close', () => {
+      if (generation !== this.generation || this.stopped) return;
+      this.open = false;
+      this.retry = setTimeout(() => this.connect(), this.backoff.next());
+      this.ensurePolling();
+    });
+  }
+
+  /** After a (re)connect, /running is the truth: moves that ended meanwhile are settled. */
+  private async resync(generation: number): Promise<void> {
+    try {
+      await this.refresh(() => generation === this.generation);
+    } catch {
+      // Events flow again anyway; waiters still have their timeouts.
+    }
+  }
+
+  /**
+   * Only moves known BEFORE the request can be declared gone: one that starts while the list
+   * is in flight is missing from it without having ended.
+   */
+  private async refresh(current: () => boolean): Promise<void> {
+    const before = new Set([...this.live, ...this.waiters.keys()]);
+    const list = await this.options.daemon.runningMoves();
+    if (!current()) return;
+    const present = new Set(list);
+    for (const uuid of list) if (!this.ended.has(uuid)) this.live.add(uuid);
+    for (const uuid of before) if (!present.has(uuid)) this.end(uuid, 'gone');
+  }
+
+  private accept(text: string): void {
+    let event: MoveEvent;
+    try {
+      event = JSON.parse(text) as MoveEvent;
+    } catch {
+      return;
+    }
+    if (typeof event?.uuid !== 'string') return;
+    if (event.type === 'move_started') {
+      if (!this.ended.has(event.uuid)) this.live.add(event.uuid);
+    } else if (END_OF[event.type]) {
+      this.end(event.uuid, END_OF[event.type] as MoveEnd);
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private end(uuid: string, how: MoveEnd): void {
+    this.live.delete(uuid);
+    this.ended.set(uuid, how);
+    if (this.ended.size > REMEMBER_ENDED) this.ended.delete(this.ended.keys().next().value as string);
+    this.settle(uuid, how);
+  }
+
+  private settle(uuid: string, how: MoveEnd): void {
+    for (const finish of [...(this.waiters.get(uuid) ?? [])]) finish(how);
+  }
+
+  /** Round-trip-gated polling, only while someone waits and the socket is down. */
+  private ensurePolling(): void {
+    if (this.poll || this.open || this.closed || this.waiters.size === 0) return;
+    this.poll = setTimeout(async () => {
+      try {
+        await this.refresh(() => !this.closed);
+      } catch {
+        // The daemon is down too: waiters end by their own timeouts.
+      }
+      this.poll = undefined;
+      this.ensurePolling();
+    }, this.pollMs);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Recorded moves and the robot's lifecycle: express, wake, sleep, motor mode. Wake and sleep
+ * follow daemon-api.md §10.4: wake = motors enabled THEN the wake_up move (which never enables
+ * them itself); sleep = the goto_sleep move, which ends with the motors disabled.
+ */
+import type { MotorMode } from '../contract/state.ts';
+import type { CredentialKind } from '../contract/ws.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { MoveLibraryCache } from './move-library.ts';
+import type { Arbiter } from './arbiter.ts';
+import { receipt, type Emit } from './receipts.ts';
+
+export interface RobotControlDeps {
+  daemon: Pick<DaemonClient, 'setMotorMode'>;
+  arbiter: Arbiter;
+  moves: Pick<MoveLibraryCache, 'find'>;
+  emit: Emit;
+}
+
+/** Recorded moves run a few seconds to ~20 s (daemon-api.md §7); past this the hold lapses. */
+const RECORDED_MOVE_MAX_S = 30;
+const LIFECYCLE_MAX_S = 10;
+
+export async function express(deps: RobotControlDeps, name: string, credential: CredentialKind): Promise<{ uuid: string; name: string; dataset: string }> {
+  // 404 MOVE_UNKNOWN before anything moves; the library is cached (move-library.ts).
+  const entry = await deps.moves.find(name);
+  const move = await deps.arbiter.run({
+    label: `express ${name}`,
+    hold: `emotion:${name}`,
+    maxSeconds: RECORDED_MOVE_MAX_S,
+    start: (d) => d.playMove(entry.dataset, entry.name),
+  });
+  deps.emit(receipt('express', `express ${name}`, credential, { name, dataset: entry.dataset, family: entry.family }));
+  return { uuid: move.uuid, name, dataset: entry.dataset };
+}
+
+export async function wake(deps: RobotControlDeps, credential: CredentialKind): Promise<{ uuid: string }> {
+  const move = await deps.arbiter.run({
+    label: 'wake',
+    hold: 'emotion:wake_up',
+    maxSeconds: LIFECYCLE_MAX_S,
+    start: async (d) => {
+      await d.setMotorMode('enabled');
+      return d.wakeUp();
+    },
+  });
+  deps.emit(receipt('wake', 'wake: motors on, wake-up move', credential, { motorMode: 'enabled' }));
+  return { uuid: move.uuid };
+}
+
+export async function sleep(deps: RobotControlDeps, credential: CredentialKind): Promise<{ uuid: string }> {
+  const move = await deps.arbiter.run({
+    label: 'sleep',
+    hold: 'emotion:goto_sleep',
+    maxSeconds: LIFECYCLE_MAX_S,
+    start: (d) => d.gotoSleep(),
+  });
+  deps.emit(receipt('sleep', 'sleep: sleep pose, then motors relaxed', credential, {}));
+  return { uuid: move.uuid };
+}
+
+/**
+ * Not a move, so the latched stop does not refuse it: relaxing the motors after an emergency
+ * stop is exactly what an operator may want. Gravity compensation is a 500 on a default real
+ * robot (§3.3); the daemon's refusal travels back as DAEMON_ERROR with its text.
+ */
+export async function motors(deps: RobotControlDeps, mode: MotorMode, credential: CredentialKind): Promise<{ mode: MotorMode }> {
+  await deps.daemon.setMotorMode(mode);
+  deps.emit(receipt('motors', `motors ${mode.replace('_', ' ')}`, credential, { mode }));
+  return { mode };
+}

@@ -1,0 +1,62 @@
+/**
+ * Safe ranges for manual head control, in the cockpit's units (degrees, millimetres, seconds).
+ * `look` and the joystick clamp to these server-side (cockpit-api.md, control: "clamped
+ * server-side"), whatever a client sends. Why each bound:
+ * - yaw ±60°: past about 60° the Stewart platform runs out of travel; the daemon's IK then yields
+ *   NaN and silently skips the target (daemon-api.md §3.2), so the head would just not move.
+ *   Turning further is what body_yaw is for.
+ * - pitch −30..+25°: positive pitch is nose DOWN (the sleep pose is +24.5°, §3.0), so +25° is as
+ *   far down as the robot parks itself; looking up is allowed a little further, to 30°.
+ * - roll ±25°: the wake-up roll is 20° (§3.2); 25° leaves room without straining the legs.
+ * - x/y ±20 mm, z −30..+20 mm: the platform's translations are small (sleep sits at z −44 mm
+ *   with the head folded); an unreachable z (+100 mm) is silently dropped by the daemon.
+ * - body_yaw ±150°: the daemon clamps to ±160° absolute (§3.2); 150° keeps a margin.
+ * - antennas ±170°: the sleep pose parks them at ±174.8°, against their stops.
+ * - duration 0.2..10 s: ≤ 0 does nothing on the daemon (§3.2), under 0.2 s a long goto is a
+ *   jolt, and a 10 s glide already holds the move owner longer than a person waits.
+ */
+
+export interface Range {
+  min: number;
+  max: number;
+  unit: '°' | 'mm' | 's';
+}
+
+export const SAFE = Object.freeze({
+  yaw: { min: -60, max: 60, unit: '°' },
+  pitch: { min: -30, max: 25, unit: '°' },
+  roll: { min: -25, max: 25, unit: '°' },
+  x: { min: -20, max: 20, unit: 'mm' },
+  y: { min: -20, max: 20, unit: 'mm' },
+  z: { min: -30, max: 20, unit: 'mm' },
+  body_yaw: { min: -150, max: 150, unit: '°' },
+  antenna: { min: -170, max: 170, unit: '°' },
+  duration: { min: 0.2, max: 10, unit: 's' },
+} as const satisfies Record<string, Range>);
+
+export type SafeField = keyof typeof SAFE;
+
+/** A value that had to be brought into range: what was asked and what is applied. */
+export interface ClampNote {
+  requested: number;
+  applied: number;
+}
+
+export function clampTo(range: Range, value: number): number {
+  return Math.min(range.max, Math.max(range.min, value));
+}
+
+/**
+ * Clamps one named value, recording a note under `name` when it changed, so the response and the
+ * event receipt can say what was actually applied.
+ */
+export function clampField(
+  field: SafeField,
+  value: number,
+  notes: Record<string, ClampNote>,
+  name: string = field,
+): number {
+  const applied = clampTo(SAFE[field], value);
+  if (applied !== value) notes[name] = { requested: value, applied };
+  return applied;
+}

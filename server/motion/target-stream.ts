@@ -1,0 +1,148 @@
+/**
+ * Continuous head control over ONE daemon WebSocket, `/api/move/ws/set_target` (daemon-api.md
+ * §4, §10.3): the right way to stream targets, at no more than the 50 Hz control loop. Clients
+ * may push faster; only the latest target of each 20 ms tick is sent. When pushes stop for
+ * 300 ms the stream ends by itself: nothing more is sent, and the head holds its last target.
+ * The socket opens on first use and is reused; a stale socket's events are ignored by generation.
+ */
+import WebSocket from 'ws';
+import { createBackoff } from '../daemon/backoff.ts';
+import type { FullBodyTarget } from '../daemon/wire.ts';
+import type { Log } from '../log.ts';
+
+export interface TargetStreamOptions {
+  baseUrl: string;
+  log: Log;
+  tickMs?: number;
+  idleMs?: number;
+  now?: () => number;
+}
+
+export type StreamEnd = 'idle' | 'stopped';
+
+export interface TargetStreamStats {
+  active: boolean;
+  /** Frames written to the daemon since start. */
+  sent: number;
+  /** Targets replaced by a newer one before their tick came. */
+  coalesced: number;
+}
+
+export interface TargetStream {
+  /** Queues the latest absolute target and (re)starts the stream. */
+  push(target: FullBodyTarget): void;
+  /** Ends the stream at once (a move or the latched stop takes over). */
+  stop(): void;
+  active(): boolean;
+  stats(): TargetStreamStats;
+  onEnd(listener: (why: StreamEnd) => void): () => void;
+  close(): void;
+}
+
+/** Past this many unsent bytes the daemon is not keeping up: skip a tick rather than queue. */
+const MAX_BUFFERED = 64 * 1024;
+
+export function createTargetStream(options: TargetStreamOptions): TargetStream {
+  return new SetTargetStream(options);
+}
+
+class SetTargetStream implements TargetStream {
+  private readonly tickMs: number;
+  private readonly idleMs: number;
+  private readonly now: () => number;
+  private readonly backoff = createBackoff(250, 3000);
+  private readonly listeners = new Set<(why: StreamEnd) => void>();
+  private socket: WebSocket | undefined;
+  private generation = 0;
+  private nextAttemptAt = 0;
+  private pending: FullBodyTarget | undefined;
+  private lastPushAt = 0;
+  private ticker: NodeJS.Timeout | undefined;
+  private sent = 0;
+  private coalesced = 0;
+  private closed = false;
+
+  constructor(private readonly options: TargetStreamOptions) {
+    this.tickMs = options.tickMs ?? 20;
+    this.idleMs = options.idleMs ?? 300;
+    this.now = options.now ?? Date.now;
+  }
+
+  push(target: FullBodyTarget): void {
+    if (this.closed) return;
+    if (this.pending) this.coalesced += 1;
+    this.pending = target;
+    this.lastPushAt = this.now();
+    this.ensureSocket();
+    this.ticker ??= setInterval(() => this.tick(), this.tickMs);
+  }
+
+  stop(): void {
+    this.end('stopped');
+  }
+
+  active(): boolean {
+    return this.ticker !== undefined;
+  }
+
+  stats(): TargetStreamStats {
+    return { active: this.active(), sent: this.sent, coalesced: this.coalesced };
+  }
+
+  onEnd(listener: (why: StreamEnd) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.end('stopped');
+    this.closed = true;
+    this.generation += 1;
+    this.socket?.terminate();
+    this.socket = undefined;
+  }
+
+  private tick(): void {
+    if (this.now() - this.lastPushAt >= this.idleMs) {
+      this.end('idle');
+      return;
+    }
+    const socket = this.socket;
+    if (!this.pending || !socket || socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED) return;
+    socket.send(JSON.stringify(this.pending));
+    this.pending = undefined;
+    this.sent += 1;
+  }
+
+  private end(why: StreamEnd): void {
+    if (!this.ticker) return;
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.pending = undefined;
+    for (const listener of this.listeners) listener(why);
+  }
+
+  private ensureSocket(): void {
+    if (this.socket || this.now() < this.nextAttemptAt) return;
+    const generation = ++this.generation;
+    const url = `${this.options.baseUrl.replace(/^http/, 'ws')}/api/move/ws/set_target`;
+    const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
+    this.socket = socket;
+    socket.on('open', () => {
+      if (generation === this.generation) this.backoff.reset();
+    });
+    // A success produces no reply; only bad frames are answered (§4).
+    socket.on('message', (data) => {
+      if (generation === this.generation) this.options.log.debug('daemon refused a target', { reply: data.toString().slice(0, 200) });
+    });
+    socket.on('error', (err) => {
+      if (generation === this.generation) this.options.log.debug('set_target socket error', { error: err.message });
+    });
+    socket.on('close', () => {
+      if (generation !== this.generation) return;
+      this.socket = undefined;
+      this.nextAttemptAt = this.now() + this.backoff.next();
+    });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Say: speech on the robot's speaker. The clip is synthesised here, uploaded through the
+ * daemon's sound upload and played (daemon-api.md §3.7); the daemon's audio-reactive wobble is
+ * on while it plays and the `speaking` tracking hold stands meanwhile (reference-notes.md §4).
+ * One utterance at a time: a new say interrupts the previous one, and so does the stop.
+ */
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import { AppError } from '../errors.ts';
+import type { Log } from '../log.ts';
+import { messageOf } from '../motion/stop-all.ts';
+import type { Holds } from '../motion/receipts.ts';
+import type { SpeechEngine } from './engine.ts';
+
+export interface SpeakerDeps {
+  daemon: Pick<DaemonClient, 'uploadSound' | 'playSound' | 'stopSound' | 'setWobbling'>;
+  engine: SpeechEngine;
+  holds: Holds;
+  log: Log;
+}
+
+export interface SayResult {
+  engine: string;
+  /** Length of the audio actually played, seconds. */
+  seconds: number;
+}
+
+export interface Speaker {
+  say(text: string): Promise<SayResult>;
+  /** Interrupts any utterance and silences the speaker (also a recorded move's sidecar sound). */
+  stop(): Promise<{ error?: string }>;
+  speaking(): boolean;
+}
+
+interface Utterance {
+  abort: AbortController;
+  wobbling: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+/** Two upload names in turn: a new clip never overwrites the file still being played. */
+const UPLOAD_NAMES = ['cockpit-say-a.wav', 'cockpit-say-b.wav'];
+/** The hold outlives the audio a little, so tracking does not snap back on the last syllable. */
+const HOLD_TAIL_S = 1;
+
+export function createSpeaker(deps: SpeakerDeps): Speaker {
+  return new DaemonSpeaker(deps);
+}
+
+class DaemonSpeaker implements Speaker {
+  private current: Utterance | undefined;
+  private uploads = 0;
+
+  constructor(private readonly deps: SpeakerDeps) {}
+
+  speaking(): boolean {
+    return this.current !== undefined;
+  }
+
+  async say(text: string): Promise<SayResult> {
+    const interrupted = this.interrupt();
+    // An interrupted clip may still be wobbling: this utterance inherits turning it off.
+    const u: Utterance = { abort: new AbortController(), wobbling: interrupted };
+    this.current = u;
+    try {
+      const clip = await this.deps.engine.synthesize(text, u.abort.signal);
+      this.ensureCurrent(u);
+      const name = UPLOAD_NAMES[this.uploads++ % UPLOAD_NAMES.length] as string;
+      const path = await this.deps.daemon.uploadSound(name, clip.wav);
+      this.ensureCurrent(u);
+      this.deps.holds.take('speaking', clip.seconds + HOLD_TAIL_S);
+      if (interrupted) await this.deps.daemon.stopSound();
+      u.wobbling = true;
+      await this.deps.daemon.setWobbling(true);
+      await this.deps.daemon.playSound(path);
+      this.ensureCurrent(u);
+      u.timer = setTimeout(() => void this.finish(u), clip.seconds * 1000);
+      return { engine: this.deps.engine.name, seconds: Math.round(clip.seconds * 1000) / 1000 };
+    } catch (err) {
+      if (this.current === u) {
+        if (interrupted) await this.deps.daemon.stopSound().catch(() => undefined);
+        await this.finish(u);
+      }
+      throw err;
+    }
+  }
+
+  async stop(): Promise<{ error?: string }> {
+    const u = this.current;
+    this.current = undefined;
+    if (u) this.cancel(u);
+    this.deps.holds.release('speaking');
+    const results = await Promise.allSettled([this.deps.daemon.stopSound(), this.deps.daemon.setWobbling(false)]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    return failed ? { error: messageOf(failed.reason) } : {};
+  }
+
+  /** Ends the current utterance, if any; returns whether one was under way. */
+  private interrupt(): boolean {
+    const u = this.current;
+    if (!u) return false;
+    this.cancel(u);
+    return true;
+  }
+
+  private cancel(u: Utterance): void {
+    u.abort.abort();
+    clearTimeout(u.timer);
+  }
+
+  private ensureCurrent(u: Utterance): void {
+    if (this.current !== u) throw new AppError('CONFLICT', 'speech interrupted by a newer utterance or the stop');
+  }
+
+  /** The clip has played (or failed): wobble off, hold released. */
+  private async finish(u: Utterance): Promise<void> {
+    if (this.current !== u) return;
+    this.current = undefined;
+    clearTimeout(u.timer);
+    this.deps.holds.release('speaking');
+    if (!u.wobbling) return;
+    await this.deps.daemon.setWobbling(false).catch((err: unknown) => {
+      this.deps.log.warn('could not turn the speech wobble off', { error: messageOf(err) });
+    });
+  }
+}
