@@ -44,6 +44,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }, timeoutMs);
       const forward = () => controller.abort();
       request.signal?.addEventListener('abort', forward, { once: true });
+      if (request.signal?.aborted) controller.abort();
       let response: Response;
       let body: unknown;
       try {
