@@ -4,7 +4,7 @@
  * §2.2, §2.4, §2.6). A missing session gives 401 {error: login required}.
  */
 import { randomUUID } from 'node:crypto';
-import { fail, ok, optionalString, sessionUser, type EmuContext, type EmuHandler, type EmuRequest } from './emulator-context.ts';
+import { fail, ok, optionalString, REGISTRY_UNREACHABLE, sessionUser, type EmuContext, type EmuHandler, type EmuRequest } from './emulator-context.ts';
 import { validCapabilities } from './emulator-device-routes.ts';
 import { getFirmware, setFirmware } from './emulator-firmware.ts';
 import { findReply, normalisePayload, send } from './emulator-relay.ts';
@@ -13,7 +13,9 @@ import { hashToken, listEntry, mintToken } from './emulator-state.ts';
 function session(handler: (req: EmuRequest, ctx: EmuContext, userId: string) => ReturnType<EmuHandler>): EmuHandler {
   return (req, ctx) => {
     const userId = sessionUser(req, ctx);
-    return userId ? handler(req, ctx, userId) : fail(401, 'login required');
+    if (!userId) return fail(401, 'login required');
+    // The web routes proxy to the worker; a dead worker becomes 424 (reference-notes §2.1).
+    return ctx.workerDown ? REGISTRY_UNREACHABLE : handler(req, ctx, userId);
   };
 }
 
