@@ -56,6 +56,14 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   const jobs = new Map<string, JobInfo>();
   const downListeners: Array<() => void> = [];
 
+  const teardown = (): void => {
+    ready = false;
+    generation += 1;
+    deps.moves.failAll('Backend not running');
+    for (const l of downListeners) l();
+    state = 'stopped';
+  };
+
   const runSteps = async (steps: ReturnType<typeof wakeUpSteps>): Promise<void> => {
     await deps.moves.whenDone(deps.moves.start(steps, deps.monoS(), false));
   };
@@ -106,16 +114,14 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       state = 'stopping';
       if (sleepFirst) await runSteps(resetToSleepSteps(deps.sequences));
       else if (!abrupt) await deps.timers.sleep(TEARDOWN_MS);
-      ready = false;
-      generation += 1;
-      deps.moves.failAll('Backend not running');
-      for (const l of downListeners) l();
-      state = 'stopped';
+      teardown();
     },
-    async restart(abrupt = false) {
-      if (state === 'stopped') return;
-      await life.stop(false, abrupt);
-      await life.start(false);
+    restart(abrupt = false) {
+      if (state === 'stopped') return Promise.resolve();
+      if (!abrupt) return life.stop(false).then(() => life.start(false));
+      // Synchronous teardown, so the caller already sees "starting" when it answers.
+      teardown();
+      return life.start(false);
     },
     onDown: (listener) => void downListeners.push(listener),
   };

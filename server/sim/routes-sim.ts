@@ -38,6 +38,11 @@ function bool(b: Record<string, unknown>, key: string): boolean {
   return b[key];
 }
 
+/** Back to the degrees the caller gave, without the float noise of the round trip. */
+function degrees(rad: number): number {
+  return Math.round((rad / DEG) * 1e9) / 1e9;
+}
+
 export function simStatus(ctx: SimContext): Record<string, unknown> {
   const face = ctx.world.tracking.face;
   return {
@@ -45,7 +50,7 @@ export function simStatus(ctx: SimContext): Record<string, unknown> {
     latencyMs: ctx.faults.latencyMs,
     hang: ctx.faults.hang,
     realistic: ctx.world.realistic,
-    face: face ? { present: true, yaw: face.yaw / DEG, pitch: face.pitch / DEG } : { present: false },
+    face: face ? { present: true, yaw: degrees(face.yaw), pitch: degrees(face.pitch) } : { present: false },
     speaker: { ...ctx.doa.speaker },
     motorMode: ctx.world.mode,
     tracking: { enabled: ctx.world.tracking.enabled, weight: ctx.world.tracking.requestedWeight },
