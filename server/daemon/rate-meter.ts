@@ -12,7 +12,9 @@ export class RateMeter {
   hz(now: number): number {
     this.trim(now);
     if (this.times.length < 2) return 0;
-    return Math.round((this.times.length * 1000 * 10) / this.windowMs) / 10;
+    // Intervals over the span they cover, so a window that is still filling reads true.
+    const span = (this.times[this.times.length - 1] as number) - (this.times[0] as number);
+    return span > 0 ? Math.round(((this.times.length - 1) * 1000 * 10) / span) / 10 : 0;
   }
 
   reset(): void {

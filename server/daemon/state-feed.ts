@@ -119,8 +119,9 @@ export class StateFeed {
   }
 
   private presence(fresh: boolean): Presence {
-    if (fresh) return 'connected';
+    // A stopped or unreachable daemon is down even if its last frame is still recent.
     if (this.statusError !== null || (this.status && this.status.state !== 'running')) return 'down';
+    if (fresh) return 'connected';
     return this.everConnected ? 'reconnecting' : 'connecting';
   }
 

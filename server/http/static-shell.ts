@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Context } from 'koa';
+import { AppError } from '../errors.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -29,6 +30,8 @@ export interface ShellOptions {
 export function createShellHandler(options: ShellOptions): (ctx: Context) => Promise<void> {
   const root = normalize(options.root);
   return async function serveShell(ctx) {
+    // Unknown API paths are API 404s, never the dashboard.
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) throw new AppError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
     const relative = decodeSafe(ctx.path);
     const target = normalize(join(root, relative));
     const inside = target === root || target.startsWith(root + sep);

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const base = { env: {}, home: '/home/op', platform: 'linux' as const };
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig(base);
+    expect(c).toMatchObject({
+      wsHz: 15,
+      rateLimit: 5,
+      trackAutostart: true,
+      sessionTtlSeconds: 43200,
+      loopbackReads: true,
+      host: '0.0.0.0',
+      httpPort: 8097,
+      httpsPort: 8098,
+      bPort: 8080,
+      bTls: true,
+      daemonUrl: 'http://127.0.0.1:8000',
+      daemonExplicit: false,
+      dataDir: '/home/op/.config/robot-cockpit',
+      robot: 'desktop',
+    });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('lets flags win over the environment, and the environment over settings.json', () => {
+    const c = loadConfig({
+      ...base,
+      env: { ROBOT_HTTP_PORT: '9000', ROBOT_WS_HZ: '20' },
+      flags: { port: '9100' },
+      settings: { ROBOT_WS_HZ: 30, ROBOT_RATE_LIMIT: 7 },
+    });
+    expect(c.httpPort).toBe(9100);
+    expect(c.wsHz).toBe(20);
+    expect(c.rateLimit).toBe(7);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ ...base, env: { ROBOT_WS_HZ: '0', ROBOT_LOOPBACK_READS: 'maybe', ROBOT_DAEMON_URL: 'ftp://x' } });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/ROBOT_WS_HZ/);
+    expect(problems).toMatch(/ROBOT_LOOPBACK_READS/);
+    expect(problems).toMatch(/ROBOT_DAEMON_URL/);
+    expect((error as ConfigError).problems).toHaveLength(3);
+  });
+
+  it('names the flag when a flag is wrong', () => {
+    expect(() => loadConfig({ ...base, flags: { port: 'eighty' } })).toThrow(/--port/);
+    expect(() => loadConfig({ ...base, flags: { robot: 'hexapod' } })).toThrow(/--robot/);
+    expect(() => loadConfig({ ...base, flags: { dataDir: '' } })).toThrow(/--data-dir/);
+  });
+
+  it('rejects settings.json values by name too', () => {
+    expect(() => loadConfig({ ...base, settings: { ROBOT_SESSION_TTL: 5 } })).toThrow(/ROBOT_SESSION_TTL in settings.json/);
+  });
+
+  it('understands --sim and refuses it together with --daemon', () => {
+    expect(loadConfig({ ...base, flags: { sim: true } })).toMatchObject({ daemonUrl: 'sim', daemonExplicit: true });
+    expect(() => loadConfig({ ...base, flags: { sim: true, daemon: 'http://127.0.0.1:8000' } })).toThrow(/--sim/);
+  });
+
+  it('normalises URLs and accepts 0 to turn HTTPS off', () => {
+    const c = loadConfig({ ...base, env: { ROBOT_DAEMON_URL: 'http://robot.local:8000/', ROBOT_HTTPS_PORT: '0' } });
+    expect(c.daemonUrl).toBe('http://robot.local:8000');
+    expect(c.daemonExplicit).toBe(true);
+    expect(c.httpsPort).toBe(0);
+  });
+
+  it('uses the OS app-data folder per platform', () => {
+    expect(loadConfig({ ...base, platform: 'darwin' }).dataDir).toBe('/home/op/Library/Application Support/Robot Cockpit');
+    expect(loadConfig({ ...base, env: { XDG_CONFIG_HOME: '/x' } }).dataDir).toBe('/x/robot-cockpit');
+  });
+});

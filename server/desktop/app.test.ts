@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Health } from '../contract/health.ts';
+import type { RobotState } from '../contract/state.ts';
+import { openSocket, remoteRequest, startHarness, TEST_TOKEN, until, type Harness } from '../testing/cockpit-harness.ts';
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness();
+  await until(async () => (await h.authed('/api/state')).status === 200, 5000);
+});
+afterAll(() => h.close());
+
+const wsUrl = (path: string) => h.url.replace('http', 'ws') + path;
+
+describe('server A read side against the simulator', () => {
+  it('reports health publicly, with daemon, camera, pressure and stream', async () => {
+    const res = await h.get('/api/health');
+    expect(res.status).toBe(200);
+    const health = (await res.json()) as Health;
+    expect(health.ok).toBe(true);
+    expect(health.daemon).toMatchObject({ reachable: true, presence: 'connected', simulated: true, state: 'running' });
+    expect(health.stream.connected).toBe(true);
+    expect(health.stream.hz).toBeGreaterThan(5);
+    expect(typeof health.camera.fps).toBe('number');
+    expect(health.pressure.fd_limit).toBeGreaterThan(0);
+    expect(health.pressure.close_wait).toBe(0);
+  });
+
+  it('serves the state in degrees and millimetres to the owner only', async () => {
+    const anonymous = await remoteRequest(`${h.url}/api/state`);
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.body)).toMatchObject({ code: 'AUTH_REQUIRED' });
+    expect(await (await h.get('/api/state', { authorization: 'Bearer wrong' })).json()).toMatchObject({ code: 'AUTH_REQUIRED' });
+    // A loopback caller (a persona on the robot) may read without a key.
+    expect((await h.get('/api/state')).status).toBe(200);
+    const state = (await (await h.authed('/api/state')).json()) as RobotState;
+    expect(state.daemon).toMatchObject({ presence: 'connected', simulated: true });
+    expect(['enabled', 'disabled', 'gravity_compensation']).toContain(state.motorMode);
+    expect(Math.abs(state.antennas.right)).toBeGreaterThan(1); // ±10° awake, ±175° asleep: degrees, not radians
+    expect(state.loopHz).toBeGreaterThan(5);
+  });
+
+  it('answers telemetry and the move library', async () => {
+    const telemetry = (await (await h.authed('/api/telemetry')).json()) as { state: RobotState; camera: unknown };
+    expect(telemetry.camera).toBeDefined();
+    const lib = (await (await h.authed('/api/emotions')).json()) as { moves: { name: string }[]; families: Record<string, string[]> };
+    expect(lib.moves.length).toBe(85 + 19);
+    expect(lib.families['joy']).toContain('laughing1');
+    expect(lib.families['dance']).toContain('chin_lead');
+  });
+
+  it('answers JSON 404s under /api and the shell elsewhere', async () => {
+    const res = await h.authed('/api/nope');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('delivers state frames at ROBOT_WS_HZ (15) within 10% over 3 s', async () => {
+    const ws = new WebSocket(wsUrl(`/ws?token=${TEST_TOKEN}`));
+    const times: number[] = [];
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as { type: string };
+      if (frame.type === 'state') times.push(Date.now());
+    });
+    await new Promise((r) => ws.once('open', r));
+    await new Promise((r) => setTimeout(r, 500));
+    const start = times.length;
+    await new Promise((r) => setTimeout(r, 3000));
+    const rate = (times.length - start) / 3;
+    ws.close();
+    expect(rate).toBeGreaterThanOrEqual(13.5);
+    expect(rate).toBeLessThanOrEqual(16.5);
+  });
+
+  it('closes anonymous sockets with 4401 and unknown paths with 4404', async () => {
+    expect((await openSocket(wsUrl('/ws'), { host: 'robot.example' })).code).toBe(4401);
+    expect((await openSocket(wsUrl('/ws?token=nope'))).code).toBe(4401);
+    expect((await openSocket(wsUrl(`/nope?token=${TEST_TOKEN}`))).code).toBe(4404);
+  });
+
+  it('reports a stopped daemon honestly and recovers when it starts again', async () => {
+    await h.sim('/sim/backend', { action: 'stop' });
+    expect(await until(async () => ((await (await h.get('/api/health')).json()) as Health).ok === false, 3000)).toBe(true);
+    const health = (await (await h.get('/api/health')).json()) as Health;
+    expect(Object.keys(health.problems).join()).toMatch(/daemon:stopped|stream:silent/);
+    const state = await h.authed('/api/state');
+    expect(state.status).toBe(503);
+    expect(((await state.json()) as { error: string }).error).toMatch(/unavailable/);
+    await h.sim('/sim/backend', { action: 'start' });
+    expect(await until(async () => (await h.authed('/api/state')).status === 200, 3000)).toBe(true);
+  });
+
+  it('survives a daemon restart: the feed is back within 3 s', async () => {
+    await h.sim('/sim/backend', { action: 'restart' });
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 100));
+    const back = await until(async () => {
+      const health = (await (await h.get('/api/health')).json()) as Health;
+      return health.ok && health.stream.connected;
+    }, 3000);
+    expect(back).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+});

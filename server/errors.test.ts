@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError, ERROR_CODES, STATUS_BY_KIND, type ErrorCode } from './errors.ts';
+
+describe('error catalogue', () => {
+  it('documents every code in the README error table with its status', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('<!-- error-table:start -->'), readme.indexOf('<!-- error-table:end -->'));
+    for (const [code, entry] of Object.entries(ERROR_CODES)) {
+      expect(table, `README lacks ${code}`).toContain(`| \`${code}\` | ${STATUS_BY_KIND[entry.kind]} |`);
+    }
+    const documented = [...table.matchAll(/\| `([A-Z_]+)` \|/g)].map((m) => m[1]);
+    expect(documented.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+
+  it('gives each error the status of its kind', () => {
+    const e = new AppError('RATE_LIMITED', 'slow down', { 'Retry-After': '1' });
+    expect([e.status, e.kind, e.headers['Retry-After']]).toEqual([429, 'rate_limited', '1']);
+    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) expect(new AppError(code, 'x').status).toBeGreaterThanOrEqual(400);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Starts a real cockpit with its in-process simulator on port 0 for integration tests, with a
+ * fresh data folder, and tears everything down afterwards.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request as httpRequest } from 'node:http';
+import WebSocket from 'ws';
+import { loadConfig } from '../config.ts';
+import { startCockpit, type Cockpit } from '../index.ts';
+import { silentLog } from '../log.ts';
+
+export const TEST_TOKEN = 'test-owner-token-0123456789abcdef';
+
+export interface Harness {
+  cockpit: Cockpit;
+  url: string;
+  simUrl: string;
+  dataDir: string;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  authed(path: string, init?: RequestInit): Promise<Response>;
+  sim(path: string, body?: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-test-'));
+  const config = loadConfig({
+    env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ...env },
+    flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
+  });
+  const cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN });
+  const url = cockpit.url;
+  return {
+    cockpit,
+    url,
+    simUrl: cockpit.daemonUrl,
+    dataDir,
+    get: (path, headers = {}) => fetch(`${url}${path}`, { headers }),
+    authed: (path, init = {}) =>
+      fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${TEST_TOKEN}`, ...(init.headers ?? {}) } }),
+    sim: (path, body) =>
+      fetch(`${cockpit.daemonUrl}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    async close() {
+      await cockpit.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until the predicate holds or the time runs out; returns whether it held. */
+export async function until(predicate: () => Promise<boolean> | boolean, timeoutMs: number, stepMs = 50): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await predicate()) return true;
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  return predicate();
+}
+
+/** Opens a socket and resolves with it once open, or with its close code if it is closed first. */
+export function openSocket(url: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; code?: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    const frames: unknown[] = [];
+    ws.on('message', (d) => frames.push(d));
+    ws.once('close', (code) => resolve({ ws, code }));
+    ws.once('error', reject);
+    ws.once('open', () => setTimeout(() => (ws.readyState === WebSocket.OPEN ? resolve({ ws }) : undefined), 100));
+  });
+}
+
+/**
+ * A request from a non-loopback peer: the client binds 127.0.0.2, so the cockpit sees a peer
+ * that is not 127.0.0.1 (the loopback rule wants exactly 127.0.0.1 or ::1).
+ */
+export function remoteRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, localAddress: '127.0.0.2' }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
