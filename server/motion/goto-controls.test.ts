@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { clampJoystick, joystickToWire, parseJoystickFrame } from './joystick.ts';
+import { describeLook, planLook } from './goto-controls.ts';
+import { parseLook } from './control-input.ts';
+
+const RAD = Math.PI / 180;
+
+describe('look plan: clamping to the safe ranges', () => {
+  it.each([
+    ['yaw', 200, 60],
+    ['yaw', -90, -60],
+    ['pitch', 40, 25],
+    ['pitch', -45, -30],
+    ['roll', 30, 25],
+    ['x', 50, 20],
+    ['y', -50, -20],
+    ['z', 40, 20],
+    ['z', -80, -30],
+    ['body_yaw', 170, 150],
+  ] as const)('%s %d → %d, reported', (field, requested, applied) => {
+    const plan = planLook(parseLook({ [field]: requested }));
+    expect(plan.applied[field]).toBe(applied);
+    expect(plan.clamped).toEqual({ [field]: { requested, applied } });
+  });
+
+  it('clamps antennas and duration too', () => {
+    const plan = planLook({ antennas: [-200, 180], duration: 0.05 });
+    expect(plan.applied).toEqual({ antennas: [-170, 170], duration: 0.2 });
+    expect(Object.keys(plan.clamped)).toEqual(['duration', 'antenna_right', 'antenna_left']);
+    expect(planLook({ yaw: 1, duration: 60 }).applied.duration).toBe(10);
+  });
+
+  it('sends an absolute head pose in radians and metres, defaults of 1 s', () => {
+    const { goto, clamped } = planLook({ yaw: 30, z: -10 });
+    expect(clamped).toEqual({});
+    expect(goto.duration).toBe(1);
+    expect(goto.head_pose?.yaw).toBeCloseTo(30 * RAD, 9);
+    expect(goto.head_pose?.z).toBeCloseTo(-0.01, 9);
+    expect(goto.head_pose).toMatchObject({ x: 0, y: 0, roll: 0, pitch: 0 });
+    expect(goto.antennas).toBeUndefined();
+    expect(goto.body_yaw).toBeUndefined();
+  });
+
+  it('leaves the head alone when only antennas or body are named', () => {
+    const { goto } = planLook({ body_yaw: 45 });
+    expect(goto.head_pose).toBeUndefined();
+    expect(goto.body_yaw).toBeCloseTo(45 * RAD, 9);
+  });
+
+  it('describes the move for the receipt', () => {
+    expect(describeLook(planLook({ yaw: 20, pitch: -5 }).applied)).toBe('look yaw 20° pitch -5° in 1 s');
+    expect(describeLook(planLook({ yaw: 0 }).applied)).toBe('look straight ahead in 1 s');
+    expect(describeLook(planLook({ antennas: [-30, 30], body_yaw: 10, duration: 2 }).applied)).toBe('look antennas -30° / 30° body 10° in 2 s');
+  });
+});
+
+describe('joystick frames', () => {
+  it('parses absolute targets, missing fields neutral', () => {
+    expect(parseJoystickFrame({ type: 'joystick', yaw: 12, z: -4 })).toEqual({ ok: true, target: { yaw: 12, pitch: 0, roll: 0, z: -4 } });
+  });
+
+  it('names the mistyped field', () => {
+    expect(parseJoystickFrame({ pitch: '3' })).toEqual({ ok: false, error: 'pitch must be a number (degrees)' });
+    expect(parseJoystickFrame({ z: null })).toEqual({ ok: false, error: 'z must be a number (millimetres)' });
+    expect(parseJoystickFrame('up')).toEqual({ ok: false, error: 'joystick frame must be an object' });
+  });
+
+  it('clamps like look and converts to a daemon target', () => {
+    const { target, clamped } = clampJoystick({ yaw: -100, pitch: 10, roll: 0, z: 50 });
+    expect(target).toEqual({ yaw: -60, pitch: 10, roll: 0, z: 20 });
+    expect(Object.keys(clamped)).toEqual(['yaw', 'z']);
+    const wire = joystickToWire(target);
+    expect(wire.target_head_pose?.yaw).toBeCloseTo(-60 * RAD, 9);
+    expect(wire.target_head_pose?.z).toBeCloseTo(0.02, 9);
+  });
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpDaemonClient } from '../daemon/daemon-client.ts';
+import { silentLog } from '../log.ts';
+import { recordingHolds, sleep, until } from '../motion/testing/rig.ts';
+import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
+import type { SpeechEngine } from './engine.ts';
+import { createEspeakEngine } from './espeak.ts';
+import { createSpeaker, type SpeakerDeps } from './speaker.ts';
+
+let sim: SimDaemon;
+let client: HttpDaemonClient;
+beforeAll(async () => {
+  sim = await startSimDaemon();
+  client = new HttpDaemonClient({ baseUrl: sim.url });
+});
+afterAll(async () => {
+  await client.close();
+  await sim.close();
+});
+
+/** The daemon calls in order, with the wobble's on/off spelled out. */
+function recordingDaemon(calls: string[]): SpeakerDeps['daemon'] {
+  return {
+    uploadSound: (name, data) => (calls.push(`upload ${name}`), client.uploadSound(name, data)),
+    playSound: (file) => (calls.push('play'), client.playSound(file)),
+    stopSound: () => (calls.push('stop_sound'), client.stopSound()),
+    setWobbling: (on) => (calls.push(`wobble ${on ? 'on' : 'off'}`), client.setWobbling(on)),
+  };
+}
+
+function rig(engine: SpeechEngine = createEspeakEngine()) {
+  const calls: string[] = [];
+  const holds = recordingHolds();
+  const speaker = createSpeaker({ daemon: recordingDaemon(calls), engine, holds, log: silentLog });
+  return { calls, holds, speaker };
+}
+
+describe('speaker', () => {
+  it('uploads, wobbles while the clip plays, holds tracking, then lets go', async () => {
+    const { calls, holds, speaker } = rig();
+    const result = await speaker.say('Good morning.');
+    expect(result.engine).toBe('espeak-ng');
+    const played = sim.counters().soundsPlayed.at(-1);
+    expect(played?.file).toBe('cockpit-say-a.wav');
+    expect(played?.seconds).toBeCloseTo(result.seconds, 2);
+    expect(calls).toEqual(['upload cockpit-say-a.wav', 'wobble on', 'play']);
+    expect(holds.calls).toMatchObject([{ op: 'take', name: 'speaking' }]);
+    expect(holds.calls[0]?.ttl).toBeCloseTo(result.seconds + 1, 2);
+    expect(speaker.speaking()).toBe(true);
+    await until(() => !speaker.speaking(), (result.seconds + 2) * 1000);
+    await until(() => calls.includes('wobble off'), 1000);
+    expect(holds.live()).toEqual([]);
+  });
+
+  it('a new utterance interrupts the previous one: its sound stops, one wobble, one hold', async () => {
+    const { calls, holds, speaker } = rig();
+    const first = await speaker.say('This is a rather long first sentence that will be cut off.');
+    const second = await speaker.say('Second.');
+    expect(calls).toEqual(['upload cockpit-say-a.wav', 'wobble on', 'play', 'upload cockpit-say-b.wav', 'stop_sound', 'wobble on', 'play']);
+    expect(sim.counters().soundsPlayed.at(-2)?.stoppedAt).toBeDefined();
+    // The first clip's end no longer turns the wobble off under the second.
+    await sleep(second.seconds * 1000 + 300);
+    expect(first.seconds).toBeGreaterThan(second.seconds + 0.5);
+    expect(calls.filter((c) => c === 'wobble off')).toHaveLength(1);
+    expect(holds.live()).toEqual([]);
+  });
+
+  it('stop silences the speaker and fails a say still being synthesised', async () => {
+    const slow: SpeechEngine = {
+      name: 'slow',
+      synthesize: (_text, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { code: 'CONFLICT' })));
+        }),
+    };
+    const { calls, speaker } = rig(slow);
+    const pending = speaker.say('never heard').catch((err: unknown) => err);
+    expect(await speaker.stop()).toEqual({});
+    expect(await pending).toMatchObject({ code: 'CONFLICT' });
+    expect(calls).toEqual(['stop_sound', 'wobble off']);
+  });
+
+  it('releases the hold and reports the daemon error when playback fails', async () => {
+    const { holds, speaker } = rig();
+    await fetch(`${sim.url}/sim/backend`, { method: 'POST', body: '{"action":"stop"}', headers: { 'content-type': 'application/json' } });
+    await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 503, 5000);
+    await expect(speaker.say('nobody hears this')).rejects.toMatchObject({ code: 'DAEMON_STOPPED' });
+    expect(holds.live()).toEqual([]);
+    expect(await speaker.stop()).toMatchObject({ error: 'the robot daemon backend is not running' });
+    await fetch(`${sim.url}/sim/backend`, { method: 'POST', body: '{"action":"start"}', headers: { 'content-type': 'application/json' } });
+  });
+});
