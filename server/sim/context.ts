@@ -67,7 +67,17 @@ export function createSimContext(log: Log): SimContext {
   const sounds = createSoundBoard();
   const media = { released: false };
   const monoS = (): number => performance.now() / 1000;
-  const counters = { stateWsClients: 0, updatesWsClients: 0, setTargetWsClients: 0, httpRequests: 0, soundStops: 0, mediaReleases: 0, mediaAcquires: 0, volumeSets: 0, targetsApplied: 0 };
+  const counters = {
+    stateWsClients: 0,
+    updatesWsClients: 0,
+    setTargetWsClients: 0,
+    httpRequests: 0,
+    soundStops: 0,
+    mediaReleases: 0,
+    mediaAcquires: 0,
+    volumeSets: 0,
+    targetsApplied: 0,
+  };
 
   const playSound = (file: string, seconds?: number): void => {
     if (media.released) return;

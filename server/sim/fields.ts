@@ -3,15 +3,7 @@
  * undefined after pushing errors at `loc`. Numeric strings and booleans pass as numbers,
  * exactly as pydantic accepts them in JSON bodies.
  */
-import {
-  boundError,
-  enumError,
-  floatError,
-  intError,
-  stringType,
-  type Loc,
-  type PydanticError,
-} from './pydantic.ts';
+import { boundError, enumError, floatError, intError, stringType, type Loc, type PydanticError } from './pydantic.ts';
 
 export type Errors = PydanticError[];
 
@@ -65,7 +57,12 @@ export function str(value: unknown, loc: Loc, errors: Errors): string | undefine
   return undefined;
 }
 
-export function oneOf<T extends string>(value: unknown, loc: Loc, errors: Errors, allowed: readonly T[]): T | undefined {
+export function oneOf<T extends string>(
+  value: unknown,
+  loc: Loc,
+  errors: Errors,
+  allowed: readonly T[],
+): T | undefined {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
   errors.push(enumError(loc, value, allowed));
   return undefined;
@@ -84,7 +81,8 @@ export function floatTuple(value: unknown, loc: Loc, errors: Errors, length: num
     const msg = `Tuple should have at most ${length} items after validation, not ${value.length}`;
     errors.push({ type: 'too_long', loc, msg, input: value, ctx });
   } else if (value.length < length) {
-    for (let i = value.length; i < length; i += 1) errors.push({ type: 'missing', loc: [...loc, i], msg: 'Field required', input: value });
+    for (let i = value.length; i < length; i += 1)
+      errors.push({ type: 'missing', loc: [...loc, i], msg: 'Field required', input: value });
   }
   return errors.length === before ? out : undefined;
 }
@@ -130,9 +128,18 @@ export function uuid(value: unknown, loc: Loc, errors: Errors): string | undefin
   }
   const problem = uuidProblem(value);
   if (problem !== null) {
-    errors.push({ type: 'uuid_parsing', loc, msg: `Input should be a valid UUID, ${problem}`, input: value, ctx: { error: problem } });
+    errors.push({
+      type: 'uuid_parsing',
+      loc,
+      msg: `Input should be a valid UUID, ${problem}`,
+      input: value,
+      ctx: { error: problem },
+    });
     return undefined;
   }
-  const hex = value.replace(/^urn:uuid:/i, '').replace(/[{}-]/g, '').toLowerCase();
+  const hex = value
+    .replace(/^urn:uuid:/i, '')
+    .replace(/[{}-]/g, '')
+    .toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

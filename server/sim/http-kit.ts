@@ -51,16 +51,34 @@ export class UncaughtError extends Error {
   }
 }
 
-export const INTERNAL_ERROR: Reply = { status: 500, text: 'Internal Server Error', contentType: 'text/plain; charset=utf-8' };
+export const INTERNAL_ERROR: Reply = {
+  status: 500,
+  text: 'Internal Server Error',
+  contentType: 'text/plain; charset=utf-8',
+};
 
 /** `/api/x/{name}` matches one segment, `{name:path}` matches the rest including slashes. */
-export function route(method: string, path: string, handle: Handler, opts: { backend?: boolean; maxBody?: number } = {}): Route {
+export function route(
+  method: string,
+  path: string,
+  handle: Handler,
+  opts: { backend?: boolean; maxBody?: number } = {},
+): Route {
   const keys: string[] = [];
-  const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)(:path)?\\?\}/g, (_m, key: string, isPath?: string) => {
-    keys.push(key);
-    return isPath ? '(.+)' : '([^/]+)';
-  });
-  return { method, pattern: new RegExp(`^${source}$`), keys, backend: opts.backend ?? false, maxBody: opts.maxBody, handle };
+  const source = path
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\\?\{(\w+)(:path)?\\?\}/g, (_m, key: string, isPath?: string) => {
+      keys.push(key);
+      return isPath ? '(.+)' : '([^/]+)';
+    });
+  return {
+    method,
+    pattern: new RegExp(`^${source}$`),
+    keys,
+    backend: opts.backend ?? false,
+    maxBody: opts.maxBody,
+    handle,
+  };
 }
 
 export type Match = { route: Route; params: Record<string, string> } | { status: 404 | 405 };

@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { silentLog, type Log } from '../log.ts';
 import { createSimContext, type SimCounters } from './context.ts';
 import { createRequestHandler } from './server.ts';
@@ -50,9 +51,12 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
   // Like uvicorn: idle keep-alive connections are closed after 5 s (daemon-api.md §10.5).
   server.keepAliveTimeout = 5000;
   const sockets = createSimSockets(ctx);
-  server.on('upgrade', (req, socket, head) => {
-    if (ctx.faults.hang) return;
-    sockets.handleUpgrade(req, socket, head);
+  // Upgrades held by the hang fault are no longer HTTP connections: close() ends them itself.
+  const held = new Set<Duplex>();
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+    if (!ctx.faults.hang) return sockets.handleUpgrade(req, socket, head);
+    held.add(socket);
+    socket.once('close', () => held.delete(socket));
   });
   const loop = setInterval(() => ctx.tick(), TICK_MS);
   let port: number;
@@ -71,6 +75,7 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
       clearInterval(loop);
       ctx.timers.clear();
       sockets.close();
+      for (const socket of held) socket.destroy();
       server.close(() => resolve());
       server.closeAllConnections();
     });

@@ -7,6 +7,7 @@
 export const EMOTIONS_DATASET = 'pollen-robotics/reachy-mini-emotions-library';
 export const DANCES_DATASET = 'pollen-robotics/reachy-mini-dances-library';
 
+// prettier-ignore
 export const EMOTION_NAMES: readonly string[] = Object.freeze([
   'understanding2', 'scared1', 'displeased1', 'sad2', 'curious1', 'dance3', 'waiting',
   'yes_sad1', 'shy1', 'resigned1', 'relief1', 'dying1', 'go_away1', 'attentive1',
@@ -24,6 +25,7 @@ export const EMOTION_NAMES: readonly string[] = Object.freeze([
   'dance2', 'enthusiastic2',
 ]);
 
+// prettier-ignore
 export const DANCE_NAMES: readonly string[] = Object.freeze([
   'side_glance_flick', 'jackson_square', 'side_peekaboo', 'groovy_sway_and_roll', 'chin_lead',
   'side_to_side_sway', 'neck_recoil', 'head_tilt_roll', 'simple_nod', 'uh_huh_tilt',

@@ -56,8 +56,12 @@ describe('recorded-move libraries (§7)', () => {
         expect(a?.duration).toBeLessThanOrEqual(10);
         const d = a?.duration ?? 0;
         expect(a?.sample(d / 3)).toEqual(b?.sample(d / 3));
-        for (const t of [0, d]) expect(Math.abs(xyzrpyFromPose(a?.sample(t).head ?? { t: [1, 1, 1], q: [0, 1, 0, 0] }).pitch)).toBeLessThan(1e-9);
-        for (let t = 0; t <= d; t += 0.1) expect(isReachable(a?.sample(t).head ?? { t: [1, 1, 1], q: [1, 0, 0, 0] })).toBe(true);
+        for (const t of [0, d])
+          expect(Math.abs(xyzrpyFromPose(a?.sample(t).head ?? { t: [1, 1, 1], q: [0, 1, 0, 0] }).pitch)).toBeLessThan(
+            1e-9,
+          );
+        for (let t = 0; t <= d; t += 0.1)
+          expect(isReachable(a?.sample(t).head ?? { t: [1, 1, 1], q: [1, 0, 0, 0] })).toBe(true);
       }
     }
   });

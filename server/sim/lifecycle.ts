@@ -87,12 +87,19 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       const info: JobInfo = { command, status: 'in_progress', logs: [] };
       jobs.set(id, info);
       busy = true;
-      work().then(
-        () => Object.assign(info, { status: 'done', logs: [...info.logs, `Job '${command}' completed successfully`] }),
-        (error: unknown) => Object.assign(info, { status: 'failed', logs: [...info.logs, `Job '${command}' failed with error: ${String(error)}`] }),
-      ).finally(() => {
-        busy = false;
-      });
+      work()
+        .then(
+          () =>
+            Object.assign(info, { status: 'done', logs: [...info.logs, `Job '${command}' completed successfully`] }),
+          (error: unknown) =>
+            Object.assign(info, {
+              status: 'failed',
+              logs: [...info.logs, `Job '${command}' failed with error: ${String(error)}`],
+            }),
+        )
+        .finally(() => {
+          busy = false;
+        });
       return id;
     },
     job: (id) => jobs.get(id),

@@ -85,7 +85,10 @@ export function parseGoto(body: unknown): GotoInput {
   let duration = 0;
   if (b.duration === undefined) errors.push(missing(['body', 'duration'], b));
   else duration = float(b.duration, ['body', 'duration'], errors) ?? 0;
-  const interpolation = b.interpolation === undefined ? 'minjerk' : oneOf(b.interpolation, ['body', 'interpolation'], errors, INTERPOLATIONS);
+  const interpolation =
+    b.interpolation === undefined
+      ? 'minjerk'
+      : oneOf(b.interpolation, ['body', 'interpolation'], errors, INTERPOLATIONS);
   return done(errors, { head, antennas: ant, bodyYaw, duration, interpolation: interpolation ?? 'minjerk' });
 }
 
@@ -101,7 +104,11 @@ export function parseFullBodyTarget(body: unknown): BodyTargetInput {
 }
 
 /** Runs a body parser for a route whose model has one required field. */
-export function parseRequired<T>(body: unknown, field: string, parse: (v: unknown, loc: Loc, e: Errors) => T | undefined): T {
+export function parseRequired<T>(
+  body: unknown,
+  field: string,
+  parse: (v: unknown, loc: Loc, e: Errors) => T | undefined,
+): T {
   const b = requireObject(body);
   const errors: Errors = [];
   if (b[field] === undefined) {

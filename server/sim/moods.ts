@@ -19,13 +19,55 @@ export interface Mood {
 export type Family = 'nod' | 'shake' | 'bounce' | 'low' | 'tense' | 'look' | 'dance';
 
 const FAMILIES: Record<Family, Mood> = {
-  nod: { tempo: 1.8, duration: [2.5, 3.8], amp: { roll: 0.03, pitch: 0.22, yaw: 0.03, z: 0.002, body: 0 }, posture: { pitch: 0.05, z: 0 }, antennas: { spread: 0.3, amp: 0.2, speed: 1 } },
-  shake: { tempo: 1.6, duration: [2.5, 3.8], amp: { roll: 0.04, pitch: 0.03, yaw: 0.35, z: 0.001, body: 0 }, posture: { pitch: 0, z: 0 }, antennas: { spread: 0.5, amp: 0.15, speed: 1 } },
-  bounce: { tempo: 2.8, duration: [3, 5], amp: { roll: 0.1, pitch: 0.08, yaw: 0.08, z: 0.008, body: 0 }, posture: { pitch: -0.08, z: 0.005 }, antennas: { spread: 0.2, amp: 0.7, speed: 2 } },
-  low: { tempo: 0.3, duration: [4, 7], amp: { roll: 0.05, pitch: 0.05, yaw: 0.12, z: 0.002, body: 0 }, posture: { pitch: 0.3, z: -0.015 }, antennas: { spread: 1.4, amp: 0.15, speed: 1 } },
-  tense: { tempo: 4.5, duration: [2.5, 4], amp: { roll: 0.05, pitch: 0.06, yaw: 0.08, z: 0.002, body: 0 }, posture: { pitch: -0.05, z: 0.004 }, antennas: { spread: 0.9, amp: 0.3, speed: 1.5 } },
-  look: { tempo: 0.35, duration: [3, 6], amp: { roll: 0.25, pitch: 0.1, yaw: 0.45, z: 0.003, body: 0 }, posture: { pitch: 0, z: 0 }, antennas: { spread: 0.3, amp: 0.35, speed: 2 } },
-  dance: { tempo: 1.5, duration: [6, 10], amp: { roll: 0.2, pitch: 0.1, yaw: 0.3, z: 0.006, body: 0.35 }, posture: { pitch: 0, z: 0 }, antennas: { spread: 0.3, amp: 0.6, speed: 1 } },
+  nod: {
+    tempo: 1.8,
+    duration: [2.5, 3.8],
+    amp: { roll: 0.03, pitch: 0.22, yaw: 0.03, z: 0.002, body: 0 },
+    posture: { pitch: 0.05, z: 0 },
+    antennas: { spread: 0.3, amp: 0.2, speed: 1 },
+  },
+  shake: {
+    tempo: 1.6,
+    duration: [2.5, 3.8],
+    amp: { roll: 0.04, pitch: 0.03, yaw: 0.35, z: 0.001, body: 0 },
+    posture: { pitch: 0, z: 0 },
+    antennas: { spread: 0.5, amp: 0.15, speed: 1 },
+  },
+  bounce: {
+    tempo: 2.8,
+    duration: [3, 5],
+    amp: { roll: 0.1, pitch: 0.08, yaw: 0.08, z: 0.008, body: 0 },
+    posture: { pitch: -0.08, z: 0.005 },
+    antennas: { spread: 0.2, amp: 0.7, speed: 2 },
+  },
+  low: {
+    tempo: 0.3,
+    duration: [4, 7],
+    amp: { roll: 0.05, pitch: 0.05, yaw: 0.12, z: 0.002, body: 0 },
+    posture: { pitch: 0.3, z: -0.015 },
+    antennas: { spread: 1.4, amp: 0.15, speed: 1 },
+  },
+  tense: {
+    tempo: 4.5,
+    duration: [2.5, 4],
+    amp: { roll: 0.05, pitch: 0.06, yaw: 0.08, z: 0.002, body: 0 },
+    posture: { pitch: -0.05, z: 0.004 },
+    antennas: { spread: 0.9, amp: 0.3, speed: 1.5 },
+  },
+  look: {
+    tempo: 0.35,
+    duration: [3, 6],
+    amp: { roll: 0.25, pitch: 0.1, yaw: 0.45, z: 0.003, body: 0 },
+    posture: { pitch: 0, z: 0 },
+    antennas: { spread: 0.3, amp: 0.35, speed: 2 },
+  },
+  dance: {
+    tempo: 1.5,
+    duration: [6, 10],
+    amp: { roll: 0.2, pitch: 0.1, yaw: 0.3, z: 0.006, body: 0.35 },
+    posture: { pitch: 0, z: 0 },
+    antennas: { spread: 0.3, amp: 0.6, speed: 1 },
+  },
 };
 
 const RULES: Array<[RegExp, Family]> = [
@@ -44,7 +86,13 @@ export function familyOf(name: string, isDance: boolean): Family {
 
 function scaled(mood: Mood, k: { tempo?: number; amp?: number }): Mood {
   const a = k.amp ?? 1;
-  const amp = { roll: mood.amp.roll * a, pitch: mood.amp.pitch * a, yaw: mood.amp.yaw * a, z: mood.amp.z * a, body: mood.amp.body * a };
+  const amp = {
+    roll: mood.amp.roll * a,
+    pitch: mood.amp.pitch * a,
+    yaw: mood.amp.yaw * a,
+    z: mood.amp.z * a,
+    body: mood.amp.body * a,
+  };
   return { ...mood, tempo: mood.tempo * (k.tempo ?? 1), amp };
 }
 
@@ -52,7 +100,11 @@ function scaled(mood: Mood, k: { tempo?: number; amp?: number }): Mood {
 export function moodFor(name: string, isDance: boolean): Mood {
   let mood = FAMILIES[familyOf(name, isDance)];
   if (/sad/.test(name) && !/^sad/.test(name)) {
-    mood = { ...scaled(mood, { tempo: 0.6, amp: 0.7 }), posture: { pitch: 0.25, z: -0.01 }, antennas: { ...mood.antennas, spread: 1.2 } };
+    mood = {
+      ...scaled(mood, { tempo: 0.6, amp: 0.7 }),
+      posture: { pitch: 0.25, z: -0.01 },
+      antennas: { ...mood.antennas, spread: 1.2 },
+    };
   }
   if (/excited|furious|rage/.test(name)) mood = scaled(mood, { tempo: 1.4, amp: 1.3 });
   if (isDance) mood = danceAccent(name, mood);

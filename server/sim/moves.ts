@@ -64,13 +64,26 @@ export function createMoveRunner(world: World, defer: (fn: () => void) => void):
   };
   const finish = (move: Active, end: MoveEnd, details = ''): void => {
     active.delete(move.uuid);
-    emit(move, end === 'completed' ? 'move_completed' : end === 'cancelled' ? 'move_cancelled' : 'move_failed', details);
+    emit(
+      move,
+      end === 'completed' ? 'move_completed' : end === 'cancelled' ? 'move_cancelled' : 'move_failed',
+      details,
+    );
     for (const d of move.done) d(end);
   };
 
   const runner: MoveRunner = {
     start(steps, nowS, listed = true) {
-      const move: Active = { uuid: randomUUID(), listed, steps: [...steps], stepStart: null, cursor: nowS, from: null, duration: 0, done: [] };
+      const move: Active = {
+        uuid: randomUUID(),
+        listed,
+        steps: [...steps],
+        stepStart: null,
+        cursor: nowS,
+        from: null,
+        duration: 0,
+        done: [],
+      };
       active.set(move.uuid, move);
       // The real task notifies from inside the asyncio task, after the handler has returned.
       defer(() => emit(move, 'move_started'));
@@ -131,7 +144,8 @@ function begin(move: Active, step: Step, world: World): void {
   move.stepStart = move.cursor;
   const p = world.present;
   move.from = { head: p.head, antennas: [...p.antennas], bodyYaw: p.bodyYaw };
-  if (step.kind === 'goto') move.duration = typeof step.duration === 'number' ? step.duration : step.duration(move.from);
+  if (step.kind === 'goto')
+    move.duration = typeof step.duration === 'number' ? step.duration : step.duration(move.from);
   else if (step.kind === 'wait' || step.kind === 'trajectory') move.duration = step.duration;
 }
 

@@ -25,7 +25,9 @@ function parseHeaders(block: string): Record<string, string> {
 }
 
 function dispositionParam(disposition: string, key: string): string | null {
-  const match = new RegExp(`(?:^|;)\\s*${key}="([^"]*)"`, 'i').exec(disposition) ?? new RegExp(`(?:^|;)\\s*${key}=([^;\\s]+)`, 'i').exec(disposition);
+  const match =
+    new RegExp(`(?:^|;)\\s*${key}="([^"]*)"`, 'i').exec(disposition) ??
+    new RegExp(`(?:^|;)\\s*${key}=([^;\\s]+)`, 'i').exec(disposition);
   return match ? (match[1] ?? null) : null;
 }
 
@@ -46,7 +48,12 @@ export function parseMultipart(body: Buffer, boundary: string): Part[] {
     const name = dispositionParam(disposition, 'name');
     if (name !== null) {
       const data = body.subarray(headerEnd + 4, next - 2);
-      parts.push({ name, filename: dispositionParam(disposition, 'filename'), contentType: headers['content-type'] ?? null, data });
+      parts.push({
+        name,
+        filename: dispositionParam(disposition, 'filename'),
+        contentType: headers['content-type'] ?? null,
+        data,
+      });
     }
     start = next;
   }

@@ -41,25 +41,52 @@ export function boolParsing(loc: Loc, input: unknown): PydanticError {
 
 export function floatError(loc: Loc, input: unknown): PydanticError {
   if (typeof input === 'string') {
-    return { type: 'float_parsing', loc, msg: 'Input should be a valid number, unable to parse string as a number', input };
+    return {
+      type: 'float_parsing',
+      loc,
+      msg: 'Input should be a valid number, unable to parse string as a number',
+      input,
+    };
   }
   return { type: 'float_type', loc, msg: 'Input should be a valid number', input };
 }
 
 export function intError(loc: Loc, input: unknown): PydanticError {
   if (typeof input === 'number' && Number.isFinite(input)) {
-    return { type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input };
+    return {
+      type: 'int_from_float',
+      loc,
+      msg: 'Input should be a valid integer, got a number with a fractional part',
+      input,
+    };
   }
   if (typeof input === 'string') {
-    return { type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input };
+    return {
+      type: 'int_parsing',
+      loc,
+      msg: 'Input should be a valid integer, unable to parse string as an integer',
+      input,
+    };
   }
   return { type: 'int_type', loc, msg: 'Input should be a valid integer', input };
 }
 
 export function boundError(loc: Loc, input: unknown, bound: 'ge' | 'le', limit: number): PydanticError {
   return bound === 'ge'
-    ? { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${limit}`, input, ctx: { ge: limit } }
-    : { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${limit}`, input, ctx: { le: limit } };
+    ? {
+        type: 'greater_than_equal',
+        loc,
+        msg: `Input should be greater than or equal to ${limit}`,
+        input,
+        ctx: { ge: limit },
+      }
+    : {
+        type: 'less_than_equal',
+        loc,
+        msg: `Input should be less than or equal to ${limit}`,
+        input,
+        ctx: { le: limit },
+      };
 }
 
 export function stringType(loc: Loc, input: unknown): PydanticError {

@@ -34,9 +34,21 @@ function parseRobotName(body: unknown): string {
   if (b.name === undefined) throw new ValidationError([missing(['body', 'name'], b)]);
   const name = str(b.name, ['body', 'name'], errors);
   if (name !== undefined && name.length < 1) {
-    errors.push({ type: 'string_too_short', loc: ['body', 'name'], msg: 'String should have at least 1 character', input: name, ctx: { min_length: 1 } });
+    errors.push({
+      type: 'string_too_short',
+      loc: ['body', 'name'],
+      msg: 'String should have at least 1 character',
+      input: name,
+      ctx: { min_length: 1 },
+    });
   } else if (name !== undefined && name.length > 64) {
-    errors.push({ type: 'string_too_long', loc: ['body', 'name'], msg: 'String should have at most 64 characters', input: name, ctx: { max_length: 64 } });
+    errors.push({
+      type: 'string_too_long',
+      loc: ['body', 'name'],
+      msg: 'String should have at most 64 characters',
+      input: name,
+      ctx: { max_length: 64 },
+    });
   }
   if (errors.length > 0) throw new ValidationError(errors);
   return name ?? '';

@@ -27,7 +27,9 @@ export function mediaRoutes(ctx: SimContext): Route[] {
     return OK;
   };
   return [
-    route('GET', '/api/media/status', () => ({ json: { available: !ctx.media.released, released: ctx.media.released, no_media: false } })),
+    route('GET', '/api/media/status', () => ({
+      json: { available: !ctx.media.released, released: ctx.media.released, no_media: false },
+    })),
     route('POST', '/api/media/release', () => {
       ctx.counters.mediaReleases += 1;
       ctx.media.released = true;
@@ -78,6 +80,11 @@ export function mediaRoutes(ctx: SimContext): Route[] {
       },
       backend,
     ),
-    route('GET', '/api/media/tracking/face', () => ({ json: { status: 'ok', face_target: tracking.report() } }), backend),
+    route(
+      'GET',
+      '/api/media/tracking/face',
+      () => ({ json: { status: 'ok', face_target: tracking.report() } }),
+      backend,
+    ),
   ];
 }

@@ -10,7 +10,9 @@ function volumeOf(req: SimRequest): number {
 }
 
 function volumeRoutes(ctx: SimContext): Route[] {
-  const answer = (volume: number): { json: unknown } => ({ json: { volume, platform: platformName(), device: SOUND_DEVICE } });
+  const answer = (volume: number): { json: unknown } => ({
+    json: { volume, platform: platformName(), device: SOUND_DEVICE },
+  });
   return [
     route('GET', '/api/volume/current', () => answer(ctx.volume.speaker)),
     route('POST', '/api/volume/set', (req) => {
@@ -37,7 +39,8 @@ function volumeRoutes(ctx: SimContext): Route[] {
   ];
 }
 
-const ROOT_PAGE = '<!doctype html><html><head><title>Reachy Mini</title></head><body><h1>Web Dashboard Deprecated</h1></body></html>';
+const ROOT_PAGE =
+  '<!doctype html><html><head><title>Reachy Mini</title></head><body><h1>Web Dashboard Deprecated</h1></body></html>';
 
 export function miscRoutes(ctx: SimContext): Route[] {
   return [

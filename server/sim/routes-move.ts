@@ -17,7 +17,10 @@ export function applyTarget(ctx: SimContext, target: BodyTargetInput): 'ok' | 'i
 
 /** The message huggingface_hub raises for an unknown dataset repo, which the route passes through. */
 function repoNotFound(dataset: string): DetailError {
-  return new DetailError(404, `Repository Not Found for url: https://huggingface.co/api/datasets/${dataset}/revision/main.`);
+  return new DetailError(
+    404,
+    `Repository Not Found for url: https://huggingface.co/api/datasets/${dataset}/revision/main.`,
+  );
 }
 
 function recordedSteps(ctx: SimContext, dataset: string, name: string): Step[] {
@@ -31,7 +34,9 @@ function recordedSteps(ctx: SimContext, dataset: string, name: string): Step[] {
 }
 
 export function moveRoutes(ctx: SimContext): Route[] {
-  const start = (steps: Step[]): { json: { uuid: string } } => ({ json: { uuid: ctx.moves.start(steps, ctx.monoS()) } });
+  const start = (steps: Step[]): { json: { uuid: string } } => ({
+    json: { uuid: ctx.moves.start(steps, ctx.monoS()) },
+  });
   const backend = { backend: true };
   return [
     route(

@@ -29,7 +29,8 @@ function body(req: SimRequest): Record<string, unknown> {
 
 function num(b: Record<string, unknown>, key: string, min: number, max: number): number {
   const v = b[key];
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) throw new SimInputError(`${key} must be a number in ${min}..${max}`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
+    throw new SimInputError(`${key} must be a number in ${min}..${max}`);
   return v;
 }
 
@@ -63,7 +64,13 @@ function backendAction(ctx: SimContext, action: unknown): void {
   const life = ctx.lifecycle;
   // Fault injection: the backend dies on the spot (no sleep sequence), comes back without waking.
   const work =
-    action === 'stop' ? () => life.stop(false, true) : action === 'start' ? () => life.start(false) : action === 'restart' ? () => life.restart(true) : null;
+    action === 'stop'
+      ? () => life.stop(false, true)
+      : action === 'start'
+        ? () => life.start(false)
+        : action === 'restart'
+          ? () => life.restart(true)
+          : null;
   if (!work) throw new SimInputError('action must be "stop", "start" or "restart"');
   const command = action === 'stop' ? 'daemon-stop' : action === 'start' ? 'daemon-start' : 'daemon-restart';
   if (life.runJob(command, work) === undefined) throw new DetailError(409, 'a daemon job is in flight');

@@ -33,7 +33,8 @@ export function soundRoutes(ctx: SimContext): Route[] {
       (req) => {
         const part = filePart(req);
         const name = uploadName(part);
-        if (!looksLikeAudio(extname(name).toLowerCase(), part.data)) throw new DetailError(400, 'Unsupported or invalid audio file');
+        if (!looksLikeAudio(extname(name).toLowerCase(), part.data))
+          throw new DetailError(400, 'Unsupported or invalid audio file');
         return { json: { status: 'ok', path: ctx.sounds.store(name, part.data) } };
       },
       { maxBody: MAX_SOUND_UPLOAD_BYTES },
@@ -41,7 +42,8 @@ export function soundRoutes(ctx: SimContext): Route[] {
     route('GET', '/api/media/sounds', () => ({ json: { files: ctx.sounds.list() } })),
     route('DELETE', '/api/media/sounds/{filename}', (req) => {
       const name = req.params.filename ?? '';
-      if (!name || name.includes('/') || name.includes('\\') || basename(name) !== name) throw new DetailError(400, 'Invalid filename');
+      if (!name || name.includes('/') || name.includes('\\') || basename(name) !== name)
+        throw new DetailError(400, 'Invalid filename');
       if (!ctx.sounds.remove(name)) throw new DetailError(404, `File '${name}' not found`);
       return { json: { status: 'ok' } };
     }),

@@ -15,7 +15,9 @@ function flagsOf<K extends string>(req: SimRequest, defaults: Record<K, boolean 
 export function stateRoutes(ctx: SimContext): Route[] {
   const present = (): SimContext['world']['present'] => ctx.world.present;
   return [
-    route('GET', '/api/state/full', (req) => ({ json: fullState(ctx, flagsOf(req, FULL_STATE_FLAGS)) }), { backend: true }),
+    route('GET', '/api/state/full', (req) => ({ json: fullState(ctx, flagsOf(req, FULL_STATE_FLAGS)) }), {
+      backend: true,
+    }),
     route(
       'GET',
       '/api/state/present_head_pose',
@@ -23,7 +25,11 @@ export function stateRoutes(ctx: SimContext): Route[] {
       { backend: true },
     ),
     route('GET', '/api/state/present_body_yaw', () => ({ json: present().bodyYaw }), { backend: true }),
-    route('GET', '/api/state/present_antenna_joint_positions', () => ({ json: [...present().antennas] }), { backend: true }),
-    route('GET', '/api/state/doa', () => ({ json: ctx.doa.read(ctx.monoS(), yawOf(present().head)) }), { backend: true }),
+    route('GET', '/api/state/present_antenna_joint_positions', () => ({ json: [...present().antennas] }), {
+      backend: true,
+    }),
+    route('GET', '/api/state/doa', () => ({ json: ctx.doa.read(ctx.monoS(), yawOf(present().head)) }), {
+      backend: true,
+    }),
   ];
 }

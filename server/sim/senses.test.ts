@@ -37,7 +37,9 @@ describe('multipart reader', () => {
     const data = Buffer.from([0, 1, 2, 13, 10, 45, 45, 255]);
     const body = Buffer.concat([
       Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n'),
-      Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n'),
+      Buffer.from(
+        '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n',
+      ),
       data,
       Buffer.from('\r\n--XyZ--\r\n'),
     ]);

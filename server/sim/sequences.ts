@@ -44,7 +44,10 @@ export function wakeUpSteps(deps: SequenceDeps): Step[] {
     { kind: 'goto', target: { head: ROLL_20, bodyYaw: 0 }, duration: 0.2 },
     { kind: 'goto', target: { head: IDENTITY_POSE, bodyYaw: 0 }, duration: 0.2 },
   ];
-  return [{ kind: 'wait', duration: 0.1 }, { kind: 'branch', choose: () => (awakeAtInit(deps.world) ? [] : sequence()) }];
+  return [
+    { kind: 'wait', duration: 0.1 },
+    { kind: 'branch', choose: () => (awakeAtInit(deps.world) ? [] : sequence()) },
+  ];
 }
 
 export function gotoSleepSteps(deps: SequenceDeps): Step[] {
@@ -52,7 +55,10 @@ export function gotoSleepSteps(deps: SequenceDeps): Step[] {
     const head = deps.world.present.head;
     const viaInit: Step[] =
       magicDistance(head, IDENTITY_POSE) > 30
-        ? [{ kind: 'goto', target: INIT_TARGET, duration: 1 }, { kind: 'wait', duration: 0.2 }]
+        ? [
+            { kind: 'goto', target: INIT_TARGET, duration: 1 },
+            { kind: 'wait', duration: 0.2 },
+          ]
         : [];
     return [
       ...viaInit,
@@ -62,10 +68,16 @@ export function gotoSleepSteps(deps: SequenceDeps): Step[] {
     ];
   };
   // Already down: only the sound, and a longer wait so it can finish.
-  const near = (): Step[] => [{ kind: 'do', run: () => deps.playSound('go_sleep.wav') }, { kind: 'wait', duration: 5 }];
+  const near = (): Step[] => [
+    { kind: 'do', run: () => deps.playSound('go_sleep.wav') },
+    { kind: 'wait', duration: 5 },
+  ];
   return [
     { kind: 'do', run: deps.quiesce },
-    { kind: 'branch', choose: () => (magicDistance(deps.world.present.head, SLEEP_HEAD_POSE) > SLEEP_ATOL ? far() : near()) },
+    {
+      kind: 'branch',
+      choose: () => (magicDistance(deps.world.present.head, SLEEP_HEAD_POSE) > SLEEP_ATOL ? far() : near()),
+    },
     { kind: 'do', run: () => deps.setMode('disabled') },
   ];
 }

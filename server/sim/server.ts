@@ -48,7 +48,14 @@ export interface RequestHandler {
 }
 
 export function createRequestHandler(ctx: SimContext): RequestHandler {
-  const api: Route[] = [...stateRoutes(ctx), ...moveRoutes(ctx), ...daemonRoutes(ctx), ...mediaRoutes(ctx), ...soundRoutes(ctx), ...miscRoutes(ctx)];
+  const api: Route[] = [
+    ...stateRoutes(ctx),
+    ...moveRoutes(ctx),
+    ...daemonRoutes(ctx),
+    ...mediaRoutes(ctx),
+    ...soundRoutes(ctx),
+    ...miscRoutes(ctx),
+  ];
   const sim = simRoutes(ctx);
 
   const dispatch = async (routes: Route[], req: IncomingMessage, url: URL, gate: boolean): Promise<Reply> => {
@@ -58,7 +65,14 @@ export function createRequestHandler(ctx: SimContext): RequestHandler {
     if (gate && match.route.backend && !ctx.lifecycle.ready) return BACKEND_DOWN;
     const read = await readBody(req, match.route.maxBody);
     if (!read.ok) return tooLarge(read.limit);
-    const simReq: SimRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, params: match.params, headers: req.headers, body: read.body };
+    const simReq: SimRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      params: match.params,
+      headers: req.headers,
+      body: read.body,
+    };
     return match.route.handle(simReq);
   };
 

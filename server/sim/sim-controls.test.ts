@@ -1,5 +1,6 @@
 /** The /sim/* controls and fault injection (README-sim.md). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { api, ok, waitFor } from './test-helpers.ts';
 
@@ -30,12 +31,22 @@ describe('/sim controls', () => {
   });
 
   it('sets the face and the speaker, and answers bad input with 400 {error}', async () => {
-    expect(await ok(sim, 'POST', '/sim/face', { yaw: 15, pitch: -5 })).toMatchObject({ face: { present: true, yaw: 15, pitch: -5 } });
+    expect(await ok(sim, 'POST', '/sim/face', { yaw: 15, pitch: -5 })).toMatchObject({
+      face: { present: true, yaw: 15, pitch: -5 },
+    });
     expect(await ok(sim, 'POST', '/sim/face', { present: false })).toMatchObject({ face: { present: false } });
-    expect(await ok(sim, 'POST', '/sim/speaker', { speaking: true })).toMatchObject({ speaker: { bearing: 0, speaking: true } });
-    expect(await api(sim, 'POST', '/sim/face', { yaw: 'left' })).toMatchObject({ status: 400, json: { error: 'yaw must be a number in -180..180' } });
+    expect(await ok(sim, 'POST', '/sim/speaker', { speaking: true })).toMatchObject({
+      speaker: { bearing: 0, speaking: true },
+    });
+    expect(await api(sim, 'POST', '/sim/face', { yaw: 'left' })).toMatchObject({
+      status: 400,
+      json: { error: 'yaw must be a number in -180..180' },
+    });
     expect(await api(sim, 'POST', '/sim/backend', { action: 'explode' })).toMatchObject({ status: 400 });
-    expect(await api(sim, 'POST', '/sim/latency', 'nope')).toMatchObject({ status: 400, json: { error: 'body is not valid JSON' } });
+    expect(await api(sim, 'POST', '/sim/latency', 'nope')).toMatchObject({
+      status: 400,
+      json: { error: 'body is not valid JSON' },
+    });
   });
 
   it('adds latency to daemon API answers but not to /sim', async () => {
@@ -53,8 +64,21 @@ describe('/sim controls', () => {
     expect((await api(sim, 'GET', '/api/daemon/status')).status).toBe(200);
   });
 
+  it('close() also ends requests and upgrades held by the hang fault', async () => {
+    await ok(sim, 'POST', '/sim/hang', { on: true });
+    const pending = fetch(`${sim.url}/api/state/full`).catch(() => 'ended');
+    const upgrade = new WebSocket(`${sim.url.replace('http', 'ws')}/api/state/ws/full`);
+    const upgradeEnded = new Promise((resolve) => upgrade.once('error', resolve).once('close', resolve));
+    await waitFor(() => sim.counters().httpRequests === 1);
+    await sim.close();
+    expect(await pending).toBe('ended');
+    await upgradeEnded;
+  });
+
   it('stops the backend abruptly and restarts it through "starting"', async () => {
-    expect(await ok(sim, 'POST', '/sim/backend', { action: 'stop' })).toMatchObject({ backend: { state: 'stopped', ready: false } });
+    expect(await ok(sim, 'POST', '/sim/backend', { action: 'stop' })).toMatchObject({
+      backend: { state: 'stopped', ready: false },
+    });
     expect((await api(sim, 'GET', '/api/state/full')).status).toBe(503);
     await ok(sim, 'POST', '/sim/backend', { action: 'start' });
     await waitFor(async () => (await ok(sim, 'GET', '/api/daemon/status')).state === 'running');

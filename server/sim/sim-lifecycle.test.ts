@@ -19,7 +19,11 @@ async function jobDone(id: string): Promise<Record<string, unknown>> {
 describe('stop and start', () => {
   it('stop → 503 Backend not running everywhere the backend is needed, running stays []; start brings it back', async () => {
     const { job_id } = await ok<{ job_id: string }>(sim, 'POST', '/api/daemon/stop?goto_sleep=false');
-    expect(await jobDone(job_id)).toEqual({ command: 'daemon-stop', status: 'done', logs: ["Job 'daemon-stop' completed successfully"] });
+    expect(await jobDone(job_id)).toEqual({
+      command: 'daemon-stop',
+      status: 'done',
+      logs: ["Job 'daemon-stop' completed successfully"],
+    });
     const status = await ok(sim, 'GET', '/api/daemon/status');
     expect(status).toMatchObject({ state: 'stopped', backend_status: null });
     for (const [method, path] of [
@@ -36,13 +40,20 @@ describe('stop and start', () => {
 
     const started = await ok<{ job_id: string }>(sim, 'POST', '/api/daemon/start?wake_up=false');
     await jobDone(started.job_id);
-    expect(await ok(sim, 'GET', '/api/daemon/status')).toMatchObject({ state: 'running', mockup_sim_enabled: true, backend_status: { motor_control_mode: 'enabled', error: null } });
+    expect(await ok(sim, 'GET', '/api/daemon/status')).toMatchObject({
+      state: 'running',
+      mockup_sim_enabled: true,
+      backend_status: { motor_control_mode: 'enabled', error: null },
+    });
     expect((await api(sim, 'GET', '/api/state/full')).status).toBe(200);
   });
 
   it('stop with goto_sleep runs the sleep sequence first; a second job meanwhile is 409 busy', async () => {
     const { job_id } = await ok<{ job_id: string }>(sim, 'POST', '/api/daemon/stop?goto_sleep=true');
-    expect(await api(sim, 'POST', '/api/daemon/restart')).toMatchObject({ status: 409, json: { detail: 'Daemon is busy.' } });
+    expect(await api(sim, 'POST', '/api/daemon/restart')).toMatchObject({
+      status: 409,
+      json: { detail: 'Daemon is busy.' },
+    });
     expect((await ok(sim, 'GET', '/api/daemon/status')).state).toBe('stopping');
     expect((await ok(sim, 'GET', `/api/apps/job-status/${job_id}`)).status).toBe('in_progress');
     await jobDone(job_id);
@@ -54,7 +65,10 @@ describe('stop and start', () => {
   });
 
   it('unknown job ids are 404', async () => {
-    expect(await api(sim, 'GET', '/api/apps/job-status/nope')).toMatchObject({ status: 404, json: { detail: 'Job ID not found' } });
+    expect(await api(sim, 'GET', '/api/apps/job-status/nope')).toMatchObject({
+      status: 404,
+      json: { detail: 'Job ID not found' },
+    });
   });
 });
 
@@ -67,7 +81,16 @@ describe('state WebSocket', () => {
     expect(n).toBeGreaterThanOrEqual(12);
     expect(n).toBeLessThanOrEqual(33);
     const frame = s.messages[0] as Record<string, unknown>;
-    expect(Object.keys(frame)).toEqual(['control_mode', 'head_pose', 'head_joints', 'body_yaw', 'antennas_position', 'timestamp', 'passive_joints', 'doa']);
+    expect(Object.keys(frame)).toEqual([
+      'control_mode',
+      'head_pose',
+      'head_joints',
+      'body_yaw',
+      'antennas_position',
+      'timestamp',
+      'passive_joints',
+      'doa',
+    ]);
     expect(frame.control_mode).toBe('enabled');
     expect(frame.head_joints).toHaveLength(7);
   });

@@ -21,7 +21,10 @@ describe('uploaded sounds', () => {
   it("computes an uploaded WAV's real duration and logs what played", async () => {
     const up = await upload('beep.wav', makeWav(1.25, 16000, 2));
     expect(up.status).toBe(200);
-    expect(up.json).toMatchObject({ status: 'ok', path: expect.stringMatching(/reachy_mini_sounds[/\\]beep\.wav$/) as unknown });
+    expect(up.json).toMatchObject({
+      status: 'ok',
+      path: expect.stringMatching(/reachy_mini_sounds[/\\]beep\.wav$/) as unknown,
+    });
     expect(await ok(sim, 'GET', '/api/media/sounds')).toEqual({ files: ['beep.wav'] });
     const before = Date.now();
     expect(await ok(sim, 'POST', '/api/media/play_sound', { file: 'beep.wav' })).toEqual({ status: 'ok' });
@@ -41,16 +44,33 @@ describe('uploaded sounds', () => {
     expect(sim.counters().soundsPlayed.at(-1)?.stoppedAt).toBeTypeOf('number');
     expect(sim.counters().soundStops).toBe(1);
     expect(await ok(sim, 'DELETE', '/api/media/sounds/beep.wav')).toEqual({ status: 'ok' });
-    expect(await api(sim, 'DELETE', '/api/media/sounds/beep.wav')).toMatchObject({ status: 404, json: { detail: "File 'beep.wav' not found" } });
+    expect(await api(sim, 'DELETE', '/api/media/sounds/beep.wav')).toMatchObject({
+      status: 404,
+      json: { detail: "File 'beep.wav' not found" },
+    });
   });
 
   it('refuses bad names, bad content, missing files and bodies over 25 MiB', async () => {
-    expect(await upload('notes.txt', Buffer.from('hello'))).toEqual({ status: 400, json: { detail: 'Unsupported file extension; allowed: .aac, .flac, .m4a, .mp3, .oga, .ogg, .opus, .wav' } });
-    expect(await upload('fake.wav', Buffer.from('not a wav at all'))).toEqual({ status: 400, json: { detail: 'Unsupported or invalid audio file' } });
-    expect(await upload('beep.wav', makeWav(0.1), 'other')).toEqual({ status: 422, json: { detail: [{ type: 'missing', loc: ['body', 'file'], msg: 'Field required', input: null }] } });
-    expect(await upload('huge.wav', makeWav(900, 16000))).toEqual({ status: 413, json: { detail: 'Request body too large; maximum is 26214400 bytes' } });
+    expect(await upload('notes.txt', Buffer.from('hello'))).toEqual({
+      status: 400,
+      json: { detail: 'Unsupported file extension; allowed: .aac, .flac, .m4a, .mp3, .oga, .ogg, .opus, .wav' },
+    });
+    expect(await upload('fake.wav', Buffer.from('not a wav at all'))).toEqual({
+      status: 400,
+      json: { detail: 'Unsupported or invalid audio file' },
+    });
+    expect(await upload('beep.wav', makeWav(0.1), 'other')).toEqual({
+      status: 422,
+      json: { detail: [{ type: 'missing', loc: ['body', 'file'], msg: 'Field required', input: null }] },
+    });
+    expect(await upload('huge.wav', makeWav(900, 16000))).toEqual({
+      status: 413,
+      json: { detail: 'Request body too large; maximum is 26214400 bytes' },
+    });
     const traversal = await upload('../../tmp/evil.wav', makeWav(0.1));
-    expect(traversal.json).toMatchObject({ path: expect.stringMatching(/reachy_mini_sounds[/\\]evil\.wav$/) as unknown });
+    expect(traversal.json).toMatchObject({
+      path: expect.stringMatching(/reachy_mini_sounds[/\\]evil\.wav$/) as unknown,
+    });
   });
 
   it('does not play while the media devices are released, and counts releases and acquires', async () => {
@@ -74,13 +94,24 @@ describe('face tracking', () => {
     const none = await ok<{ face_target: Record<string, unknown> }>(sim, 'GET', '/api/media/tracking/face');
     expect(none).toMatchObject({ status: 'ok', face_target: { detected: false, x: null, y: null, roll: null } });
     await ok(sim, 'POST', '/sim/face', { yaw: 20, pitch: 5 });
-    await waitFor(async () => (await ok<{ face_target: { detected: boolean } }>(sim, 'GET', '/api/media/tracking/face')).face_target.detected);
-    await waitFor(async () => Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - (20 * Math.PI) / 180) < 0.01);
+    await waitFor(
+      async () =>
+        (await ok<{ face_target: { detected: boolean } }>(sim, 'GET', '/api/media/tracking/face')).face_target.detected,
+    );
+    await waitFor(
+      async () =>
+        Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - (20 * Math.PI) / 180) <
+        0.01,
+    );
     const seen = await ok<{ face_target: { x: number; y: number } }>(sim, 'GET', '/api/media/tracking/face');
     expect(Math.abs(seen.face_target.x)).toBeLessThan(0.05);
-    expect((await ok<{ face_target: { detected: boolean } }>(sim, 'GET', '/api/daemon/status')).face_target.detected).toBe(true);
+    expect(
+      (await ok<{ face_target: { detected: boolean } }>(sim, 'GET', '/api/daemon/status')).face_target.detected,
+    ).toBe(true);
     // At full weight the aim overrides the commanded pose: set_target says ok, the head stays on the face.
-    expect(await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: -0.5 } })).toEqual({ status: 'ok' });
+    expect(await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: -0.5 } })).toEqual({
+      status: 'ok',
+    });
     await sleep(150);
     expect((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw).toBeGreaterThan(0.3);
     expect(await ok(sim, 'POST', '/api/media/tracking/disable')).toEqual({ status: 'ok', enabled: false });
@@ -91,9 +122,15 @@ describe('face tracking', () => {
     await ok(sim, 'POST', '/sim/face', { yaw: 90, pitch: 0 });
     await ok(sim, 'POST', '/api/media/tracking/enable', { weight: 0.5 });
     await sleep(80);
-    expect((await ok<{ face_target: { detected: boolean; ts: unknown } }>(sim, 'GET', '/api/media/tracking/face')).face_target).toMatchObject({ detected: false, x: null });
+    expect(
+      (await ok<{ face_target: { detected: boolean; ts: unknown } }>(sim, 'GET', '/api/media/tracking/face'))
+        .face_target,
+    ).toMatchObject({ detected: false, x: null });
     const bad = await api(sim, 'POST', '/api/media/tracking/enable', { weight: 2 });
-    expect(bad).toMatchObject({ status: 422, json: { detail: [{ type: 'less_than_equal', loc: ['body', 'weight'] }] } });
+    expect(bad).toMatchObject({
+      status: 422,
+      json: { detail: [{ type: 'less_than_equal', loc: ['body', 'weight'] }] },
+    });
   });
 });
 

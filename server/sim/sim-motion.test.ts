@@ -25,7 +25,13 @@ const running = async (): Promise<number> => (await ok<unknown[]>(sim, 'GET', '/
 describe('gotos', () => {
   it('move the pose smoothly over their duration and end on target', async () => {
     const t0 = Date.now();
-    await ok(sim, 'POST', '/api/move/goto', { head_pose: { z: 0.01, pitch: 0.2, yaw: 0.3 }, antennas: [0.5, -0.5], body_yaw: 0.2, duration: 1.5, interpolation: 'linear' });
+    await ok(sim, 'POST', '/api/move/goto', {
+      head_pose: { z: 0.01, pitch: 0.2, yaw: 0.3 },
+      antennas: [0.5, -0.5],
+      body_yaw: 0.2,
+      duration: 1.5,
+      interpolation: 'linear',
+    });
     await sleep(500);
     const mid = await headPose();
     const elapsed = (Date.now() - t0) / 1000;
@@ -35,7 +41,11 @@ describe('gotos', () => {
     }
     await waitFor(async () => (await running()) === 0);
     await sleep(60);
-    const full = await ok<{ head_pose: Pose; body_yaw: number; antennas_position: number[] }>(sim, 'GET', '/api/state/full');
+    const full = await ok<{ head_pose: Pose; body_yaw: number; antennas_position: number[] }>(
+      sim,
+      'GET',
+      '/api/state/full',
+    );
     expect(full.head_pose.yaw).toBeCloseTo(0.3, 6);
     expect(full.head_pose.pitch).toBeCloseTo(0.2, 6);
     expect(full.head_pose.z).toBeCloseTo(0.01, 6);
@@ -77,7 +87,10 @@ describe('wake-up and sleep (§3.2)', () => {
   it('goto_sleep takes about 4 s, ends at the sleep pose with motors disabled; wake_up does not enable', async () => {
     const t0 = Date.now();
     await ok(sim, 'POST', '/api/move/play/goto_sleep');
-    await waitFor(async () => (await ok<{ mode: string }>(sim, 'GET', '/api/motors/status')).mode === 'disabled', 15_000);
+    await waitFor(
+      async () => (await ok<{ mode: string }>(sim, 'GET', '/api/motors/status')).mode === 'disabled',
+      15_000,
+    );
     expect(Date.now() - t0).toBeGreaterThan(3500);
     const asleep = await ok<{ head_pose: Pose; antennas_position: number[] }>(sim, 'GET', '/api/state/full');
     expect(asleep.head_pose.pitch).toBeCloseTo(0.425, 2);
@@ -101,15 +114,24 @@ describe('wake-up and sleep (§3.2)', () => {
 
 describe('recorded moves (§3.2, §7)', () => {
   it('lists the datasets and 404s the unknown', async () => {
-    expect(await ok(sim, 'GET', `/api/move/recorded-move-datasets/list/${EMOTIONS_DATASET}`)).toEqual([...EMOTION_NAMES]);
+    expect(await ok(sim, 'GET', `/api/move/recorded-move-datasets/list/${EMOTIONS_DATASET}`)).toEqual([
+      ...EMOTION_NAMES,
+    ]);
     expect(await ok<string[]>(sim, 'GET', `/api/move/recorded-move-datasets/list/${DANCES_DATASET}`)).toHaveLength(19);
     expect((await api(sim, 'GET', '/api/move/recorded-move-datasets/list/nobody/nothing')).status).toBe(404);
     const missing = await api(sim, 'POST', `/api/move/play/recorded-move-dataset/${EMOTIONS_DATASET}/moonwalk`);
-    expect(missing).toMatchObject({ status: 404, json: { detail: `Move moonwalk not found in recorded moves library ${EMOTIONS_DATASET}` } });
+    expect(missing).toMatchObject({
+      status: 404,
+      json: { detail: `Move moonwalk not found in recorded moves library ${EMOTIONS_DATASET}` },
+    });
   });
 
   it('plays a move with its sidecar sound, moving the head, then returns to neutral', async () => {
-    const { uuid } = await ok<{ uuid: string }>(sim, 'POST', `/api/move/play/recorded-move-dataset/${EMOTIONS_DATASET}/no1`);
+    const { uuid } = await ok<{ uuid: string }>(
+      sim,
+      'POST',
+      `/api/move/play/recorded-move-dataset/${EMOTIONS_DATASET}/no1`,
+    );
     expect(await ok(sim, 'GET', '/api/move/running')).toEqual([{ uuid }]);
     let maxYaw = 0;
     await waitFor(async () => {

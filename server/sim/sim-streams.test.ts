@@ -53,14 +53,18 @@ describe('set_target WebSocket', () => {
   it('applies targets silently and answers bad frames with pydantic text', async () => {
     const s = await openWs(sim, '/api/move/ws/set_target');
     s.ws.send(JSON.stringify({ target_head_pose: { yaw: 0.25 }, target_antennas: [0.2, -0.2] }));
-    await waitFor(async () => Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - 0.25) < 1e-9);
+    await waitFor(
+      async () => Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - 0.25) < 1e-9,
+    );
     expect(s.messages).toEqual([]);
     s.ws.send(JSON.stringify({ target_antennas: [1, 2, 3] }));
     s.ws.send('{bad');
     await waitFor(() => s.messages.length >= 2);
     const [tooLong, invalid] = s.messages as Array<{ status: string; detail: string }>;
     expect(tooLong?.status).toBe('error');
-    expect(tooLong?.detail).toMatch(/^1 validation error for FullBodyTarget\ntarget_antennas\n {2}Tuple should have at most 2 items after validation, not 3/);
+    expect(tooLong?.detail).toMatch(
+      /^1 validation error for FullBodyTarget\ntarget_antennas\n {2}Tuple should have at most 2 items after validation, not 3/,
+    );
     expect(invalid?.detail).toMatch(/^1 validation error for FullBodyTarget\n {2}Invalid JSON/);
     expect(sim.counters().targetsApplied).toBe(1);
   });
@@ -84,6 +88,8 @@ describe('set_target WebSocket', () => {
     expect(s.ws.readyState).toBe(s.ws.OPEN);
     const fresh = await openWs(sim, '/api/move/ws/set_target');
     fresh.ws.send(JSON.stringify({ target_head_pose: { yaw: 0.3 } }));
-    await waitFor(async () => Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - 0.3) < 1e-9);
+    await waitFor(
+      async () => Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - 0.3) < 1e-9,
+    );
   });
 });

@@ -16,7 +16,16 @@ export const BUILTIN_SOUNDS: Readonly<Record<string, number>> = Object.freeze({
   'count.wav': 0.655,
 });
 
-export const ALLOWED_SOUND_EXTENSIONS: readonly string[] = ['.aac', '.flac', '.m4a', '.mp3', '.oga', '.ogg', '.opus', '.wav'];
+export const ALLOWED_SOUND_EXTENSIONS: readonly string[] = [
+  '.aac',
+  '.flac',
+  '.m4a',
+  '.mp3',
+  '.oga',
+  '.ogg',
+  '.opus',
+  '.wav',
+];
 export const MAX_SOUND_UPLOAD_BYTES = 25 * 1024 * 1024;
 /** The play log is for tests and /sim/status; a long-running simulator keeps only the tail. */
 const MAX_PLAYS_KEPT = 1000;

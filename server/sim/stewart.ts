@@ -37,7 +37,8 @@ const LEGS: Leg[] = [0, 1, 2, 3, 4, 5].map((i) => {
 function hornAngle(leg: Leg, t: Vec3, r: ReturnType<typeof rotationFromQuat>): number {
   const a = leg.anchor;
   const l: Vec3 = [0, 1, 2].map(
-    (k) => (t[k] ?? 0) + (r[k]?.[0] ?? 0) * a[0] + (r[k]?.[1] ?? 0) * a[1] + (r[k]?.[2] ?? 0) * a[2] - (leg.base[k] ?? 0),
+    (k) =>
+      (t[k] ?? 0) + (r[k]?.[0] ?? 0) * a[0] + (r[k]?.[1] ?? 0) * a[1] + (r[k]?.[2] ?? 0) * a[2] - (leg.base[k] ?? 0),
   ) as Vec3;
   const L = l[0] ** 2 + l[1] ** 2 + l[2] ** 2 - (ROD ** 2 - HORN ** 2);
   const M = 2 * HORN * l[2];
@@ -46,9 +47,7 @@ function hornAngle(leg: Leg, t: Vec3, r: ReturnType<typeof rotationFromQuat>): n
   return Math.asin(ratio) - Math.atan2(N, M);
 }
 
-const NEUTRAL_ANGLES = LEGS.map((leg) =>
-  hornAngle(leg, [0, 0, 0], rotationFromQuat([1, 0, 0, 0])),
-);
+const NEUTRAL_ANGLES = LEGS.map((leg) => hornAngle(leg, [0, 0, 0], rotationFromQuat([1, 0, 0, 0])));
 
 /** The platform is driven relative to the body, so the head pose is first expressed in the body frame. */
 export function headJoints(head: RigidPose, bodyYaw: number): number[] {
@@ -59,6 +58,8 @@ export function headJoints(head: RigidPose, bodyYaw: number): number[] {
     (k) => (t[k]?.[0] ?? 0) * head.t[0] + (t[k]?.[1] ?? 0) * head.t[1] + (t[k]?.[2] ?? 0) * head.t[2],
   ) as Vec3;
   const r = rotationFromQuat(q);
-  const stewart = LEGS.map((leg, i) => leg.sign * (hornAngle(leg, local, r) - (NEUTRAL_ANGLES[i] ?? 0) + NEUTRAL_JOINT));
+  const stewart = LEGS.map(
+    (leg, i) => leg.sign * (hornAngle(leg, local, r) - (NEUTRAL_ANGLES[i] ?? 0) + NEUTRAL_JOINT),
+  );
   return [bodyYaw, ...stewart];
 }

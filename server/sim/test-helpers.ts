@@ -30,7 +30,12 @@ export async function api(sim: SimDaemon, method: string, path: string, body?: u
 }
 
 /** Shorthand for a JSON answer that must be 200. */
-export async function ok<T = Record<string, unknown>>(sim: SimDaemon, method: string, path: string, body?: unknown): Promise<T> {
+export async function ok<T = Record<string, unknown>>(
+  sim: SimDaemon,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const reply = await api(sim, method, path, body);
   if (reply.status !== 200) throw new Error(`${method} ${path} → ${reply.status} ${reply.text}`);
   return reply.json as T;
@@ -41,11 +46,17 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls until `check` returns a truthy value; generous by default for a loaded machine. */
-export async function waitFor<T>(check: () => Promise<T> | T, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+type Falsy = null | undefined | false | 0 | '';
+
+export async function waitFor<T>(
+  check: () => Promise<T | Falsy> | T | Falsy,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as T;
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await sleep(everyMs);
   }

@@ -32,7 +32,12 @@ describe('flag parsing (FastAPI booleans)', () => {
     expect(r.values.with_doa).toBe(true);
     expect(r.values.with_head_pose).toBe(true);
     expect(r.errors).toEqual([
-      { type: 'bool_parsing', loc: ['query', 'use_pose_matrix'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'perhaps' },
+      {
+        type: 'bool_parsing',
+        loc: ['query', 'use_pose_matrix'],
+        msg: 'Input should be a valid boolean, unable to interpret input',
+        input: 'perhaps',
+      },
       { type: 'missing', loc: ['query', 'goto_sleep'], msg: 'Field required', input: null },
     ]);
   });
@@ -51,9 +56,15 @@ describe('request models', () => {
     expect(g.duration).toBe(1.5);
     expect(g.interpolation).toBe('minjerk');
     expect(xyzrpyFromPose(g.head ?? { t: [9, 9, 9], q: [1, 0, 0, 0] }).yaw).toBeCloseTo(0.5, 12);
-    expect(errorsOf(() => parseGoto({ duration: 1, antennas: [1, 2, 3] }))).toMatchObject([{ type: 'too_long', loc: ['body', 'antennas'] }]);
-    expect(errorsOf(() => parseGoto({ duration: 'soon' }))).toMatchObject([{ type: 'float_parsing', loc: ['body', 'duration'] }]);
-    expect(errorsOf(() => parseGoto(undefined))).toEqual([{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+    expect(errorsOf(() => parseGoto({ duration: 1, antennas: [1, 2, 3] }))).toMatchObject([
+      { type: 'too_long', loc: ['body', 'antennas'] },
+    ]);
+    expect(errorsOf(() => parseGoto({ duration: 'soon' }))).toMatchObject([
+      { type: 'float_parsing', loc: ['body', 'duration'] },
+    ]);
+    expect(errorsOf(() => parseGoto(undefined))).toEqual([
+      { type: 'missing', loc: ['body'], msg: 'Field required', input: null },
+    ]);
   });
 
   it('treats AnyPose as a smart union: {} and a bad m are the identity, a good m is a matrix', () => {
@@ -68,7 +79,9 @@ describe('request models', () => {
     const errors = errorsOf(() => parseFullBodyTarget({ target_antennas: [1, 2, 3] })) as ValidationError['errors'];
     const text = validationText('FullBodyTarget', errors);
     expect(text.split('\n')[0]).toBe('1 validation error for FullBodyTarget');
-    expect(text).toContain('target_antennas\n  Tuple should have at most 2 items after validation, not 3 [type=too_long');
+    expect(text).toContain(
+      'target_antennas\n  Tuple should have at most 2 items after validation, not 3 [type=too_long',
+    );
   });
 });
 

@@ -54,7 +54,11 @@ export function createSimSockets(ctx: SimContext): SimSockets {
   };
 }
 
-function count(ctx: SimContext, ws: WebSocket, key: 'stateWsClients' | 'updatesWsClients' | 'setTargetWsClients'): void {
+function count(
+  ctx: SimContext,
+  ws: WebSocket,
+  key: 'stateWsClients' | 'updatesWsClients' | 'setTargetWsClients',
+): void {
   ctx.counters[key] += 1;
   ws.once('close', () => {
     ctx.counters[key] -= 1;
@@ -99,7 +103,11 @@ function openSetTarget(ctx: SimContext, ws: WebSocket): void {
   count(ctx, ws, 'setTargetWsClients');
   const generation = ctx.lifecycle.generation;
   ws.on('message', (data) => {
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data).toString('utf8');
     let body: unknown;
     try {
       body = JSON.parse(text) as unknown;
