@@ -7,12 +7,13 @@
 import type { DeviceApi } from './device-api.ts';
 import type { DeviceRoutes } from './device-routes.ts';
 import type { FleetTurn, FleetTurnResult, PlatformNotification } from './envelopes.ts';
-import { createFirmwarePoller, type FirmwareUpdater } from './firmware/firmware-poller.ts';
+import { createFirmwarePoller, type FirmwarePoller, type FirmwareUpdater } from './firmware/firmware-poller.ts';
 import { createHeartbeatTick } from './heartbeat.ts';
+import { CADENCE } from './limits.ts';
 import { createLoop, type Loop } from './loop.ts';
 import type { PlatformAnswer, PlatformHttp } from './platform-http.ts';
 import { createRelayHandler } from './relay-handler.ts';
-import { createRelayPoller } from './relay-poller.ts';
+import { createRelayPoller, type RelayPoller } from './relay-poller.ts';
 import type { StatusStore } from './status.ts';
 import type { StrikePolicy } from './strikes.ts';
 import type { Outcome, PlatformLog, Scheduler } from './types.ts';
@@ -57,23 +58,26 @@ export interface DeviceRuntime {
 
 const HALT_MESSAGE = 'The platform keeps refusing this device’s token (revoked or rotated). Ask the owner to enrol the robot again.';
 
-/** Creates the runtime; nothing runs until start(). */
-export function createDeviceRuntime(deps: DeviceRuntimeDeps): DeviceRuntime {
-  const { status, strikes, scheduler, log } = deps;
-  const halted = () => strikes.state().halted;
-  let running = false;
-
-  const heartbeat = createLoop('heartbeat', scheduler, createHeartbeatTick({
+function heartbeatLoop(deps: DeviceRuntimeDeps): Loop {
+  const { status, scheduler } = deps;
+  const tick = createHeartbeatTick({
     api: deps.api,
     capabilities: deps.capabilities,
     lanUrl: deps.lanUrl,
-    halted,
+    halted: () => deps.strikes.state().halted,
     periodMs: deps.timing.heartbeatMs,
     onBeat(outcome) {
-      if (outcome.ok) status.update({ lastHeartbeatAt: scheduler.now(), unread: outcome.value.unread ?? status.snapshot(scheduler.now()).unread });
+      if (!outcome.ok) return;
+      // The platform leaves unread out unless it computed it; keep the last known value (§2.3).
+      const unread = outcome.value.unread ?? status.snapshot(scheduler.now()).unread;
+      status.update({ lastHeartbeatAt: scheduler.now(), unread, lastError: null });
     },
-  }), log);
+  });
+  return createLoop('heartbeat', scheduler, tick, deps.log);
+}
 
+function relayParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: RelayPoller } {
+  const { status, scheduler, log } = deps;
   const handle = createRelayHandler({
     runFleetTurn: deps.runFleetTurn,
     notify: deps.notify,
@@ -81,70 +85,90 @@ export function createDeviceRuntime(deps: DeviceRuntimeDeps): DeviceRuntime {
     api: deps.api,
     scheduler,
     log,
-    turnTimeoutMs: deps.timing.turnTimeoutMs ?? 90_000,
+    turnTimeoutMs: deps.timing.turnTimeoutMs ?? CADENCE.fleetTurnMs,
     onHandled: () => status.update({ envelopesHandled: status.snapshot(scheduler.now()).envelopesHandled + 1 }),
   });
   const poller = createRelayPoller({ api: deps.api, handle, log, pollMs: deps.timing.pollMs });
-  const relay = createLoop('relay', scheduler, poller.tick, log);
+  return { poller, loop: createLoop('relay', scheduler, poller.tick, log) };
+}
 
-  const firmwarePoller = deps.firmware
-    ? createFirmwarePoller({
-        api: deps.api,
-        http: deps.http,
-        updater: deps.firmware.updater,
-        root: deps.firmware.root,
-        channel: deps.firmware.channel,
-        scheduler,
-        log,
-        report: (patch) => status.updateFirmware(patch),
-        pollMs: deps.timing.firmwarePollMs,
-        applyRetryMs: deps.timing.firmwareApplyRetryMs,
-      })
-    : null;
-  const firmware: Loop | null = firmwarePoller ? createLoop('firmware', scheduler, firmwarePoller.tick, log) : null;
+function firmwareParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: FirmwarePoller } | null {
+  if (!deps.firmware) return null;
+  const poller = createFirmwarePoller({
+    api: deps.api,
+    http: deps.http,
+    updater: deps.firmware.updater,
+    root: deps.firmware.root,
+    channel: deps.firmware.channel,
+    scheduler: deps.scheduler,
+    log: deps.log,
+    report: (patch) => deps.status.updateFirmware(patch),
+    pollMs: deps.timing.firmwarePollMs,
+    applyRetryMs: deps.timing.firmwareApplyRetryMs,
+  });
+  return { poller, loop: createLoop('firmware', deps.scheduler, poller.tick, deps.log) };
+}
 
-  const startFast = (): void => {
-    relay.start();
-    firmware?.start();
+/** The relay and firmware loops, which a halt stops and a success resumes. */
+interface FastLoops {
+  start(): void;
+  stop(): void;
+  /** Whether the runtime is started (a late success after stop() must not restart anything). */
+  active: boolean;
+}
+
+/** Strikes, halts and the last error, from one device request's outcome (issue 10, item 7). */
+function reactToOutcome(deps: DeviceRuntimeDeps, fast: FastLoops, path: string, outcome: Outcome<PlatformAnswer>): void {
+  const { status, strikes, log } = deps;
+  const now = deps.scheduler.now();
+  if (outcome.ok) {
+    if (!strikes.clear()) return;
+    log.info('platform accepted the token again; resuming', { path });
+    status.update({ halted: null });
+    if (fast.active) fast.start();
+    return;
+  }
+  status.update({ lastError: { kind: outcome.failure.kind, message: `${path}: ${outcome.failure.message}`, at: now } });
+  if (outcome.failure.kind !== 'unauthorized' || !strikes.strike(now)) return;
+  log.warn('platform refused the token repeatedly; halting the fast loops', { strikes: strikes.state().count });
+  fast.stop();
+  status.update({ halted: { reason: 'token_rejected', since: now, message: HALT_MESSAGE } });
+}
+
+/** Creates the runtime; nothing runs until start(). */
+export function createDeviceRuntime(deps: DeviceRuntimeDeps): DeviceRuntime {
+  const heartbeat = heartbeatLoop(deps);
+  const relay = relayParts(deps);
+  const firmware = firmwareParts(deps);
+  const fast: FastLoops = {
+    active: false,
+    start() {
+      relay.loop.start();
+      firmware?.loop.start();
+    },
+    stop() {
+      relay.loop.stop();
+      firmware?.loop.stop();
+    },
   };
-  const stopFast = (): void => {
-    relay.stop();
-    firmware?.stop();
-  };
-
   return {
     start() {
-      running = true;
-      status.update({ connected: true });
-      if (!halted()) startFast();
+      fast.active = true;
+      deps.status.update({ connected: true });
+      if (!deps.strikes.state().halted) fast.start();
       heartbeat.start();
     },
     async stop() {
-      running = false;
+      fast.active = false;
       heartbeat.stop();
-      stopFast();
-      status.update({ connected: false });
-      await poller.drain();
+      fast.stop();
+      deps.status.update({ connected: false });
+      await relay.poller.drain();
     },
     checkFirmwareSoon() {
-      firmwarePoller?.pollSoon();
-      firmware?.kick();
+      firmware?.poller.pollSoon();
+      firmware?.loop.kick();
     },
-    onOutcome(path, outcome) {
-      const now = scheduler.now();
-      if (outcome.ok) {
-        if (strikes.clear()) {
-          log.info('platform accepted the token again; resuming', { path });
-          status.update({ halted: null });
-          if (running) startFast();
-        }
-        return;
-      }
-      status.update({ lastError: { kind: outcome.failure.kind, message: `${path}: ${outcome.failure.message}`, at: now } });
-      if (outcome.failure.kind !== 'unauthorized' || !strikes.strike(now)) return;
-      log.warn('platform refused the token repeatedly; halting the fast loops', { strikes: strikes.state().count });
-      stopFast();
-      status.update({ halted: { reason: 'token_rejected', since: now, message: HALT_MESSAGE } });
-    },
+    onOutcome: (path, outcome) => reactToOutcome(deps, fast, path, outcome),
   };
 }

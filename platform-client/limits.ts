@@ -29,6 +29,8 @@ export const CADENCE = Object.freeze({
   /** While a staged bundle waits for an idle robot and the operator's consent. */
   firmwareApplyRetryMs: 60_000,
   requestTimeoutMs: 15_000,
+  /** Budget of one fleet turn: the platform's bound on a device chat turn ("Limits": 90 s). */
+  fleetTurnMs: 90_000,
   backoffStepMs: 5_000,
   backoffCapMs: 60_000,
   /** Heartbeat period once the strike policy has halted the fast loops (§3, firmware). */

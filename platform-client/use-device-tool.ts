@@ -71,67 +71,68 @@ export function resolveDevice(devices: DeviceEntry[], wanted: string): DeviceEnt
   return byName.length > 1 ? `several devices are named "${wanted}"; use its id` : `no device "${wanted}"`;
 }
 
+type Deps = Required<Pick<UseDeviceDeps, 'pollMs' | 'waitMs'>> & UseDeviceDeps;
+
+async function listDevices(deps: Deps, session: SessionClient) {
+  const out = await session.listDevices();
+  if (!out.ok) return fail(out.failure.message, { kind: out.failure.kind });
+  const self = deps.selfDeviceId();
+  return { ok: true, devices: out.value.map((d) => ({ ...d, self: d.id === self })) };
+}
+
+async function redeem(session: SessionClient, envelopeId: string) {
+  const out = await session.relayReply(envelopeId);
+  if (!out.ok) return fail(out.failure.message, { kind: out.failure.kind });
+  if (!out.value) return { ok: true, pending: true, envelope_id: envelopeId, note: 'no reply yet; try action "result" again later (replies are kept 24 h)' };
+  return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
+}
+
+/** Polls the reply every 3 s for up to 45 s (reference-notes §2.5), then hands back the ticket. */
+async function waitForReply(deps: Deps, session: SessionClient, envelopeId: string, signal?: AbortSignal) {
+  const deadline = deps.scheduler.now() + deps.waitMs;
+  while (deps.scheduler.now() < deadline && !signal?.aborted) {
+    await sleep(deps.scheduler, deps.pollMs, signal);
+    const out = await session.relayReply(envelopeId);
+    // A failed read is not the device's answer: keep waiting within the budget.
+    if (out.ok && out.value) return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
+  }
+  return { ok: true, pending: true, envelope_id: envelopeId, note: 'the device has not answered yet; redeem later with action "result" and this envelope_id' };
+}
+
+async function invoke(deps: Deps, session: SessionClient, input: Record<string, unknown>, signal?: AbortSignal) {
+  if (typeof input.device !== 'string' || typeof input.prompt !== 'string' || input.prompt.trim() === '') return fail('invoke needs a device and a prompt');
+  const devices = await session.listDevices();
+  if (!devices.ok) return fail(devices.failure.message, { kind: devices.failure.kind });
+  const target = resolveDevice(devices.value, input.device);
+  if (typeof target === 'string') return fail(target, { kind: 'no_such_device' });
+  if (target.id === deps.selfDeviceId()) return fail('a robot never invokes itself through the fleet');
+  if (target.kind === 'endpoint') return fail(`${target.name} is an endpoint device; the relay cannot reach it`);
+  const sent = await session.relaySend(target.id, { type: 'invoke', prompt: input.prompt });
+  if (!sent.queued) return { ok: false, ...sent };
+  if (input.wait === false) return { ok: true, pending: true, envelope_id: sent.id, note: 'queued; redeem with action "result"' };
+  return waitForReply(deps, session, sent.id, signal);
+}
+
+async function dispatch(deps: Deps, raw: unknown, ctx: ToolContext): Promise<Record<string, unknown>> {
+  // Fleet turns get no fleet tools, which caps the depth at 1 (reference-notes §3).
+  if (ctx.fleet) return fail('use_device is not available in a turn that came through the fleet');
+  const input = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const session = await deps.session();
+  if (!session) return fail('no owner session: add a platform command-line token in the settings to reach other devices');
+  if (input.action === 'list') return listDevices(deps, session);
+  if (input.action === 'invoke') return invoke(deps, session, input, ctx.signal);
+  if (input.action !== 'result') return fail('action must be list, invoke or result');
+  return typeof input.envelope_id === 'string' && input.envelope_id !== '' ? redeem(session, input.envelope_id) : fail('result needs an envelope_id');
+}
+
 /** Creates the use_device tool. */
 export function createUseDeviceTool(deps: UseDeviceDeps): ToolDefinition {
-  const pollMs = deps.pollMs ?? CADENCE.useDevicePollMs;
-  const waitMs = deps.waitMs ?? CADENCE.useDeviceWaitMs;
-
-  async function list(session: SessionClient) {
-    const out = await session.listDevices();
-    if (!out.ok) return fail(out.failure.message, { kind: out.failure.kind });
-    const self = deps.selfDeviceId();
-    return { ok: true, devices: out.value.map((d) => ({ ...d, self: d.id === self })) };
-  }
-
-  async function redeem(session: SessionClient, envelopeId: string) {
-    const out = await session.relayReply(envelopeId);
-    if (!out.ok) return fail(out.failure.message, { kind: out.failure.kind });
-    if (!out.value) return { ok: true, pending: true, envelope_id: envelopeId, note: 'no reply yet; try action "result" again later (replies are kept 24 h)' };
-    return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
-  }
-
-  async function waitForReply(session: SessionClient, envelopeId: string, signal?: AbortSignal) {
-    const deadline = deps.scheduler.now() + waitMs;
-    while (deps.scheduler.now() < deadline && !signal?.aborted) {
-      await sleep(deps.scheduler, pollMs, signal);
-      const out = await session.relayReply(envelopeId);
-      // A failed read is not the device's answer: keep waiting within the budget.
-      if (out.ok && out.value) return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
-    }
-    return { ok: true, pending: true, envelope_id: envelopeId, note: 'the device has not answered yet; redeem later with action "result" and this envelope_id' };
-  }
-
-  async function invoke(session: SessionClient, input: Record<string, unknown>, signal?: AbortSignal) {
-    if (typeof input.device !== 'string' || typeof input.prompt !== 'string' || input.prompt.trim() === '') return fail('invoke needs a device and a prompt');
-    const devices = await session.listDevices();
-    if (!devices.ok) return fail(devices.failure.message, { kind: devices.failure.kind });
-    const target = resolveDevice(devices.value, input.device);
-    if (typeof target === 'string') return fail(target, { kind: 'no_such_device' });
-    if (target.id === deps.selfDeviceId()) return fail('a robot never invokes itself through the fleet');
-    if (target.kind === 'endpoint') return fail(`${target.name} is an endpoint device; the relay cannot reach it`);
-    const sent = await session.relaySend(target.id, { type: 'invoke', prompt: input.prompt });
-    if (!sent.queued) return { ok: false, ...sent };
-    if (input.wait === false) return { ok: true, pending: true, envelope_id: sent.id, note: 'queued; redeem with action "result"' };
-    return waitForReply(session, sent.id, signal);
-  }
-
+  const full: Deps = { ...deps, pollMs: deps.pollMs ?? CADENCE.useDevicePollMs, waitMs: deps.waitMs ?? CADENCE.useDeviceWaitMs };
   return {
     name: USE_DEVICE,
     description:
       'Use the owner\'s other devices on the platform. action "list" shows them; "invoke" sends a prompt to one device and waits up to 45 s for its answer, else returns a pending envelope_id; "result" redeems an envelope_id later.',
     inputSchema: INPUT_SCHEMA,
-    async run(raw, ctx) {
-      // Fleet turns get no fleet tools, which caps the depth at 1 (reference-notes §3).
-      if (ctx.fleet) return fail('use_device is not available in a turn that came through the fleet');
-      const input = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-      const session = await deps.session();
-      if (!session) return fail('no owner session: add a platform command-line token in the settings to reach other devices');
-      if (input.action === 'list') return list(session);
-      if (input.action === 'invoke') return invoke(session, input, ctx.signal);
-      if (input.action === 'result') {
-        return typeof input.envelope_id === 'string' && input.envelope_id !== '' ? redeem(session, input.envelope_id) : fail('result needs an envelope_id');
-      }
-      return fail('action must be list, invoke or result');
-    },
+    run: (input, ctx) => dispatch(full, input, ctx),
   };
 }

@@ -46,75 +46,77 @@ export interface FirmwarePoller {
   pollSoon(): void;
 }
 
+interface PollerState {
+  staged: StagedBundle | null;
+  lastPollAt: number | null;
+  /** `version:sha256` of a bundle that failed verification; not fetched again until the pointer changes. */
+  rejected: string | null;
+}
+
+type Deps = FirmwarePollerDeps & { pollMs: number; applyRetryMs: number };
+
+/** Applies the staged bundle when the robot is idle and the operator allows it; returns the next delay. */
+async function tryApply(deps: Deps, state: PollerState): Promise<number> {
+  const bundle = state.staged;
+  if (!bundle) return deps.pollMs;
+  if (!deps.updater.isIdle() || !deps.updater.operatorAllows()) {
+    deps.report({ state: 'staged', staged: bundle.version, message: 'waiting for an idle robot and the operator’s consent' });
+    return deps.applyRetryMs;
+  }
+  deps.report({ state: 'applying', message: null });
+  state.staged = null;
+  const out = await deps.updater.apply(bundle);
+  if (out.ok) deps.report({ state: 'applied', staged: null, currentVersion: bundle.version, message: `applied ${bundle.version}` });
+  else deps.report({ state: 'failed', staged: null, message: `apply failed: ${out.message}` });
+  return deps.pollMs;
+}
+
+/** Decides whether a pointer is worth fetching for this robot, reporting why not. */
+function worthFetching(deps: Deps, state: PollerState, pointer: FirmwarePointer | null): pointer is FirmwarePointer {
+  const current = deps.updater.currentVersion();
+  const order = pointer ? compareVersions(pointer.version, current) : 0;
+  if (!pointer || pointer.version === current || (order === 0 && !pointer.force)) {
+    deps.report({ state: 'up_to_date', available: null, message: null });
+    return false;
+  }
+  if (order < 0 && !pointer.force) {
+    deps.report({ state: 'refused', available: pointer.version, message: `downgrade to ${pointer.version} refused (not forced)` });
+    return false;
+  }
+  if (state.rejected === `${pointer.version}:${pointer.sha256}`) return false;
+  return state.staged?.version !== pointer.version;
+}
+
+/** Reads the pointer and stages a bundle worth having. */
+async function poll(deps: Deps, state: PollerState): Promise<void> {
+  deps.report({ state: 'checking', currentVersion: deps.updater.currentVersion() });
+  const out = await deps.api.call('PUT', PATHS.firmware, { channel: deps.channel() });
+  state.lastPollAt = deps.scheduler.now();
+  if (!out.ok) return void deps.report({ state: 'failed', lastCheckedAt: state.lastPollAt, message: out.failure.message });
+  deps.report({ lastCheckedAt: state.lastPollAt });
+  const pointer = parsePointer(out.value.body.bundle);
+  if (!worthFetching(deps, state, pointer)) return;
+  deps.report({ state: 'downloading', available: pointer.version, message: null });
+  const result = await stageBundle(deps.http, deps.root, pointer);
+  if (result.ok) {
+    state.staged = result.value;
+    return void deps.report({ state: 'staged', staged: result.value.version });
+  }
+  if (result.failure.kind === 'bad_bundle') state.rejected = `${pointer.version}:${pointer.sha256}`;
+  deps.log.warn('firmware bundle refused', { version: pointer.version, reason: result.failure.message });
+  deps.report({ state: 'failed', message: result.failure.message });
+}
+
 /** Creates the firmware poller. */
-export function createFirmwarePoller(deps: FirmwarePollerDeps): FirmwarePoller {
-  const pollMs = deps.pollMs ?? CADENCE.firmwareMs;
-  const applyRetryMs = deps.applyRetryMs ?? CADENCE.firmwareApplyRetryMs;
-  let staged: StagedBundle | null = null;
-  let lastPollAt: number | null = null;
-  // A bundle that failed verification is not fetched again until the pointer changes.
-  let rejected: string | null = null;
-
-  async function tryApply(): Promise<number> {
-    if (!staged) return pollMs;
-    if (!deps.updater.isIdle() || !deps.updater.operatorAllows()) {
-      deps.report({ state: 'staged', staged: staged.version, message: 'waiting for an idle robot and the operator’s consent' });
-      return applyRetryMs;
-    }
-    deps.report({ state: 'applying', message: null });
-    const bundle = staged;
-    staged = null;
-    const out = await deps.updater.apply(bundle);
-    if (out.ok) deps.report({ state: 'applied', staged: null, currentVersion: bundle.version, message: `applied ${bundle.version}` });
-    else deps.report({ state: 'failed', staged: null, message: `apply failed: ${out.message}` });
-    return pollMs;
-  }
-
-  /** Decides what a pointer means for this robot; returns null when there is nothing to fetch. */
-  function judge(pointer: FirmwarePointer | null, current: string): 'fetch' | null {
-    if (!pointer || pointer.version === current) {
-      deps.report({ state: 'up_to_date', available: null, message: null });
-      return null;
-    }
-    const order = compareVersions(pointer.version, current);
-    if (order < 0 && !pointer.force) {
-      deps.report({ state: 'refused', available: pointer.version, message: `downgrade to ${pointer.version} refused (not forced)` });
-      return null;
-    }
-    if (order === 0 && !pointer.force) {
-      deps.report({ state: 'up_to_date', available: null, message: null });
-      return null;
-    }
-    if (rejected === `${pointer.version}:${pointer.sha256}`) return null;
-    return staged?.version === pointer.version ? null : 'fetch';
-  }
-
-  async function poll(): Promise<void> {
-    deps.report({ state: 'checking', currentVersion: deps.updater.currentVersion() });
-    const out = await deps.api.call('PUT', PATHS.firmware, { channel: deps.channel() });
-    lastPollAt = deps.scheduler.now();
-    if (!out.ok) return void deps.report({ state: 'failed', lastCheckedAt: lastPollAt, message: out.failure.message });
-    deps.report({ lastCheckedAt: lastPollAt });
-    const pointer = parsePointer(out.value.body.bundle);
-    if (judge(pointer, deps.updater.currentVersion()) !== 'fetch' || !pointer) return;
-    deps.report({ state: 'downloading', available: pointer.version, message: null });
-    const result = await stageBundle(deps.http, deps.root, pointer);
-    if (result.ok) {
-      staged = result.value;
-      deps.report({ state: 'staged', staged: staged.version });
-      return;
-    }
-    if (result.failure.kind === 'bad_bundle') rejected = `${pointer.version}:${pointer.sha256}`;
-    deps.log.warn('firmware bundle refused', { version: pointer.version, reason: result.failure.message });
-    deps.report({ state: 'failed', message: result.failure.message });
-  }
-
+export function createFirmwarePoller(input: FirmwarePollerDeps): FirmwarePoller {
+  const deps: Deps = { ...input, pollMs: input.pollMs ?? CADENCE.firmwareMs, applyRetryMs: input.applyRetryMs ?? CADENCE.firmwareApplyRetryMs };
+  const state: PollerState = { staged: null, lastPollAt: null, rejected: null };
   return {
     async tick() {
-      const due = lastPollAt === null || deps.scheduler.now() - lastPollAt >= pollMs;
-      if (due) await poll();
-      return staged ? tryApply() : pollMs;
+      const due = state.lastPollAt === null || deps.scheduler.now() - state.lastPollAt >= deps.pollMs;
+      if (due) await poll(deps, state);
+      return state.staged ? tryApply(deps, state) : deps.pollMs;
     },
-    pollSoon: () => void (lastPollAt = null),
+    pollSoon: () => void (state.lastPollAt = null),
   };
 }
