@@ -4,13 +4,15 @@
  */
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createAccess, type Access } from './auth/access.ts';
+import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
+import { closeServer, listen } from './http/listeners.ts';
 import type { Log } from './log.ts';
 import { startSimDaemon, type SimDaemon } from './sim/index.ts';
 
@@ -31,89 +33,122 @@ export interface Cockpit {
   /** Server A's base URL as reachable on this host (loopback form). */
   readonly url: string;
   readonly port: number;
+  /** Server A over HTTPS, when ROBOT_HTTPS_PORT is not 0. */
+  readonly httpsUrl: string | undefined;
   readonly daemonUrl: string;
   readonly simulated: boolean;
   readonly sim: SimDaemon | undefined;
   readonly robot: RobotCore;
   readonly app: DesktopApp;
+  readonly access: Access;
+  /** The local certificate authority's certificate (PEM), for clients that must trust it. */
+  readonly caCertPem: string | undefined;
   stop(): Promise<void>;
 }
 
 /** dist/renderer from a checkout (server/index.ts) and from a compiled build (dist/server/index.js). */
-const DEFAULT_SHELL = [new URL('../dist/renderer', import.meta.url), new URL('../renderer/index.html', import.meta.url)]
-  .map((u) => fileURLToPath(u))
-  .map((p) => (p.endsWith('index.html') ? dirname(p) : p))
-  .find((p) => existsSync(join(p, 'index.html'))) ?? fileURLToPath(new URL('../dist/renderer', import.meta.url));
-/** In-flight requests get this long to finish on shutdown before their sockets are cut. */
-const DRAIN_MS = 3000;
+const DEFAULT_SHELL =
+  [new URL('../dist/renderer', import.meta.url), new URL('../renderer/index.html', import.meta.url)]
+    .map((u) => fileURLToPath(u))
+    .map((p) => (p.endsWith('index.html') ? dirname(p) : p))
+    .find((p) => existsSync(join(p, 'index.html'))) ?? fileURLToPath(new URL('../dist/renderer', import.meta.url));
 
 export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
   const { config, log } = options;
-  const sim = config.daemonUrl === 'sim' ? await startSimDaemon({ port: 0, log: log.child('sim') }) : undefined;
-  const daemonUrl = sim ? sim.url : config.daemonUrl;
-  const robot = createRobotCore({ daemonUrl, simulated: sim !== undefined, log: log.child('robot') });
-  const app = createDesktopApp({
-    config,
-    log,
-    robot,
-    shellRoot: options.shellRoot ?? DEFAULT_SHELL,
-    gate: {
-      credentials: { ownerToken: options.ownerToken, validateSession: () => undefined },
-      loopbackReads: config.loopbackReads,
-    },
-  });
-  robot.start();
-  const server = createServer(app.koa.callback());
-  app.hub.attach(server);
-  const stopBroadcast = app.startBroadcast();
+  const cleanup: (() => Promise<void> | void)[] = [];
   try {
-    await listen(server, config.httpPort, config.host);
+    const sim = config.daemonUrl === 'sim' ? await startSimDaemon({ port: 0, log: log.child('sim') }) : undefined;
+    if (sim) cleanup.push(() => sim.close());
+    const daemonUrl = sim ? sim.url : config.daemonUrl;
+    const robot = createRobotCore({ daemonUrl, simulated: sim !== undefined, log: log.child('robot') });
+    cleanup.push(() => robot.stop());
+    const https = config.httpsPort > 0 ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls') }) : undefined;
+    if (https) cleanup.push(() => https.stop());
+    const access = await createAccess({
+      config,
+      log: log.child('auth'),
+      ownerToken: options.ownerToken,
+      pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
+    });
+    const app = createDesktopApp({
+      config,
+      log,
+      robot,
+      gate: access.gate,
+      routes: access.routes,
+      shellRoot: options.shellRoot ?? DEFAULT_SHELL,
+      ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
+    });
+    access.sessions.onEnd((key) => app.hub.closeSession(key));
+    robot.start();
+    const stopBroadcast = app.startBroadcast();
+    cleanup.push(stopBroadcast);
+    const servers = await startListeners(app, config, https);
+    cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
+    cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
+    return cockpitHandle({ app, robot, access, sim, daemonUrl, https, servers, cleanup });
   } catch (err) {
-    stopBroadcast();
-    await robot.stop();
-    await sim?.close();
+    await runCleanup(cleanup);
     throw err;
   }
-  const port = (server.address() as AddressInfo).port;
+}
+
+interface Listeners {
+  port: number;
+  httpsPort: number | undefined;
+  all: Server[];
+}
+
+async function startListeners(app: DesktopApp, config: Config, https: HttpsService | undefined): Promise<Listeners> {
+  const http = createServer(app.koa.callback());
+  app.hub.attach(http);
+  const all: Server[] = [http];
+  const port = await listen(http, config.httpPort, config.host);
+  let httpsPort: number | undefined;
+  if (https) {
+    const secure = https.server(app.koa.callback());
+    app.hub.attach(secure);
+    all.push(secure);
+    httpsPort = await listen(secure, config.httpsPort, config.host);
+  }
+  return { port, httpsPort, all };
+}
+
+function cockpitHandle(parts: {
+  app: DesktopApp;
+  robot: RobotCore;
+  access: Access;
+  sim: SimDaemon | undefined;
+  daemonUrl: string;
+  https: HttpsService | undefined;
+  servers: Listeners;
+  cleanup: (() => Promise<void> | void)[];
+}): Cockpit {
   let stopping: Promise<void> | undefined;
+  const { servers } = parts;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    daemonUrl,
-    simulated: sim !== undefined,
-    sim,
-    robot,
-    app,
-    stop: () =>
-      (stopping ??= (async () => {
-        stopBroadcast();
-        app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down');
-        await closeServer(server);
-        // Daemon media is never released here: other apps on the robot still use it.
-        await robot.stop();
-        await sim?.close();
-      })()),
+    url: `http://127.0.0.1:${servers.port}`,
+    port: servers.port,
+    httpsUrl: servers.httpsPort ? `https://localhost:${servers.httpsPort}` : undefined,
+    daemonUrl: parts.daemonUrl,
+    simulated: parts.sim !== undefined,
+    sim: parts.sim,
+    robot: parts.robot,
+    app: parts.app,
+    access: parts.access,
+    caCertPem: parts.https?.tls.caCertPem,
+    // Daemon media is never released on the way down: other apps on the robot still use it.
+    stop: () => (stopping ??= runCleanup(parts.cleanup)),
   };
 }
 
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error) => reject(err);
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+/** Undo in reverse order of setup; one failing step does not stop the others. */
+async function runCleanup(steps: (() => Promise<void> | void)[]): Promise<void> {
+  for (const step of [...steps].reverse()) {
+    try {
+      await step();
+    } catch {
+      // Shutting down: keep going so every resource is released.
+    }
+  }
 }

@@ -8,11 +8,12 @@ import type { Config } from '../config.ts';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { defineRoutes, type RouteSpec } from '../http/route-table.ts';
-import { createShellHandler } from '../http/static-shell.ts';
-import { WsHub } from '../http/ws-hub.ts';
+import { createShellHandler, type ShellExtras } from '../http/static-shell.ts';
+import { WsHub, type WsHandler } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
 import type { RobotCore } from './robot-core.ts';
 import { readRoutes } from './routes/read-routes.ts';
+import { completeServerARoutes } from './routes/spec-routes.ts';
 import { startStateBroadcast } from './state-broadcaster.ts';
 
 export interface DesktopDeps {
@@ -20,8 +21,14 @@ export interface DesktopDeps {
   log: Log;
   robot: RobotCore;
   gate: GateDeps;
+  /** Routes of features and of the access model, beyond the read side built here. */
+  routes: RouteSpec[];
   /** Folder of the built dashboard (dist/renderer). */
   shellRoot: string;
+  /** Files the shell serves besides the build (the CA certificate and trust page). */
+  shellExtras?: ShellExtras;
+  /** What to do with a /ws client beyond the first frames (e.g. joystick messages). */
+  onSocket?: WsHandler;
 }
 
 export interface DesktopApp {
@@ -33,13 +40,15 @@ export interface DesktopApp {
 }
 
 export function createDesktopApp(deps: DesktopDeps): DesktopApp {
-  const shell = createShellHandler({ root: deps.shellRoot });
-  const routes = defineRoutes([
-    ...readRoutes(deps.robot),
-    { method: 'WS', path: '/ws', access: 'key', queryToken: true, summary: 'state frames, agent log rows, events' },
-    { method: 'GET', path: '/', access: 'public', summary: 'dashboard shell (no-cache)', handler: shell },
-    { method: 'GET', path: '/{*path}', access: 'public', summary: 'static assets, single-page fallback', handler: shell },
-  ]);
+  const shell = createShellHandler({ root: deps.shellRoot, extras: deps.shellExtras ?? {} });
+  const routes = defineRoutes(
+    completeServerARoutes([
+      ...readRoutes(deps.robot),
+      ...deps.routes,
+      { method: 'GET', path: '/', access: 'public', summary: 'dashboard shell (no-cache)', handler: shell },
+      { method: 'GET', path: '/{*path}', access: 'public', summary: 'static assets, single-page fallback', handler: shell },
+    ]),
+  );
 
   const koa = new Koa({ proxy: false });
   koa.use(errorHandler(deps.log.child('http')));
@@ -58,6 +67,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
         const state = deps.robot.state();
         if (state) client.send({ type: 'state', ...state });
         client.send({ type: 'health', ...deps.robot.health() });
+        deps.onSocket?.(client);
       },
     },
     credentials: deps.gate.credentials,

@@ -17,13 +17,16 @@ export interface Caller {
   failed: boolean;
   viaBearer: boolean;
   viaCookie: boolean;
+  /** The session's cookie value (to log it out) and its non-secret key (to close its sockets). */
   sessionId?: string;
+  sessionKey?: string;
   credentialId?: string;
   /** When the passkey session ends (epoch ms); sockets are closed then. */
   expiresAt?: number;
 }
 
 export interface SessionInfo {
+  key: string;
   credentialId: string;
   expiresAt: number;
 }
@@ -62,6 +65,7 @@ export function resolveCaller(input: CallerInput, creds: CredentialSources): Cal
         kind: 'passkey',
         viaCookie: true,
         sessionId: input.cookie,
+        sessionKey: session.key,
         credentialId: session.credentialId,
         expiresAt: session.expiresAt,
       };

@@ -23,8 +23,12 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/** Files answered by the shell besides the build, keyed by path (e.g. /ca.crt, /trust). */
+export type ShellExtras = Record<string, (ctx: Context) => Promise<void> | void>;
+
 export interface ShellOptions {
   root: string;
+  extras?: ShellExtras;
 }
 
 export function createShellHandler(options: ShellOptions): (ctx: Context) => Promise<void> {
@@ -32,6 +36,8 @@ export function createShellHandler(options: ShellOptions): (ctx: Context) => Pro
   return async function serveShell(ctx) {
     // Unknown API paths are API 404s, never the dashboard.
     if (ctx.path === '/api' || ctx.path.startsWith('/api/')) throw new AppError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
+    const extra = options.extras?.[ctx.path];
+    if (extra) return extra(ctx);
     const relative = decodeSafe(ctx.path);
     const target = normalize(join(root, relative));
     const inside = target === root || target.startsWith(root + sep);

@@ -70,10 +70,10 @@ export class WsHub {
     return this.dropped;
   }
 
-  /** Ends every socket of a signed-out session at once. */
-  closeSession(sessionId: string): void {
+  /** Ends every socket of a session that ended (logout, expiry, deleted passkey) at once. */
+  closeSession(sessionKey: string): void {
     for (const set of this.clientsByPath.values()) {
-      for (const c of set) if (c.caller.sessionId === sessionId) c.ws.close(WS_CLOSE.UNAUTHORIZED, 'session ended');
+      for (const c of set) if (c.caller.sessionKey === sessionKey) c.ws.close(WS_CLOSE.UNAUTHORIZED, 'session ended');
     }
   }
 

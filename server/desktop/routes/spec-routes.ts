@@ -1,0 +1,82 @@
+/**
+ * Server A has exactly the 39 routes of cockpit-api.md, 11 of them public. Features land in
+ * separate issues; until one does, its routes are still declared here with their access level
+ * (so the access matrix covers them) and answer 503 NOT_CONFIGURED saying what is missing.
+ * A feature's real route replaces the declaration with the same method and path.
+ */
+import { AppError } from '../../errors.ts';
+import type { Access, Method, RouteSpec } from '../../http/route-table.ts';
+
+type Declared = [Method, string, Access, string, { control?: boolean; queryToken?: boolean }?];
+
+/** Every route of server A with its access, in the spec's order. */
+export const SERVER_A_ROUTES: readonly Declared[] = [
+  ['GET', '/api/health', 'public', 'health object'],
+  ['GET', '/api/state', 'key', 'robot state'],
+  ['GET', '/api/telemetry', 'key', 'state plus camera status'],
+  ['GET', '/api/emotions', 'key', 'recorded-move library'],
+  ['GET', '/api/log', 'key', 'agent log tail; n (≤300), after'],
+  ['GET', '/api/ask/last', 'key', 'Ask status'],
+  ['GET', '/api/snapshot.jpg', 'key', 'latest camera frame (JPEG)', { queryToken: true }],
+  ['GET', '/api/camera/snapshot', 'key', 'alias of /api/snapshot.jpg', { queryToken: true }],
+  ['GET', '/api/stream', 'key', 'MJPEG stream', { queryToken: true }],
+  ...(['antennas', 'ask', 'demo', 'express', 'home', 'look', 'motors', 'reel', 'say', 'sleep', 'stop', 'volume', 'wake'].map(
+    (name): Declared => ['POST', `/api/control/${name}`, 'key', `control: ${name}`, { control: true }],
+  )),
+  ['POST', '/api/chat', 'key', 'one fleet agent turn (waits up to 75 s)'],
+  ['GET', '/api/tracking', 'key', 'face tracking status'],
+  // Authentication rule 2 and issue 3: loopback callers may write /api/tracking* and /api/doa.
+  ['POST', '/api/tracking', 'key+loopback', 'face tracker on or off; {enabled}'],
+  ['POST', '/api/tracking/hold', 'key+loopback', 'named hold; {name, on, ttl}'],
+  ['GET', '/api/doa', 'key', 'turn-toward-speaker status'],
+  ['POST', '/api/doa', 'key+loopback', 'turn-toward-speaker on or off; {enabled}'],
+  ['GET', '/api/auth/status', 'public', 'who the caller is'],
+  ['POST', '/api/auth/register/begin', 'public', 'passkey registration options'],
+  ['POST', '/api/auth/register/complete', 'public', 'store the new passkey'],
+  ['POST', '/api/auth/login/begin', 'public', 'passkey assertion options'],
+  ['POST', '/api/auth/login/complete', 'public', 'verify and set the session cookie'],
+  ['POST', '/api/auth/logout', 'public', 'end the session'],
+  ['GET', '/api/auth/credentials', 'public', 'list passkeys (owner only)'],
+  ['DELETE', '/api/auth/credentials/:cid', 'public', 'remove a passkey (owner only)'],
+  ['WS', '/ws', 'key', 'state, agent_log and event frames', { queryToken: true }],
+  ['GET', '/', 'public', 'dashboard shell'],
+  ['GET', '/{*path}', 'public', 'static assets, single-page fallback'],
+];
+
+const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+/**
+ * The spec's table with implemented routes in place of declarations, plus console extras
+ * (/api/console/*). A feature route must keep the access its declaration names.
+ */
+export function completeServerARoutes(implemented: RouteSpec[]): RouteSpec[] {
+  const byKey = new Map(implemented.map((r) => [key(r), r]));
+  const table: RouteSpec[] = SERVER_A_ROUTES.map(([method, path, access, summary, extra]) => {
+    const real = byKey.get(key({ method, path }));
+    if (real) {
+      if (real.access !== access) throw new Error(`${method} ${path} must have access ${access}, not ${real.access}`);
+      byKey.delete(key(real));
+      return real;
+    }
+    return {
+      method,
+      path,
+      access,
+      summary,
+      ...extra,
+      ...(method === 'WS' ? {} : { handler: () => notAvailable(summary) }),
+    };
+  });
+  for (const extra of byKey.values()) {
+    if (!extra.path.startsWith('/api/console/')) throw new Error(`${key(extra)} is not in the spec; console routes live under /api/console/`);
+    if (extra.access === 'public') throw new Error(`${key(extra)}: console routes require a key`);
+    table.push(extra);
+  }
+  // The router runs matching routes in order: the shell's catch-all must come last.
+  const isShell = (r: RouteSpec) => r.path === '/' || r.path === '/{*path}';
+  return [...table.filter((r) => !isShell(r)), ...table.filter(isShell)];
+}
+
+function notAvailable(what: string): never {
+  throw new AppError('NOT_CONFIGURED', `${what} is not available in this build yet`);
+}

@@ -1,0 +1,43 @@
+/**
+ * The two checks control routes add after auth, in this order (reference-notes.md §4, "Control
+ * pipeline"): a per-client sliding one-second rate limit, then the same-origin check. Scripts
+ * with the bearer may omit Origin; browsers with a cookie may not (cross-site requests carry
+ * cookies, not bearer headers).
+ */
+import type { Context } from 'koa';
+import { checkOrigin } from '../auth/origin-check.ts';
+import type { RateLimiter } from '../auth/rate-limit.ts';
+import { AppError } from '../errors.ts';
+import type { Caller } from './caller.ts';
+
+export interface ControlGuardOptions {
+  limiter: RateLimiter;
+  /** ROBOT_ORIGIN, when the dashboard is reached through a name the Host header does not show. */
+  allowedOrigins: string[];
+  limit: number;
+}
+
+/** A client is its address plus the credential it holds: two browsers on one host are two clients. */
+export function clientKey(ctx: Context, caller: Caller): string {
+  const who = caller.sessionKey ?? caller.kind;
+  return `${ctx.req.socket.remoteAddress ?? 'unknown'}|${who}`;
+}
+
+export function createControlGuard(options: ControlGuardOptions): (ctx: Context, caller: Caller) => void {
+  return function guardControl(ctx, caller) {
+    const decision = options.limiter.check(clientKey(ctx, caller));
+    if (!decision.ok) {
+      throw new AppError('RATE_LIMITED', `rate limit ${options.limit}/s`, {
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
+    }
+    const origin = checkOrigin({
+      origin: ctx.get('origin') || undefined,
+      host: ctx.get('host') || undefined,
+      secure: ctx.secure,
+      allowedOrigins: options.allowedOrigins,
+      viaBearer: caller.viaBearer,
+    });
+    if (!origin.ok) throw new AppError('ORIGIN_REFUSED', origin.reason);
+  };
+}
