@@ -39,7 +39,9 @@ export interface PlatformHttpOptions {
 
 /** Kind of an HTTP failure, decided on the status first and the exact worker string second. */
 export function kindOfStatus(status: number, workerError: string | undefined): FailureKind {
-  if (status === 401) return 'unauthorized';
+  // A wrong token, a revoked device and an unknown id are one answer (reference-notes §2.1);
+  // the strings are matched too, since some proxies relay them under another status.
+  if (status === 401 || workerError === WORKER_ERRORS.unauthorized || workerError === WORKER_ERRORS.unknownDevice) return 'unauthorized';
   if (workerError === WORKER_ERRORS.payloadTooBig || status === 413) return 'too_large';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
