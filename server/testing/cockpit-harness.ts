@@ -81,10 +81,11 @@ export function openSocket(url: string, headers: Record<string, string> = {}): P
  */
 export function remoteRequest(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
 ): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, localAddress: '127.0.0.2' }, (res) => {
+    const options = { method: init.method ?? 'GET', headers: init.headers, localAddress: init.localAddress ?? '127.0.0.2' };
+    const req = httpRequest(url, options, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
