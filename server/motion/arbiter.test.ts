@@ -11,9 +11,17 @@ const state = async () => rig.daemon.fullState();
 
 describe('motion arbiter against the simulator', () => {
   it('keeps ONE move owner: a new move cancels the one running', async () => {
-    const first = await rig.control.arbiter.run({ label: 'slow', maxSeconds: 6, start: (d) => d.goto({ head_pose: { yaw: 0.5 }, duration: 5 }) });
+    const first = await rig.control.arbiter.run({
+      label: 'slow',
+      maxSeconds: 6,
+      start: (d) => d.goto({ head_pose: { yaw: 0.5 }, duration: 5 }),
+    });
     expect(await rig.running()).toEqual([first.uuid]);
-    const second = await rig.control.arbiter.run({ label: 'express', maxSeconds: 30, start: (d) => d.playMove('pollen-robotics/reachy-mini-emotions-library', 'welcoming1') });
+    const second = await rig.control.arbiter.run({
+      label: 'express',
+      maxSeconds: 30,
+      start: (d) => d.playMove('pollen-robotics/reachy-mini-emotions-library', 'welcoming1'),
+    });
     expect(await rig.running()).toEqual([second.uuid]);
     expect(await first.done).toBe('cancelled');
     expect(rig.control.arbiter.current()?.uuid).toBe(second.uuid);
@@ -26,14 +34,23 @@ describe('motion arbiter against the simulator', () => {
     const foreign = await rig.daemon.goto({ head_pose: { pitch: 0.2 }, duration: 5 });
     await until(() => rig.control.arbiter.current() === undefined);
     await sleep(50); // the move_started event arrives after the POST returns
-    const mine = await rig.control.arbiter.run({ label: 'look', maxSeconds: 2, start: (d) => d.goto({ head_pose: { yaw: 0.1 }, duration: 0.3 }) });
+    const mine = await rig.control.arbiter.run({
+      label: 'look',
+      maxSeconds: 2,
+      start: (d) => d.goto({ head_pose: { yaw: 0.1 }, duration: 0.3 }),
+    });
     expect(await rig.running()).not.toContain(foreign);
     expect(await mine.done).toBe('completed');
   });
 
   it('takes a hold before the move and releases it when the move ends', async () => {
     rig.holds.calls.length = 0;
-    const move = await rig.control.arbiter.run({ label: 'look', hold: 'look', maxSeconds: 1.3, start: (d) => d.goto({ head_pose: { yaw: 0.2 }, duration: 0.3 }) });
+    const move = await rig.control.arbiter.run({
+      label: 'look',
+      hold: 'look',
+      maxSeconds: 1.3,
+      start: (d) => d.goto({ head_pose: { yaw: 0.2 }, duration: 0.3 }),
+    });
     expect(rig.holds.live()).toEqual(['look']);
     expect(rig.holds.calls[0]).toEqual({ op: 'take', name: 'look', ttl: 2.3 });
     await move.done;
@@ -41,8 +58,18 @@ describe('motion arbiter against the simulator', () => {
   });
 
   it('a cancelled move does not release the hold its successor took', async () => {
-    const a = await rig.control.arbiter.run({ label: 'a', hold: 'look', maxSeconds: 6, start: (d) => d.goto({ head_pose: { yaw: 0.3 }, duration: 5 }) });
-    const b = await rig.control.arbiter.run({ label: 'b', hold: 'look', maxSeconds: 2, start: (d) => d.goto({ head_pose: { yaw: -0.3 }, duration: 0.5 }) });
+    const a = await rig.control.arbiter.run({
+      label: 'a',
+      hold: 'look',
+      maxSeconds: 6,
+      start: (d) => d.goto({ head_pose: { yaw: 0.3 }, duration: 5 }),
+    });
+    const b = await rig.control.arbiter.run({
+      label: 'b',
+      hold: 'look',
+      maxSeconds: 2,
+      start: (d) => d.goto({ head_pose: { yaw: -0.3 }, duration: 0.5 }),
+    });
     expect(await a.done).toBe('cancelled');
     expect(rig.holds.live()).toEqual(['look']);
     await b.done;
@@ -80,8 +107,18 @@ describe('motion arbiter against the simulator', () => {
 
   it('clamps joystick targets and refuses bad frames without sending', () => {
     const result = rig.control.streamTarget({ type: 'joystick', yaw: 200, pitch: 0 }, { kind: 'token' });
-    expect(result).toMatchObject({ accepted: true, target: { yaw: 60 }, clamped: { yaw: { requested: 200, applied: 60 } } });
-    expect(rig.control.streamTarget({ yaw: 'left' }, { kind: 'token' })).toMatchObject({ accepted: false, code: 'BAD_REQUEST' });
-    expect(rig.control.streamTarget({ yaw: 1 }, { kind: 'anonymous' })).toMatchObject({ accepted: false, code: 'AUTH_REQUIRED' });
+    expect(result).toMatchObject({
+      accepted: true,
+      target: { yaw: 60 },
+      clamped: { yaw: { requested: 200, applied: 60 } },
+    });
+    expect(rig.control.streamTarget({ yaw: 'left' }, { kind: 'token' })).toMatchObject({
+      accepted: false,
+      code: 'BAD_REQUEST',
+    });
+    expect(rig.control.streamTarget({ yaw: 1 }, { kind: 'anonymous' })).toMatchObject({
+      accepted: false,
+      code: 'AUTH_REQUIRED',
+    });
   });
 });

@@ -10,7 +10,13 @@ import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { Log } from '../log.ts';
-import { clampJoystick, joystickToWire, parseJoystickFrame, type JoystickTarget, type StreamResult } from './joystick.ts';
+import {
+  clampJoystick,
+  joystickToWire,
+  parseJoystickFrame,
+  type JoystickTarget,
+  type StreamResult,
+} from './joystick.ts';
 import type { MoveEnd, MoveEvents } from './move-events.ts';
 import { fmt, receipt, type Emit, type Holds } from './receipts.ts';
 import { LATCHED_MESSAGE, type StopLatch } from './stop-latch.ts';
@@ -170,7 +176,9 @@ class MotionArbiter implements Arbiter {
     const uuids = new Set([...this.deps.events.running(), ...(this.owned ? [this.owned.uuid] : [])]);
     this.owned = undefined;
     const stop = (uuid: string) =>
-      this.deps.daemon.stopMove(uuid).catch((err: unknown) => this.deps.log.debug('cancel failed', { uuid, error: String(err) }));
+      this.deps.daemon
+        .stopMove(uuid)
+        .catch((err: unknown) => this.deps.log.debug('cancel failed', { uuid, error: String(err) }));
     await Promise.all([...uuids].map(stop));
   }
 

@@ -77,7 +77,8 @@ export function parseLook(raw: unknown): LookInput {
 }
 
 function antennaPair(value: unknown): [number, number] {
-  const ok = Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number' && Number.isFinite(v));
+  const ok =
+    Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number' && Number.isFinite(v));
   if (!ok) throw badRequest('antennas must be [right, left] in degrees');
   return [value[0] as number, value[1] as number];
 }
@@ -105,7 +106,8 @@ export const MOTOR_MODES: readonly MotorMode[] = ['enabled', 'disabled', 'gravit
 
 export function parseMotors(raw: unknown): { mode: MotorMode } {
   const mode = requiredString(objectOf(raw, ['mode']), 'mode', MOTOR_MODES.join(', '));
-  if (!(MOTOR_MODES as readonly string[]).includes(mode)) throw badRequest(`mode must be one of ${MOTOR_MODES.join(', ')}`);
+  if (!(MOTOR_MODES as readonly string[]).includes(mode))
+    throw badRequest(`mode must be one of ${MOTOR_MODES.join(', ')}`);
   return { mode: mode as MotorMode };
 }
 
@@ -133,13 +135,19 @@ export function parseReel(raw: unknown): { action: ReelAction } {
 
 export const SAY_MAX_CHARS = 1000;
 
-/** Control characters other than tab and line breaks; NUL would also break the argv of espeak-ng. */
-const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/** C0 controls other than tab and line breaks, and DEL; NUL would also break espeak-ng's argv. */
+function hasControlChars(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return true;
+  }
+  return false;
+}
 
 export function parseSay(raw: unknown): { text: string } {
   const text = requiredString(objectOf(raw, ['text']), 'text', `1-${SAY_MAX_CHARS} characters`).trim();
   if (text.length === 0) throw badRequest('text must not be empty');
   if (text.length > SAY_MAX_CHARS) throw badRequest(`text must be at most ${SAY_MAX_CHARS} characters`);
-  if (CONTROL_CHARS.test(text)) throw badRequest('text must not contain control characters');
+  if (hasControlChars(text)) throw badRequest('text must not contain control characters');
   return { text };
 }

@@ -90,14 +90,28 @@ function buildParts(deps: ControlDeps): Parts {
   const latch = createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
   const personas = createPersonaRegistry(log.child('personas'));
-  const reel = createReel({ arbiter, moves: deps.robot.moves, latch, services, emit: deps.emit, log: log.child('reel'), ...deps.reel });
-  const speaker = createSpeaker({ daemon, engine: deps.engine ?? createEspeakEngine(), holds, log: log.child('speech') });
+  const reel = createReel({
+    arbiter,
+    moves: deps.robot.moves,
+    latch,
+    services,
+    emit: deps.emit,
+    log: log.child('reel'),
+    ...deps.reel,
+  });
+  const speaker = createSpeaker({
+    daemon,
+    engine: deps.engine ?? createEspeakEngine(),
+    holds,
+    log: log.child('speech'),
+  });
   const volume = createVolumeControl({
     daemon,
     log: log.child('volume'),
     ...(deps.volumeQuietMs !== undefined ? { quietMs: deps.volumeQuietMs } : {}),
     onSettled: (level, error) => {
-      if (error) deps.emit(receipt('volume', `volume ${level} not applied: ${error}`, 'system', { level, applied: false }));
+      if (error)
+        deps.emit(receipt('volume', `volume ${level} not applied: ${error}`, 'system', { level, applied: false }));
     },
   });
   return { events, stream, latch, arbiter, personas, reel, speaker, volume };
@@ -108,7 +122,8 @@ export function createControl(deps: ControlDeps): Control {
   const { emit } = deps;
   const gotoDeps = { arbiter: p.arbiter, emit };
   const robotDeps = { daemon: deps.robot.daemon, arbiter: p.arbiter, moves: deps.robot.moves, emit };
-  const motion = <T>(task: () => Promise<T>): Promise<T> => {
+  // Async, so a latched stop is a rejected promise like every other refusal.
+  const motion = async <T>(task: () => Promise<T>): Promise<T> => {
     p.latch.assertFree();
     return task();
   };
@@ -130,12 +145,23 @@ export function createControl(deps: ControlDeps): Control {
       await (on ? p.personas.pauseAll('demo') : p.personas.resumeAll('demo'));
       const detail = on ? 'demo mode: autonomous personas paused' : 'autonomous personas active';
       deps.robot.services.set('demo', { state: on ? 'running' : 'off', detail });
-      emit(receipt('demo', on ? 'demo mode on: autonomous personas paused' : 'demo mode off: autonomous personas resumed', c, { on }));
+      emit(
+        receipt(
+          'demo',
+          on ? 'demo mode on: autonomous personas paused' : 'demo mode off: autonomous personas resumed',
+          c,
+          { on },
+        ),
+      );
       return { on, personas: p.personas.status() };
     },
     reel: (action, c) => (action === 'start' ? p.reel.start(c) : p.reel.abort('aborted by the operator', c)),
     say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
-    stop: (c) => emergencyStop({ latch: p.latch, arbiter: p.arbiter, reel: p.reel, speaker: p.speaker, personas: p.personas, emit }, c),
+    stop: (c) =>
+      emergencyStop(
+        { latch: p.latch, arbiter: p.arbiter, reel: p.reel, speaker: p.speaker, personas: p.personas, emit },
+        c,
+      ),
     resume: (c) => resumeAfterStop({ latch: p.latch, personas: p.personas, emit }, c),
     streamTarget: (frame, caller) => p.arbiter.streamTarget(frame, caller),
     personas: p.personas,
@@ -155,6 +181,8 @@ export function createControl(deps: ControlDeps): Control {
 async function say(speaker: Speaker, emit: Emit, text: string, credential: CredentialKind): Promise<SayResult> {
   const result = await speaker.say(text);
   const quoted = text.length > 60 ? `${text.slice(0, 57)}…` : text;
-  emit(receipt('say', `say "${quoted}" (${result.seconds.toFixed(1)} s)`, credential, { chars: text.length, ...result }));
+  emit(
+    receipt('say', `say "${quoted}" (${result.seconds.toFixed(1)} s)`, credential, { chars: text.length, ...result }),
+  );
   return result;
 }

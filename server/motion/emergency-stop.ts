@@ -53,7 +53,10 @@ export interface ResumeResult {
   wasLatched: boolean;
 }
 
-export function resumeAfterStop(deps: Pick<StopDeps, 'latch' | 'personas' | 'emit'>, credential: CredentialKind): ResumeResult {
+export function resumeAfterStop(
+  deps: Pick<StopDeps, 'latch' | 'personas' | 'emit'>,
+  credential: CredentialKind,
+): ResumeResult {
   const wasLatched = deps.latch.release(`resumed by ${credential} at ${new Date().toISOString()}`);
   // Personas paused by demo mode stay paused: the registry keeps each reason separately.
   void deps.personas.resumeAll('stop');

@@ -50,13 +50,18 @@ describe('look plan: clamping to the safe ranges', () => {
   it('describes the move for the receipt', () => {
     expect(describeLook(planLook({ yaw: 20, pitch: -5 }).applied)).toBe('look yaw 20° pitch -5° in 1 s');
     expect(describeLook(planLook({ yaw: 0 }).applied)).toBe('look straight ahead in 1 s');
-    expect(describeLook(planLook({ antennas: [-30, 30], body_yaw: 10, duration: 2 }).applied)).toBe('look antennas -30° / 30° body 10° in 2 s');
+    expect(describeLook(planLook({ antennas: [-30, 30], body_yaw: 10, duration: 2 }).applied)).toBe(
+      'look antennas -30° / 30° body 10° in 2 s',
+    );
   });
 });
 
 describe('joystick frames', () => {
   it('parses absolute targets, missing fields neutral', () => {
-    expect(parseJoystickFrame({ type: 'joystick', yaw: 12, z: -4 })).toEqual({ ok: true, target: { yaw: 12, pitch: 0, roll: 0, z: -4 } });
+    expect(parseJoystickFrame({ type: 'joystick', yaw: 12, z: -4 })).toEqual({
+      ok: true,
+      target: { yaw: 12, pitch: 0, roll: 0, z: -4 },
+    });
   });
 
   it('names the mistyped field', () => {

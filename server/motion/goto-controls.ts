@@ -36,20 +36,44 @@ export interface GotoResult<T> {
 }
 
 const HEAD_FIELDS = ['yaw', 'pitch', 'roll', 'x', 'y', 'z'] as const;
-const UNITS: Record<string, string> = { yaw: '°', pitch: '°', roll: '°', x: 'mm', y: 'mm', z: 'mm', body_yaw: '°', antenna_right: '°', antenna_left: '°', duration: 's', right: '°', left: '°' };
+const UNITS: Record<string, string> = {
+  yaw: '°',
+  pitch: '°',
+  roll: '°',
+  x: 'mm',
+  y: 'mm',
+  z: 'mm',
+  body_yaw: '°',
+  antenna_right: '°',
+  antenna_left: '°',
+  duration: 's',
+  right: '°',
+  left: '°',
+};
 export const DEFAULT_LOOK_SECONDS = 1;
 /** The awake antenna pose, ±10° (daemon-api.md §3.0: init [-0.1745, 0.1745]). */
 const NEUTRAL_ANTENNAS: [number, number] = [-10, 10];
 
 /** Pure: the clamped pose (deg/mm) and the goto for the daemon (rad/m). */
-export function planLook(input: LookInput): { applied: LookApplied; clamped: Record<string, ClampNote>; goto: GotoRequest } {
+export function planLook(input: LookInput): {
+  applied: LookApplied;
+  clamped: Record<string, ClampNote>;
+  goto: GotoRequest;
+} {
   const clamped: Record<string, ClampNote> = {};
   const applied: LookApplied = { duration: clampField('duration', input.duration ?? DEFAULT_LOOK_SECONDS, clamped) };
   const goto: GotoRequest = { duration: applied.duration };
   if (HEAD_FIELDS.some((f) => input[f] !== undefined)) {
     // An absolute pose: head fields not given are neutral (0), as the daemon's pose model has it.
     for (const f of HEAD_FIELDS) applied[f] = clampField(f as SafeField, input[f] ?? 0, clamped);
-    goto.head_pose = { x: mm(applied.x), y: mm(applied.y), z: mm(applied.z), roll: rad(applied.roll), pitch: rad(applied.pitch), yaw: rad(applied.yaw) };
+    goto.head_pose = {
+      x: mm(applied.x),
+      y: mm(applied.y),
+      z: mm(applied.z),
+      roll: rad(applied.roll),
+      pitch: rad(applied.pitch),
+      yaw: rad(applied.yaw),
+    };
   }
   if (input.antennas) {
     applied.antennas = [
@@ -69,24 +93,42 @@ const mm = (v: number | undefined): number => (v ?? 0) / 1000;
 const rad = (v: number | undefined): number => toRad(v ?? 0);
 
 export function describeLook(a: LookApplied): string {
-  const parts = HEAD_FIELDS.filter((f) => a[f] !== undefined && a[f] !== 0).map((f) => `${f} ${fmt(a[f] as number, UNITS[f] as string)}`);
+  const parts = HEAD_FIELDS.filter((f) => a[f] !== undefined && a[f] !== 0).map(
+    (f) => `${f} ${fmt(a[f] as number, UNITS[f] as string)}`,
+  );
   if (parts.length === 0 && a.yaw !== undefined) parts.push('straight ahead');
   if (a.antennas) parts.push(`antennas ${fmt(a.antennas[0], '°')} / ${fmt(a.antennas[1], '°')}`);
   if (a.body_yaw !== undefined) parts.push(`body ${fmt(a.body_yaw, '°')}`);
   return `look ${parts.join(' ')} in ${fmt(a.duration, 's')}`;
 }
 
-export async function look(deps: GotoDeps, input: LookInput, credential: CredentialKind): Promise<GotoResult<LookApplied>> {
+export async function look(
+  deps: GotoDeps,
+  input: LookInput,
+  credential: CredentialKind,
+): Promise<GotoResult<LookApplied>> {
   const { applied, clamped, goto } = planLook(input);
   const hold = goto.head_pose ? 'look' : undefined;
-  const move = await deps.arbiter.run({ label: 'look', hold, maxSeconds: applied.duration + 1, start: (d) => d.goto(goto) });
+  const move = await deps.arbiter.run({
+    label: 'look',
+    hold,
+    maxSeconds: applied.duration + 1,
+    start: (d) => d.goto(goto),
+  });
   deps.emit(receipt('look', describeLook(applied) + clampText(clamped, UNITS), credential, { ...applied, clamped }));
   return { uuid: move.uuid, applied, clamped };
 }
 
-export async function antennas(deps: GotoDeps, input: AntennasInput, credential: CredentialKind): Promise<GotoResult<AntennasInput>> {
+export async function antennas(
+  deps: GotoDeps,
+  input: AntennasInput,
+  credential: CredentialKind,
+): Promise<GotoResult<AntennasInput>> {
   const clamped: Record<string, ClampNote> = {};
-  const applied = { right: clampField('antenna', input.right, clamped, 'right'), left: clampField('antenna', input.left, clamped, 'left') };
+  const applied = {
+    right: clampField('antenna', input.right, clamped, 'right'),
+    left: clampField('antenna', input.left, clamped, 'left'),
+  };
   const goto: GotoRequest = { antennas: [toRad(applied.right), toRad(applied.left)], duration: 0.5 };
   const move = await deps.arbiter.run({ label: 'antennas', maxSeconds: 2, start: (d) => d.goto(goto) });
   const text = `antennas right ${fmt(applied.right, '°')} left ${fmt(applied.left, '°')}${clampText(clamped, UNITS)}`;

@@ -20,7 +20,8 @@ export type JoystickParse = { ok: true; target: JoystickTarget } | { ok: false; 
 const FIELDS = ['yaw', 'pitch', 'roll', 'z'] as const;
 
 export function parseJoystickFrame(frame: unknown): JoystickParse {
-  if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) return { ok: false, error: 'joystick frame must be an object' };
+  if (typeof frame !== 'object' || frame === null || Array.isArray(frame))
+    return { ok: false, error: 'joystick frame must be an object' };
   const body = frame as Record<string, unknown>;
   const target: JoystickTarget = { yaw: 0, pitch: 0, roll: 0, z: 0 };
   for (const field of FIELDS) {

@@ -35,7 +35,11 @@ export interface MoveEventsOptions {
   pollMs?: number;
 }
 
-const END_OF: Record<string, MoveEnd> = { move_completed: 'completed', move_cancelled: 'cancelled', move_failed: 'failed' };
+const END_OF: Record<string, MoveEnd> = {
+  move_completed: 'completed',
+  move_cancelled: 'cancelled',
+  move_failed: 'failed',
+};
 /** Ends remembered for moves whose waiter registers after the event (a 0 s goto ends at once). */
 const REMEMBER_ENDED = 256;
 

@@ -13,7 +13,10 @@ describe('persona registry', () => {
     registry.register('thinker', recorder('thinker', calls));
     registry.register('voice', recorder('voice', calls));
     await registry.pauseAll('demo');
-    expect(registry.status()).toEqual({ thinker: { paused: true, reasons: ['demo'] }, voice: { paused: true, reasons: ['demo'] } });
+    expect(registry.status()).toEqual({
+      thinker: { paused: true, reasons: ['demo'] },
+      voice: { paused: true, reasons: ['demo'] },
+    });
     await registry.resumeAll('demo');
     expect(calls).toEqual(['thinker pause', 'voice pause', 'thinker resume', 'voice resume']);
   });
@@ -36,7 +39,10 @@ describe('persona registry', () => {
     const registry = createPersonaRegistry(createLog({ sink: (r) => lines.push(`${r.level} ${r.msg}`) }));
     await registry.pauseAll('demo');
     registry.register('late', recorder('late', calls));
-    const unregister = registry.register('broken', { pause: () => Promise.reject(new Error('unit not found')), resume: () => {} });
+    const unregister = registry.register('broken', {
+      pause: () => Promise.reject(new Error('unit not found')),
+      resume: () => {},
+    });
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls).toEqual(['late pause']);
     expect(lines).toEqual(['warn persona broken failed to pause']);

@@ -38,7 +38,8 @@ export function createPersonaRegistry(log: Log): PersonaRegistry {
       log.warn(`persona ${name} failed to ${what}`, { error: String((err as Error)?.message ?? err) });
     }
   };
-  const each = (what: 'pause' | 'resume') => Promise.all([...personas].map(([n, p]) => call(n, p, what))).then(() => undefined);
+  const each = (what: 'pause' | 'resume') =>
+    Promise.all([...personas].map(([n, p]) => call(n, p, what))).then(() => undefined);
 
   return {
     register(name, persona) {

@@ -18,7 +18,12 @@ export interface Holds {
 /** Until face tracking exists (issue 6) there is nothing to pause. */
 export const noHolds: Holds = Object.freeze({ take: () => {}, release: () => {} });
 
-export function receipt(action: string, text: string, credential: CredentialKind, values?: Record<string, unknown>): Receipt {
+export function receipt(
+  action: string,
+  text: string,
+  credential: CredentialKind,
+  values?: Record<string, unknown>,
+): Receipt {
   return values ? { type: 'event', action, text, values, credential } : { type: 'event', action, text, credential };
 }
 

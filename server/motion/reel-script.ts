@@ -30,7 +30,12 @@ export function recordedStep(name: string): ReelStep {
     label: name,
     async run(reel) {
       const entry = await reel.moves.find(name);
-      await reel.move({ label: `reel ${name}`, hold: `emotion:${name}`, maxSeconds: 30, start: (d) => d.playMove(entry.dataset, entry.name) });
+      await reel.move({
+        label: `reel ${name}`,
+        hold: `emotion:${name}`,
+        maxSeconds: 30,
+        start: (d) => d.playMove(entry.dataset, entry.name),
+      });
     },
   };
 }
@@ -39,7 +44,13 @@ export function lookStep(label: string, pose: Partial<HeadPose>, seconds: number
   const head_pose = toWirePose({ ...NEUTRAL, ...pose });
   return {
     label,
-    run: (reel) => reel.move({ label: `reel ${label}`, hold: 'look', maxSeconds: seconds + 1, start: (d) => d.goto({ head_pose, duration: seconds }) }),
+    run: (reel) =>
+      reel.move({
+        label: `reel ${label}`,
+        hold: 'look',
+        maxSeconds: seconds + 1,
+        start: (d) => d.goto({ head_pose, duration: seconds }),
+      }),
   };
 }
 
@@ -58,7 +69,13 @@ const wakeStep: ReelStep = {
 };
 
 /** Four quick antenna frames (right, left in degrees), then back to the awake ±10°. */
-const WIGGLE: Array<[number, number]> = [[-60, 20], [-20, 60], [-60, 20], [-20, 60], [-10, 10]];
+const WIGGLE: Array<[number, number]> = [
+  [-60, 20],
+  [-20, 60],
+  [-60, 20],
+  [-20, 60],
+  [-10, 10],
+];
 
 const wiggleStep: ReelStep = {
   label: 'antenna wiggle',

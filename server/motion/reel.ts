@@ -63,7 +63,15 @@ class ReelRunner implements Reel {
   constructor(private readonly deps: ReelDeps) {
     this.script = deps.script ?? SHOWCASE_REEL;
     this.pauseMs = deps.pauseMs ?? 1500;
-    this.state = { running: false, step: null, stepIndex: null, steps: this.script.length, startedAt: null, finishedAt: null, outcome: null };
+    this.state = {
+      running: false,
+      step: null,
+      stepIndex: null,
+      steps: this.script.length,
+      startedAt: null,
+      finishedAt: null,
+      outcome: null,
+    };
     this.publish();
   }
 
@@ -71,13 +79,26 @@ class ReelRunner implements Reel {
     this.deps.latch.assertFree();
     if (this.run) throw new AppError('CONFLICT', 'the reel is already running; abort it first');
     const abort = new AbortController();
-    this.update({ running: true, step: null, stepIndex: null, startedAt: new Date().toISOString(), finishedAt: null, outcome: null, reason: undefined });
+    this.update({
+      running: true,
+      step: null,
+      stepIndex: null,
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+      outcome: null,
+      reason: undefined,
+    });
     const unclaim = this.deps.arbiter.claim(OWNER, (by) => this.abort(`taken over by ${by}`, credential, false));
     // Set before playing: an empty script finishes synchronously.
     const run = { abort, credential, done: Promise.resolve() };
     this.run = run;
     run.done = this.play(abort.signal).finally(unclaim);
-    this.deps.emit(receipt('reel', `reel started (${this.script.length} steps)`, credential, { action: 'start', steps: this.script.length }));
+    this.deps.emit(
+      receipt('reel', `reel started (${this.script.length} steps)`, credential, {
+        action: 'start',
+        steps: this.script.length,
+      }),
+    );
     return this.status();
   }
 
@@ -125,7 +146,10 @@ class ReelRunner implements Reel {
       if (this.deps.arbiter.current()?.uuid === move.uuid) await this.deps.arbiter.cancelCurrent();
       return;
     }
-    await Promise.race([move.done, new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }))]);
+    await Promise.race([
+      move.done,
+      new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true })),
+    ]);
   }
 
   private finish(outcome: 'completed' | 'aborted' | 'failed', error?: string): void {
@@ -133,7 +157,8 @@ class ReelRunner implements Reel {
     this.run = undefined;
     this.update({ running: false, outcome, finishedAt: new Date().toISOString(), ...(error ? { reason: error } : {}) });
     if (outcome === 'completed') this.deps.emit(receipt('reel', 'reel finished', 'system', { action: 'finished' }));
-    if (outcome === 'failed') this.deps.emit(receipt('reel', `reel failed at ${this.state.step}: ${error}`, credential, { action: 'failed' }));
+    if (outcome === 'failed')
+      this.deps.emit(receipt('reel', `reel failed at ${this.state.step}: ${error}`, credential, { action: 'failed' }));
   }
 
   private update(patch: Partial<ReelStatus>): void {
@@ -146,7 +171,9 @@ class ReelRunner implements Reel {
     const s = this.state;
     const detail = s.running
       ? `step ${(s.stepIndex ?? 0) + 1}/${s.steps}: ${s.step ?? 'starting'}`
-      : s.outcome ? `last run ${s.outcome}${s.reason ? ` (${s.reason})` : ''}` : 'idle';
+      : s.outcome
+        ? `last run ${s.outcome}${s.reason ? ` (${s.reason})` : ''}`
+        : 'idle';
     const entry: ServiceState & ReelStatus = { ...s, state: s.running ? 'running' : 'off', detail };
     this.deps.services.set('reel', entry);
   }

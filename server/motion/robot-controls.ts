@@ -21,7 +21,11 @@ export interface RobotControlDeps {
 const RECORDED_MOVE_MAX_S = 30;
 const LIFECYCLE_MAX_S = 10;
 
-export async function express(deps: RobotControlDeps, name: string, credential: CredentialKind): Promise<{ uuid: string; name: string; dataset: string }> {
+export async function express(
+  deps: RobotControlDeps,
+  name: string,
+  credential: CredentialKind,
+): Promise<{ uuid: string; name: string; dataset: string }> {
   // 404 MOVE_UNKNOWN before anything moves; the library is cached (move-library.ts).
   const entry = await deps.moves.find(name);
   const move = await deps.arbiter.run({
@@ -64,7 +68,11 @@ export async function sleep(deps: RobotControlDeps, credential: CredentialKind):
  * stop is exactly what an operator may want. Gravity compensation is a 500 on a default real
  * robot (§3.3); the daemon's refusal travels back as DAEMON_ERROR with its text.
  */
-export async function motors(deps: RobotControlDeps, mode: MotorMode, credential: CredentialKind): Promise<{ mode: MotorMode }> {
+export async function motors(
+  deps: RobotControlDeps,
+  mode: MotorMode,
+  credential: CredentialKind,
+): Promise<{ mode: MotorMode }> {
   await deps.daemon.setMotorMode(mode);
   deps.emit(receipt('motors', `motors ${mode.replace('_', ' ')}`, credential, { mode }));
   return { mode };

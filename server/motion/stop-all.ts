@@ -41,7 +41,11 @@ export async function stopAllMoves(
   return error ? { stopped: [...stopped], error } : { stopped: [...stopped] };
 }
 
-async function stopBatches(daemon: Pick<DaemonClient, 'stopMove'>, uuids: string[], stopped: Set<string>): Promise<string | undefined> {
+async function stopBatches(
+  daemon: Pick<DaemonClient, 'stopMove'>,
+  uuids: string[],
+  stopped: Set<string>,
+): Promise<string | undefined> {
   let failure: string | undefined;
   for (let i = 0; i < uuids.length; i += STOP_BATCH) {
     const batch = uuids.slice(i, i + STOP_BATCH);

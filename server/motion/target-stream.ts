@@ -134,7 +134,8 @@ class SetTargetStream implements TargetStream {
     });
     // A success produces no reply; only bad frames are answered (§4).
     socket.on('message', (data) => {
-      if (generation === this.generation) this.options.log.debug('daemon refused a target', { reply: data.toString().slice(0, 200) });
+      if (generation === this.generation)
+        this.options.log.debug('daemon refused a target', { reply: data.toString().slice(0, 200) });
     });
     socket.on('error', (err) => {
       if (generation === this.generation) this.options.log.debug('set_target socket error', { error: err.message });

@@ -69,7 +69,11 @@ describe('volume debounce', () => {
 
   it('reports a level the daemon refused (no ALSA card gives 500 on the real daemon)', async () => {
     const settled: Array<[number, string | undefined]> = [];
-    const volume = createVolumeControl({ daemon: daemonDouble(true), log: silentLog, onSettled: (l, e) => settled.push([l, e]) });
+    const volume = createVolumeControl({
+      daemon: daemonDouble(true),
+      log: silentLog,
+      onSettled: (l, e) => settled.push([l, e]),
+    });
     volume.set(42);
     await vi.advanceTimersByTimeAsync(400);
     expect(settled).toEqual([[42, 'daemon refused volume (500): Internal Server Error']]);

@@ -30,6 +30,9 @@ describe('espeak-ng engine', () => {
 
   it('says so when the engine is missing', async () => {
     const missing = createEspeakEngine({ command: '/nonexistent/espeak-ng' });
-    await expect(missing.synthesize('hi', new AbortController().signal)).rejects.toMatchObject({ code: 'NOT_CONFIGURED', status: 503 });
+    await expect(missing.synthesize('hi', new AbortController().signal)).rejects.toMatchObject({
+      code: 'NOT_CONFIGURED',
+      status: 503,
+    });
   });
 });

@@ -32,15 +32,22 @@ export function createEspeakEngine(options: EspeakOptions = {}): SpeechEngine {
     synthesize(text, signal) {
       return new Promise<SpeechClip>((resolve, reject) => {
         const args = [...flags, '--stdout', '--', text];
-        execFile(command, args, { encoding: 'buffer', maxBuffer: MAX_OUTPUT, timeout, signal }, (err, stdout, stderr) => {
-          if (err) return reject(engineError(err, stderr, timeout));
-          try {
-            const wav = repairWav(stdout);
-            resolve({ wav, seconds: readWavInfo(wav).seconds });
-          } catch (parseErr) {
-            reject(new AppError('NOT_CONFIGURED', `espeak-ng produced no usable audio: ${(parseErr as Error).message}`));
-          }
-        });
+        execFile(
+          command,
+          args,
+          { encoding: 'buffer', maxBuffer: MAX_OUTPUT, timeout, signal },
+          (err, stdout, stderr) => {
+            if (err) return reject(engineError(err, stderr, timeout));
+            try {
+              const wav = repairWav(stdout);
+              resolve({ wav, seconds: readWavInfo(wav).seconds });
+            } catch (parseErr) {
+              reject(
+                new AppError('NOT_CONFIGURED', `espeak-ng produced no usable audio: ${(parseErr as Error).message}`),
+              );
+            }
+          },
+        );
       });
     },
   };

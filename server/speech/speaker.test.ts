@@ -56,7 +56,15 @@ describe('speaker', () => {
     const { calls, holds, speaker } = rig();
     const first = await speaker.say('This is a rather long first sentence that will be cut off.');
     const second = await speaker.say('Second.');
-    expect(calls).toEqual(['upload cockpit-say-a.wav', 'wobble on', 'play', 'upload cockpit-say-b.wav', 'stop_sound', 'wobble on', 'play']);
+    expect(calls).toEqual([
+      'upload cockpit-say-a.wav',
+      'wobble on',
+      'play',
+      'upload cockpit-say-b.wav',
+      'stop_sound',
+      'wobble on',
+      'play',
+    ]);
     expect(sim.counters().soundsPlayed.at(-2)?.stoppedAt).toBeDefined();
     // The first clip's end no longer turns the wobble off under the second.
     await sleep(second.seconds * 1000 + 300);
@@ -82,11 +90,19 @@ describe('speaker', () => {
 
   it('releases the hold and reports the daemon error when playback fails', async () => {
     const { holds, speaker } = rig();
-    await fetch(`${sim.url}/sim/backend`, { method: 'POST', body: '{"action":"stop"}', headers: { 'content-type': 'application/json' } });
+    await fetch(`${sim.url}/sim/backend`, {
+      method: 'POST',
+      body: '{"action":"stop"}',
+      headers: { 'content-type': 'application/json' },
+    });
     await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 503, 5000);
     await expect(speaker.say('nobody hears this')).rejects.toMatchObject({ code: 'DAEMON_STOPPED' });
     expect(holds.live()).toEqual([]);
     expect(await speaker.stop()).toMatchObject({ error: 'the robot daemon backend is not running' });
-    await fetch(`${sim.url}/sim/backend`, { method: 'POST', body: '{"action":"start"}', headers: { 'content-type': 'application/json' } });
+    await fetch(`${sim.url}/sim/backend`, {
+      method: 'POST',
+      body: '{"action":"start"}',
+      headers: { 'content-type': 'application/json' },
+    });
   });
 });

@@ -23,7 +23,13 @@ function wav(samples: number, rate: number, declared?: { riff: number; data: num
 
 describe('WAV header', () => {
   it('reads the length of a well-formed clip', () => {
-    expect(readWavInfo(wav(22050, 22050))).toMatchObject({ sampleRate: 22050, channels: 1, bitsPerSample: 16, dataBytes: 44100, seconds: 1 });
+    expect(readWavInfo(wav(22050, 22050))).toMatchObject({
+      sampleRate: 22050,
+      channels: 1,
+      bitsPerSample: 16,
+      dataBytes: 44100,
+      seconds: 1,
+    });
   });
 
   it('trusts the data present over the placeholder sizes of a streamed header', () => {

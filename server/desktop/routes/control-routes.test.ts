@@ -38,12 +38,20 @@ function buildApp(routes: RouteSpec[]): Koa {
   koa.use(errorHandler(silentLog));
   koa.use(async (ctx, next) => {
     const kind = ctx.get('x-test-kind') || 'token';
-    if (kind !== 'none') (ctx.state as { caller: unknown }).caller = { kind, local: false, failed: false, viaBearer: kind === 'token', viaCookie: false };
+    if (kind !== 'none')
+      (ctx.state as { caller: unknown }).caller = {
+        kind,
+        local: false,
+        failed: false,
+        viaBearer: kind === 'token',
+        viaCookie: false,
+      };
     await next();
   });
   const router = new Router();
   for (const r of routes) router.post(r.path, r.handler as Koa.Middleware);
-  return koa.use(router.routes()).use(router.allowedMethods());
+  koa.use(router.routes()).use(router.allowedMethods());
+  return koa;
 }
 
 let sim: SimDaemon;
@@ -80,7 +88,11 @@ beforeEach(async () => {
   await control.arbiter.stopAll();
 });
 
-async function post(path: string, body?: unknown, kind = 'token'): Promise<{ status: number; json: Record<string, unknown> }> {
+async function post(
+  path: string,
+  body?: unknown,
+  kind = 'token',
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json', 'x-test-kind': kind } };
   if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
   const res = await fetch(`${base}${path}`, init);
@@ -88,7 +100,8 @@ async function post(path: string, body?: unknown, kind = 'token'): Promise<{ sta
 }
 
 const state = (): RobotState => robot.state() as RobotState;
-const simRunning = async (): Promise<unknown[]> => (await (await fetch(`${sim.url}/api/move/running`)).json()) as unknown[];
+const simRunning = async (): Promise<unknown[]> =>
+  (await (await fetch(`${sim.url}/api/move/running`)).json()) as unknown[];
 const lastEvent = (action: string): Receipt | undefined => events.filter((e) => e.action === action).at(-1);
 
 describe('control routes: moves change the robot', () => {
@@ -99,7 +112,11 @@ describe('control routes: moves change the robot', () => {
     await sleep(800);
     expect(state().head.yaw).toBeCloseTo(30, 0);
     expect(state().head.pitch).toBeCloseTo(-5, 0);
-    expect(lastEvent('look')).toMatchObject({ type: 'event', text: 'look yaw 30° pitch -5° in 0.5 s', credential: 'token' });
+    expect(lastEvent('look')).toMatchObject({
+      type: 'event',
+      text: 'look yaw 30° pitch -5° in 0.5 s',
+      credential: 'token',
+    });
   });
 
   it('clamps look to the safe ranges and reports it (yaw 200 → 60)', async () => {
@@ -107,7 +124,10 @@ describe('control routes: moves change the robot', () => {
     expect(res.json).toMatchObject({ applied: { yaw: 60 }, clamped: { yaw: { requested: 200, applied: 60 } } });
     await sleep(700);
     expect(state().head.yaw).toBeCloseTo(60, 0);
-    expect(lastEvent('look')).toMatchObject({ text: 'look yaw 60° in 0.4 s (yaw clamped from 200°)', credential: 'passkey' });
+    expect(lastEvent('look')).toMatchObject({
+      text: 'look yaw 60° in 0.4 s (yaw clamped from 200°)',
+      credential: 'passkey',
+    });
   });
 
   it('sets the antennas in degrees, [right, left]', async () => {
@@ -211,10 +231,19 @@ describe('control routes: volume, demo, reel', () => {
 
   it('demo pauses and resumes the registered personas', async () => {
     const log: string[] = [];
-    const off = control.personas.register('thinker', { pause: () => void log.push('pause'), resume: () => void log.push('resume') });
-    expect((await post('/api/control/demo', { on: true })).json).toMatchObject({ on: true, personas: { thinker: { paused: true } } });
+    const off = control.personas.register('thinker', {
+      pause: () => void log.push('pause'),
+      resume: () => void log.push('resume'),
+    });
+    expect((await post('/api/control/demo', { on: true })).json).toMatchObject({
+      on: true,
+      personas: { thinker: { paused: true } },
+    });
     expect(robot.services.get('demo')?.state).toBe('running');
-    expect((await post('/api/control/demo', { on: false })).json).toMatchObject({ on: false, personas: { thinker: { paused: false } } });
+    expect((await post('/api/control/demo', { on: false })).json).toMatchObject({
+      on: false,
+      personas: { thinker: { paused: false } },
+    });
     expect(log).toEqual(['pause', 'resume']);
     off();
   });
@@ -224,7 +253,10 @@ describe('control routes: volume, demo, reel', () => {
     expect(started.json).toMatchObject({ running: true, steps: 11 });
     await until(() => (robot.state()?.services['reel'] as { stepIndex?: number } | undefined)?.stepIndex === 0);
     expect(robot.services.get('reel')).toMatchObject({ state: 'running', running: true, step: 'wake', steps: 11 });
-    expect(await post('/api/control/reel', { action: 'start' })).toMatchObject({ status: 409, json: { code: 'CONFLICT' } });
+    expect(await post('/api/control/reel', { action: 'start' })).toMatchObject({
+      status: 409,
+      json: { code: 'CONFLICT' },
+    });
     await until(async () => (await simRunning()).length === 1, 3000);
     const aborted = await post('/api/control/reel', { action: 'abort' });
     expect(aborted.json).toMatchObject({ running: true, reason: 'aborted by the operator' });
@@ -238,7 +270,11 @@ describe('control routes: volume, demo, reel', () => {
 /** The clip's length from samples decoded by ffmpeg, independently of the cockpit's WAV reader. */
 function decodedSeconds(text: string): number {
   const wav = execFileSync('espeak-ng', ['--stdout', '--', text]);
-  const pcm = execFileSync('ffmpeg', ['-v', 'error', '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'], { input: wav, maxBuffer: 64 * 1024 * 1024 });
+  const pcm = execFileSync(
+    'ffmpeg',
+    ['-v', 'error', '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'],
+    { input: wav, maxBuffer: 64 * 1024 * 1024 },
+  );
   return pcm.length / 2 / 16000;
 }
 
@@ -260,7 +296,10 @@ describe('control routes: say', () => {
     expect(holds.live()).toContain('speaking');
     await until(() => !holds.live().includes('speaking'), (seconds + 3) * 1000);
     expect(wobbles() - before).toBe(2); // wobble off after the clip
-    expect(lastEvent('say')).toMatchObject({ text: `say "${text}" (${seconds.toFixed(1)} s)`, values: { engine: 'espeak-ng', seconds } });
+    expect(lastEvent('say')).toMatchObject({
+      text: `say "${text}" (${seconds.toFixed(1)} s)`,
+      values: { engine: 'espeak-ng', seconds },
+    });
   });
 });
 
@@ -277,19 +316,38 @@ describe('control routes: the latched stop', () => {
     expect(elapsed).toBeLessThan(200);
     expect(stop.json).toMatchObject({ latched: true, reelAborted: true, daemon: { ok: true } });
     expect(robot.state()?.services['stop']).toMatchObject({ state: 'running' });
-    for (const [path, body] of [['/api/control/look', { yaw: 5 }], ['/api/control/express', { name: 'yes1' }], ['/api/control/wake', undefined], ['/api/control/reel', { action: 'start' }], ['/api/control/say', { text: 'hi' }]] as const) {
-      expect(await post(path, body)).toMatchObject({ status: 409, json: { code: 'STOP_LATCHED', error: 'stopped: resume from the dashboard first' } });
+    for (const [path, body] of [
+      ['/api/control/look', { yaw: 5 }],
+      ['/api/control/express', { name: 'yes1' }],
+      ['/api/control/wake', undefined],
+      ['/api/control/reel', { action: 'start' }],
+      ['/api/control/say', { text: 'hi' }],
+    ] as const) {
+      expect(await post(path, body)).toMatchObject({
+        status: 409,
+        json: { code: 'STOP_LATCHED', error: 'stopped: resume from the dashboard first' },
+      });
     }
-    expect(control.streamTarget({ yaw: 3 }, { kind: 'token' })).toMatchObject({ accepted: false, code: 'STOP_LATCHED' });
+    expect(control.streamTarget({ yaw: 3 }, { kind: 'token' })).toMatchObject({
+      accepted: false,
+      code: 'STOP_LATCHED',
+    });
     expect((await post('/api/control/motors', { mode: 'enabled' })).status).toBe(200);
-    expect(await post('/api/console/resume')).toMatchObject({ status: 200, json: { latched: false, wasLatched: true } });
+    expect(await post('/api/console/resume')).toMatchObject({
+      status: 200,
+      json: { latched: false, wasLatched: true },
+    });
     expect(robot.services.get('stop')?.state).toBe('off');
     expect((await post('/api/control/look', { yaw: 5, duration: 0.3 })).status).toBe(200);
     expect(lastEvent('stop')?.text).toMatch(/move\(s\) cancelled/);
   });
 
   it('a stop with the daemon down still latches and says the daemon part failed', async () => {
-    await fetch(`${sim.url}/sim/backend`, { method: 'POST', body: JSON.stringify({ action: 'stop' }), headers: { 'content-type': 'application/json' } });
+    await fetch(`${sim.url}/sim/backend`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'stop' }),
+      headers: { 'content-type': 'application/json' },
+    });
     await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 503, 5000);
     const t0 = Date.now();
     const look = await post('/api/control/look', { yaw: 10 });
@@ -300,7 +358,11 @@ describe('control routes: the latched stop', () => {
     expect(stop.json).toMatchObject({ latched: true, daemon: { ok: false } });
     expect(control.latch.engaged()).toBe(true);
     expect(lastEvent('stop')?.text).toMatch(/^stop latched, but the daemon part failed/);
-    await fetch(`${sim.url}/sim/backend`, { method: 'POST', body: JSON.stringify({ action: 'start' }), headers: { 'content-type': 'application/json' } });
+    await fetch(`${sim.url}/sim/backend`, {
+      method: 'POST',
+      body: JSON.stringify({ action: 'start' }),
+      headers: { 'content-type': 'application/json' },
+    });
     await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 200, 5000);
   });
 });

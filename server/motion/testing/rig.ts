@@ -55,10 +55,19 @@ export async function startRig(overrides: Partial<ControlDeps> = {}): Promise<Ri
   const services = new Map<string, ServiceState>();
   const events: Receipt[] = [];
   const holds = recordingHolds();
-  const control = createControl({ robot: { daemon, moves, services }, emit: (e) => events.push(e), holds, log: silentLog, ...overrides });
+  const control = createControl({
+    robot: { daemon, moves, services },
+    emit: (e) => events.push(e),
+    holds,
+    log: silentLog,
+    ...overrides,
+  });
   control.start();
   const simCall = async (path: string, body?: unknown): Promise<unknown> => {
-    const init: RequestInit = body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+    const init: RequestInit =
+      body === undefined
+        ? {}
+        : { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
     const res = await fetch(`${sim.url}${path}`, init);
     const text = await res.text();
     return text ? (JSON.parse(text) as unknown) : undefined;

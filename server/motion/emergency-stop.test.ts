@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRig, until, type Rig } from './testing/rig.ts';
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig();
+});
+afterAll(() => rig.close());
+
+describe('latched stop', () => {
+  it('cancels every running move, even more than the write queue holds at once', async () => {
+    for (let i = 0; i < 12; i += 1) await rig.daemon.goto({ head_pose: { yaw: 0.01 * i }, duration: 8 });
+    expect(await rig.running()).toHaveLength(12);
+    const result = await rig.control.stop('token');
+    expect(result).toMatchObject({ latched: true, movesStopped: 12, daemon: { ok: true } });
+    expect(await rig.running()).toEqual([]);
+    expect(rig.services.get('stop')).toMatchObject({ state: 'running' });
+    expect(rig.sim.counters().soundStops).toBeGreaterThan(0);
+  });
+
+  it('pauses personas until resume; demo mode keeps its own pause', async () => {
+    const calls: string[] = [];
+    rig.control.resume('token');
+    rig.control.personas.register('thinker', {
+      pause: () => void calls.push('pause'),
+      resume: () => void calls.push('resume'),
+    });
+    await rig.control.stop('passkey');
+    await rig.control.demo(true, 'passkey');
+    expect(rig.control.resume('passkey')).toEqual({ latched: false, wasLatched: true });
+    expect(rig.control.personas.status().thinker).toEqual({ paused: true, reasons: ['demo'] });
+    await rig.control.demo(false, 'passkey');
+    expect(calls).toEqual(['pause', 'resume']);
+    expect(rig.events.filter((e) => e.action === 'resume').at(-1)).toMatchObject({
+      text: 'resumed: motion allowed again',
+      credential: 'passkey',
+    });
+  });
+
+  it('with the daemon gone: moves fail fast with 503, the stop still latches and says so', async () => {
+    rig.control.resume('token');
+    await rig.sim.close();
+    const t0 = Date.now();
+    await expect(rig.control.look({ yaw: 5 }, 'token')).rejects.toMatchObject({
+      code: 'DAEMON_UNREACHABLE',
+      status: 503,
+    });
+    expect(Date.now() - t0).toBeLessThan(2500);
+    const result = await rig.control.stop('token');
+    expect(result.latched).toBe(true);
+    expect(result.daemon.ok).toBe(false);
+    expect(result.daemon.error).toMatch(/daemon unreachable/);
+    expect(rig.control.latch.engaged()).toBe(true);
+    await expect(rig.control.look({ yaw: 5 }, 'token')).rejects.toMatchObject({ code: 'STOP_LATCHED', status: 409 });
+    await until(() => rig.events.some((e) => e.action === 'stop' && /daemon part failed/.test(e.text)));
+  });
+});

@@ -1,0 +1,93 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import { WebSocketServer } from 'ws';
+import { HttpDaemonClient } from '../daemon/daemon-client.ts';
+import { silentLog } from '../log.ts';
+import { startSimDaemon } from '../sim/index.ts';
+import { createMoveEvents, type MoveEvents } from './move-events.ts';
+import { until } from './testing/rig.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A stand-in for /api/move/ws/updates whose sockets the test controls. */
+async function fakeUpdates(): Promise<{ url: string; sockets: WebSocket[]; wss: WebSocketServer }> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((resolve) => wss.once('listening', resolve));
+  const sockets: WebSocket[] = [];
+  wss.on('connection', (ws) => sockets.push(ws));
+  cleanups.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`, sockets, wss };
+}
+
+function track(events: MoveEvents): MoveEvents {
+  cleanups.push(() => events.stop());
+  return events;
+}
+
+describe('move events against the simulator', () => {
+  it('tracks running moves and how each one ended', async () => {
+    const sim = await startSimDaemon();
+    const daemon = new HttpDaemonClient({ baseUrl: sim.url });
+    cleanups.push(
+      () => sim.close(),
+      () => daemon.close(),
+    );
+    const events = track(createMoveEvents({ daemon, log: silentLog }));
+    events.start();
+    await until(() => sim.counters().updatesWsClients === 1);
+    const quick = await daemon.goto({ head_pose: { yaw: 0.1 }, duration: 0.2 });
+    expect(await events.whenEnded(quick, 2000)).toBe('completed');
+    const slow = await daemon.goto({ head_pose: { yaw: -0.1 }, duration: 5 });
+    await until(() => events.running().includes(slow));
+    await daemon.stopMove(slow);
+    expect(await events.whenEnded(slow, 2000)).toBe('cancelled');
+    expect(events.running()).toEqual([]);
+    // A waiter that comes after the end still learns it.
+    expect(await events.whenEnded(quick, 10)).toBe('completed');
+  });
+});
+
+describe('move events: reconnects and fallbacks', () => {
+  it('reconnects after the socket drops and settles moves that ended meanwhile', async () => {
+    const server = await fakeUpdates();
+    let list = ['m1'];
+    const events = track(
+      createMoveEvents({ daemon: { baseUrl: server.url, runningMoves: async () => list }, log: silentLog }),
+    );
+    events.start();
+    await until(() => server.sockets.length === 1 && events.connected());
+    server.sockets[0]?.send(JSON.stringify({ type: 'move_started', uuid: 'm2', details: '' }));
+    await until(() => events.running().length === 2);
+    const ended = events.whenEnded('m1', 5000);
+    list = ['m2'];
+    server.sockets[0]?.terminate();
+    await until(() => server.sockets.length === 2 && events.connected(), 5000);
+    expect(await ended).toBe('gone');
+    expect(events.running()).toEqual(['m2']);
+    server.sockets[1]?.send(JSON.stringify({ type: 'move_failed', uuid: 'm2', details: 'Backend not running' }));
+    expect(await events.whenEnded('m2', 1000)).toBe('failed');
+  });
+
+  it('polls /running while no socket can be opened, and times out when that fails too', async () => {
+    const server = await fakeUpdates();
+    const url = server.url;
+    await new Promise<void>((resolve) => server.wss.close(() => resolve()));
+    let list = ['m1'];
+    let down = false;
+    const runningMoves = async () => {
+      if (down) throw new Error('unreachable');
+      return list;
+    };
+    const events = track(createMoveEvents({ daemon: { baseUrl: url, runningMoves }, log: silentLog, pollMs: 20 }));
+    events.start();
+    const ended = events.whenEnded('m1', 5000);
+    list = [];
+    expect(await ended).toBe('gone');
+    down = true;
+    expect(await events.whenEnded('m9', 100)).toBe('timeout');
+  });
+});
