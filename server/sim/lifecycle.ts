@@ -5,19 +5,13 @@
  * going down drops the state streams. Unlike the real mockup daemon, start after stop comes
  * back as a mockup again instead of failing on the missing serial port (§3.4's bug).
  */
-import { randomUUID } from 'node:crypto';
+import { createJobs, type JobCommand, type JobInfo } from './jobs.ts';
 import type { MoveRunner } from './moves.ts';
 import { resetToSleepSteps, wakeUpSteps, type SequenceDeps } from './sequences.ts';
 import type { Timers } from './timers.ts';
 
 export type DaemonState = 'not_initialized' | 'starting' | 'running' | 'stopping' | 'stopped' | 'error';
-export type JobCommand = 'daemon-start' | 'daemon-stop' | 'daemon-restart';
-
-export interface JobInfo {
-  command: JobCommand;
-  status: 'pending' | 'in_progress' | 'done' | 'failed';
-  logs: string[];
-}
+export type { JobCommand, JobInfo } from './jobs.ts';
 
 export interface Lifecycle {
   readonly state: DaemonState;
@@ -51,9 +45,8 @@ const TEARDOWN_MS = 100;
 export function createLifecycle(deps: LifecycleDeps): Lifecycle {
   let state: DaemonState = 'running';
   let ready = true;
-  let busy = false;
   let generation = 0;
-  const jobs = new Map<string, JobInfo>();
+  const jobs = createJobs();
   const downListeners: Array<() => void> = [];
 
   const teardown = (): void => {
@@ -76,32 +69,12 @@ export function createLifecycle(deps: LifecycleDeps): Lifecycle {
       return ready;
     },
     get busy() {
-      return busy;
+      return jobs.busy;
     },
     get generation() {
       return generation;
     },
-    runJob(command, work) {
-      if (busy) return undefined;
-      const id = randomUUID();
-      const info: JobInfo = { command, status: 'in_progress', logs: [] };
-      jobs.set(id, info);
-      busy = true;
-      work()
-        .then(
-          () =>
-            Object.assign(info, { status: 'done', logs: [...info.logs, `Job '${command}' completed successfully`] }),
-          (error: unknown) =>
-            Object.assign(info, {
-              status: 'failed',
-              logs: [...info.logs, `Job '${command}' failed with error: ${String(error)}`],
-            }),
-        )
-        .finally(() => {
-          busy = false;
-        });
-      return id;
-    },
+    runJob: (command, work) => jobs.run(command, work),
     job: (id) => jobs.get(id),
     async start(wakeUp) {
       if (state === 'running') return;

@@ -20,7 +20,6 @@ function trackingWeight(body: unknown): number {
 
 export function mediaRoutes(ctx: SimContext): Route[] {
   const backend = { backend: true };
-  const tracking = ctx.world.tracking;
   // Without a real media pipeline the flag is only stored; goto_sleep clears it like the daemon.
   const setWobbling = (on: boolean): typeof OK => {
     ctx.sounds.wobbling = on;
@@ -62,6 +61,14 @@ export function mediaRoutes(ctx: SimContext): Route[] {
     route('POST', '/api/media/clear_incoming_audio', () => OK, backend),
     route('POST', '/api/media/wobbling/enable', () => setWobbling(true), backend),
     route('POST', '/api/media/wobbling/disable', () => setWobbling(false), backend),
+    ...trackingRoutes(ctx),
+  ];
+}
+
+function trackingRoutes(ctx: SimContext): Route[] {
+  const backend = { backend: true };
+  const tracking = ctx.world.tracking;
+  return [
     route(
       'POST',
       '/api/media/tracking/enable',

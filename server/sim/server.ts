@@ -4,7 +4,17 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimContext } from './context.ts';
-import { DetailError, errorReply, matchRoute, send, type Reply, type Route, type SimRequest } from './http-kit.ts';
+import {
+  DetailError,
+  errorReply,
+  INTERNAL_ERROR,
+  matchRoute,
+  send,
+  type Reply,
+  type Route,
+  type SimRequest,
+} from './http-kit.ts';
+import { ValidationError } from './pydantic.ts';
 import { daemonRoutes } from './routes-daemon.ts';
 import { mediaRoutes } from './routes-media.ts';
 import { miscRoutes } from './routes-misc.ts';
@@ -47,67 +57,79 @@ export interface RequestHandler {
   (req: IncomingMessage, res: ServerResponse): void;
 }
 
+interface Dispatcher {
+  ctx: SimContext;
+  routes: Route[];
+  /** Apply the backend gate (daemon routes only). */
+  gate: boolean;
+}
+
+async function dispatch(d: Dispatcher, req: IncomingMessage, url: URL): Promise<Reply> {
+  const match = matchRoute(d.routes, req.method ?? 'GET', url.pathname);
+  if ('status' in match) return match.status === 404 ? NOT_FOUND : NOT_ALLOWED;
+  // FastAPI resolves the get_backend dependency before validating parameters.
+  if (d.gate && match.route.backend && !d.ctx.lifecycle.ready) return BACKEND_DOWN;
+  const read = await readBody(req, match.route.maxBody);
+  if (!read.ok) return tooLarge(read.limit);
+  const simReq: SimRequest = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.searchParams,
+    params: match.params,
+    headers: req.headers,
+    body: read.body,
+  };
+  return match.route.handle(simReq);
+}
+
+async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const { ctx } = d;
+  ctx.counters.httpRequests += 1;
+  // Hang: the connection is accepted, but no answer ever comes.
+  if (ctx.faults.hang) return;
+  if (ctx.faults.latencyMs > 0) await ctx.timers.sleep(ctx.faults.latencyMs);
+  let reply: Reply;
+  try {
+    reply = await dispatch(d, req, url);
+  } catch (error) {
+    if (!(error instanceof DetailError) && !(error instanceof ValidationError)) {
+      ctx.log.debug('uncaught error in a daemon route (served as 500)', { error: String(error) });
+    }
+    reply = errorReply(error);
+  }
+  send(res, reply);
+}
+
+/** /sim routes answer their own errors as `{"error": message}`. */
+async function handleSim(d: Dispatcher, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  try {
+    send(res, await dispatch(d, req, url));
+  } catch (error) {
+    const status = error instanceof DetailError ? error.status : 500;
+    send(res, { status, json: { error: error instanceof Error ? error.message : String(error) } });
+  }
+}
+
 export function createRequestHandler(ctx: SimContext): RequestHandler {
-  const api: Route[] = [
-    ...stateRoutes(ctx),
-    ...moveRoutes(ctx),
-    ...daemonRoutes(ctx),
-    ...mediaRoutes(ctx),
-    ...soundRoutes(ctx),
-    ...miscRoutes(ctx),
-  ];
-  const sim = simRoutes(ctx);
-
-  const dispatch = async (routes: Route[], req: IncomingMessage, url: URL, gate: boolean): Promise<Reply> => {
-    const match = matchRoute(routes, req.method ?? 'GET', url.pathname);
-    if ('status' in match) return match.status === 404 ? NOT_FOUND : NOT_ALLOWED;
-    // FastAPI resolves the get_backend dependency before validating parameters.
-    if (gate && match.route.backend && !ctx.lifecycle.ready) return BACKEND_DOWN;
-    const read = await readBody(req, match.route.maxBody);
-    if (!read.ok) return tooLarge(read.limit);
-    const simReq: SimRequest = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: url.searchParams,
-      params: match.params,
-      headers: req.headers,
-      body: read.body,
-    };
-    return match.route.handle(simReq);
+  const api: Dispatcher = {
+    ctx,
+    gate: true,
+    routes: [
+      ...stateRoutes(ctx),
+      ...moveRoutes(ctx),
+      ...daemonRoutes(ctx),
+      ...mediaRoutes(ctx),
+      ...soundRoutes(ctx),
+      ...miscRoutes(ctx),
+    ],
   };
-
-  const handleApi = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    ctx.counters.httpRequests += 1;
-    // Hang: the connection is accepted and the request read, but no answer ever comes.
-    if (ctx.faults.hang) return;
-    if (ctx.faults.latencyMs > 0) await ctx.timers.sleep(ctx.faults.latencyMs);
-    let reply: Reply;
-    try {
-      reply = await dispatch(api, req, url, true);
-    } catch (error) {
-      if (!(error instanceof DetailError) && !(error instanceof Error && error.name === 'ValidationError')) {
-        ctx.log.debug('uncaught error in a daemon route (served as 500)', { error: String(error) });
-      }
-      reply = errorReply(error);
-    }
-    send(res, reply);
-  };
-
-  const handleSim = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    try {
-      send(res, await dispatch(sim, req, url, false));
-    } catch (error) {
-      const status = error instanceof DetailError ? error.status : 500;
-      send(res, { status, json: { error: error instanceof Error ? error.message : String(error) } });
-    }
-  };
-
+  const sim: Dispatcher = { ctx, gate: false, routes: simRoutes(ctx) };
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sim.invalid');
-    const work = url.pathname.startsWith('/sim/') ? handleSim(req, res, url) : handleApi(req, res, url);
+    const work = url.pathname.startsWith('/sim/') ? handleSim(sim, req, res, url) : handleApi(api, req, res, url);
     work.catch((error: unknown) => {
       ctx.log.warn('sim request failed', { error: String(error) });
-      send(res, { status: 500, text: 'Internal Server Error', contentType: 'text/plain; charset=utf-8' });
+      send(res, INTERNAL_ERROR);
     });
   };
 }
