@@ -7,6 +7,8 @@ export function createRealScheduler(): Scheduler {
     now: () => Date.now(),
     after(ms, fn) {
       const handle = setTimeout(() => {
+        // Callers report their own failures (loops log a crashed tick); a rejection here must
+        // not become an unhandled one that takes the console down.
         void Promise.resolve()
           .then(fn)
           .catch(() => undefined);
