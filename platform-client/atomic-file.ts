@@ -55,4 +55,3 @@ async function syncDir(dir: string): Promise<void> {
     await handle?.close();
   }
 }
-

@@ -10,7 +10,11 @@ import type { Outcome, PlatformFailure } from './types.ts';
 /** The device routes' transport. */
 export interface DeviceApi {
   /** Sends `fields` plus the device credentials; `method` and `path` as the spec lists them. */
-  call(method: PlatformRequest['method'], path: string, fields: Record<string, unknown>): Promise<Outcome<PlatformAnswer>>;
+  call(
+    method: PlatformRequest['method'],
+    path: string,
+    fields: Record<string, unknown>,
+  ): Promise<Outcome<PlatformAnswer>>;
   /** The enrolled device id, or null. Never the token. */
   deviceId(): string | null;
 }

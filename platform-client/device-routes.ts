@@ -53,40 +53,58 @@ function refuse(kind: 'bad_request' | 'too_large', message: string): PlatformFai
 /** Checks a task result against §2.6: id pattern, summary ≤140, result ≤7000 characters. */
 export function checkTaskResult(input: TaskResultInput): PlatformFailure | null {
   if (!TASK_ID_PATTERN.test(input.taskId)) return refuse('bad_request', 'taskId must match [A-Za-z0-9_-]{1,48}');
-  if ((input.summary?.length ?? 0) > LIMITS.taskSummaryChars) return refuse('too_large', `summary is over ${LIMITS.taskSummaryChars} characters`);
-  if ((input.result?.length ?? 0) > LIMITS.taskResultChars) return refuse('too_large', `result is over ${LIMITS.taskResultChars} characters`);
+  if ((input.summary?.length ?? 0) > LIMITS.taskSummaryChars)
+    return refuse('too_large', `summary is over ${LIMITS.taskSummaryChars} characters`);
+  if ((input.result?.length ?? 0) > LIMITS.taskResultChars)
+    return refuse('too_large', `result is over ${LIMITS.taskResultChars} characters`);
   return null;
 }
 
 /** Checks a device event: the kind allowlist and detail ≤300 characters (§2.6). */
 export function checkEvent(kind: string, detail: string | undefined): PlatformFailure | null {
-  if (!(EVENT_KINDS as readonly string[]).includes(kind)) return refuse('bad_request', `event kind must be one of ${EVENT_KINDS.join(', ')}`);
-  if ((detail?.length ?? 0) > LIMITS.eventDetailChars) return refuse('too_large', `detail is over ${LIMITS.eventDetailChars} characters`);
+  if (!(EVENT_KINDS as readonly string[]).includes(kind))
+    return refuse('bad_request', `event kind must be one of ${EVENT_KINDS.join(', ')}`);
+  if ((detail?.length ?? 0) > LIMITS.eventDetailChars)
+    return refuse('too_large', `detail is over ${LIMITS.eventDetailChars} characters`);
   return null;
 }
 
 /** Checks a transcript: text ≤16 KB, label ≤80, audioUrl https ≤300, integer durationS (§2.6). */
 export function checkTranscript(input: TranscriptInput): PlatformFailure | null {
   if (input.text.length === 0) return refuse('bad_request', 'transcript text is empty');
-  if (utf8.encode(input.text).byteLength > LIMITS.transcriptTextBytes) return refuse('too_large', 'transcript text is over 16 KB');
-  if ((input.label?.length ?? 0) > LIMITS.transcriptLabelChars) return refuse('too_large', `label is over ${LIMITS.transcriptLabelChars} characters`);
-  if (input.audioUrl !== undefined && (!input.audioUrl.startsWith('https://') || input.audioUrl.length > LIMITS.transcriptAudioUrlChars)) {
+  if (utf8.encode(input.text).byteLength > LIMITS.transcriptTextBytes)
+    return refuse('too_large', 'transcript text is over 16 KB');
+  if ((input.label?.length ?? 0) > LIMITS.transcriptLabelChars)
+    return refuse('too_large', `label is over ${LIMITS.transcriptLabelChars} characters`);
+  if (
+    input.audioUrl !== undefined &&
+    (!input.audioUrl.startsWith('https://') || input.audioUrl.length > LIMITS.transcriptAudioUrlChars)
+  ) {
     return refuse('bad_request', `audioUrl must be https and at most ${LIMITS.transcriptAudioUrlChars} characters`);
   }
-  if (input.durationS !== undefined && !Number.isInteger(input.durationS)) return refuse('bad_request', 'durationS must be an integer');
+  if (input.durationS !== undefined && !Number.isInteger(input.durationS))
+    return refuse('bad_request', 'durationS must be an integer');
   return null;
 }
 
 /** Checks media: one of the stored types and at most 6 MiB (§2.6). */
 export function checkMedia(input: MediaInput): PlatformFailure | null {
-  if (!(MEDIA_TYPES as readonly string[]).includes(input.contentType)) return refuse('bad_request', `media type ${input.contentType} is not stored by the platform`);
+  if (!(MEDIA_TYPES as readonly string[]).includes(input.contentType))
+    return refuse('bad_request', `media type ${input.contentType} is not stored by the platform`);
   if (input.data.byteLength === 0) return refuse('bad_request', 'media is empty');
   if (input.data.byteLength > LIMITS.mediaBytes) return refuse('too_large', 'media is over 6 MB');
   return null;
 }
 
 function malformed(route: string): { ok: false; failure: PlatformFailure } {
-  return { ok: false, failure: { kind: 'bad_response', message: `platform answered ${route} without the documented fields`, retryable: true } };
+  return {
+    ok: false,
+    failure: {
+      kind: 'bad_response',
+      message: `platform answered ${route} without the documented fields`,
+      retryable: true,
+    },
+  };
 }
 
 /** Creates the validated device routes over the device transport. */
@@ -112,7 +130,9 @@ export function createDeviceRoutes(api: DeviceApi): DeviceRoutes {
       const out = await api.call('POST', PATHS.transcript, { ...input });
       if (!out.ok) return out;
       const id = out.value.body.id;
-      return typeof id === 'string' || typeof id === 'number' ? { ok: true, value: { id: String(id) } } : malformed('transcript');
+      return typeof id === 'string' || typeof id === 'number'
+        ? { ok: true, value: { id: String(id) } }
+        : malformed('transcript');
     },
     async media(input) {
       const bad = checkMedia(input);

@@ -56,7 +56,8 @@ export interface DeviceRuntime {
   onOutcome(path: string, outcome: Outcome<PlatformAnswer>): void;
 }
 
-const HALT_MESSAGE = 'The platform keeps refusing this device’s token (revoked or rotated). Ask the owner to enrol the robot again.';
+const HALT_MESSAGE =
+  'The platform keeps refusing this device’s token (revoked or rotated). Ask the owner to enrol the robot again.';
 
 function heartbeatLoop(deps: DeviceRuntimeDeps): Loop {
   const { status, scheduler } = deps;
@@ -118,7 +119,12 @@ interface FastLoops {
 }
 
 /** Strikes, halts and the last error, from one device request's outcome (issue 10, item 7). */
-function reactToOutcome(deps: DeviceRuntimeDeps, fast: FastLoops, path: string, outcome: Outcome<PlatformAnswer>): void {
+function reactToOutcome(
+  deps: DeviceRuntimeDeps,
+  fast: FastLoops,
+  path: string,
+  outcome: Outcome<PlatformAnswer>,
+): void {
   const { status, strikes, log } = deps;
   const now = deps.scheduler.now();
   if (outcome.ok) {

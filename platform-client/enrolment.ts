@@ -46,7 +46,11 @@ export async function proveIdentity(input: unknown, deps: ProveDeps): Promise<Ou
   const checked = checkEnrolInput(input);
   if (!checked.ok) return checked;
   const identity = checked.value;
-  const http = createPlatformHttp({ baseUrl: () => identity.platformUrl, fetch: deps.fetch, timeoutMs: deps.timeoutMs });
+  const http = createPlatformHttp({
+    baseUrl: () => identity.platformUrl,
+    fetch: deps.fetch,
+    timeoutMs: deps.timeoutMs,
+  });
   const body = { ...heartbeatBody(deps.capabilities, deps.lanUrl), deviceId: identity.deviceId, token: identity.token };
   const out = await http.send({ method: 'POST', path: PATHS.heartbeat, body });
   if (out.ok) {
@@ -54,21 +58,43 @@ export async function proveIdentity(input: unknown, deps: ProveDeps): Promise<Ou
     return { ok: true, value: { identity, verified: true, unread } };
   }
   if (out.failure.kind === 'unauthorized') {
-    return { ok: false, failure: { kind: 'unauthorized', message: 'the platform refused this device id and token; check them or create a new device' } };
+    return {
+      ok: false,
+      failure: {
+        kind: 'unauthorized',
+        message: 'the platform refused this device id and token; check them or create a new device',
+      },
+    };
   }
   if (out.failure.retryable) return { ok: true, value: { identity, verified: false, unread: null } };
-  return { ok: false, failure: { kind: 'bad_request', message: `the platform refused the enrolment: ${out.failure.message}` } };
+  return {
+    ok: false,
+    failure: { kind: 'bad_request', message: `the platform refused the enrolment: ${out.failure.message}` },
+  };
 }
 
 /** Creates a device with the owner's session token and returns the pasted-style input for it. */
-export async function createDeviceWithSession(input: SessionEnrolInput, fetch?: FetchLike, timeoutMs?: number): Promise<Outcome<DeviceIdentity, EnrolFailure>> {
+export async function createDeviceWithSession(
+  input: SessionEnrolInput,
+  fetch?: FetchLike,
+  timeoutMs?: number,
+): Promise<Outcome<DeviceIdentity, EnrolFailure>> {
   const url = checkPlatformUrl(input.platformUrl);
   if (!url.ok) return url;
   const http = createPlatformHttp({ baseUrl: () => url.value, fetch, timeoutMs });
   const { name, platform, capabilities } = input;
-  const created = await createSessionClient(http, input.sessionToken).createDevice({ name, ...(platform ? { platform } : {}), ...(capabilities ? { capabilities } : {}) });
-  if (created.ok) return { ok: true, value: { platformUrl: url.value, deviceId: created.value.deviceId, token: created.value.token } };
+  const created = await createSessionClient(http, input.sessionToken).createDevice({
+    name,
+    ...(platform ? { platform } : {}),
+    ...(capabilities ? { capabilities } : {}),
+  });
+  if (created.ok)
+    return {
+      ok: true,
+      value: { platformUrl: url.value, deviceId: created.value.deviceId, token: created.value.token },
+    };
   const { kind, message } = created.failure;
-  if (kind === 'unauthorized') return { ok: false, failure: { kind, message: 'the platform refused the session token (login required)' } };
+  if (kind === 'unauthorized')
+    return { ok: false, failure: { kind, message: 'the platform refused the session token (login required)' } };
   return { ok: false, failure: { kind: kind === 'bad_request' ? 'bad_request' : 'unavailable', message } };
 }

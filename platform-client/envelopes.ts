@@ -54,7 +54,9 @@ function asObject(payload: unknown): Record<string, unknown> | null {
       return null;
     }
   }
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 const text = (v: unknown, max: number, fallback = ''): string => (typeof v === 'string' ? v.slice(0, max) : fallback);
@@ -62,9 +64,11 @@ const text = (v: unknown, max: number, fallback = ''): string => (typeof v === '
 /** Parses an envelope payload (string or object). */
 export function parseEnvelope(payload: unknown): Envelope {
   const body = asObject(payload);
-  if (!body || typeof body.type !== 'string') return { type: 'invalid', reason: 'envelope payload is not a JSON object with a type' };
+  if (!body || typeof body.type !== 'string')
+    return { type: 'invalid', reason: 'envelope payload is not a JSON object with a type' };
   if (body.type === 'invoke') {
-    if (typeof body.prompt !== 'string' || body.prompt.trim() === '') return { type: 'invalid', reason: 'invoke envelope has no prompt' };
+    if (typeof body.prompt !== 'string' || body.prompt.trim() === '')
+      return { type: 'invalid', reason: 'invoke envelope has no prompt' };
     return { type: 'invoke', prompt: body.prompt, from: typeof body.from === 'string' ? body.from : null };
   }
   if (body.type === 'notify') {

@@ -29,7 +29,10 @@ describe('401 strike policy', () => {
     // The first 401 came from the poll 5 s after the revocation; the span reaches 5 minutes at 305 s.
     await h.sched.advance(10_000);
     const status = h.client.status();
-    expect(status.halted).toMatchObject({ reason: 'token_rejected', message: expect.stringMatching(/enrol the robot again/) });
+    expect(status.halted).toMatchObject({
+      reason: 'token_rejected',
+      message: expect.stringMatching(/enrol the robot again/),
+    });
     expect(status.online).toBe(false);
     expect(status.lastError).toMatchObject({ kind: 'unauthorized' });
     expect(h.sched.now() - revokedAt).toBeGreaterThanOrEqual(5 * MIN);

@@ -15,7 +15,11 @@ describe('heartbeat against the emulator', () => {
     await h.client.start();
     await h.sched.advance(0);
     expect(beats()).toHaveLength(1);
-    expect(beats()[0]?.body).toMatchObject({ capabilities: ['say', 'look', 'status'], lanUrl: 'http://192.168.1.50:8097', wantUnread: '1' });
+    expect(beats()[0]?.body).toMatchObject({
+      capabilities: ['say', 'look', 'status'],
+      lanUrl: 'http://192.168.1.50:8097',
+      wantUnread: '1',
+    });
     expect(h.client.status()).toMatchObject({ online: true, unread: 3, lastHeartbeatAt: h.sched.now() });
 
     await h.sched.advance(29_999);

@@ -12,14 +12,27 @@ function quietLog(): PlatformLog & { errors: string[] } {
 
 describe('checkEnrolInput', () => {
   it('accepts a pasted https URL, id and token, trimmed', () => {
-    const out = checkEnrolInput({ platformUrl: 'https://tiny.technology/', deviceId: ' 1b2c-33 ', token: ` ${TOKEN}\n` });
-    expect(out).toEqual({ ok: true, value: { platformUrl: 'https://tiny.technology', deviceId: '1b2c-33', token: TOKEN } });
+    const out = checkEnrolInput({
+      platformUrl: 'https://tiny.technology/',
+      deviceId: ' 1b2c-33 ',
+      token: ` ${TOKEN}\n`,
+    });
+    expect(out).toEqual({
+      ok: true,
+      value: { platformUrl: 'https://tiny.technology', deviceId: '1b2c-33', token: TOKEN },
+    });
   });
 
   it('refuses http to a public host, a blank id and a short token', () => {
-    expect(checkEnrolInput({ platformUrl: 'http://tiny.technology', deviceId: 'a', token: TOKEN })).toMatchObject({ ok: false });
-    expect(checkEnrolInput({ platformUrl: 'https://tiny.technology', deviceId: '', token: TOKEN })).toMatchObject({ ok: false });
-    expect(checkEnrolInput({ platformUrl: 'https://tiny.technology', deviceId: 'a', token: 'short' })).toMatchObject({ ok: false });
+    expect(checkEnrolInput({ platformUrl: 'http://tiny.technology', deviceId: 'a', token: TOKEN })).toMatchObject({
+      ok: false,
+    });
+    expect(checkEnrolInput({ platformUrl: 'https://tiny.technology', deviceId: '', token: TOKEN })).toMatchObject({
+      ok: false,
+    });
+    expect(checkEnrolInput({ platformUrl: 'https://tiny.technology', deviceId: 'a', token: 'short' })).toMatchObject({
+      ok: false,
+    });
     expect(checkEnrolInput(null)).toMatchObject({ ok: false });
   });
 

@@ -39,12 +39,14 @@ const TOKEN = /^[\x21-\x7e]{8,512}$/;
 /** Validates pasted or environment-provided enrolment values into an identity. */
 export function checkEnrolInput(input: unknown): Outcome<DeviceIdentity, IdentityRefusal> {
   const refuse = (message: string) => ({ ok: false as const, failure: { kind: 'bad_request' as const, message } });
-  if (typeof input !== 'object' || input === null) return refuse('enrolment needs a platform URL, a device id and a token');
+  if (typeof input !== 'object' || input === null)
+    return refuse('enrolment needs a platform URL, a device id and a token');
   const { platformUrl, deviceId, token } = input as Record<string, unknown>;
   if (typeof platformUrl !== 'string') return refuse('the platform URL is missing');
   const url = checkPlatformUrl(platformUrl);
   if (!url.ok) return refuse(url.failure.message);
-  if (typeof deviceId !== 'string' || !DEVICE_ID.test(deviceId.trim())) return refuse('the device id is missing or malformed');
+  if (typeof deviceId !== 'string' || !DEVICE_ID.test(deviceId.trim()))
+    return refuse('the device id is missing or malformed');
   if (typeof token !== 'string' || !TOKEN.test(token.trim())) return refuse('the device token is missing or malformed');
   return { ok: true, value: { platformUrl: url.value, deviceId: deviceId.trim(), token: token.trim() } };
 }
@@ -74,7 +76,13 @@ export function createIdentityStore(secrets: SecretStore, log: PlatformLog): Ide
       // ARCHITECTURE §5: a corrupt file is reported and set aside, never silently replaced.
       const aside = await secrets.setAside(IDENTITY_SECRET);
       log.error('stored platform identity is unreadable; set aside', { aside, reason: checked.failure.message });
-      return { ok: false, failure: { kind: 'bad_request', message: `stored platform identity is unreadable (${checked.failure.message}); enrol again` } };
+      return {
+        ok: false,
+        failure: {
+          kind: 'bad_request',
+          message: `stored platform identity is unreadable (${checked.failure.message}); enrol again`,
+        },
+      };
     },
     save: (identity) => secrets.set(IDENTITY_SECRET, JSON.stringify(identity)),
     forget: () => secrets.delete(IDENTITY_SECRET),

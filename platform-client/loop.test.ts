@@ -18,11 +18,16 @@ describe('createLoop', () => {
   it('does not reschedule when stopped during a tick', async () => {
     const sched = createManualScheduler(0);
     let ticks = 0;
-    const loop = createLoop('t', sched, async () => {
-      ticks += 1;
-      loop.stop();
-      return 1_000;
-    }, quiet);
+    const loop = createLoop(
+      't',
+      sched,
+      async () => {
+        ticks += 1;
+        loop.stop();
+        return 1_000;
+      },
+      quiet,
+    );
     loop.start();
     await sched.advance(10_000);
     expect(ticks).toBe(1);
@@ -46,7 +51,10 @@ describe('createLoop', () => {
   it('slows down and reports when a tick throws', async () => {
     const sched = createManualScheduler(0);
     const errors: string[] = [];
-    const loop = createLoop('t', sched, async () => Promise.reject(new Error('bug')), { ...quiet, error: (m) => void errors.push(m) });
+    const loop = createLoop('t', sched, async () => Promise.reject(new Error('bug')), {
+      ...quiet,
+      error: (m) => void errors.push(m),
+    });
     loop.start();
     await sched.advance(0);
     expect(errors).toEqual(['t tick failed']);

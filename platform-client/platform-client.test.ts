@@ -21,7 +21,10 @@ describe('enrolment', () => {
     expect(h.client.status()).toMatchObject({ enrolled: false, connected: false });
 
     const out = await h.client.enrol(pasted());
-    expect(out).toMatchObject({ ok: true, value: { enrolled: true, identitySource: 'stored', deviceId: h.device.deviceId, online: true, connected: true } });
+    expect(out).toMatchObject({
+      ok: true,
+      value: { enrolled: true, identitySource: 'stored', deviceId: h.device.deviceId, online: true, connected: true },
+    });
     const file = join(h.dataDir, 'secrets', 'platform-device.secret');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     for (const s of [...seen, h.client.status()]) expect(JSON.stringify(s)).not.toContain(h.device.token);
@@ -34,7 +37,10 @@ describe('enrolment', () => {
     const wrong = await h.client.enrol({ ...pasted(), token: 'tind_not-the-right-token' });
     expect(wrong).toMatchObject({ ok: false, failure: { kind: 'unauthorized' } });
     const http = await h.client.enrol({ ...pasted(), platformUrl: 'http://tiny.technology' });
-    expect(http).toMatchObject({ ok: false, failure: { kind: 'bad_request', message: expect.stringMatching(/https/) } });
+    expect(http).toMatchObject({
+      ok: false,
+      failure: { kind: 'bad_request', message: expect.stringMatching(/https/) },
+    });
     await expect(stat(join(h.dataDir, 'secrets', 'platform-device.secret'))).rejects.toThrow();
     expect(h.client.status().enrolled).toBe(false);
   });
@@ -50,7 +56,13 @@ describe('enrolment', () => {
   it('creates the device with an owner session token, then enrols it', async () => {
     h = await startHarness({ enrolled: false });
     await h.client.start();
-    const out = await h.client.enrolWithSession({ platformUrl: h.emu.url, sessionToken: h.owner.session, name: 'workshop robot', platform: 'robot-cockpit', capabilities: ['say'] });
+    const out = await h.client.enrolWithSession({
+      platformUrl: h.emu.url,
+      sessionToken: h.owner.session,
+      name: 'workshop robot',
+      platform: 'robot-cockpit',
+      capabilities: ['say'],
+    });
     expect(out).toMatchObject({ ok: true, value: { enrolled: true, online: true } });
     const created = [...h.emu.ctx.state.devices.values()].find((d) => d.name === 'workshop robot');
     expect(created).toMatchObject({ kind: 'daemon', platform: 'robot-cockpit' });
@@ -64,11 +76,19 @@ describe('enrolment', () => {
     const started = await h.client.start();
     expect(started).toMatchObject({ ok: true, value: { identitySource: 'env', enrolled: true } });
     const bad = createPlatformClient({
-      secrets: createMemorySecretStore(), dataDir: h.dataDir, log: quiet,
+      secrets: createMemorySecretStore(),
+      dataDir: h.dataDir,
+      log: quiet,
       envIdentity: { platformUrl: 'ftp://x', deviceId: 'a', token: 'tind_abcdefgh' },
-      capabilities: () => [], runFleetTurn: async () => ({ text: '' }), notify: () => undefined, scheduler: h.sched,
+      capabilities: () => [],
+      runFleetTurn: async () => ({ text: '' }),
+      notify: () => undefined,
+      scheduler: h.sched,
     });
-    expect(await bad.start()).toMatchObject({ ok: false, failure: { message: expect.stringContaining('ROBOT_PLATFORM_URL') } });
+    expect(await bad.start()).toMatchObject({
+      ok: false,
+      failure: { message: expect.stringContaining('ROBOT_PLATFORM_URL') },
+    });
   });
 });
 
@@ -87,10 +107,17 @@ describe('disconnect and forget', () => {
     // A fresh client over the same data dir finds the stored identity.
     const again = createPlatformClient({
       secrets: createFileSecretStore({ dir: join(h.dataDir, 'secrets') }),
-      dataDir: h.dataDir, log: quiet,
-      capabilities: () => [], runFleetTurn: async () => ({ text: '' }), notify: () => undefined, scheduler: h.sched,
+      dataDir: h.dataDir,
+      log: quiet,
+      capabilities: () => [],
+      runFleetTurn: async () => ({ text: '' }),
+      notify: () => undefined,
+      scheduler: h.sched,
     });
-    expect(await again.start()).toMatchObject({ ok: true, value: { enrolled: true, identitySource: 'stored', connected: true } });
+    expect(await again.start()).toMatchObject({
+      ok: true,
+      value: { enrolled: true, identitySource: 'stored', connected: true },
+    });
     await again.disconnect();
 
     h.client.connect();
@@ -106,20 +133,39 @@ describe('device routes through the client', () => {
     h = await startHarness();
     await h.client.start();
     const out = await h.client.routes.taskResult({ taskId: 'scan-1', summary: 'room scanned', result: 'two chairs' });
-    expect(out).toEqual({ ok: true, value: { ticket: `task_${h.device.deviceId.replace(/-/g, '').slice(0, 8)}_scan-1` } });
+    expect(out).toEqual({
+      ok: true,
+      value: { ticket: `task_${h.device.deviceId.replace(/-/g, '').slice(0, 8)}_scan-1` },
+    });
   });
 
   it('checks limits before sending: bad kinds, long details, wrong media types never leave the robot', async () => {
     h = await startHarness();
     await h.client.start();
     const before = h.attempts.length;
-    expect(await h.client.routes.event('reboot' as never)).toMatchObject({ ok: false, failure: { kind: 'bad_request' } });
-    expect(await h.client.routes.event('device_note', 'd'.repeat(301))).toMatchObject({ ok: false, failure: { kind: 'too_large' } });
-    expect(await h.client.routes.taskResult({ taskId: 'x', result: 'r'.repeat(7001) })).toMatchObject({ ok: false, failure: { kind: 'too_large' } });
-    expect(await h.client.routes.transcript({ text: 't'.repeat(16_385) })).toMatchObject({ ok: false, failure: { kind: 'too_large' } });
+    expect(await h.client.routes.event('reboot' as never)).toMatchObject({
+      ok: false,
+      failure: { kind: 'bad_request' },
+    });
+    expect(await h.client.routes.event('device_note', 'd'.repeat(301))).toMatchObject({
+      ok: false,
+      failure: { kind: 'too_large' },
+    });
+    expect(await h.client.routes.taskResult({ taskId: 'x', result: 'r'.repeat(7001) })).toMatchObject({
+      ok: false,
+      failure: { kind: 'too_large' },
+    });
+    expect(await h.client.routes.transcript({ text: 't'.repeat(16_385) })).toMatchObject({
+      ok: false,
+      failure: { kind: 'too_large' },
+    });
     expect(await h.client.routes.transcript({ text: 'hi', audioUrl: 'http://x' })).toMatchObject({ ok: false });
-    expect(await h.client.routes.media({ data: new Uint8Array(3), contentType: 'text/plain' })).toMatchObject({ ok: false });
-    expect(await h.client.routes.media({ data: new Uint8Array(6 * 1024 * 1024 + 1), contentType: 'image/png' })).toMatchObject({ ok: false, failure: { kind: 'too_large' } });
+    expect(await h.client.routes.media({ data: new Uint8Array(3), contentType: 'text/plain' })).toMatchObject({
+      ok: false,
+    });
+    expect(
+      await h.client.routes.media({ data: new Uint8Array(6 * 1024 * 1024 + 1), contentType: 'image/png' }),
+    ).toMatchObject({ ok: false, failure: { kind: 'too_large' } });
     expect(h.attempts.length).toBe(before);
   });
 
@@ -127,7 +173,9 @@ describe('device routes through the client', () => {
     h = await startHarness();
     await h.client.start();
     expect(await h.client.routes.event('device_note', 'battery low')).toEqual({ ok: true, value: undefined });
-    expect(await h.client.routes.transcript({ text: 'hello robot', label: 'mic', durationS: 2 })).toMatchObject({ ok: true });
+    expect(await h.client.routes.transcript({ text: 'hello robot', label: 'mic', durationS: 2 })).toMatchObject({
+      ok: true,
+    });
     const media = await h.client.routes.media({ data: new Uint8Array([1, 2, 3]), contentType: 'audio/wav' });
     expect(media).toMatchObject({ ok: true, value: { bytes: 3, url: expect.stringContaining('/media/') } });
     expect(h.emu.ctx.state.events.map((e) => e.kind)).toContain('device_note');

@@ -11,7 +11,14 @@ import { createDeviceRuntime, type DeviceRuntime, type PlatformTiming } from './
 import { createDeviceWithSession, proveIdentity, type EnrolFailure, type SessionEnrolInput } from './enrolment.ts';
 import type { FleetTurn, FleetTurnResult, PlatformNotification } from './envelopes.ts';
 import type { FirmwareUpdater } from './firmware/firmware-poller.ts';
-import { checkEnrolInput, createIdentityStore, type DeviceIdentity, type EnrolInput, type IdentityRefusal, type IdentityStore } from './identity.ts';
+import {
+  checkEnrolInput,
+  createIdentityStore,
+  type DeviceIdentity,
+  type EnrolInput,
+  type IdentityRefusal,
+  type IdentityStore,
+} from './identity.ts';
 import { CHANNEL_PATTERN } from './limits.ts';
 import { createPlatformHttp, type PlatformHttp } from './platform-http.ts';
 import { createRealScheduler } from './scheduler.ts';
@@ -101,7 +108,14 @@ async function loadIdentity(core: Core): Promise<Outcome<PlatformStatus, Identit
   const { deps, status, scheduler } = core;
   if (deps.envIdentity) {
     const env = checkEnrolInput(deps.envIdentity);
-    if (!env.ok) return { ok: false, failure: { kind: 'bad_request', message: `ROBOT_PLATFORM_URL / ROBOT_DEVICE_ID / ROBOT_DEVICE_TOKEN: ${env.failure.message}` } };
+    if (!env.ok)
+      return {
+        ok: false,
+        failure: {
+          kind: 'bad_request',
+          message: `ROBOT_PLATFORM_URL / ROBOT_DEVICE_ID / ROBOT_DEVICE_TOKEN: ${env.failure.message}`,
+        },
+      };
     adopt(core, env.value, 'env');
   } else {
     const stored = await core.identities.load();
@@ -114,7 +128,12 @@ async function loadIdentity(core: Core): Promise<Outcome<PlatformStatus, Identit
 
 async function enrolProved(core: Core, input: unknown): Promise<Outcome<PlatformStatus, EnrolFailure>> {
   const { deps, status, scheduler } = core;
-  const proved = await proveIdentity(input, { fetch: deps.fetch, timeoutMs: deps.requestTimeoutMs, capabilities: deps.capabilities(), lanUrl: core.lanUrl() });
+  const proved = await proveIdentity(input, {
+    fetch: deps.fetch,
+    timeoutMs: deps.requestTimeoutMs,
+    capabilities: deps.capabilities(),
+    lanUrl: core.lanUrl(),
+  });
   if (!proved.ok) return proved;
   const { identity, verified, unread } = proved.value;
   try {
@@ -126,13 +145,24 @@ async function enrolProved(core: Core, input: unknown): Promise<Outcome<Platform
   await core.loops.stop();
   adopt(core, identity, 'stored');
   if (verified) status.update({ lastHeartbeatAt: scheduler.now(), unread });
-  deps.log.info('enrolled on the platform', { platformUrl: identity.platformUrl, deviceId: identity.deviceId, verified });
+  deps.log.info('enrolled on the platform', {
+    platformUrl: identity.platformUrl,
+    deviceId: identity.deviceId,
+    verified,
+  });
   core.loops.start();
   return { ok: true, value: status.snapshot(scheduler.now()) };
 }
 
 function setChannel(core: Core, next: string): Outcome<void, { kind: 'bad_request'; message: string }> {
-  if (!CHANNEL_PATTERN.test(next)) return { ok: false, failure: { kind: 'bad_request', message: 'a channel is 1–32 of a-z, 0-9, _ and -, starting with a letter or digit' } };
+  if (!CHANNEL_PATTERN.test(next))
+    return {
+      ok: false,
+      failure: {
+        kind: 'bad_request',
+        message: 'a channel is 1–32 of a-z, 0-9, _ and -, starting with a letter or digit',
+      },
+    };
   core.current.channel = next;
   core.status.updateFirmware({ channel: next, available: null, message: null });
   core.loops.checkFirmwareSoon();
@@ -144,19 +174,49 @@ function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp; route
   const current: Core['current'] = { identity: null, channel: deps.firmware?.channel ?? 'stable' };
   const status = createStatusStore(scheduler.now, current.channel, deps.log);
   const strikes = createStrikePolicy();
-  const http = createPlatformHttp({ baseUrl: () => current.identity?.platformUrl ?? '', fetch: deps.fetch, timeoutMs: deps.requestTimeoutMs });
+  const http = createPlatformHttp({
+    baseUrl: () => current.identity?.platformUrl ?? '',
+    fetch: deps.fetch,
+    timeoutMs: deps.requestTimeoutMs,
+  });
   // The transport reports every outcome to the loops (strikes, halts); `loops` exists by the first call.
-  const api = createDeviceApi({ http, identity: () => current.identity, onOutcome: (path, outcome) => loops.onOutcome(path, outcome) });
+  const api = createDeviceApi({
+    http,
+    identity: () => current.identity,
+    onOutcome: (path, outcome) => loops.onOutcome(path, outcome),
+  });
   const routes = createDeviceRoutes(api);
   const lanUrl = deps.lanUrl ?? (() => null);
   const loops = createDeviceRuntime({
-    api, routes, http, status, strikes, scheduler, lanUrl, log: deps.log,
-    capabilities: deps.capabilities, runFleetTurn: deps.runFleetTurn, notify: deps.notify,
-    firmware: deps.firmware ? { updater: deps.firmware.updater, root: join(deps.dataDir, 'firmware'), channel: () => current.channel } : null,
+    api,
+    routes,
+    http,
+    status,
+    strikes,
+    scheduler,
+    lanUrl,
+    log: deps.log,
+    capabilities: deps.capabilities,
+    runFleetTurn: deps.runFleetTurn,
+    notify: deps.notify,
+    firmware: deps.firmware
+      ? { updater: deps.firmware.updater, root: join(deps.dataDir, 'firmware'), channel: () => current.channel }
+      : null,
     timing: deps.timing ?? {},
   });
   if (deps.firmware) status.updateFirmware({ state: 'idle', currentVersion: deps.firmware.updater.currentVersion() });
-  return { deps, scheduler, lanUrl, identities: createIdentityStore(deps.secrets, deps.log), status, strikes, loops, current, http, routes };
+  return {
+    deps,
+    scheduler,
+    lanUrl,
+    identities: createIdentityStore(deps.secrets, deps.log),
+    status,
+    strikes,
+    loops,
+    current,
+    http,
+    routes,
+  };
 }
 
 /** Creates the platform client; nothing touches the network until start() or enrol(). */

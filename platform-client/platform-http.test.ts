@@ -40,17 +40,32 @@ describe('createPlatformHttp', () => {
       });
     });
     const http = createPlatformHttp({ baseUrl: () => url });
-    expect(await http.send({ method: 'GET', path: '/api/devices', bearer: 'cli' })).toMatchObject({ ok: true, value: { status: 200, body: { ok: true } } });
+    expect(await http.send({ method: 'GET', path: '/api/devices', bearer: 'cli' })).toMatchObject({
+      ok: true,
+      value: { status: 200, body: { ok: true } },
+    });
     await http.send({ method: 'POST', path: '/x', body: { a: 1 } });
-    expect(seen).toEqual([{ auth: 'Bearer cli', type: undefined, body: '' }, { auth: undefined, type: 'application/json', body: '{"a":1}' }]);
-    expect(await http.send({ method: 'POST', path: '/moved', body: {} })).toMatchObject({ ok: false, failure: { kind: 'transport' } });
+    expect(seen).toEqual([
+      { auth: 'Bearer cli', type: undefined, body: '' },
+      { auth: undefined, type: 'application/json', body: '{"a":1}' },
+    ]);
+    expect(await http.send({ method: 'POST', path: '/moved', body: {} })).toMatchObject({
+      ok: false,
+      failure: { kind: 'transport' },
+    });
   });
 
   it('reports a non-JSON 200 as bad_response and a refused connection as transport', async () => {
     const url = await serve((_req, res) => res.end('<html>'));
-    expect(await createPlatformHttp({ baseUrl: () => url }).send({ method: 'GET', path: '/' })).toMatchObject({ ok: false, failure: { kind: 'bad_response' } });
+    expect(await createPlatformHttp({ baseUrl: () => url }).send({ method: 'GET', path: '/' })).toMatchObject({
+      ok: false,
+      failure: { kind: 'bad_response' },
+    });
     const dead = createPlatformHttp({ baseUrl: () => 'http://127.0.0.1:1' });
-    expect(await dead.send({ method: 'GET', path: '/' })).toMatchObject({ ok: false, failure: { kind: 'transport', retryable: true, message: expect.stringMatching(/^platform unreachable/) } });
+    expect(await dead.send({ method: 'GET', path: '/' })).toMatchObject({
+      ok: false,
+      failure: { kind: 'transport', retryable: true, message: expect.stringMatching(/^platform unreachable/) },
+    });
   });
 });
 

@@ -41,7 +41,8 @@ export interface PlatformHttpOptions {
 export function kindOfStatus(status: number, workerError: string | undefined): FailureKind {
   // A wrong token, a revoked device and an unknown id are one answer (reference-notes §2.1);
   // the strings are matched too, since some proxies relay them under another status.
-  if (status === 401 || workerError === WORKER_ERRORS.unauthorized || workerError === WORKER_ERRORS.unknownDevice) return 'unauthorized';
+  if (status === 401 || workerError === WORKER_ERRORS.unauthorized || workerError === WORKER_ERRORS.unknownDevice)
+    return 'unauthorized';
   if (workerError === WORKER_ERRORS.payloadTooBig || status === 413) return 'too_large';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
@@ -52,7 +53,8 @@ export function kindOfStatus(status: number, workerError: string | undefined): F
 
 /** Turns an HTTP error status and body into a failure value. */
 export function httpFailure(status: number, body: unknown): PlatformFailure {
-  const workerError = typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : undefined;
+  const workerError =
+    typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : undefined;
   const kind = kindOfStatus(status, workerError);
   const failure: PlatformFailure = {
     kind,
@@ -88,7 +90,12 @@ function requestInit(request: PlatformRequest, timeoutMs: number): RequestInit {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
-  const init: RequestInit = { method: request.method, headers, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) };
+  const init: RequestInit = {
+    method: request.method,
+    headers,
+    redirect: 'error',
+    signal: AbortSignal.timeout(timeoutMs),
+  };
   if (request.body !== undefined) init.body = JSON.stringify(request.body);
   return init;
 }
@@ -104,7 +111,15 @@ export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
         const body = await readJson(response);
         if (!response.ok) return { ok: false, failure: httpFailure(response.status, body) };
         if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-          return { ok: false, failure: { kind: 'bad_response', status: response.status, message: 'platform answered with a body that is not a JSON object', retryable: true } };
+          return {
+            ok: false,
+            failure: {
+              kind: 'bad_response',
+              status: response.status,
+              message: 'platform answered with a body that is not a JSON object',
+              retryable: true,
+            },
+          };
         }
         return { ok: true, value: { status: response.status, body: body as Record<string, unknown> } };
       } catch (error) {

@@ -50,7 +50,10 @@ function formatOf(contentType: string): string {
 }
 
 /** Stores images through POST /api/media; the reply carries worker /media/<key> URLs (§2.4). */
-async function uploadImages(deps: RelayHandlerDeps, images: FleetImage[]): Promise<{ refs: ReplyImage[]; notes: string[] }> {
+async function uploadImages(
+  deps: RelayHandlerDeps,
+  images: FleetImage[],
+): Promise<{ refs: ReplyImage[]; notes: string[] }> {
   const refs: ReplyImage[] = [];
   const notes: string[] = [];
   for (const image of images) {
@@ -66,7 +69,9 @@ async function runTurn(deps: RelayHandlerDeps, prompt: string, from: string | nu
   const marked = markFleetPrompt(prompt, from);
   const controller = new AbortController();
   let cancelTimer = (): void => undefined;
-  const overrun = new Promise<'overrun'>((resolve) => (cancelTimer = deps.scheduler.after(deps.turnTimeoutMs, () => resolve('overrun'))));
+  const overrun = new Promise<'overrun'>(
+    (resolve) => (cancelTimer = deps.scheduler.after(deps.turnTimeoutMs, () => resolve('overrun'))),
+  );
   const turn = deps.runFleetTurn({ ...marked, fleet: true, signal: controller.signal }).then(
     (result) => ({ result }),
     (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
@@ -127,7 +132,8 @@ export function createRelayHandler(deps: RelayHandlerDeps): (message: RelayMessa
     }
     // The payload travels as JSON inside a string, measured after serialisation (§2.4).
     const outcome = await sendReply(deps, message.id, fitReply(reply));
-    if (!outcome.ok) deps.log.warn('relay reply was not delivered', { envelope: message.id, error: outcome.failure.message });
+    if (!outcome.ok)
+      deps.log.warn('relay reply was not delivered', { envelope: message.id, error: outcome.failure.message });
     deps.onHandled(outcome.ok);
   };
 }

@@ -10,7 +10,15 @@ import { jsonBytes } from './reply-fit.ts';
 import type { Outcome, PlatformFailure } from './types.ts';
 
 /** Kinds of a relay-send outcome. */
-export type RelaySendKind = 'queued' | 'no_such_device' | 'too_big' | 'bad_request' | 'server_key' | 'relay_fault' | 'unreachable' | 'no_envelope';
+export type RelaySendKind =
+  | 'queued'
+  | 'no_such_device'
+  | 'too_big'
+  | 'bad_request'
+  | 'server_key'
+  | 'relay_fault'
+  | 'unreachable'
+  | 'no_envelope';
 
 /** A queued envelope. */
 export interface RelayQueued {
@@ -31,7 +39,12 @@ export interface RelayNotQueued {
 /** The outcome of POST /api/devices/relay. */
 export type RelaySendResult = RelayQueued | RelayNotQueued;
 
-function notQueued(kind: RelayNotQueued['kind'], error: string, delivered: 'no' | 'unknown', retryable: boolean): RelayNotQueued {
+function notQueued(
+  kind: RelayNotQueued['kind'],
+  error: string,
+  delivered: 'no' | 'unknown',
+  retryable: boolean,
+): RelayNotQueued {
   return { queued: false, kind, error, delivered, retryable };
 }
 
@@ -40,10 +53,14 @@ export function classifySendFailure(failure: PlatformFailure): RelayNotQueued {
   const { status, message } = failure;
   if (status === undefined) {
     // The request threw (refused, reset, timed out): it may have been written before the fault.
-    return failure.kind === 'bad_response' ? notQueued('no_envelope', message, 'unknown', false) : notQueued('unreachable', message, 'unknown', true);
+    return failure.kind === 'bad_response'
+      ? notQueued('no_envelope', message, 'unknown', false)
+      : notQueued('unreachable', message, 'unknown', true);
   }
-  if (status === 404 || failure.workerError === WORKER_ERRORS.deviceNotFound) return notQueued('no_such_device', message, 'no', false);
-  if (failure.workerError === WORKER_ERRORS.payloadTooBig || status === 413) return notQueued('too_big', message, 'no', false);
+  if (status === 404 || failure.workerError === WORKER_ERRORS.deviceNotFound)
+    return notQueued('no_such_device', message, 'no', false);
+  if (failure.workerError === WORKER_ERRORS.payloadTooBig || status === 413)
+    return notQueued('too_big', message, 'no', false);
   // 401 here is the platform's own internal key (or our session) being refused before the insert.
   if (status === 401) return notQueued('server_key', message, 'no', false);
   // 424 is the proxy's "registry unreachable": the worker faulted, possibly after writing the row.

@@ -38,7 +38,9 @@ describe('relay against the emulator', () => {
     h.emu.pushToUser(h.owner.userId, { title: 'Job done', body: 'The nightly job finished', url: '/jobs', tag: 'job' });
     await h.sched.advance(5_000);
     await vi.waitFor(() => expect(repliesIn(h.emu)).toHaveLength(1));
-    expect(h.notifications).toEqual([{ title: 'Job done', body: 'The nightly job finished', url: '/jobs', tag: 'job' }]);
+    expect(h.notifications).toEqual([
+      { title: 'Job done', body: 'The nightly job finished', url: '/jobs', tag: 'job' },
+    ]);
     expect(repliesIn(h.emu)[0]?.payload).toEqual({ result: 'notification shown' });
     expect(h.turns).toHaveLength(0);
   });
@@ -55,7 +57,9 @@ describe('relay against the emulator', () => {
 
   it('trims an oversized result to fit 8192 bytes and sends a large image through media', async () => {
     const image = new Uint8Array(1_500_000).fill(7);
-    h = await startHarness({ runner: async () => ({ text: 'ü'.repeat(30_000), images: [{ data: image, contentType: 'image/png' }] }) });
+    h = await startHarness({
+      runner: async () => ({ text: 'ü'.repeat(30_000), images: [{ data: image, contentType: 'image/png' }] }),
+    });
     await queue('{"type":"invoke","prompt":"describe the room"}');
     await h.client.start();
     const [reply] = await pollAndAwait(1);
@@ -76,7 +80,11 @@ describe('relay against the emulator', () => {
     await vi.waitFor(() => expect(repliesIn(h.emu)).toHaveLength(5));
     await h.sched.advance(5_000);
     await vi.waitFor(() => expect(repliesIn(h.emu)).toHaveLength(7));
-    expect(repliesIn(h.emu).map((r) => r.inReplyTo).sort()).toEqual([...ids].sort());
+    expect(
+      repliesIn(h.emu)
+        .map((r) => r.inReplyTo)
+        .sort(),
+    ).toEqual([...ids].sort());
   });
 
   it('turns a failing agent turn into an Error reply', async () => {
@@ -128,6 +136,9 @@ describe('envelope parsing', () => {
 
   it('marks the fleet depth once', () => {
     expect(markFleetPrompt('hi', 'phone')).toEqual({ prompt: '[fleet depth=1 from phone] hi', depth: 1 });
-    expect(markFleetPrompt('[fleet depth=1 from x] hi', null)).toEqual({ prompt: '[fleet depth=1 from x] hi', depth: 1 });
+    expect(markFleetPrompt('[fleet depth=1 from x] hi', null)).toEqual({
+      prompt: '[fleet depth=1 from x] hi',
+      depth: 1,
+    });
   });
 });

@@ -35,7 +35,10 @@ describe('fitReply', () => {
   });
 
   it('drops images from the end when even an empty text cannot fit', () => {
-    const images = Array.from({ length: 200 }, (_, i) => ({ url: `https://w.example/media/${'k'.repeat(40)}${i}`, format: 'png' }));
+    const images = Array.from({ length: 200 }, (_, i) => ({
+      url: `https://w.example/media/${'k'.repeat(40)}${i}`,
+      format: 'png',
+    }));
     const out = fitReply({ result: 'text', images });
     expect(bytes(out)).toBeLessThanOrEqual(8192);
     const parsed = JSON.parse(out) as { images: Array<{ url: string }> };

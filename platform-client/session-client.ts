@@ -42,7 +42,11 @@ export interface SessionClient {
 
 const malformed = (route: string): { ok: false; failure: PlatformFailure } => ({
   ok: false,
-  failure: { kind: 'bad_response', message: `platform answered ${route} without the documented fields`, retryable: true },
+  failure: {
+    kind: 'bad_response',
+    message: `platform answered ${route} without the documented fields`,
+    retryable: true,
+  },
 });
 
 function entryOf(raw: Record<string, unknown>): DeviceEntry | null {
@@ -54,15 +58,19 @@ function entryOf(raw: Record<string, unknown>): DeviceEntry | null {
     platform: typeof raw.platform === 'string' ? raw.platform : null,
     online: raw.online === true,
     lastSeen: typeof raw.last_seen === 'string' ? raw.last_seen : null,
-    capabilities: Array.isArray(raw.capabilities) ? raw.capabilities.filter((c): c is string => typeof c === 'string') : [],
+    capabilities: Array.isArray(raw.capabilities)
+      ? raw.capabilities.filter((c): c is string => typeof c === 'string')
+      : [],
   };
 }
 
 /** Checks a create-device body against the enrolment limits (reference-notes §2.2). */
 export function checkCreateDevice(input: CreateDeviceInput): PlatformFailure | null {
   const bad = (message: string): PlatformFailure => ({ kind: 'bad_request', message, retryable: false });
-  if (input.name.trim() === '' || input.name.length > LIMITS.deviceNameChars) return bad(`device name must be 1–${LIMITS.deviceNameChars} characters`);
-  if ((input.platform?.length ?? 0) > LIMITS.platformChars) return bad(`platform must be at most ${LIMITS.platformChars} characters`);
+  if (input.name.trim() === '' || input.name.length > LIMITS.deviceNameChars)
+    return bad(`device name must be 1–${LIMITS.deviceNameChars} characters`);
+  if ((input.platform?.length ?? 0) > LIMITS.platformChars)
+    return bad(`platform must be at most ${LIMITS.platformChars} characters`);
   const caps = input.capabilities ?? [];
   if (caps.length > LIMITS.capabilities || caps.some((c) => c.length === 0 || c.length > LIMITS.capabilityChars)) {
     return bad(`at most ${LIMITS.capabilities} capabilities of 1–${LIMITS.capabilityChars} characters`);
@@ -76,7 +84,9 @@ export function createSessionClient(http: PlatformHttp, bearer: string): Session
     async listDevices() {
       const out = await http.send({ method: 'GET', path: PATHS.devices, bearer });
       if (!out.ok) return out;
-      const rows = Array.isArray(out.value.body.devices) ? (out.value.body.devices as Array<Record<string, unknown>>) : null;
+      const rows = Array.isArray(out.value.body.devices)
+        ? (out.value.body.devices as Array<Record<string, unknown>>)
+        : null;
       if (!rows) return malformed('GET /api/devices');
       return { ok: true, value: rows.flatMap((r) => entryOf(r) ?? []) };
     },
@@ -87,16 +97,29 @@ export function createSessionClient(http: PlatformHttp, bearer: string): Session
       const out = await http.send({ method: 'POST', path: PATHS.devices, bearer, body: { ...input, kind: 'daemon' } });
       if (!out.ok) return out;
       const { device_id: deviceId, device_token: token } = out.value.body;
-      return typeof deviceId === 'string' && typeof token === 'string' ? { ok: true, value: { deviceId, token } } : malformed('POST /api/devices');
+      return typeof deviceId === 'string' && typeof token === 'string'
+        ? { ok: true, value: { deviceId, token } }
+        : malformed('POST /api/devices');
     },
     async relaySend(toDevice, envelope) {
       const tooBig = tooBigLocally(envelope);
       if (tooBig) return tooBig;
       // The payload travels as JSON inside a string (reference-notes §2.4).
-      return classifyRelaySend(await http.send({ method: 'POST', path: PATHS.relay, bearer, body: { toDevice, payload: JSON.stringify(envelope) } }));
+      return classifyRelaySend(
+        await http.send({
+          method: 'POST',
+          path: PATHS.relay,
+          bearer,
+          body: { toDevice, payload: JSON.stringify(envelope) },
+        }),
+      );
     },
     async relayReply(inReplyTo) {
-      const out = await http.send({ method: 'GET', path: `${PATHS.relay}?inReplyTo=${encodeURIComponent(inReplyTo)}`, bearer });
+      const out = await http.send({
+        method: 'GET',
+        path: `${PATHS.relay}?inReplyTo=${encodeURIComponent(inReplyTo)}`,
+        bearer,
+      });
       if (!out.ok) return out;
       const reply = out.value.body.reply as Record<string, unknown> | null | undefined;
       if (!reply) return { ok: true, value: null };

@@ -86,13 +86,25 @@ export function createStatusStore(now: () => number, channel: string, log: Platf
     lastError: null,
     unread: null,
     halted: null,
-    firmware: { state: 'disabled', channel, currentVersion: null, available: null, staged: null, lastCheckedAt: null, message: null },
+    firmware: {
+      state: 'disabled',
+      channel,
+      currentVersion: null,
+      available: null,
+      staged: null,
+      lastCheckedAt: null,
+      message: null,
+    },
   };
   const listeners = new Set<(status: PlatformStatus) => void>();
 
   const snapshot = (at: number): PlatformStatus => {
     const fresh = fields.lastHeartbeatAt !== null && at - fields.lastHeartbeatAt < CADENCE.presenceMs;
-    return { ...fields, firmware: { ...fields.firmware }, online: fields.enrolled && fields.connected && fields.halted === null && fresh };
+    return {
+      ...fields,
+      firmware: { ...fields.firmware },
+      online: fields.enrolled && fields.connected && fields.halted === null && fresh,
+    };
   };
 
   const notify = (): void => {

@@ -47,7 +47,9 @@ describe('createStrikePolicy', () => {
 describe('backoffDelay', () => {
   it('keeps the period without failures and grows to a 60 s cap', () => {
     expect(backoffDelay(5_000, 0)).toBe(5_000);
-    expect([1, 2, 3, 4, 5, 9].map((f) => backoffDelay(5_000, f))).toEqual([5_000, 10_000, 20_000, 40_000, 60_000, 60_000]);
+    expect([1, 2, 3, 4, 5, 9].map((f) => backoffDelay(5_000, f))).toEqual([
+      5_000, 10_000, 20_000, 40_000, 60_000, 60_000,
+    ]);
   });
 
   it('never waits less than the loop period', () => {

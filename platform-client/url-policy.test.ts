@@ -3,7 +3,10 @@ import { checkPlatformUrl, isLoopbackHost, privateLanOrigin } from './url-policy
 
 describe('checkPlatformUrl', () => {
   it('accepts https and reduces it to the origin', () => {
-    expect(checkPlatformUrl(' https://tiny.technology/some/page?x=1 ')).toEqual({ ok: true, value: 'https://tiny.technology' });
+    expect(checkPlatformUrl(' https://tiny.technology/some/page?x=1 ')).toEqual({
+      ok: true,
+      value: 'https://tiny.technology',
+    });
   });
 
   it('accepts plain http only for a loopback host', () => {
@@ -31,7 +34,15 @@ describe('privateLanOrigin', () => {
   });
 
   it('drops public, loopback, host-name and https URLs', () => {
-    for (const raw of ['http://8.8.8.8', 'http://172.32.0.1', 'http://127.0.0.1:8097', 'http://robot.local', 'https://192.168.1.2', '', null]) {
+    for (const raw of [
+      'http://8.8.8.8',
+      'http://172.32.0.1',
+      'http://127.0.0.1:8097',
+      'http://robot.local',
+      'https://192.168.1.2',
+      '',
+      null,
+    ]) {
       expect(privateLanOrigin(raw)).toBeNull();
     }
   });

@@ -20,9 +20,14 @@ async function withPeer() {
 /** The phone's side: claim its envelopes and answer each with `text`. */
 async function phoneAnswers(phone: { deviceId: string; token: string }, text: string): Promise<string[]> {
   const call = (method: string, body: unknown) =>
-    fetch(`${h.emu.url}/api/devices/relay`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${h.emu.url}/api/devices/relay`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const claimed = (await (await call('PUT', { ...phone, max: 5 })).json()) as { messages: Array<{ id: string }> };
-  for (const m of claimed.messages) await call('PATCH', { ...phone, inReplyTo: m.id, payload: JSON.stringify({ result: text }) });
+  for (const m of claimed.messages)
+    await call('PATCH', { ...phone, inReplyTo: m.id, payload: JSON.stringify({ result: text }) });
   return claimed.messages.map((m) => m.id);
 }
 
@@ -32,15 +37,22 @@ describe('use_device tool', () => {
   it('is a plain tool definition with a JSON schema', async () => {
     const { tool } = await withPeer();
     expect(tool.name).toBe('use_device');
-    expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['action'], properties: { action: { enum: ['list', 'invoke', 'result'] } } });
+    expect(tool.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['action'],
+      properties: { action: { enum: ['list', 'invoke', 'result'] } },
+    });
   });
 
-  it('lists the owner\'s devices and marks itself', async () => {
+  it("lists the owner's devices and marks itself", async () => {
     const { tool } = await withPeer();
     const out = await run(tool, { action: 'list' });
     expect(out.ok).toBe(true);
     const devices = out.devices as Array<{ name: string; self: boolean }>;
-    expect(devices.map((d) => [d.name, d.self]).sort()).toEqual([['cockpit-robot', true], ['phone', false]]);
+    expect(devices.map((d) => [d.name, d.self]).sort()).toEqual([
+      ['cockpit-robot', true],
+      ['phone', false],
+    ]);
   });
 
   it('returns a pending ticket after 45 s without a reply, and redeems it once the late reply lands', async () => {
@@ -52,7 +64,10 @@ describe('use_device tool', () => {
     const recvs = h.emu.requests.filter((r) => r.method === 'GET' && r.path === '/api/devices/relay');
     expect(recvs).toHaveLength(15);
 
-    expect(await run(tool, { action: 'result', envelope_id: out.envelope_id })).toMatchObject({ ok: true, pending: true });
+    expect(await run(tool, { action: 'result', envelope_id: out.envelope_id })).toMatchObject({
+      ok: true,
+      pending: true,
+    });
     await h.sched.advance(60_000);
     expect(await phoneAnswers(phone, 'photo taken')).toEqual([out.envelope_id]);
     expect(h.emu.ctx.state.events.map((e) => e.kind)).toContain('device_result');
@@ -81,16 +96,28 @@ describe('use_device tool', () => {
 
   it('never targets itself, never runs in a fleet turn, and names unknown devices', async () => {
     const { tool } = await withPeer();
-    expect(await run(tool, { action: 'invoke', device: 'cockpit-robot', prompt: 'x' })).toMatchObject({ ok: false, error: expect.stringMatching(/itself/) });
-    expect(await run(tool, { action: 'list' }, { fleet: true })).toMatchObject({ ok: false, error: expect.stringMatching(/fleet/) });
-    expect(await run(tool, { action: 'invoke', device: 'toaster', prompt: 'x' })).toMatchObject({ ok: false, kind: 'no_such_device' });
+    expect(await run(tool, { action: 'invoke', device: 'cockpit-robot', prompt: 'x' })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/itself/),
+    });
+    expect(await run(tool, { action: 'list' }, { fleet: true })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/fleet/),
+    });
+    expect(await run(tool, { action: 'invoke', device: 'toaster', prompt: 'x' })).toMatchObject({
+      ok: false,
+      kind: 'no_such_device',
+    });
     expect(h.emu.ctx.relay.rows).toHaveLength(0);
   });
 
   it('says so when no owner session is configured', async () => {
     h = await startHarness();
     await h.client.start();
-    expect(await h.client.useDeviceTool.run({ action: 'list' }, {})).toMatchObject({ ok: false, error: expect.stringMatching(/no owner session/) });
+    expect(await h.client.useDeviceTool.run({ action: 'list' }, {})).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/no owner session/),
+    });
   });
 });
 
@@ -103,23 +130,52 @@ describe('relay-send outcome kinds', () => {
 
   it('queued', async () => {
     const s = await session();
-    expect(await s.relaySend(h.device.deviceId, { type: 'invoke', prompt: 'x' })).toEqual({ queued: true, kind: 'queued', id: expect.any(String) });
+    expect(await s.relaySend(h.device.deviceId, { type: 'invoke', prompt: 'x' })).toEqual({
+      queued: true,
+      kind: 'queued',
+      id: expect.any(String),
+    });
   });
 
   it('no_such_device, too_big and bad_request are refusals before the insert', async () => {
     const s = await session();
-    expect(await s.relaySend('nope', { type: 'invoke', prompt: 'x' })).toEqual({ queued: false, kind: 'no_such_device', error: 'platform answered 404: device not found', delivered: 'no', retryable: false });
-    expect(await s.relaySend(h.device.deviceId, { type: 'invoke', prompt: 'x'.repeat(9000) })).toMatchObject({ kind: 'too_big', delivered: 'no', retryable: false });
-    expect(await s.relaySend('', { type: 'invoke' })).toMatchObject({ kind: 'bad_request', delivered: 'no', error: expect.stringContaining('userId and toDevice required') });
+    expect(await s.relaySend('nope', { type: 'invoke', prompt: 'x' })).toEqual({
+      queued: false,
+      kind: 'no_such_device',
+      error: 'platform answered 404: device not found',
+      delivered: 'no',
+      retryable: false,
+    });
+    expect(await s.relaySend(h.device.deviceId, { type: 'invoke', prompt: 'x'.repeat(9000) })).toMatchObject({
+      kind: 'too_big',
+      delivered: 'no',
+      retryable: false,
+    });
+    expect(await s.relaySend('', { type: 'invoke' })).toMatchObject({
+      kind: 'bad_request',
+      delivered: 'no',
+      error: expect.stringContaining('userId and toDevice required'),
+    });
   });
 
   it('server_key on 401, relay_fault on a worker fault, unreachable when the request throws', async () => {
-    expect(await (await session('bad-token')).relaySend(h.device.deviceId, {})).toMatchObject({ kind: 'server_key', delivered: 'no' });
+    expect(await (await session('bad-token')).relaySend(h.device.deviceId, {})).toMatchObject({
+      kind: 'server_key',
+      delivered: 'no',
+    });
     await h.close();
     const s = await session();
     h.emu.setWorkerDown(true);
-    expect(await s.relaySend(h.device.deviceId, {})).toMatchObject({ kind: 'relay_fault', delivered: 'unknown', retryable: true });
+    expect(await s.relaySend(h.device.deviceId, {})).toMatchObject({
+      kind: 'relay_fault',
+      delivered: 'unknown',
+      retryable: true,
+    });
     h.emu.setOutage(true);
-    expect(await s.relaySend(h.device.deviceId, {})).toMatchObject({ kind: 'unreachable', delivered: 'unknown', retryable: true });
+    expect(await s.relaySend(h.device.deviceId, {})).toMatchObject({
+      kind: 'unreachable',
+      delivered: 'unknown',
+      retryable: true,
+    });
   });
 });

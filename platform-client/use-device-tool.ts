@@ -41,7 +41,11 @@ export const USE_DEVICE = 'use_device';
 const INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    action: { type: 'string', enum: ['list', 'invoke', 'result'], description: 'list devices, invoke one, or redeem a pending ticket' },
+    action: {
+      type: 'string',
+      enum: ['list', 'invoke', 'result'],
+      description: 'list devices, invoke one, or redeem a pending ticket',
+    },
     device: { type: 'string', description: 'invoke: the target device id or its exact name' },
     prompt: { type: 'string', description: 'invoke: what the other device should do' },
     wait: { type: 'boolean', description: 'invoke: wait up to 45 s for the reply (default true)' },
@@ -56,7 +60,9 @@ const fail = (error: string, extra: Record<string, unknown> = {}) => ({ ok: fals
 function parseReply(payload: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(payload);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { result: value };
   } catch {
     return { result: payload };
   }
@@ -83,7 +89,13 @@ async function listDevices(deps: Deps, session: SessionClient) {
 async function redeem(session: SessionClient, envelopeId: string) {
   const out = await session.relayReply(envelopeId);
   if (!out.ok) return fail(out.failure.message, { kind: out.failure.kind });
-  if (!out.value) return { ok: true, pending: true, envelope_id: envelopeId, note: 'no reply yet; try action "result" again later (replies are kept 24 h)' };
+  if (!out.value)
+    return {
+      ok: true,
+      pending: true,
+      envelope_id: envelopeId,
+      note: 'no reply yet; try action "result" again later (replies are kept 24 h)',
+    };
   return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
 }
 
@@ -96,11 +108,17 @@ async function waitForReply(deps: Deps, session: SessionClient, envelopeId: stri
     // A failed read is not the device's answer: keep waiting within the budget.
     if (out.ok && out.value) return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
   }
-  return { ok: true, pending: true, envelope_id: envelopeId, note: 'the device has not answered yet; redeem later with action "result" and this envelope_id' };
+  return {
+    ok: true,
+    pending: true,
+    envelope_id: envelopeId,
+    note: 'the device has not answered yet; redeem later with action "result" and this envelope_id',
+  };
 }
 
 async function invoke(deps: Deps, session: SessionClient, input: Record<string, unknown>, signal?: AbortSignal) {
-  if (typeof input.device !== 'string' || typeof input.prompt !== 'string' || input.prompt.trim() === '') return fail('invoke needs a device and a prompt');
+  if (typeof input.device !== 'string' || typeof input.prompt !== 'string' || input.prompt.trim() === '')
+    return fail('invoke needs a device and a prompt');
   const devices = await session.listDevices();
   if (!devices.ok) return fail(devices.failure.message, { kind: devices.failure.kind });
   const target = resolveDevice(devices.value, input.device);
@@ -109,7 +127,8 @@ async function invoke(deps: Deps, session: SessionClient, input: Record<string, 
   if (target.kind === 'endpoint') return fail(`${target.name} is an endpoint device; the relay cannot reach it`);
   const sent = await session.relaySend(target.id, { type: 'invoke', prompt: input.prompt });
   if (!sent.queued) return { ok: false, ...sent };
-  if (input.wait === false) return { ok: true, pending: true, envelope_id: sent.id, note: 'queued; redeem with action "result"' };
+  if (input.wait === false)
+    return { ok: true, pending: true, envelope_id: sent.id, note: 'queued; redeem with action "result"' };
   return waitForReply(deps, session, sent.id, signal);
 }
 
@@ -118,16 +137,23 @@ async function dispatch(deps: Deps, raw: unknown, ctx: ToolContext): Promise<Rec
   if (ctx.fleet) return fail('use_device is not available in a turn that came through the fleet');
   const input = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const session = await deps.session();
-  if (!session) return fail('no owner session: add a platform command-line token in the settings to reach other devices');
+  if (!session)
+    return fail('no owner session: add a platform command-line token in the settings to reach other devices');
   if (input.action === 'list') return listDevices(deps, session);
   if (input.action === 'invoke') return invoke(deps, session, input, ctx.signal);
   if (input.action !== 'result') return fail('action must be list, invoke or result');
-  return typeof input.envelope_id === 'string' && input.envelope_id !== '' ? redeem(session, input.envelope_id) : fail('result needs an envelope_id');
+  return typeof input.envelope_id === 'string' && input.envelope_id !== ''
+    ? redeem(session, input.envelope_id)
+    : fail('result needs an envelope_id');
 }
 
 /** Creates the use_device tool. */
 export function createUseDeviceTool(deps: UseDeviceDeps): ToolDefinition {
-  const full: Deps = { ...deps, pollMs: deps.pollMs ?? CADENCE.useDevicePollMs, waitMs: deps.waitMs ?? CADENCE.useDeviceWaitMs };
+  const full: Deps = {
+    ...deps,
+    pollMs: deps.pollMs ?? CADENCE.useDevicePollMs,
+    waitMs: deps.waitMs ?? CADENCE.useDeviceWaitMs,
+  };
   return {
     name: USE_DEVICE,
     description:

@@ -56,7 +56,10 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-const refuse = (message: string): { ok: false; failure: BundleRefusal } => ({ ok: false, failure: { kind: 'bad_bundle', message } });
+const refuse = (message: string): { ok: false; failure: BundleRefusal } => ({
+  ok: false,
+  failure: { kind: 'bad_bundle', message },
+});
 
 interface ManifestFile {
   name: string;
@@ -97,10 +100,15 @@ function folderName(version: string): string {
 }
 
 /** Downloads, verifies and stages a bundle under `<root>/staged/<version>`. */
-export async function stageBundle(http: PlatformHttp, root: string, pointer: FirmwarePointer): Promise<Outcome<StagedBundle, BundleRefusal>> {
+export async function stageBundle(
+  http: PlatformHttp,
+  root: string,
+  pointer: FirmwarePointer,
+): Promise<Outcome<StagedBundle, BundleRefusal>> {
   if (!checkPlatformUrl(pointer.url).ok) return refuse('the manifest URL is not https');
   const manifest = await http.getBytes(pointer.url);
-  if (!manifest.ok) return { ok: false, failure: { kind: 'download', message: `manifest: ${manifest.failure.message}` } };
+  if (!manifest.ok)
+    return { ok: false, failure: { kind: 'download', message: `manifest: ${manifest.failure.message}` } };
   const listed = checkManifest(manifest.value, pointer);
   if (!listed.ok) return listed;
   const incoming = join(root, `.incoming-${randomBytes(6).toString('hex')}`);
@@ -113,11 +121,16 @@ export async function stageBundle(http: PlatformHttp, root: string, pointer: Fir
   return { ok: true, value: await promote(root, incoming, pointer, listed.value) };
 }
 
-async function downloadInto(http: PlatformHttp, dir: string, files: ManifestFile[]): Promise<Outcome<void, BundleRefusal>> {
+async function downloadInto(
+  http: PlatformHttp,
+  dir: string,
+  files: ManifestFile[],
+): Promise<Outcome<void, BundleRefusal>> {
   await ensureDir(dir);
   for (const file of files) {
     const bytes = await http.getBytes(file.url);
-    if (!bytes.ok) return { ok: false, failure: { kind: 'download', message: `${file.name}: ${bytes.failure.message}` } };
+    if (!bytes.ok)
+      return { ok: false, failure: { kind: 'download', message: `${file.name}: ${bytes.failure.message}` } };
     if (sha256Hex(bytes.value) !== file.sha256) return refuse(`file ${file.name} does not match its sha256`);
     await writeFileAtomic(join(dir, 'files', file.name), bytes.value);
   }
@@ -125,7 +138,12 @@ async function downloadInto(http: PlatformHttp, dir: string, files: ManifestFile
 }
 
 /** Renames the verified folder into place and clears older staged bundles. */
-async function promote(root: string, incoming: string, pointer: FirmwarePointer, files: ManifestFile[]): Promise<StagedBundle> {
+async function promote(
+  root: string,
+  incoming: string,
+  pointer: FirmwarePointer,
+  files: ManifestFile[],
+): Promise<StagedBundle> {
   const stagedRoot = join(root, 'staged');
   await ensureDir(stagedRoot);
   for (const old of await readdir(stagedRoot)) await rm(join(stagedRoot, old), { recursive: true, force: true });

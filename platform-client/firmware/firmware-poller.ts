@@ -60,13 +60,23 @@ async function tryApply(deps: Deps, state: PollerState): Promise<number> {
   const bundle = state.staged;
   if (!bundle) return deps.pollMs;
   if (!deps.updater.isIdle() || !deps.updater.operatorAllows()) {
-    deps.report({ state: 'staged', staged: bundle.version, message: 'waiting for an idle robot and the operator’s consent' });
+    deps.report({
+      state: 'staged',
+      staged: bundle.version,
+      message: 'waiting for an idle robot and the operator’s consent',
+    });
     return deps.applyRetryMs;
   }
   deps.report({ state: 'applying', message: null });
   state.staged = null;
   const out = await deps.updater.apply(bundle);
-  if (out.ok) deps.report({ state: 'applied', staged: null, currentVersion: bundle.version, message: `applied ${bundle.version}` });
+  if (out.ok)
+    deps.report({
+      state: 'applied',
+      staged: null,
+      currentVersion: bundle.version,
+      message: `applied ${bundle.version}`,
+    });
   else deps.report({ state: 'failed', staged: null, message: `apply failed: ${out.message}` });
   return deps.pollMs;
 }
@@ -80,7 +90,11 @@ function worthFetching(deps: Deps, state: PollerState, pointer: FirmwarePointer 
     return false;
   }
   if (order < 0 && !pointer.force) {
-    deps.report({ state: 'refused', available: pointer.version, message: `downgrade to ${pointer.version} refused (not forced)` });
+    deps.report({
+      state: 'refused',
+      available: pointer.version,
+      message: `downgrade to ${pointer.version} refused (not forced)`,
+    });
     return false;
   }
   if (state.rejected === `${pointer.version}:${pointer.sha256}`) return false;
@@ -92,7 +106,8 @@ async function poll(deps: Deps, state: PollerState): Promise<void> {
   deps.report({ state: 'checking', currentVersion: deps.updater.currentVersion() });
   const out = await deps.api.call('PUT', PATHS.firmware, { channel: deps.channel() });
   state.lastPollAt = deps.scheduler.now();
-  if (!out.ok) return void deps.report({ state: 'failed', lastCheckedAt: state.lastPollAt, message: out.failure.message });
+  if (!out.ok)
+    return void deps.report({ state: 'failed', lastCheckedAt: state.lastPollAt, message: out.failure.message });
   deps.report({ lastCheckedAt: state.lastPollAt });
   const pointer = parsePointer(out.value.body.bundle);
   if (!worthFetching(deps, state, pointer)) return;
@@ -109,7 +124,11 @@ async function poll(deps: Deps, state: PollerState): Promise<void> {
 
 /** Creates the firmware poller. */
 export function createFirmwarePoller(input: FirmwarePollerDeps): FirmwarePoller {
-  const deps: Deps = { ...input, pollMs: input.pollMs ?? CADENCE.firmwareMs, applyRetryMs: input.applyRetryMs ?? CADENCE.firmwareApplyRetryMs };
+  const deps: Deps = {
+    ...input,
+    pollMs: input.pollMs ?? CADENCE.firmwareMs,
+    applyRetryMs: input.applyRetryMs ?? CADENCE.firmwareApplyRetryMs,
+  };
   const state: PollerState = { staged: null, lastPollAt: null, rejected: null };
   return {
     async tick() {

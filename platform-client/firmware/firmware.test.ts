@@ -35,14 +35,24 @@ function updater(current = '1.0.0'): TestUpdater {
 }
 
 /** Hosts a bundle on the emulator and points the channel at it; returns the pointer body. */
-async function publish(version: string, files: Record<string, string>, options: { corrupt?: string; force?: boolean; channel?: string } = {}) {
+async function publish(
+  version: string,
+  files: Record<string, string>,
+  options: { corrupt?: string; force?: boolean; channel?: string } = {},
+) {
   const listed = Object.entries(files).map(([name, content]) => {
     const url = h.emu.hostFile(`/fw/${version}/${name}`, name === options.corrupt ? `${content}!` : content);
     return { name, sha256: sha(content), url };
   });
   const manifest = JSON.stringify({ version, files: listed });
   const url = h.emu.hostFile(`/fw/${version}/manifest.json`, manifest, 'application/json');
-  const out = await h.owned('POST', '/api/firmware/manifest', { channel: options.channel ?? 'stable', version, url, sha256: sha(manifest), ...(options.force ? { force: true } : {}) });
+  const out = await h.owned('POST', '/api/firmware/manifest', {
+    channel: options.channel ?? 'stable',
+    version,
+    url,
+    sha256: sha(manifest),
+    ...(options.force ? { force: true } : {}),
+  });
   expect(out.status).toBe(200);
 }
 
@@ -58,7 +68,12 @@ describe('firmware pointer', () => {
     await publish('1.1.0', { 'app.js': 'console.log(1)', 'assets/logo.svg': '<svg/>' });
     await h.client.start();
     await h.sched.advance(0);
-    expect(h.client.status().firmware).toMatchObject({ state: 'staged', staged: '1.1.0', available: '1.1.0', currentVersion: '1.0.0' });
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'staged',
+      staged: '1.1.0',
+      available: '1.1.0',
+      currentVersion: '1.0.0',
+    });
     const dir = join(h.dataDir, 'firmware', 'staged', '1.1.0');
     expect(await readFile(join(dir, 'files', 'assets', 'logo.svg'), 'utf8')).toBe('<svg/>');
     expect((await readdir(dir)).sort()).toEqual(['files', 'manifest.json']);
@@ -84,7 +99,11 @@ describe('firmware pointer', () => {
     await publish('1.2.0', { 'app.js': 'good' }, { corrupt: 'app.js' });
     await h.client.start();
     await h.sched.advance(0);
-    expect(h.client.status().firmware).toMatchObject({ state: 'failed', staged: null, message: expect.stringMatching(/app\.js does not match its sha256/) });
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'failed',
+      staged: null,
+      message: expect.stringMatching(/app\.js does not match its sha256/),
+    });
     expect(await readdir(join(h.dataDir, 'firmware')).catch(() => [])).not.toContain('staged');
     expect(u.applied).toHaveLength(0);
     // The refused bundle is not downloaded again on the next poll.
@@ -98,10 +117,18 @@ describe('firmware pointer', () => {
     await startWith(u);
     const manifest = JSON.stringify({ version: '1.3.0', files: [] });
     const url = h.emu.hostFile('/fw/m.json', manifest);
-    await h.owned('POST', '/api/firmware/manifest', { channel: 'stable', version: '1.3.0', url, sha256: sha('something else') });
+    await h.owned('POST', '/api/firmware/manifest', {
+      channel: 'stable',
+      version: '1.3.0',
+      url,
+      sha256: sha('something else'),
+    });
     await h.client.start();
     await h.sched.advance(0);
-    expect(h.client.status().firmware).toMatchObject({ state: 'failed', message: 'manifest sha256 does not match the pointer' });
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'failed',
+      message: 'manifest sha256 does not match the pointer',
+    });
   });
 
   it('refuses a downgrade unless the pointer is forced', async () => {

@@ -85,7 +85,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const start = attempts.length;
   return {
-    emu, sched, client, owner, device, dataDir, turns, notifications, attempts, logs,
+    emu,
+    sched,
+    client,
+    owner,
+    device,
+    dataDir,
+    turns,
+    notifications,
+    attempts,
+    logs,
     times(method, path) {
       const hits = attempts.slice(start).filter((a) => a.method === method && a.path === path);
       return hits.map((a) => a.at - (hits[0]?.at ?? 0));
@@ -106,8 +115,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** Parsed reply payloads the emulator holds for a device's answers. */
-export function repliesIn(emu: PlatformEmulator): Array<{ inReplyTo: string; payload: Record<string, unknown>; raw: string }> {
+export function repliesIn(
+  emu: PlatformEmulator,
+): Array<{ inReplyTo: string; payload: Record<string, unknown>; raw: string }> {
   return emu.ctx.relay.rows
     .filter((r) => r.in_reply_to !== null && !r.in_reply_to.startsWith('task_'))
-    .map((r) => ({ inReplyTo: r.in_reply_to as string, payload: JSON.parse(r.payload) as Record<string, unknown>, raw: r.payload }));
+    .map((r) => ({
+      inReplyTo: r.in_reply_to as string,
+      payload: JSON.parse(r.payload) as Record<string, unknown>,
+      raw: r.payload,
+    }));
 }

@@ -32,7 +32,15 @@ export interface EmuContext {
   state: EmuState;
   relay: EmuRelay;
   media: Map<string, { bytes: Buffer; contentType: string; userId: string }>;
-  transcripts: Array<{ id: string; deviceId: string; text: string; label?: string; audioUrl?: string; durationS?: number; at: number }>;
+  transcripts: Array<{
+    id: string;
+    deviceId: string;
+    text: string;
+    label?: string;
+    audioUrl?: string;
+    durationS?: number;
+    at: number;
+  }>;
   firmware: Map<string, EmuFirmware>;
   origin: () => string;
   /** When set, worker-backed routes answer as a proxy whose worker is down (reference-notes §2.1). */
@@ -56,7 +64,8 @@ export function ok(body: Record<string, unknown> = {}): EmuReply {
 export function sessionUser(req: EmuRequest, ctx: EmuContext): string | null {
   const auth = req.headers.authorization;
   const bearer = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7) : null;
-  const cookie = typeof req.headers.cookie === 'string' ? /(?:^|;\s*)svc_session=([^;]+)/.exec(req.headers.cookie)?.[1] : undefined;
+  const cookie =
+    typeof req.headers.cookie === 'string' ? /(?:^|;\s*)svc_session=([^;]+)/.exec(req.headers.cookie)?.[1] : undefined;
   const token = bearer ?? cookie ?? null;
   return token === null ? null : (ctx.state.sessions.get(token) ?? null);
 }

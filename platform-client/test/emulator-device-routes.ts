@@ -18,21 +18,40 @@ import {
 import { claim, deposit, normalisePayload, reply } from './emulator-relay.ts';
 import { appendEvent, type EmuDevice } from './emulator-state.ts';
 
-const PRIVATE_V4 = /^http:\/\/(10\.\d+\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|192\.168\.\d+\.\d+|169\.254\.\d+\.\d+)(:\d+)?(\/.*)?$/;
+const PRIVATE_V4 =
+  /^http:\/\/(10\.\d+\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|192\.168\.\d+\.\d+|169\.254\.\d+\.\d+)(:\d+)?(\/.*)?$/;
 const EVENT_KINDS = ['nicla_wake', 'nicla_sentry', 'nicla_transcript', 'device_note'];
-const MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'audio/mp4', 'audio/mpeg', 'audio/wav', 'audio/ogg'];
+const MEDIA_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'audio/mp4',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/ogg',
+];
 const MEDIA_BYTES = 6 * 1024 * 1024;
 
 /** Valid capability list: at most 32 entries of at most 32 characters (reference-notes §2.2). */
 export function validCapabilities(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length <= 32 && value.every((c) => typeof c === 'string' && c.length > 0 && c.length <= 32);
+  return (
+    Array.isArray(value) &&
+    value.length <= 32 &&
+    value.every((c) => typeof c === 'string' && c.length > 0 && c.length <= 32)
+  );
 }
 
 /** Wraps a handler with device auth and the proxy's worker-down answer. */
-function device(handler: (req: EmuRequest, ctx: EmuContext, device: EmuDevice) => ReturnType<EmuHandler>, downStatus = 424): EmuHandler {
+function device(
+  handler: (req: EmuRequest, ctx: EmuContext, device: EmuDevice) => ReturnType<EmuHandler>,
+  downStatus = 424,
+): EmuHandler {
   return (req, ctx) => {
-    if (ctx.workerDown) return downStatus === 424 ? REGISTRY_UNREACHABLE : fail(503, 'unavailable', { retryable: true });
-    if (typeof req.body.deviceId !== 'string' || typeof req.body.token !== 'string') return fail(400, 'deviceId and token required');
+    if (ctx.workerDown)
+      return downStatus === 424 ? REGISTRY_UNREACHABLE : fail(503, 'unavailable', { retryable: true });
+    if (typeof req.body.deviceId !== 'string' || typeof req.body.token !== 'string')
+      return fail(400, 'deviceId and token required');
     const found = bodyDevice(req, ctx);
     return found ? handler(req, ctx, found) : DEVICE_UNAUTHORIZED;
   };
@@ -40,24 +59,31 @@ function device(handler: (req: EmuRequest, ctx: EmuContext, device: EmuDevice) =
 
 const heartbeat = device((req, ctx, dev) => {
   const { capabilities, lanUrl, wantUnread } = req.body;
-  if (capabilities !== undefined && !validCapabilities(capabilities)) return fail(400, 'capabilities must be at most 32 strings of at most 32 characters');
+  if (capabilities !== undefined && !validCapabilities(capabilities))
+    return fail(400, 'capabilities must be at most 32 strings of at most 32 characters');
   dev.lastSeen = ctx.state.now();
   if (capabilities !== undefined) dev.capabilities = capabilities;
   // An invalid lanUrl is silently dropped, an absent one keeps the stored value (§2.3).
   if (typeof lanUrl === 'string' && PRIVATE_V4.test(lanUrl)) dev.lanUrl = new URL(lanUrl).origin;
-  const unread = wantUnread === '1' || wantUnread === true ? { unread: ctx.state.users.get(dev.userId)?.unread ?? 0 } : {};
+  const unread =
+    wantUnread === '1' || wantUnread === true ? { unread: ctx.state.users.get(dev.userId)?.unread ?? 0 } : {};
   return ok(unread);
 });
 
 const poll = device((req, ctx, dev) => {
   const asked = typeof req.body.max === 'number' && Number.isFinite(req.body.max) ? Math.trunc(req.body.max) : 10;
   const max = Math.min(50, Math.max(1, asked));
-  const messages = claim(ctx.state, ctx.relay, dev.id, max).map((r) => ({ id: r.id, payload: r.payload, created_at: new Date(r.created_at).toISOString() }));
+  const messages = claim(ctx.state, ctx.relay, dev.id, max).map((r) => ({
+    id: r.id,
+    payload: r.payload,
+    created_at: new Date(r.created_at).toISOString(),
+  }));
   return ok({ messages });
 });
 
 const relayReply = device((req, ctx, dev) => {
-  if (typeof req.body.inReplyTo !== 'string' || req.body.payload === undefined) return fail(400, 'inReplyTo and payload required');
+  if (typeof req.body.inReplyTo !== 'string' || req.body.payload === undefined)
+    return fail(400, 'inReplyTo and payload required');
   const payload = normalisePayload(req.body.payload);
   if (payload === null) return fail(400, 'payload must be valid JSON ≤8KB');
   const row = reply(ctx.state, ctx.relay, dev.userId, dev.id, req.body.inReplyTo, payload);
@@ -74,7 +100,8 @@ const event = device((req, ctx, dev) => {
 
 const taskResult = device((req, ctx, dev) => {
   const { taskId } = req.body;
-  if (typeof taskId !== 'string' || !/^[A-Za-z0-9_-]{1,48}$/.test(taskId)) return fail(400, 'taskId must match [A-Za-z0-9_-]{1,48}');
+  if (typeof taskId !== 'string' || !/^[A-Za-z0-9_-]{1,48}$/.test(taskId))
+    return fail(400, 'taskId must match [A-Za-z0-9_-]{1,48}');
   const summary = optionalString(req.body.summary, 140);
   const result = optionalString(req.body.result, 7000);
   if (summary === null || result === null) return fail(400, 'summary ≤140 and result ≤7000 characters');
@@ -86,13 +113,23 @@ const taskResult = device((req, ctx, dev) => {
 
 const transcript = device((req, ctx, dev) => {
   const { text, durationS } = req.body;
-  if (typeof text !== 'string' || text.length === 0 || Buffer.byteLength(text) > 16_384) return fail(400, 'text required, at most 16 KB');
+  if (typeof text !== 'string' || text.length === 0 || Buffer.byteLength(text) > 16_384)
+    return fail(400, 'text required, at most 16 KB');
   const label = optionalString(req.body.label, 80);
   const audioUrl = optionalString(req.body.audioUrl, 300);
-  if (label === null || audioUrl === null || (audioUrl !== undefined && !audioUrl.startsWith('https://'))) return fail(400, 'label ≤80, audioUrl https ≤300');
+  if (label === null || audioUrl === null || (audioUrl !== undefined && !audioUrl.startsWith('https://')))
+    return fail(400, 'label ≤80, audioUrl https ≤300');
   if (durationS !== undefined && !Number.isInteger(durationS)) return fail(400, 'durationS must be an integer');
   const id = randomBytes(8).toString('hex');
-  ctx.transcripts.push({ id, deviceId: dev.id, text, label, audioUrl, durationS: durationS as number | undefined, at: ctx.state.now() });
+  ctx.transcripts.push({
+    id,
+    deviceId: dev.id,
+    text,
+    label,
+    audioUrl,
+    durationS: durationS as number | undefined,
+    at: ctx.state.now(),
+  });
   return ok({ id });
 });
 
@@ -112,7 +149,8 @@ export function storeMedia(req: EmuRequest, ctx: EmuContext, userId: string): Re
 const media = device((req, ctx, dev) => storeMedia(req, ctx, dev.userId), 503);
 
 const firmware = device((req, ctx) => {
-  if (typeof req.body.channel !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(req.body.channel)) return fail(400, 'channel required');
+  if (typeof req.body.channel !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(req.body.channel))
+    return fail(400, 'channel required');
   return ok({ bundle: ctx.firmware.get(req.body.channel) ?? null });
 }, 503);
 

@@ -57,7 +57,15 @@ export function sweep(state: EmuState, relay: EmuRelay): void {
 
 /** Queues an envelope for a device of the user. */
 export function send(state: EmuState, relay: EmuRelay, userId: string, toDevice: string, payload: string): RelayRow {
-  const row: RelayRow = { id: randomUUID(), user_id: userId, to_device: toDevice, in_reply_to: null, payload, created_at: state.now(), delivered: 0 };
+  const row: RelayRow = {
+    id: randomUUID(),
+    user_id: userId,
+    to_device: toDevice,
+    in_reply_to: null,
+    payload,
+    created_at: state.now(),
+    delivered: 0,
+  };
   relay.rows.push(row);
   return row;
 }
@@ -77,19 +85,50 @@ export function claim(state: EmuState, relay: EmuRelay, deviceId: string, max: n
 }
 
 /** Stores a device's reply; null when the envelope is not one of this owner's. */
-export function reply(state: EmuState, relay: EmuRelay, userId: string, deviceId: string, inReplyTo: string, payload: string): RelayRow | null {
+export function reply(
+  state: EmuState,
+  relay: EmuRelay,
+  userId: string,
+  deviceId: string,
+  inReplyTo: string,
+  payload: string,
+): RelayRow | null {
   const request = relay.rows.find((r) => r.id === inReplyTo && r.user_id === userId && r.in_reply_to === null);
   if (!request) return null;
-  const row: RelayRow = { id: randomUUID(), user_id: userId, to_device: deviceId, in_reply_to: inReplyTo, payload, created_at: state.now(), delivered: 0 };
+  const row: RelayRow = {
+    id: randomUUID(),
+    user_id: userId,
+    to_device: deviceId,
+    in_reply_to: inReplyTo,
+    payload,
+    created_at: state.now(),
+    delivered: 0,
+  };
   relay.rows.push(row);
-  if (state.now() - request.created_at > WAIT_BUDGET_MS) appendEvent(state, userId, 'device_result', { envelope: inReplyTo });
+  if (state.now() - request.created_at > WAIT_BUDGET_MS)
+    appendEvent(state, userId, 'device_result', { envelope: inReplyTo });
   return row;
 }
 
 /** Stores a deposit under a ticket (task results), redeemable like a reply. */
-export function deposit(state: EmuState, relay: EmuRelay, userId: string, deviceId: string, ticket: string, payload: string): void {
+export function deposit(
+  state: EmuState,
+  relay: EmuRelay,
+  userId: string,
+  deviceId: string,
+  ticket: string,
+  payload: string,
+): void {
   relay.rows = relay.rows.filter((r) => !(r.user_id === userId && r.in_reply_to === ticket));
-  relay.rows.push({ id: randomUUID(), user_id: userId, to_device: deviceId, in_reply_to: ticket, payload, created_at: state.now(), delivered: 0 });
+  relay.rows.push({
+    id: randomUUID(),
+    user_id: userId,
+    to_device: deviceId,
+    in_reply_to: ticket,
+    payload,
+    created_at: state.now(),
+    delivered: 0,
+  });
 }
 
 /** The reply (or deposit) to an envelope id or ticket of the user, or null. */

@@ -4,7 +4,16 @@
  * §2.2, §2.4, §2.6). A missing session gives 401 {error: login required}.
  */
 import { randomUUID } from 'node:crypto';
-import { fail, ok, optionalString, REGISTRY_UNREACHABLE, sessionUser, type EmuContext, type EmuHandler, type EmuRequest } from './emulator-context.ts';
+import {
+  fail,
+  ok,
+  optionalString,
+  REGISTRY_UNREACHABLE,
+  sessionUser,
+  type EmuContext,
+  type EmuHandler,
+  type EmuRequest,
+} from './emulator-context.ts';
 import { validCapabilities } from './emulator-device-routes.ts';
 import { getFirmware, setFirmware } from './emulator-firmware.ts';
 import { findReply, normalisePayload, send } from './emulator-relay.ts';
@@ -30,7 +39,12 @@ function endpointOrigin(raw: unknown): string | null {
   try {
     const url = new URL(raw);
     const host = url.hostname;
-    const refused = /^[\d.]+$/.test(host) || host.includes(':') || host === 'localhost' || !host.includes('.') || /\.(local|internal)$/.test(host);
+    const refused =
+      /^[\d.]+$/.test(host) ||
+      host.includes(':') ||
+      host === 'localhost' ||
+      !host.includes('.') ||
+      /\.(local|internal)$/.test(host);
     return url.protocol === 'https:' && !refused ? url.origin : null;
   } catch {
     return null;
@@ -39,19 +53,32 @@ function endpointOrigin(raw: unknown): string | null {
 
 const enrol = session((req, ctx, userId) => {
   const { name, platform, kind = 'daemon', capabilities, url, secret } = req.body;
-  if (typeof name !== 'string' || name.length === 0 || name.length > 64) return fail(400, 'name required, at most 64 characters');
+  if (typeof name !== 'string' || name.length === 0 || name.length > 64)
+    return fail(400, 'name required, at most 64 characters');
   if (optionalString(platform, 32) === null) return fail(400, 'platform at most 32 characters');
-  if (typeof kind !== 'string' || !['daemon', 'browser', 'cli', 'endpoint'].includes(kind)) return fail(400, 'kind must be daemon, browser, cli or endpoint');
-  if (capabilities !== undefined && !validCapabilities(capabilities)) return fail(400, 'capabilities must be at most 32 strings of at most 32 characters');
+  if (typeof kind !== 'string' || !['daemon', 'browser', 'cli', 'endpoint'].includes(kind))
+    return fail(400, 'kind must be daemon, browser, cli or endpoint');
+  if (capabilities !== undefined && !validCapabilities(capabilities))
+    return fail(400, 'capabilities must be at most 32 strings of at most 32 characters');
   const owned = [...ctx.state.devices.values()].filter((d) => d.userId === userId && !d.revoked);
   if (owned.length >= 20) return fail(400, 'device limit reached');
   const origin = kind === 'endpoint' ? endpointOrigin(url) : null;
-  if (kind === 'endpoint' && (origin === null || typeof secret !== 'string' || secret.length > 4096)) return fail(400, 'endpoint devices need an https public url and a secret');
+  if (kind === 'endpoint' && (origin === null || typeof secret !== 'string' || secret.length > 4096))
+    return fail(400, 'endpoint devices need an https public url and a secret');
   const id = randomUUID();
   const token = kind === 'endpoint' ? null : mintToken();
   ctx.state.devices.set(id, {
-    id, userId, name, kind, platform: (platform as string | undefined) ?? null, capabilities: (capabilities as string[] | undefined) ?? [],
-    tokenHash: token === null ? null : hashToken(token), lanUrl: null, url: origin, lastSeen: null, revoked: false,
+    id,
+    userId,
+    name,
+    kind,
+    platform: (platform as string | undefined) ?? null,
+    capabilities: (capabilities as string[] | undefined) ?? [],
+    tokenHash: token === null ? null : hashToken(token),
+    lanUrl: null,
+    url: origin,
+    lastSeen: null,
+    revoked: false,
   });
   // The plaintext token appears once, here; only its hash is kept (reference-notes §2.1).
   return ok({ device_id: id, device_token: token });
@@ -79,7 +106,8 @@ const adopt = session((req, ctx, userId) => {
 });
 
 const relaySend = session((req, ctx, userId) => {
-  if (typeof req.body.toDevice !== 'string' || req.body.toDevice.length === 0) return fail(400, 'userId and toDevice required');
+  if (typeof req.body.toDevice !== 'string' || req.body.toDevice.length === 0)
+    return fail(400, 'userId and toDevice required');
   const payload = normalisePayload(req.body.payload);
   if (payload === null) return fail(400, 'payload must be valid JSON ≤8KB');
   // Send does not check presence: the mailbox waits for the device (§2.4).
@@ -91,13 +119,17 @@ const relayRecv = session((req, ctx, userId) => {
   const inReplyTo = req.query.get('inReplyTo');
   if (!inReplyTo) return fail(400, 'inReplyTo required');
   const row = findReply(ctx.state, ctx.relay, userId, inReplyTo);
-  return ok({ reply: row ? { id: row.id, payload: row.payload, created_at: new Date(row.created_at).toISOString() } : null });
+  return ok({
+    reply: row ? { id: row.id, payload: row.payload, created_at: new Date(row.created_at).toISOString() } : null,
+  });
 });
 
 const transcripts = session((req, ctx, userId) => {
   const deviceId = req.query.get('id');
   const limit = Math.min(50, Math.max(1, Number(req.query.get('limit') ?? 20) || 20));
-  const rows = ctx.transcripts.filter((t) => ctx.state.devices.get(t.deviceId)?.userId === userId && (!deviceId || t.deviceId === deviceId));
+  const rows = ctx.transcripts.filter(
+    (t) => ctx.state.devices.get(t.deviceId)?.userId === userId && (!deviceId || t.deviceId === deviceId),
+  );
   return ok({ transcripts: rows.slice(-limit).reverse() });
 });
 

@@ -36,7 +36,10 @@ export interface PlatformEmulator {
   enrolDevice(session: string, name: string, extra?: Record<string, unknown>): { deviceId: string; token: string };
   setUnread(userId: string, unread: number): void;
   /** sendPushToUser: a notify envelope to every device that beat within 120 s (platform-api.md "Web Push" 3). */
-  pushToUser(userId: string, push: { title?: string; body?: string; url?: string; tag?: string }): { sent: number; pruned: number; relayed: number };
+  pushToUser(
+    userId: string,
+    push: { title?: string; body?: string; url?: string; tag?: string },
+  ): { sent: number; pruned: number; relayed: number };
   /** Serves `bytes` at `path` (firmware manifests and files); returns the absolute URL. */
   hostFile(path: string, bytes: Uint8Array | string, contentType?: string): string;
   /** While on, every connection is cut: the client sees a transport error. */
@@ -59,7 +62,9 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
   if (size === 0) return {};
   try {
     const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -67,7 +72,10 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
 
 function write(res: ServerResponse, reply: EmuReply): void {
   if (reply.raw) {
-    res.writeHead(reply.status, { 'content-type': reply.raw.contentType, 'content-length': reply.raw.bytes.byteLength });
+    res.writeHead(reply.status, {
+      'content-type': reply.raw.contentType,
+      'content-length': reply.raw.bytes.byteLength,
+    });
     res.end(reply.raw.bytes);
     return;
   }
@@ -81,7 +89,12 @@ function route(req: EmuRequest, ctx: EmuContext, files: Map<string, { bytes: Buf
   const handler = DEVICE_ROUTES[key] ?? SESSION_ROUTES[key];
   if (handler) return handler(req, ctx);
   if (key === 'POST /api/media') return media(req, ctx);
-  const served = req.method === 'GET' ? (req.path.startsWith('/media/') ? ctx.media.get(req.path.slice(7)) : files.get(req.path)) : undefined;
+  const served =
+    req.method === 'GET'
+      ? req.path.startsWith('/media/')
+        ? ctx.media.get(req.path.slice(7))
+        : files.get(req.path)
+      : undefined;
   return served ? { status: 200, raw: served } : fail(404, 'not found');
 }
 
@@ -96,7 +109,15 @@ function media(req: EmuRequest, ctx: EmuContext): EmuReply {
 export async function startPlatformEmulator(options: PlatformEmulatorOptions = {}): Promise<PlatformEmulator> {
   const state = createEmuState(options.now ?? Date.now);
   let origin = '';
-  const ctx: EmuContext = { state, relay: { rows: [] }, media: new Map(), transcripts: [], firmware: new Map(), origin: () => origin, workerDown: false };
+  const ctx: EmuContext = {
+    state,
+    relay: { rows: [] },
+    media: new Map(),
+    transcripts: [],
+    firmware: new Map(),
+    origin: () => origin,
+    workerDown: false,
+  };
   const files = new Map<string, { bytes: Buffer; contentType: string }>();
   const requests: SeenRequest[] = [];
   let outage = false;
@@ -108,7 +129,14 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
       const body = await readBody(req);
       if (body === null) return write(res, fail(400, 'invalid JSON'));
       requests.push({ method: req.method ?? 'GET', path: url.pathname, body, at: state.now() });
-      write(res, route({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, headers: req.headers }, ctx, files));
+      write(
+        res,
+        route(
+          { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, headers: req.headers },
+          ctx,
+          files,
+        ),
+      );
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -121,11 +149,18 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
     addUser: (login) => addUser(state, login),
     enrolDevice(session, name, extra = {}) {
       const reply = SESSION_ROUTES['POST /api/devices']!(
-        { method: 'POST', path: '/api/devices', query: new URLSearchParams(), body: { name, ...extra }, headers: { authorization: `Bearer ${session}` } },
+        {
+          method: 'POST',
+          path: '/api/devices',
+          query: new URLSearchParams(),
+          body: { name, ...extra },
+          headers: { authorization: `Bearer ${session}` },
+        },
         ctx,
       );
       const body = reply.body as { device_id?: string; device_token?: string; error?: string };
-      if (reply.status !== 200 || !body.device_id || !body.device_token) throw new Error(`enrolDevice failed: ${body.error ?? reply.status}`);
+      if (reply.status !== 200 || !body.device_id || !body.device_token)
+        throw new Error(`enrolDevice failed: ${body.error ?? reply.status}`);
       return { deviceId: body.device_id, token: body.device_token };
     },
     setUnread(userId, unread) {
@@ -134,8 +169,16 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
     },
     pushToUser(userId, push) {
       const title = (push.title ?? 'svc').slice(0, 100);
-      const envelope = { type: 'notify', title, body: (push.body ?? '').slice(0, 400), tag: push.tag ?? 'svc-notify', url: push.url ?? '/' };
-      const recent = [...state.devices.values()].filter((d) => d.userId === userId && !d.revoked && d.lastSeen !== null && state.now() - d.lastSeen <= 120_000);
+      const envelope = {
+        type: 'notify',
+        title,
+        body: (push.body ?? '').slice(0, 400),
+        tag: push.tag ?? 'svc-notify',
+        url: push.url ?? '/',
+      };
+      const recent = [...state.devices.values()].filter(
+        (d) => d.userId === userId && !d.revoked && d.lastSeen !== null && state.now() - d.lastSeen <= 120_000,
+      );
       for (const device of recent) send(state, ctx.relay, userId, device.id, JSON.stringify(envelope));
       return { sent: 0, pruned: 0, relayed: recent.length };
     },
