@@ -1,0 +1,214 @@
+/**
+ * Turn toward the speaker (reference-notes.md §4, "DoA turn-toward-speaker"): direction of
+ * arrival comes inside every frame of the ONE state feed (it asks for `with_doa`), so nothing
+ * polls the daemon for it. Each reading is judged by doa-rules.ts; a turn is one 0.7 s goto
+ * through the motion arbiter, so it is the move owner like any other move.
+ */
+import type { Clock } from '../auth/clock.ts';
+import { systemClock } from '../auth/clock.ts';
+import type { ServiceState } from '../contract/state.ts';
+import { toDeg } from '../daemon/units.ts';
+import { wirePoseToXyzRpy } from '../daemon/units.ts';
+import type { FullState } from '../daemon/wire.ts';
+import type { Log } from '../log.ts';
+import { createDeduped, keyRound, type Broadcast } from './dedupe.ts';
+import {
+  DOA_RULES,
+  EMPTY_MEMORY,
+  judge,
+  onRail,
+  planTurn,
+  signVote,
+  type Memory,
+  type PoseDeg,
+  type Reading,
+  type TurnPlan,
+} from './doa-rules.ts';
+import type { MotionGate } from './motion-gate.ts';
+import type { TrackerView } from './tracking.ts';
+
+export interface DoaStatus {
+  enabled: boolean;
+  /** Last bearing heard, degrees from straight ahead, + to the robot's left; null before any. */
+  bearing: number | null;
+  speech: boolean;
+  /** Why it is not turning now; null right after a turn. */
+  why: string | null;
+  turns: number;
+  windupRefusals: number;
+  /** Agreement of the DoA side with the tracked face's side (the empirical sign check). */
+  sign: { agree: number; disagree: number };
+  lastTurn: { at: string; bearing: number; plan: TurnPlan } | null;
+  error: string | null;
+}
+
+export interface DoaTurner {
+  /** Subscribes to the state feed. */
+  start(): void;
+  stop(): void;
+  setEnabled(on: boolean): DoaStatus;
+  status(): DoaStatus;
+  /** One state sample; what the feed calls. */
+  onState(state: FullState): void;
+}
+
+export interface DoaDeps {
+  feed: { onSample(listener: (sample: { state: FullState }) => void): () => void };
+  tracker: TrackerView;
+  motion: MotionGate;
+  log: Log;
+  clock?: Clock;
+  broadcast?: Broadcast;
+  services?: Map<string, ServiceState>;
+  /** On by default (cockpit-api.md, defaults at start). */
+  enabled?: boolean;
+  /** The calibrated sign of the array; +1 = positive offset is the robot's left. */
+  sign?: 1 | -1;
+  /** The robot is off the table. Only the Wireless IMU could say (daemon-api.md §6); else false. */
+  lifted?: () => boolean;
+}
+
+/**
+ * The daemon refreshes DoA at 10 Hz (daemon-api.md §3.1) while the feed runs faster: frames in
+ * between repeat the cached value, and counting them would shrink the 6-reading streak to 0.2 s.
+ */
+const MIN_READING_SPACING_MS = 90;
+
+export function createDoaTurner(deps: DoaDeps): DoaTurner {
+  return new Turner(deps);
+}
+
+class Turner implements DoaTurner {
+  private readonly clock: Clock;
+  private readonly frames;
+  private enabled: boolean;
+  private memory: Memory = EMPTY_MEMORY;
+  private bearing: number | null = null;
+  private speech = false;
+  private why: string | null = 'no reading yet';
+  private turns = 0;
+  private windups = 0;
+  private votes = { agree: 0, disagree: 0 };
+  private lastTurn: DoaStatus['lastTurn'] = null;
+  private error: string | null = null;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly deps: DoaDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.enabled = deps.enabled ?? true;
+    this.frames = createDeduped<DoaStatus>('doa', doaKey, deps.broadcast);
+  }
+
+  start(): void {
+    this.unsubscribe ??= this.deps.feed.onSample((sample) => this.onState(sample.state));
+    this.changed();
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  setEnabled(on: boolean): DoaStatus {
+    this.enabled = on;
+    this.memory = { ...this.memory, streak: [] };
+    this.why = on ? 'listening' : 'disabled';
+    this.deps.log.info(`turn toward speaker ${on ? 'on' : 'off'}`);
+    this.changed();
+    return this.status();
+  }
+
+  status(): DoaStatus {
+    return {
+      enabled: this.enabled,
+      bearing: this.bearing,
+      speech: this.speech,
+      why: this.why,
+      turns: this.turns,
+      windupRefusals: this.windups,
+      sign: { ...this.votes },
+      lastTurn: this.lastTurn,
+      error: this.error,
+    };
+  }
+
+  onState(state: FullState): void {
+    const doa = state.doa;
+    if (!doa || typeof doa.angle !== 'number' || !Number.isFinite(doa.angle)) return;
+    const now = this.clock.now();
+    const last = this.memory.lastReadingAt;
+    if (last !== null && now - last < MIN_READING_SPACING_MS) return;
+    const reading: Reading = { angle: doa.angle, speech: doa.speech_detected === true, at: now };
+    const angleDeg = toDeg(doa.angle);
+    this.bearing = Math.round((90 - angleDeg) * 10) / 10;
+    this.speech = reading.speech;
+    const ownVoice = this.deps.tracker.isSpeaking(DOA_RULES.speakTailMs);
+    this.countSign(reading, angleDeg, ownVoice);
+    const { memory, verdict } = judge(this.memory, reading, this.surroundings(ownVoice, now), this.deps.sign ?? 1);
+    this.memory = memory;
+    if (verdict.action === 'turn') this.turn(state, verdict.offset, now);
+    else {
+      if (verdict.action === 'refuse') this.windups += 1;
+      this.why = verdict.why;
+    }
+    this.changed();
+  }
+
+  private surroundings(ownVoice: boolean, now: number) {
+    const tracker = this.deps.tracker;
+    const seen = tracker.faceSeenAt();
+    return {
+      enabled: this.enabled,
+      ownVoice,
+      faceFresh: tracker.enabled() && seen !== null && now - seen <= DOA_RULES.faceFreshMs,
+      holds: tracker.liveHolds(),
+      lifted: this.deps.lifted?.() ?? false,
+      busy: this.deps.motion.busy(),
+    };
+  }
+
+  private countSign(reading: Reading, angleDeg: number, ownVoice: boolean): void {
+    if (!reading.speech || onRail(angleDeg) || ownVoice || !this.deps.tracker.enabled()) return;
+    const face = this.deps.tracker.face();
+    if (!face.detected) return;
+    const vote = signVote(angleDeg, face.x);
+    if (vote) this.votes[vote] += 1;
+  }
+
+  private turn(state: FullState, offset: number, now: number): void {
+    const plan = planTurn(poseOf(state), offset);
+    this.turns += 1;
+    this.why = null;
+    this.lastTurn = { at: new Date(now).toISOString(), bearing: Math.round(offset * 10) / 10, plan };
+    this.deps.log.info('turning toward the speaker', { offset: this.lastTurn.bearing, ...plan });
+    this.deps.motion.turn(plan).then(
+      () => {
+        this.error = null;
+      },
+      (err: unknown) => {
+        this.error = err instanceof Error ? err.message : String(err);
+        this.deps.log.info('turn toward the speaker refused', { error: this.error });
+        this.changed();
+      },
+    );
+  }
+
+  private changed(): void {
+    const status = this.status();
+    this.deps.services?.set('doa', {
+      state: this.enabled ? 'running' : 'off',
+      detail: this.enabled ? (status.why ?? 'turned toward the speaker') : 'turn toward speaker off',
+    });
+    this.frames.offer(status);
+  }
+}
+
+function poseOf(state: FullState): PoseDeg {
+  const head = state.head_pose ? wirePoseToXyzRpy(state.head_pose) : { yaw: 0, pitch: 0 };
+  return { headYaw: toDeg(head.yaw), headPitch: toDeg(head.pitch), bodyYaw: toDeg(state.body_yaw ?? 0) };
+}
+
+/** De-duplicated on (enabled, why, turns, rounded bearing). */
+function doaKey(s: DoaStatus): string {
+  return JSON.stringify([s.enabled, s.why, s.turns, keyRound(s.bearing, 0)]);
+}

@@ -1,0 +1,50 @@
+/**
+ * How the turn-toward-speaker controller meets motion: it may only turn when nothing else moves
+ * (reference-notes.md §4: "no move is running"), and its turn goes through the arbiter so there
+ * is still ONE move owner (daemon-api.md §10.3). The `doa` hold pauses face tracking for the
+ * turn: at weight 1 the daemon ignores pose targets (reference-notes.md §4).
+ */
+import { toRad } from '../daemon/units.ts';
+import type { GotoRequest } from '../daemon/wire.ts';
+import type { Control } from '../motion/control.ts';
+import { DOA_RULES, type TurnPlan } from './doa-rules.ts';
+
+export interface MotionGate {
+  /** Why a turn must wait (a move, the reel, the latched stop), or null when motion is free. */
+  busy(): string | null;
+  /** Starts the turn; resolves once the daemon accepted it. */
+  turn(plan: TurnPlan): Promise<void>;
+}
+
+export const TURN_HOLD = 'doa';
+
+export function turnGoto(plan: TurnPlan): GotoRequest {
+  const goto: GotoRequest = {
+    head_pose: { x: 0, y: 0, z: 0, roll: 0, pitch: toRad(plan.pitch), yaw: toRad(plan.headYaw) },
+    duration: DOA_RULES.turnSeconds,
+  };
+  if (plan.bodyYaw !== null) goto.body_yaw = toRad(plan.bodyYaw);
+  return goto;
+}
+
+/** The gate over server A's motion control: its arbiter, latched stop and reel. */
+export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRunner'>): MotionGate {
+  return {
+    busy() {
+      if (control.latch.engaged()) return 'stop latched';
+      const move = control.arbiter.current();
+      if (move) return `move in flight: ${move.label}`;
+      // Between two reel steps no move runs, but a turn would end the reel's claim on the head.
+      if (control.reelRunner.status().running) return 'reel running';
+      return null;
+    },
+    async turn(plan) {
+      await control.arbiter.run({
+        label: 'turn toward speaker',
+        hold: TURN_HOLD,
+        maxSeconds: DOA_RULES.turnSeconds + 1,
+        start: (daemon) => daemon.goto(turnGoto(plan)),
+      });
+    },
+  };
+}

@@ -1,0 +1,331 @@
+/**
+ * The face-tracking controller (reference-notes.md §4, "Face tracking and holds"; daemon-api.md
+ * §3.7, §6). The daemon detects faces and moves the head itself; the cockpit only switches its
+ * tracker and arbitrates with the weight: 1 = tracking owns the head, 0 = paused while any named
+ * hold stands. It implements the motion arbiter's `Holds`, so look, express and say pause
+ * tracking around their moves (at weight 1 the daemon ignores pose targets).
+ */
+import type { Clock } from '../auth/clock.ts';
+import { systemClock } from '../auth/clock.ts';
+import type { ServiceState } from '../contract/state.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { FaceTarget } from '../daemon/wire.ts';
+import type { Log } from '../log.ts';
+import type { Holds } from '../motion/receipts.ts';
+import { createDeduped, keyRound, type Broadcast } from './dedupe.ts';
+import { clampTtl, createHoldTable, type LiveHold } from './holds.ts';
+import { createRestartWatch } from './restart-watch.ts';
+import { realSchedule, type Schedule } from './schedule.ts';
+import { createWeightSync } from './weight-sync.ts';
+
+export interface TrackingStatus {
+  enabled: boolean;
+  detected: boolean;
+  /** Face position in the head camera image, −1..1 (x right, y down); null without a face. */
+  x: number | null;
+  y: number | null;
+  holds: LiveHold[];
+  /** Enabled, and a hold has the weight at 0. */
+  paused: boolean;
+  /** Which face detector does the work: the daemon's YuNet, or the simulator's geometry. */
+  engine: string;
+  /** The weight the daemon last accepted; null when off or unknown. */
+  weight: number | null;
+  error: string | null;
+  /** Times tracking was switched back on after a daemon restart. */
+  reenabled: number;
+}
+
+export interface HoldResult {
+  name: string;
+  on: boolean;
+  /** The TTL applied after clamping (seconds); absent on release. */
+  ttl?: number;
+  /** False for a `speaking` hold taken while no face is detected (recorded, not pausing). */
+  active: boolean;
+}
+
+/** What the turn-toward-speaker controller reads from face tracking. */
+export interface TrackerView {
+  enabled(): boolean;
+  face(): FaceTarget;
+  /** Epoch ms of the last poll that saw a face; null when none yet. */
+  faceSeenAt(): number | null;
+  liveHolds(): string[];
+  /** A `speaking` hold stands, or ended less than `tailMs` ago, face or no face. */
+  isSpeaking(tailMs: number): boolean;
+}
+
+export interface TrackingController extends Holds, TrackerView {
+  /** Adopts a running tracker, else enables it when autostart is set, then polls the face. */
+  start(): Promise<void>;
+  /** Stops polling and switches the daemon tracker off (best effort). */
+  stop(): Promise<void>;
+  setEnabled(on: boolean): Promise<TrackingStatus>;
+  hold(name: string, on: boolean, ttlSeconds?: number): Promise<HoldResult>;
+  /** One face poll; a poll already in flight is joined, never doubled. */
+  poll(): Promise<void>;
+  status(): TrackingStatus;
+}
+
+export interface TrackingDeps {
+  daemon: Pick<DaemonClient, 'setTracking' | 'face'>;
+  /** The daemon's lifecycle state as the one state feed last saw it; no extra status polling. */
+  daemonState: () => string | undefined;
+  engine: string;
+  /** ROBOT_TRACK_AUTOSTART: enable at start (and the restart rule re-enables it anyway). */
+  autostart: boolean;
+  log: Log;
+  clock?: Clock;
+  schedule?: Schedule;
+  broadcast?: Broadcast;
+  /** The robot core's services map: `tracking` is shown in the state object. */
+  services?: Map<string, ServiceState>;
+  /** Face poll period; the daemon is polled at 2 Hz at most (reference-notes.md §4). */
+  pollMs?: number;
+}
+
+export const SPEAKING = 'speaking';
+const NO_FACE: FaceTarget = Object.freeze({ detected: false, x: null, y: null, roll: null, ts: null });
+const MIN_POLL_MS = 500;
+
+/** The detector's name as honestly as we know it: the daemon does not report one. */
+export function trackingEngine(simulated: boolean): string {
+  return simulated ? 'sim:geometry' : 'daemon:yunet';
+}
+
+export function createTracking(deps: TrackingDeps): TrackingController {
+  return new Tracker(deps);
+}
+
+class Tracker implements TrackingController {
+  private readonly clock: Clock;
+  private readonly holds;
+  private readonly weight;
+  private readonly restart;
+  private readonly frames;
+  private readonly pollMs: number;
+  private wanted = false;
+  private current: FaceTarget = NO_FACE;
+  private seenAt: number | null = null;
+  private speakingUntil = 0;
+  private reenables = 0;
+  private inFlight: Promise<void> | undefined;
+  private cancelLoop: (() => void) | undefined;
+  private stopped = true;
+
+  constructor(private readonly deps: TrackingDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.pollMs = Math.max(MIN_POLL_MS, deps.pollMs ?? MIN_POLL_MS);
+    this.holds = createHoldTable(this.clock);
+    this.weight = createWeightSync({
+      daemon: deps.daemon,
+      desired: () => (this.wanted ? (this.holds.any() ? 0 : 1) : 'off'),
+      clock: this.clock,
+      log: deps.log,
+    });
+    this.restart = createRestartWatch();
+    this.frames = createDeduped<TrackingStatus>('tracking', trackingKey, deps.broadcast);
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.adoptOrAutostart();
+    this.changed();
+    this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelLoop?.();
+    await this.inFlight;
+    if (!this.wanted) return;
+    this.wanted = false;
+    await this.weight.sync();
+  }
+
+  async setEnabled(on: boolean): Promise<TrackingStatus> {
+    this.wanted = on;
+    if (!on) this.current = NO_FACE;
+    this.restart.reset();
+    await this.weight.sync();
+    const failure = this.weight.failure();
+    if (on && failure) {
+      this.wanted = false;
+      this.changed();
+      throw failure;
+    }
+    this.changed();
+    return this.status();
+  }
+
+  async hold(name: string, on: boolean, ttlSeconds?: number): Promise<HoldResult> {
+    if (!on) {
+      this.release(name);
+      await this.weight.sync();
+      return { name, on: false, active: false };
+    }
+    const ttl = clampTtl(ttlSeconds);
+    const active = this.takeHold(name, ttl);
+    await this.weight.sync();
+    return { name, on: true, ttl, active };
+  }
+
+  take(name: string, ttlSeconds: number): void {
+    this.takeHold(name, clampTtl(ttlSeconds));
+  }
+
+  release(name: string): void {
+    if (name === SPEAKING) this.speakingUntil = Math.min(this.speakingUntil, this.clock.now());
+    if (this.holds.clear(name)) void this.weight.sync();
+    this.changed();
+  }
+
+  poll(): Promise<void> {
+    this.inFlight ??= this.pollOnce().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  status(): TrackingStatus {
+    const holds = this.holds.live();
+    const applied = this.weight.applied();
+    return {
+      enabled: this.wanted,
+      detected: this.current.detected,
+      x: this.current.x,
+      y: this.current.y,
+      holds,
+      paused: this.wanted && holds.length > 0,
+      engine: this.deps.engine,
+      weight: typeof applied === 'number' ? applied : null,
+      error: this.weight.error(),
+      reenabled: this.reenables,
+    };
+  }
+
+  enabled = (): boolean => this.wanted;
+  face = (): FaceTarget => ({ ...this.current });
+  faceSeenAt = (): number | null => this.seenAt;
+  liveHolds = (): string[] => this.holds.live().map((h) => h.name);
+  isSpeaking = (tailMs: number): boolean => this.clock.now() < this.speakingUntil + tailMs;
+
+  /**
+   * A `speaking` hold only bites once a face is detected, so speech does not block
+   * acquisition; its end is always recorded for the DoA turner's own-voice rule.
+   */
+  private takeHold(name: string, ttl: number): boolean {
+    if (name === SPEAKING) {
+      this.speakingUntil = this.clock.now() + ttl * 1000;
+      if (!this.current.detected && !this.holds.has(SPEAKING)) {
+        this.changed();
+        return false;
+      }
+    }
+    this.holds.set(name, ttl);
+    void this.weight.sync();
+    this.changed();
+    return true;
+  }
+
+  /** A tracker already running (face `ts` non-null) is adopted; the daemon has no getter. */
+  private async adoptOrAutostart(): Promise<void> {
+    let face: FaceTarget | undefined;
+    try {
+      face = await this.deps.daemon.face();
+    } catch (err) {
+      this.deps.log.debug('tracking: face not readable at start', { error: String(err) });
+    }
+    if (face && face.ts !== null) {
+      this.wanted = true;
+      this.current = face;
+      this.deps.log.info("tracking: adopted the daemon's running tracker");
+      await this.weight.sync();
+      return;
+    }
+    if (!this.deps.autostart) return;
+    // Autostart is a standing wish: if the daemon is not up yet, the loop keeps retrying.
+    this.wanted = true;
+    await this.weight.sync();
+  }
+
+  private loop(): void {
+    if (this.stopped) return;
+    const began = this.clock.now();
+    void this.poll().then(() => {
+      if (this.stopped) return;
+      const wait = Math.max(0, this.pollMs - (this.clock.now() - began));
+      this.cancelLoop = (this.deps.schedule ?? realSchedule)(() => this.loop(), wait);
+    });
+  }
+
+  private async pollOnce(): Promise<void> {
+    this.watchDaemon();
+    this.catchUp();
+    const state = this.deps.daemonState();
+    if (!this.wanted || (state !== undefined && state !== 'running')) {
+      this.current = NO_FACE;
+      return this.changed();
+    }
+    // Only a null ts seen while weight 1 stood for the whole poll says the tracker is gone:
+    // at weight 0 the daemon clears the aim and reports ts null too.
+    const expectingOne = (): boolean => this.weight.applied() === 1 && !this.holds.any();
+    const before = expectingOne();
+    let face: FaceTarget;
+    try {
+      face = await this.deps.daemon.face();
+    } catch (err) {
+      this.current = NO_FACE;
+      this.deps.log.debug('tracking: face poll failed', { error: String(err) });
+      return this.changed();
+    }
+    this.current = face;
+    if (face.detected) this.seenAt = this.clock.now();
+    if (this.restart.poll(face.ts === null && before && expectingOne())) this.reenable('face ts null twice');
+    this.pendingSpeech();
+    this.changed();
+  }
+
+  /** Holds expire and failed pushes are retried here, at the poll's pace. */
+  private catchUp(): void {
+    if (this.weight.applied() === (this.wanted ? (this.holds.any() ? 0 : 1) : 'off')) return;
+    if (this.clock.now() >= this.weight.retryAt()) void this.weight.sync();
+  }
+
+  private watchDaemon(): void {
+    if (this.restart.status(this.deps.daemonState()) && this.wanted) this.reenable('daemon back to running');
+  }
+
+  /** A speaking hold taken before the face appeared starts biting once it is seen. */
+  private pendingSpeech(): void {
+    if (!this.current.detected || this.holds.has(SPEAKING)) return;
+    if (this.speakingUntil <= this.clock.now()) return;
+    this.holds.setUntil(SPEAKING, this.speakingUntil);
+    void this.weight.sync();
+  }
+
+  private reenable(why: string): void {
+    this.reenables += 1;
+    this.deps.log.info('tracking: daemon restarted; switching the tracker back on', { why });
+    this.weight.forget();
+    void this.weight.sync();
+  }
+
+  private changed(): void {
+    const status = this.status();
+    this.deps.services?.set('tracking', serviceOf(status));
+    this.frames.offer(status);
+  }
+}
+
+function serviceOf(s: TrackingStatus): ServiceState {
+  if (!s.enabled) return { state: 'off', detail: 'face tracking off' };
+  if (s.paused) return { state: 'paused', detail: `paused by ${s.holds.map((h) => h.name).join(', ')}` };
+  return { state: 'running', detail: s.detected ? 'face locked' : 'looking for a face' };
+}
+
+/** De-duplicated on (enabled, paused, detected, rounded x, rounded y) (reference-notes.md §4). */
+function trackingKey(s: TrackingStatus): string {
+  return JSON.stringify([s.enabled, s.paused, s.detected, keyRound(s.x, 2), keyRound(s.y, 2)]);
+}
