@@ -10,6 +10,7 @@ import { createAccess, type Access } from './auth/access.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
+import { createDesktopFeatures } from './desktop/features.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
 import { closeServer, listen } from './http/listeners.ts';
@@ -70,22 +71,28 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       ownerToken: options.ownerToken,
       pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
     });
+    const features = createDesktopFeatures({ robot, log });
     const app = createDesktopApp({
       config,
       log,
       robot,
       gate: access.gate,
-      routes: access.routes,
+      routes: [...access.routes, ...features.routes],
+      onSocket: features.onSocket,
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
       ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
     });
     access.sessions.onEnd((key) => app.hub.closeSession(key));
+    features.bindBroadcast((frame) => app.hub.broadcast('/ws', frame));
     robot.start();
+    features.start();
+    cleanup.push(() => features.stop());
     const stopBroadcast = app.startBroadcast();
     cleanup.push(stopBroadcast);
     const servers = await startListeners(app, config, https);
-    cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
+    // Undone in reverse: sockets get their 1001 first, then the listeners drain and close.
     cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
+    cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
     return cockpitHandle({ app, robot, access, sim, daemonUrl, https, servers, cleanup });
   } catch (err) {
     await runCleanup(cleanup);

@@ -1,0 +1,61 @@
+/**
+ * Messages a dashboard sends on /ws: joystick targets for continuous head control and pings.
+ * Anything else is answered with an error frame rather than silently dropped, so a client bug
+ * shows up in the client.
+ */
+import { hasKey } from '../http/caller.ts';
+import type { WsClient } from '../http/ws-hub.ts';
+import type { Control } from '../motion/control.ts';
+
+/** Inbound frames are tiny; anything larger is not ours. */
+const MAX_MESSAGE = 4096;
+
+export interface SocketMessageDeps {
+  control: Control;
+  /** Extra message types owned by other features (camera on/off...). */
+  handlers?: Record<string, (client: WsClient, message: Record<string, unknown>) => void>;
+}
+
+export function handleSocketMessages(deps: SocketMessageDeps): (client: WsClient) => void {
+  return (client) => {
+    client.ws.on('message', (data, isBinary) => {
+      if (isBinary || (data as Buffer).length > MAX_MESSAGE) {
+        client.send({ type: 'error', code: 'BAD_REQUEST', error: 'messages are JSON text of at most 4 KB' });
+        return;
+      }
+      let message: unknown;
+      try {
+        message = JSON.parse(String(data));
+      } catch {
+        client.send({ type: 'error', code: 'BAD_JSON', error: 'message is not valid JSON' });
+        return;
+      }
+      if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+        client.send({ type: 'error', code: 'BAD_REQUEST', error: 'message must be a JSON object with a type' });
+        return;
+      }
+      route(deps, client, message as Record<string, unknown>);
+    });
+  };
+}
+
+function route(deps: SocketMessageDeps, client: WsClient, message: Record<string, unknown>): void {
+  const type = message['type'];
+  if (type === 'ping') {
+    client.send({ type: 'pong', time: Date.now() });
+    return;
+  }
+  if (type === 'joystick') {
+    // Loopback trust covers reads only (cockpit-api.md, Authentication rule 2): driving needs a key.
+    if (!hasKey(client.caller)) {
+      client.send({ type: 'error', code: 'AUTH_REQUIRED', error: 'driving the head needs the owner token or a passkey session' });
+      return;
+    }
+    const result = deps.control.streamTarget(message, client.caller);
+    if (!result.accepted) client.send({ type: 'error', code: result.code, error: result.error });
+    return;
+  }
+  const handler = typeof type === 'string' ? deps.handlers?.[type] : undefined;
+  if (handler) return handler(client, message);
+  client.send({ type: 'error', code: 'BAD_REQUEST', error: `unknown message type ${JSON.stringify(type)}` });
+}
