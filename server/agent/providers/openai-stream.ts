@@ -1,0 +1,117 @@
+/**
+ * Decoding an OpenAI chat-completions stream (`stream: true`): `data: <chunk>` frames ending
+ * with `data: [DONE]`. Text arrives in `choices[0].delta.content`; reasoning models served by
+ * vLLM, llama.cpp, LM Studio or DeepSeek put their thinking in `delta.reasoning_content` (Ollama
+ * and OpenRouter: `delta.reasoning`). A tool call arrives in pieces keyed by `index`: the first
+ * piece carries `id` and `function.name`, later ones append to `function.arguments` (a JSON
+ * string); some servers (Ollama) send a whole call in one piece. Calls are complete once
+ * `finish_reason` or `[DONE]` arrives. An error inside the stream is a frame `{error: {...}}`.
+ */
+import { errorMessageOf } from './http-stream.ts';
+import type { ProviderEvent } from './types.ts';
+
+interface ToolCallDelta {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+interface ChunkDelta {
+  content?: string | null;
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+  tool_calls?: ToolCallDelta[];
+}
+
+interface Chunk {
+  model?: string;
+  error?: unknown;
+  choices?: Array<{ delta?: ChunkDelta; finish_reason?: string | null }>;
+}
+
+interface PendingCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+export class OpenAiStreamDecoder {
+  private started = false;
+  private finishReason: string | undefined;
+  private finished = false;
+  private readonly calls = new Map<number, PendingCall>();
+
+  /** One `data:` payload in, the events it means out. */
+  feed(data: string): ProviderEvent[] {
+    if (this.finished) return [];
+    if (data.trim() === '[DONE]') return this.finish();
+    let chunk: Chunk;
+    try {
+      chunk = JSON.parse(data) as Chunk;
+    } catch {
+      return this.fail(`the model server sent a frame that is not JSON: ${data.slice(0, 80)}`);
+    }
+    if (chunk.error !== undefined) return this.fail(errorMessageOf(JSON.stringify({ error: chunk.error })));
+    const out: ProviderEvent[] = [];
+    if (!this.started) {
+      this.started = true;
+      out.push(chunk.model ? { type: 'start', model: chunk.model } : { type: 'start' });
+    }
+    const choice = chunk.choices?.[0];
+    if (!choice) return out;
+    this.absorb(choice.delta ?? {}, out);
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    return out;
+  }
+
+  /** The body ended. Without `[DONE]` or a finish reason the answer was cut off. */
+  end(): ProviderEvent[] {
+    if (this.finished) return [];
+    if (this.finishReason !== undefined) return this.finish();
+    return this.fail('the model stream ended before the answer was complete');
+  }
+
+  private absorb(delta: ChunkDelta, out: ProviderEvent[]): void {
+    const reasoning = delta.reasoning_content ?? delta.reasoning;
+    if (typeof reasoning === 'string' && reasoning !== '') out.push({ type: 'reasoning', text: reasoning });
+    if (typeof delta.content === 'string' && delta.content !== '') out.push({ type: 'text', text: delta.content });
+    for (const piece of delta.tool_calls ?? []) {
+      const index = piece.index ?? this.calls.size;
+      const call = this.calls.get(index) ?? { id: '', name: '', args: '' };
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.args += piece.function.arguments;
+      this.calls.set(index, call);
+    }
+  }
+
+  private finish(): ProviderEvent[] {
+    this.finished = true;
+    const out: ProviderEvent[] = [];
+    if (!this.started) out.push({ type: 'start' });
+    const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b);
+    for (const [index, call] of ordered) out.push(toolCallEvent(call, index));
+    out.push({ type: 'done', stopReason: this.finishReason ?? 'stop' });
+    return out;
+  }
+
+  private fail(error: string): ProviderEvent[] {
+    this.finished = true;
+    return [{ type: 'error', error }];
+  }
+}
+
+function toolCallEvent(call: PendingCall, index: number): ProviderEvent {
+  const id = call.id || `call_${index}`;
+  const text = call.args.trim();
+  if (text === '') return { type: 'tool_call', call: { id, name: call.name, input: {} } };
+  try {
+    return { type: 'tool_call', call: { id, name: call.name, input: JSON.parse(text) as unknown } };
+  } catch {
+    return {
+      type: 'tool_call',
+      call: { id, name: call.name, input: {} },
+      invalid: `the arguments are not valid JSON: ${text.slice(0, 120)}`,
+    };
+  }
+}

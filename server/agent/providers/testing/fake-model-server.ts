@@ -1,0 +1,114 @@
+/**
+ * The HTTP side shared by the fake model servers: a node:http server on 127.0.0.1, port 0, that
+ * reads the JSON body, lets the protocol check it, asks the script for a reply and writes what
+ * the protocol rendered: a JSON error, or SSE frames (optionally spaced out in time), possibly
+ * left hanging until the client goes away. Every parsed request is recorded for assertions.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defaultScript, type FakeReply, type FakeRequest, type Script } from './fake-script.ts';
+
+export type Parsed = { ok: true; request: FakeRequest } | { ok: false; status: number; json: unknown };
+
+export type Rendered = { status: number; json: unknown } | { frames: string[]; hang: boolean };
+
+export interface FakeProtocol {
+  /** The POST path served, e.g. /v1/chat/completions. */
+  path: string;
+  parse(body: unknown, headers: IncomingMessage['headers']): Parsed;
+  render(reply: FakeReply, request: FakeRequest): Rendered;
+}
+
+export interface FakeServerOptions {
+  script?: Script;
+  /** Pause between SSE frames, so a client sees a real stream rather than one chunk. */
+  frameDelayMs?: number;
+}
+
+export interface FakeModelServer {
+  /** The server's origin, http://127.0.0.1:<port>. */
+  readonly origin: string;
+  /** Every request that passed the protocol's checks, oldest first. */
+  readonly requests: FakeRequest[];
+  /** Replaces the script for later requests. */
+  setScript(script: Script): void;
+  /** Responses left hanging and still open. */
+  hanging(): number;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startFakeModelServer(
+  protocol: FakeProtocol,
+  options: FakeServerOptions,
+): Promise<FakeModelServer> {
+  let script = options.script ?? defaultScript;
+  const requests: FakeRequest[] = [];
+  const open = new Set<ServerResponse>();
+
+  const writeFrames = async (res: ServerResponse, rendered: { frames: string[]; hang: boolean }) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    for (const frame of rendered.frames) {
+      if (res.destroyed) return;
+      res.write(frame);
+      if (options.frameDelayMs) await sleep(options.frameDelayMs);
+    }
+    if (rendered.hang) {
+      open.add(res);
+      res.on('close', () => open.delete(res));
+      return;
+    }
+    res.end();
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method !== 'POST' || req.url?.split('?')[0] !== protocol.path) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
+      return;
+    }
+    const parsed = protocol.parse(await readBody(req), req.headers);
+    if (!parsed.ok) {
+      res.writeHead(parsed.status, { 'content-type': 'application/json' }).end(JSON.stringify(parsed.json));
+      return;
+    }
+    requests.push(parsed.request);
+    const rendered = protocol.render(await script(parsed.request), parsed.request);
+    if ('json' in rendered) {
+      res.writeHead(rendered.status, { 'content-type': 'application/json' }).end(JSON.stringify(rendered.json));
+      return;
+    }
+    await writeFrames(res, rendered);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: String(error) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    setScript: (next) => (script = next),
+    hanging: () => open.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of open) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
