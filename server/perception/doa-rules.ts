@@ -67,7 +67,8 @@ export type Verdict =
 
 export const EMPTY_MEMORY: Memory = Object.freeze({ streak: [], lastReadingAt: null, lastTurn: null });
 
-const deg = (rad: number): number => (rad * 180) / Math.PI;
+/** Hundredths of a degree: finer than any array resolves, and free of float noise. */
+const deg = (rad: number): number => Math.round((rad * 18000) / Math.PI) / 100;
 
 /** sign × (90° − angle): positive means the sound is on the robot's left. */
 export function offsetOf(angleDeg: number, sign: 1 | -1 = 1): number {

@@ -2,7 +2,7 @@
  * Keeps the daemon's face tracker at the weight the cockpit wants (reference-notes.md §4): 1
  * when tracking owns the head, 0 while any hold stands (paused, aim cleared), off when the
  * operator turned tracking off. The daemon has no getter for the tracker, so what was last
- * applied is remembered here; `forget()` after a daemon restart makes the next sync push again.
+ * applied is remembered here; `assume(null)` after a daemon restart makes the next sync push again.
  * Calls are serialised and coalesced: only one daemon call in flight, and the last wish wins.
  */
 import type { Clock } from '../auth/clock.ts';
@@ -17,8 +17,9 @@ export interface WeightSync {
   /** Resolves once the daemon has (or failed to take) the current wish. */
   sync(): Promise<void>;
   applied(): Applied;
-  /** The daemon may have restarted: its tracker is unknown until the next push. */
-  forget(): void;
+  /** What the daemon's tracker is known to be without a push: null after a restart (unknown),
+   * `off` when a face poll showed it idle. */
+  assume(value: Applied): void;
   /** The daemon answered the enable with `enabled: false` (no camera, media released). */
   available(): boolean | null;
   error(): string | null;
@@ -89,8 +90,8 @@ export function createWeightSync(deps: WeightSyncDeps): WeightSync {
       return running;
     },
     applied: () => applied,
-    forget() {
-      applied = null;
+    assume(value) {
+      applied = value;
     },
     available: () => available,
     error: () => failure?.message ?? null,
