@@ -10,7 +10,7 @@ import type { FakeModelServer } from './testing/fake-model-server.ts';
 import { startFakeOpenAi } from './testing/fake-openai.ts';
 
 let dir: { dir: string; cleanup: () => Promise<void> };
-let fake: FakeModelServer | undefined;
+let fake: (FakeModelServer & { url: string }) | undefined;
 beforeEach(async () => {
   dir = await makeTempDir();
 });
@@ -114,7 +114,7 @@ describe('test connection', () => {
     const s = await settings();
     const result = await s.test({
       provider: 'openai',
-      baseUrl: (fake as { url: string }).url,
+      baseUrl: fake.url,
       model: 'gpt-test',
       key: 'sk-t',
     });
@@ -127,7 +127,7 @@ describe('test connection', () => {
     const s = await settings();
     await s.update({
       provider: 'anthropic',
-      baseUrl: (fake as { url: string }).url,
+      baseUrl: fake.url,
       model: 'claude-test',
       key: 'sk-ant-t',
     });
@@ -137,7 +137,7 @@ describe('test connection', () => {
   it('answers ok false with the reason: a wrong key, or no answer in time', async () => {
     fake = await startFakeOpenAi({ key: 'sk-right' });
     const s = await settings(undefined, 300);
-    const url = (fake as { url: string }).url;
+    const url = fake.url;
     expect(await s.test({ provider: 'openai', baseUrl: url, model: 'm', key: 'sk-wrong' })).toEqual({
       ok: false,
       error: 'the model server answered 401: Incorrect API key provided.',
