@@ -4,11 +4,9 @@
  * polls the daemon for it. Each reading is judged by doa-rules.ts; a turn is one 0.7 s goto
  * through the motion arbiter, so it is the move owner like any other move.
  */
-import type { Clock } from '../auth/clock.ts';
-import { systemClock } from '../auth/clock.ts';
+import { systemClock, type Clock } from '../auth/clock.ts';
 import type { ServiceState } from '../contract/state.ts';
-import { toDeg } from '../daemon/units.ts';
-import { wirePoseToXyzRpy } from '../daemon/units.ts';
+import { toDeg, wirePoseToXyzRpy } from '../daemon/units.ts';
 import type { FullState } from '../daemon/wire.ts';
 import type { Log } from '../log.ts';
 import { createDeduped, keyRound, type Broadcast } from './dedupe.ts';
@@ -22,6 +20,7 @@ import {
   type Memory,
   type PoseDeg,
   type Reading,
+  type Surroundings,
   type TurnPlan,
 } from './doa-rules.ts';
 import type { MotionGate } from './motion-gate.ts';
@@ -85,7 +84,7 @@ class Turner implements DoaTurner {
   private memory: Memory = EMPTY_MEMORY;
   private bearing: number | null = null;
   private speech = false;
-  private why: string | null = 'no reading yet';
+  private why: string | null;
   private turns = 0;
   private windups = 0;
   private votes = { agree: 0, disagree: 0 };
@@ -96,11 +95,19 @@ class Turner implements DoaTurner {
   constructor(private readonly deps: DoaDeps) {
     this.clock = deps.clock ?? systemClock;
     this.enabled = deps.enabled ?? true;
+    this.why = this.enabled ? 'no reading yet' : 'disabled';
     this.frames = createDeduped<DoaStatus>('doa', doaKey, deps.broadcast);
   }
 
   start(): void {
-    this.unsubscribe ??= this.deps.feed.onSample((sample) => this.onState(sample.state));
+    this.unsubscribe ??= this.deps.feed.onSample((sample) => {
+      // The feed calls its listeners in turn: a fault here must not starve the others.
+      try {
+        this.onState(sample.state);
+      } catch (err) {
+        this.deps.log.error('turn toward speaker: reading not handled', { error: String(err) });
+      }
+    });
     this.changed();
   }
 
@@ -154,7 +161,7 @@ class Turner implements DoaTurner {
     this.changed();
   }
 
-  private surroundings(ownVoice: boolean, now: number) {
+  private surroundings(ownVoice: boolean, now: number): Surroundings {
     const tracker = this.deps.tracker;
     const seen = tracker.faceSeenAt();
     return {
