@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Control } from '../motion/control.ts';
+import type { MoveRequest } from '../motion/arbiter.ts';
+import { motionGate, TURN_HOLD, turnGoto } from './motion-gate.ts';
+
+const rad = (deg: number): number => (deg * Math.PI) / 180;
+
+function fakeControl() {
+  const c = {
+    latched: false,
+    current: undefined as { uuid: string; label: string } | undefined,
+    reel: false,
+    runs: [] as MoveRequest[],
+  };
+  const control = {
+    latch: { engaged: () => c.latched },
+    arbiter: {
+      current: () => c.current,
+      run: async (request: MoveRequest) => {
+        c.runs.push(request);
+        return { uuid: 'u1', label: request.label, done: Promise.resolve('completed' as const) };
+      },
+    },
+    reelRunner: { status: () => ({ running: c.reel }) },
+  } as unknown as Pick<Control, 'arbiter' | 'latch' | 'reelRunner'>;
+  return { c, gate: motionGate(control) };
+}
+
+describe('motion gate', () => {
+  it('is free when nothing moves', () => {
+    expect(fakeControl().gate.busy()).toBeNull();
+  });
+
+  it('names what keeps motion busy: the latched stop, a move, the reel', () => {
+    const { c, gate } = fakeControl();
+    c.reel = true;
+    expect(gate.busy()).toBe('reel running');
+    c.current = { uuid: 'm', label: 'express cheerful1' };
+    expect(gate.busy()).toBe('move in flight: express cheerful1');
+    c.latched = true;
+    expect(gate.busy()).toBe('stop latched');
+  });
+
+  it('turns through the arbiter with the doa hold, as one 0.7 s goto', async () => {
+    const { c, gate } = fakeControl();
+    await gate.turn({ headYaw: 45, bodyYaw: 15, pitch: -5 });
+    expect(c.runs).toHaveLength(1);
+    expect(c.runs[0]).toMatchObject({ label: 'turn toward speaker', hold: TURN_HOLD, maxSeconds: 1.7 });
+  });
+
+  it('builds the goto in radians; no body yaw when the head alone turns', () => {
+    const withBody = turnGoto({ headYaw: 45, bodyYaw: 15, pitch: -5 });
+    expect(withBody.duration).toBe(0.7);
+    expect(withBody.head_pose).toEqual({ x: 0, y: 0, z: 0, roll: 0, pitch: rad(-5), yaw: rad(45) });
+    expect(withBody.body_yaw).toBeCloseTo(rad(15), 12);
+    expect('body_yaw' in turnGoto({ headYaw: 20, bodyYaw: null, pitch: 0 })).toBe(false);
+  });
+});
