@@ -14,7 +14,7 @@ export type MotionControl = Pick<Control, 'look' | 'antennas' | 'express' | 'sle
 
 const deg = (description: string) => ({ type: 'number', description });
 
-export function lookTool(control: MotionControl): AgentTool {
+export function lookTool(control: Pick<MotionControl, 'look'>): AgentTool {
   return {
     name: 'look',
     description:
@@ -43,7 +43,7 @@ export function lookTool(control: MotionControl): AgentTool {
   };
 }
 
-export function antennasTool(control: MotionControl): AgentTool {
+export function antennasTool(control: Pick<MotionControl, 'antennas'>): AgentTool {
   return {
     name: 'antennas',
     description: 'Set both antenna angles in degrees (-170..170); 0 is upright. A quick way to show a feeling.',
@@ -68,7 +68,7 @@ async function availableNames(moves: Pick<MoveLibraryCache, 'get'>): Promise<str
   }
 }
 
-export function expressTool(control: MotionControl, moves: Pick<MoveLibraryCache, 'get'>): AgentTool {
+export function expressTool(control: Pick<MotionControl, 'express'>, moves: Pick<MoveLibraryCache, 'get'>): AgentTool {
   return {
     name: 'express',
     description:
@@ -89,7 +89,7 @@ export function expressTool(control: MotionControl, moves: Pick<MoveLibraryCache
   };
 }
 
-export function sleepTool(control: MotionControl): AgentTool {
+export function sleepTool(control: Pick<MotionControl, 'sleep'>): AgentTool {
   return {
     name: 'sleep',
     description: 'Go to the sleep pose; the motors relax at the end. Use wake to come back.',
@@ -102,7 +102,7 @@ export function sleepTool(control: MotionControl): AgentTool {
   };
 }
 
-export function wakeTool(control: MotionControl): AgentTool {
+export function wakeTool(control: Pick<MotionControl, 'wake'>): AgentTool {
   return {
     name: 'wake',
     description: 'Wake up: motors on, then the wake-up move.',

@@ -1,0 +1,214 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAskRunner } from './ask.ts';
+import { createFleetChat } from './fleet-chat.ts';
+import { STOPPED_MESSAGE } from './stop-signal.ts';
+import { startRuntimeRig, type RuntimeRig } from './testing/runtime-rig.ts';
+
+const LIMITS = { overallMs: 5000, idleMs: 2000 };
+let rig: RuntimeRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+describe('agent runtime', () => {
+  it('runs a turn: prompt row, tool row with its result, answer rows', async () => {
+    rig = await startRuntimeRig();
+    const turn = rig.runtime.start({
+      persona: 'dashboard',
+      prompt: 'look left',
+      fleet: false,
+      credential: 'token',
+      limits: LIMITS,
+    });
+    const result = await turn.done;
+    expect(result).toMatchObject({ ok: true, text: 'Looking.\nDone.' });
+    expect(rig.calls).toEqual([{ name: 'look', input: { yaw: 30 } }]);
+    const rows = rig.agentLog.page({ n: 100 });
+    expect(rows.map((r) => [r.role, r.text])).toEqual([
+      ['user', 'look left'],
+      ['assistant', 'Looking.'],
+      ['tool', 'look'],
+      ['assistant', 'Done.'],
+    ]);
+    expect(rows[0]!.id).toBe(turn.rowId);
+    expect(rows[2]!.tool).toEqual({ name: 'look', input: { yaw: 30 }, result: { ok: true } });
+    expect(rows.every((r) => r.persona === 'dashboard' && r.pending === undefined)).toBe(true);
+  });
+
+  it('offers use_device to dashboard turns but never to fleet turns', async () => {
+    rig = await startRuntimeRig({ fleetTools: ['use_device'] });
+    await rig.runtime.start({
+      persona: 'dashboard',
+      prompt: 'hello',
+      fleet: false,
+      credential: 'token',
+      limits: LIMITS,
+    }).done;
+    await rig.runtime.start({ persona: 'fleet', prompt: 'hello', fleet: true, credential: 'system', limits: LIMITS })
+      .done;
+    expect(rig.fake.requests[0]?.toolNames).toContain('use_device');
+    expect(rig.fake.requests[1]?.toolNames).toEqual(['look', 'snapshot', 'say']);
+  });
+
+  it('answers a call to a tool it did not offer with an error result', async () => {
+    rig = await startRuntimeRig({
+      script: (r) =>
+        r.toolResults.length > 0
+          ? { kind: 'answer', text: r.toolResults[0]!.content }
+          : { kind: 'answer', toolCalls: [{ name: 'use_device', input: { action: 'list' } }] },
+    });
+    const result = await rig.runtime.start({
+      persona: 'fleet',
+      prompt: 'list devices',
+      fleet: true,
+      credential: 'system',
+      limits: LIMITS,
+    }).done;
+    expect(result.text).toMatch(/unknown tool use_device/);
+    expect(rig.calls).toEqual([]);
+  });
+
+  it('shows a provider error as an assistant error row, never a crash', async () => {
+    rig = await startRuntimeRig({
+      script: () => ({ kind: 'http_error', status: 500, message: 'the GPU caught fire' }),
+    });
+    const result = await rig.runtime.start({
+      persona: 'dashboard',
+      prompt: 'hi',
+      fleet: false,
+      credential: 'token',
+      limits: LIMITS,
+    }).done;
+    expect(result).toMatchObject({ ok: false, error: 'the model server answered 500: the GPU caught fire' });
+    expect(rig.agentLog.page({ n: 1 })[0]).toMatchObject({
+      role: 'assistant',
+      error: true,
+      text: 'error: the model server answered 500: the GPU caught fire',
+    });
+  });
+
+  it('aborts a hung model with the idle watchdog', async () => {
+    rig = await startRuntimeRig({ script: () => ({ kind: 'hang' }) });
+    const result = await rig.runtime.start({
+      persona: 'dashboard',
+      prompt: 'hi',
+      fleet: false,
+      credential: 'token',
+      limits: { overallMs: 5000, idleMs: 200 },
+    }).done;
+    expect(result.error).toBe('no answer from the model for 0.2 s');
+    await expect.poll(() => rig?.fake.hanging()).toBe(0);
+  });
+
+  it('does not count a slow tool as model silence, but does count it against the overall budget', async () => {
+    rig = await startRuntimeRig();
+    rig.toolDelayMs = 400;
+    const slowTool = await rig.runtime.start({
+      persona: 'dashboard',
+      prompt: 'look left',
+      fleet: false,
+      credential: 'token',
+      limits: { overallMs: 5000, idleMs: 250 },
+    }).done;
+    expect(slowTool.ok).toBe(true);
+    const overrun = await rig.runtime.start({
+      persona: 'dashboard',
+      prompt: 'look left',
+      fleet: false,
+      credential: 'token',
+      limits: { overallMs: 300, idleMs: 250 },
+    }).done;
+    expect(overrun.error).toBe('the turn took longer than 0.3 s');
+    expect(rig.agentLog.page({ n: 2 }).map((r) => r.tool?.error ?? r.text)).toEqual([
+      'the turn took longer than 0.3 s',
+      'error: the turn took longer than 0.3 s',
+    ]);
+  });
+
+  it('cancels a pending tool call when the stop latches and ends the turn', async () => {
+    rig = await startRuntimeRig();
+    rig.toolDelayMs = 2000;
+    const turn = rig.runtime.start({
+      persona: 'dashboard',
+      prompt: 'look left',
+      fleet: false,
+      credential: 'token',
+      limits: LIMITS,
+    });
+    await expect.poll(() => rig?.calls.length).toBe(1);
+    const t0 = Date.now();
+    rig.latch.engage();
+    const result = await turn.done;
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(result.error).toBe(STOPPED_MESSAGE);
+    expect(rig.fake.requests).toHaveLength(1);
+  });
+
+  it('refuses before writing anything when no model is configured', async () => {
+    rig = await startRuntimeRig();
+    rig.setModel(undefined);
+    expect(() =>
+      rig!.runtime.start({ persona: 'dashboard', prompt: 'hi', fleet: false, credential: 'token', limits: LIMITS }),
+    ).toThrow(/no model configured/);
+    expect(rig.agentLog.page({ n: 10 })).toEqual([]);
+  });
+});
+
+describe('ask runner', () => {
+  it('runs one turn at a time: a second Ask while one runs is a 409', async () => {
+    rig = await startRuntimeRig({ script: () => ({ kind: 'hang' }) });
+    const ask = createAskRunner({ runtime: rig.runtime, limits: { overallMs: 5000, idleMs: 300 } });
+    const first = ask.ask('hello', 'token');
+    expect(first).toEqual({ ok: true, started: expect.any(Number) });
+    expect(ask.last()).toMatchObject({ running: true, prompt: 'hello', answer: null });
+    expect(() => ask.ask('again', 'token')).toThrow(expect.objectContaining({ status: 409, code: 'CONFLICT' }));
+    await ask.settled();
+    expect(ask.last()).toMatchObject({
+      running: false,
+      error: 'no answer from the model for 0.3 s',
+      finishedAt: expect.any(String),
+    });
+    rig.fake.setScript(() => ({ kind: 'answer', text: 'hi there' }));
+    ask.ask('hello again', 'token');
+    await ask.settled();
+    expect(ask.last()).toMatchObject({ running: false, prompt: 'hello again', answer: 'hi there', error: null });
+  });
+});
+
+describe('fleet chat', () => {
+  it('answers {ok, result, reply, seconds}', async () => {
+    rig = await startRuntimeRig();
+    const chat = createFleetChat({ runtime: rig.runtime });
+    expect(await chat.chat('ping', 'token')).toEqual({
+      ok: true,
+      result: 'You said: ping',
+      reply: 'You said: ping',
+      seconds: expect.any(Number),
+    });
+  });
+
+  it('gives a 504 past its wait and aborts the turn', async () => {
+    rig = await startRuntimeRig({ script: () => ({ kind: 'hang' }) });
+    const chat = createFleetChat({ runtime: rig.runtime, waitMs: 300 });
+    await expect(chat.chat('ping', 'token')).rejects.toMatchObject({
+      status: 504,
+      code: 'TIMEOUT',
+      message: 'no answer within 0.3 s',
+    });
+    await expect
+      .poll(() => rig?.agentLog.page({ n: 1 })[0]?.text)
+      .toBe('error: the chat wait ran out: no answer within 0.3 s');
+  });
+
+  it('runs relay invokes as fleet turns and rejects with the reason on failure', async () => {
+    rig = await startRuntimeRig({ fleetTools: ['use_device'] });
+    const chat = createFleetChat({ runtime: rig.runtime });
+    expect(await chat.runFleetTurn({ prompt: '[fleet depth=1 from phone] look left', depth: 1 })).toEqual({
+      text: 'Looking.\nDone.',
+    });
+    expect(rig.fake.requests[0]?.toolNames).not.toContain('use_device');
+    rig.fake.setScript(() => ({ kind: 'stream_error', message: 'overloaded' }));
+    await expect(chat.runFleetTurn({ prompt: 'hi', depth: 1 })).rejects.toThrow('overloaded');
+  });
+});

@@ -1,0 +1,143 @@
+/**
+ * The agent runtime of server A composed once (issue 7): model settings, the agent log, the
+ * robot's tools, the Ask runner, fleet chat and the thinker. The lead wires it in
+ * server/index.ts and mounts `agentRoutes(agent)`; the platform client gets `runFleetTurn`.
+ * Nothing here listens or reads process.env.
+ */
+import { join } from 'node:path';
+import type { RobotState, ServiceState } from '../contract/state.ts';
+import type { EventFrame } from '../contract/ws.ts';
+import type { Log } from '../log.ts';
+import type { Control } from '../motion/control.ts';
+import type { MoveLibraryCache } from '../motion/move-library.ts';
+import { createAgentLog, type AgentLog, type AgentLogFrame } from './agent-log.ts';
+import { createAgentRuntime, type AgentRuntime } from './agent-runtime.ts';
+import { createAskRunner, type AskRunner } from './ask.ts';
+import { createFleetChat, type FleetChat } from './fleet-chat.ts';
+import { createModelSettings, type ModelEnv, type ModelSettings } from './providers/model-settings.ts';
+import type { PlatformAsk } from './providers/platform.ts';
+import type { FetchLike } from './providers/types.ts';
+import { createThinker, type Thinker } from './thinker.ts';
+import { createRobotTools } from './tools/robot-tools.ts';
+import type { TrackingSwitch } from './tools/sense-tools.ts';
+import type { AgentTool } from './tools/types.ts';
+import type { WatchdogLimits } from './watchdog.ts';
+
+export interface AgentDeps {
+  /** Where agent-model.json (0600) and agent-log.jsonl live. */
+  dataDir: string;
+  /** ROBOT_MODEL_PROVIDER / _BASE_URL / _MODEL / _KEY, when set: they override the dashboard. */
+  env?: ModelEnv;
+  control: Control;
+  robot: { moves: MoveLibraryCache; services: Map<string, ServiceState>; state(): RobotState | undefined };
+  /** Sends a frame to every /ws client (the hub's broadcast on '/ws'). */
+  broadcast: (frame: AgentLogFrame) => void;
+  /** The newest event receipts (the event log's `recent`). */
+  recentEvents: (limit: number) => readonly EventFrame[];
+  /** The latest camera frame as JPEG, undefined while there is none. */
+  snapshot: () => Promise<Buffer | undefined>;
+  tracking?: TrackingSwitch;
+  /** The platform client's device ask, for the 'platform' provider (may be bound late). */
+  platform?: PlatformAsk;
+  /** use_device and friends; read per turn, never offered to fleet turns. */
+  fleetTools?: () => readonly AgentTool[];
+  thinkerIntervalSeconds: number;
+  log: Log;
+  fetch?: FetchLike;
+  /** Shorter budgets for tests. */
+  tuning?: {
+    ask?: WatchdogLimits;
+    fleet?: WatchdogLimits;
+    chatWaitMs?: number;
+    thinker?: WatchdogLimits;
+    testTimeoutMs?: number;
+  };
+}
+
+export interface Agent {
+  readonly settings: ModelSettings;
+  readonly agentLog: AgentLog;
+  readonly runtime: AgentRuntime;
+  readonly ask: AskRunner;
+  readonly chat: FleetChat;
+  readonly thinker: Thinker;
+  readonly recentEvents: (limit: number) => readonly EventFrame[];
+  /** For the platform client's relay invokes: a fleet turn without fleet tools. */
+  readonly runFleetTurn: FleetChat['runFleetTurn'];
+  /** Loads the settings and the log, then starts the thinker. */
+  start(): Promise<void>;
+  /** Stops the thinker, ends running turns and waits for the log to reach the disk. */
+  stop(): Promise<void>;
+}
+
+export function createAgent(deps: AgentDeps): Agent {
+  const log = deps.log.child('agent');
+  const settings = createModelSettings({
+    file: join(deps.dataDir, 'agent-model.json'),
+    log: log.child('model'),
+    ...(deps.env ? { env: deps.env } : {}),
+    ...(deps.platform ? { platform: deps.platform } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.tuning?.testTimeoutMs ? { testTimeoutMs: deps.tuning.testTimeoutMs } : {}),
+  });
+  const agentLog = createAgentLog({
+    file: join(deps.dataDir, 'agent-log.jsonl'),
+    broadcast: deps.broadcast,
+    log: log.child('log'),
+  });
+  const tools = createRobotTools({
+    control: deps.control,
+    moves: deps.robot.moves,
+    state: () => deps.robot.state(),
+    snapshot: deps.snapshot,
+    ...(deps.tracking ? { tracking: deps.tracking } : {}),
+  });
+  const runtime = createAgentRuntime({
+    model: settings,
+    tools,
+    ...(deps.fleetTools ? { fleetTools: deps.fleetTools } : {}),
+    agentLog,
+    latch: deps.control.latch,
+    log,
+  });
+  const ask = createAskRunner({ runtime, ...(deps.tuning?.ask ? { limits: deps.tuning.ask } : {}) });
+  const chat = createFleetChat({
+    runtime,
+    ...(deps.tuning?.chatWaitMs ? { waitMs: deps.tuning.chatWaitMs } : {}),
+    ...(deps.tuning?.fleet ? { limits: deps.tuning.fleet } : {}),
+  });
+  const thinker = createThinker({
+    control: deps.control,
+    moves: deps.robot.moves,
+    state: () => deps.robot.state(),
+    services: deps.robot.services,
+    recentEvents: deps.recentEvents,
+    agentLog,
+    model: settings,
+    askRunning: () => ask.running(),
+    intervalSeconds: deps.thinkerIntervalSeconds,
+    log: log.child('thinker'),
+    ...(deps.tuning?.thinker ? { limits: deps.tuning.thinker } : {}),
+  });
+  return {
+    settings,
+    agentLog,
+    runtime,
+    ask,
+    chat,
+    thinker,
+    recentEvents: deps.recentEvents,
+    runFleetTurn: (turn) => chat.runFleetTurn(turn),
+    async start() {
+      await settings.load();
+      await agentLog.load();
+      thinker.start();
+    },
+    async stop() {
+      thinker.stop();
+      runtime.abortAll(new Error('the cockpit is shutting down'));
+      await ask.settled();
+      await agentLog.flush();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Fleet turns: a prompt from another device of the owner's fleet, run for the persona "fleet"
+ * WITHOUT the fleet tools (one-hop depth cap, reference-notes.md §3). Two doors lead here:
+ * POST /api/chat, which the platform's endpoint proxy calls and which waits up to 75 s
+ * (cockpit-api.md, Limits) before a 504, and `runFleetTurn`, which the platform client calls for
+ * relay `invoke` envelopes with its own budget and signal.
+ */
+import type { CredentialKind } from '../contract/ws.ts';
+import { AppError } from '../errors.ts';
+import type { AgentRuntime } from './agent-runtime.ts';
+import type { WatchdogLimits } from './watchdog.ts';
+
+export interface ChatAnswer {
+  ok: boolean;
+  result: string;
+  reply: string;
+  seconds: number;
+  error?: string;
+}
+
+/** What the platform client hands over for a relay invoke (its FleetTurn fits this shape). */
+export interface FleetTurnInput {
+  prompt: string;
+  depth: number;
+  signal?: AbortSignal;
+}
+
+export interface FleetChat {
+  /** Waits for the answer; 504 TIMEOUT past the wait (the turn is then aborted). */
+  chat(prompt: string, credential: CredentialKind): Promise<ChatAnswer>;
+  /** Resolves with the answer text; rejects with the reason when the turn fails. */
+  runFleetTurn(turn: FleetTurnInput): Promise<{ text: string }>;
+}
+
+export const CHAT_WAIT_MS = 75_000;
+/** The endpoint chat budget is 90 s end to end (reference-notes.md §2.5). */
+export const FLEET_LIMITS: WatchdogLimits = Object.freeze({ overallMs: 90_000, idleMs: 20_000 });
+
+const seconds = (ms: number) => (ms < 1000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
+
+export function createFleetChat(deps: {
+  runtime: AgentRuntime;
+  waitMs?: number;
+  limits?: WatchdogLimits;
+  now?: () => number;
+}): FleetChat {
+  const waitMs = deps.waitMs ?? CHAT_WAIT_MS;
+  const limits = deps.limits ?? FLEET_LIMITS;
+  const now = deps.now ?? Date.now;
+  return {
+    async chat(prompt, credential) {
+      const started = now();
+      const controller = new AbortController();
+      const turn = deps.runtime.start({
+        persona: 'fleet',
+        prompt,
+        fleet: true,
+        credential,
+        limits,
+        signal: controller.signal,
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
+      const outcome = await Promise.race([turn.done, timeout]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        const message = `no answer within ${seconds(waitMs)} s`;
+        controller.abort(new Error(`the chat wait ran out: ${message}`));
+        throw new AppError('TIMEOUT', message);
+      }
+      const elapsed = Math.round((now() - started) / 100) / 10;
+      const answer: ChatAnswer = { ok: outcome.ok, result: outcome.text, reply: outcome.text, seconds: elapsed };
+      return outcome.error ? { ...answer, error: outcome.error } : answer;
+    },
+    async runFleetTurn({ prompt, signal }) {
+      const turn = deps.runtime.start({
+        persona: 'fleet',
+        prompt,
+        fleet: true,
+        credential: 'system',
+        limits,
+        ...(signal ? { signal } : {}),
+      });
+      const result = await turn.done;
+      if (!result.ok) throw new Error(result.error ?? 'the turn failed');
+      return { text: result.text };
+    },
+  };
+}
