@@ -96,6 +96,22 @@ describe('start: adopt, autostart, poll pace', () => {
     await r.tracking.stop();
   });
 
+  it('a stop during the start-up read leaves the tracker off', async () => {
+    const r = rig();
+    let release = () => {};
+    r.daemon.gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const starting = r.tracking.start();
+    await flush();
+    const stopping = r.tracking.stop();
+    release();
+    await Promise.all([starting, stopping]);
+    await flush();
+    expect(r.daemon.calls.filter((c) => c.startsWith('enable'))).toEqual([]);
+    expect(r.timers.pending()).toBe(0);
+  });
+
   it('names the engine honestly', () => {
     expect(trackingEngine(false)).toBe('daemon:yunet');
     expect(trackingEngine(true)).toBe('sim:geometry');

@@ -190,6 +190,8 @@ class Tracker implements TrackingController {
     } catch (err) {
       this.deps.log.debug('tracking: face not readable at start', { error: String(err) });
     }
+    // Shut down while the daemon was being asked: switching on now would outlive the cockpit.
+    if (this.stopped) return;
     if (face && face.ts !== null) {
       this.wanted = true;
       this.current = face;
