@@ -9,8 +9,10 @@
 import type { RobotState, ServiceState } from '../contract/state.ts';
 import type { EventFrame } from '../contract/ws.ts';
 import type { Log } from '../log.ts';
-import type { Control } from '../motion/control.ts';
+import type { Arbiter } from '../motion/arbiter.ts';
 import type { MoveLibraryCache } from '../motion/move-library.ts';
+import type { PersonaRegistry } from '../motion/personas.ts';
+import type { StopLatch } from '../motion/stop-latch.ts';
 import type { AgentLog } from './agent-log.ts';
 import type { ModelProvider } from './providers/types.ts';
 import { watchLatch } from './stop-signal.ts';
@@ -20,7 +22,12 @@ import { checkGates } from './thinker-gates.ts';
 import { startWatchdog, type WatchdogLimits } from './watchdog.ts';
 
 export interface ThinkerDeps {
-  control: ThinkerControl & Pick<Control, 'personas' | 'arbiter' | 'latch'>;
+  /** Control's moves plus the registry, the arbiter (is a move running?) and the latch. */
+  control: ThinkerControl & {
+    personas: Pick<PersonaRegistry, 'register' | 'reasons'>;
+    arbiter: Pick<Arbiter, 'current'>;
+    latch: Pick<StopLatch, 'engaged'>;
+  };
   moves: Pick<MoveLibraryCache, 'get'>;
   state: () => RobotState | undefined;
   services: Map<string, ServiceState>;
