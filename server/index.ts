@@ -71,7 +71,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       ownerToken: options.ownerToken,
       pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
     });
-    const features = createDesktopFeatures({ robot, log });
+    const features = createDesktopFeatures({ robot, log, config });
     const app = createDesktopApp({
       config,
       log,

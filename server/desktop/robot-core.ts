@@ -33,6 +33,8 @@ export interface RobotCore {
   readonly services: Map<string, ServiceState>;
   state(): RobotState | undefined;
   health(): Health;
+  /** Lets the tracking controller, built after the core, appear in the state object. */
+  attachTracking(status: () => unknown): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const services = new Map<string, ServiceState>();
   const daemonPort = Number(new URL(options.daemonUrl).port || 80);
   let pressureCache = { at: 0, value: readPressure(daemonPort) };
+  let trackingStatus: (() => unknown) | undefined;
 
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
@@ -60,7 +63,12 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     state() {
       return buildRobotState(
         feed.snapshot(),
-        { simulated: options.simulated, system: system.get(), services: Object.fromEntries(services) },
+        {
+          simulated: options.simulated,
+          system: system.get(),
+          services: Object.fromEntries(services),
+          ...(trackingStatus ? { tracking: trackingStatus() } : {}),
+        },
         Date.now(),
       );
     },
@@ -84,6 +92,9 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
         stream: { connected: snap.streamConnected, hz: snap.hz },
         version: COCKPIT_VERSION,
       };
+    },
+    attachTracking(status) {
+      trackingStatus = status;
     },
     start() {
       feed.start();
