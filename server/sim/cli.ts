@@ -8,8 +8,10 @@ import { startSimDaemon } from './index.ts';
 
 async function main(): Promise<void> {
   const log = createLog({ scope: 'sim-cli' });
-  const sim = await startSimDaemon({ port: parsePort(process.argv.slice(2)), log });
-  process.stdout.write(`sim: robot daemon on ${sim.url}\n`);
+  const port = parsePort(process.argv.slice(2));
+  // Alone on the daemon's port, the camera takes webrtcsink's port too (daemon-api.md §2).
+  const sim = await startSimDaemon({ port, cameraPort: port === 8000 ? 8443 : 0, log });
+  process.stdout.write(`sim: robot daemon on ${sim.url}\nsim: camera signalling on ${sim.cameraSignallingUrl}\n`);
   const stop = (): void => {
     void sim.close().then(() => process.exit(0));
   };

@@ -28,6 +28,24 @@ export interface SimCounters {
   volumeSets: number;
   /** set_target calls applied (REST and WebSocket), not the ignored ones. */
   targetsApplied: number;
+  /** Camera WebRTC sessions open now and since start: each is one upstream camera client. */
+  cameraSessions: number;
+  cameraSessionsTotal: number;
+  /** Sockets open on the camera signalling server. */
+  cameraSignallingClients: number;
+}
+
+export type CameraCounters = Pick<SimCounters, 'cameraSessions' | 'cameraSessionsTotal' | 'cameraSignallingClients'>;
+
+/** The simulated camera (camera.ts) as the routes see it. */
+export interface CameraState {
+  /** /sim/camera: whether the camera works at all. */
+  on: boolean;
+  /** `ws://…` of the webrtcsink-style signalling server; '' before it listens. */
+  signallingUrl: string;
+  /** Re-reads `on` and the media release; the camera replaces this once it runs. */
+  sync(): void;
+  counters(): CameraCounters;
 }
 
 export interface Faults {
@@ -46,8 +64,9 @@ export interface SimContext {
   doa: Doa;
   lifecycle: Lifecycle;
   faults: Faults;
-  counters: Omit<SimCounters, 'soundsPlayed'>;
+  counters: Omit<SimCounters, 'soundsPlayed' | keyof CameraCounters>;
   media: { released: boolean };
+  camera: CameraState;
   volume: { speaker: number; microphone: number };
   robotName: string;
   sequences: SequenceDeps;
@@ -116,12 +135,22 @@ export function createSimContext(log: Log): SimContext {
     faults: { latencyMs: 0, hang: false },
     counters,
     media,
+    camera: {
+      on: true,
+      signallingUrl: '',
+      sync: () => {},
+      counters: () => ({ cameraSessions: 0, cameraSessionsTotal: 0, cameraSignallingClients: 0 }),
+    },
     volume: { speaker: 70, microphone: 50 },
     robotName: 'reachy_mini',
     sequences,
     lastFace: world.tracking.report(),
     playSound,
-    snapshotCounters: () => ({ ...counters, soundsPlayed: sounds.plays.map((p) => ({ ...p })) }),
+    snapshotCounters: () => ({
+      ...counters,
+      ...ctx.camera.counters(),
+      soundsPlayed: sounds.plays.map((p) => ({ ...p })),
+    }),
     tick() {
       // No backend, no control loop: the body stays where it was left.
       if (!lifecycle.ready) return;

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { silentLog, type Log } from '../log.ts';
+import { startSimCamera, type SimCamera } from './camera.ts';
 import { createSimContext, type SimCounters } from './context.ts';
 import { createRequestHandler } from './server.ts';
 import { createSimSockets } from './ws.ts';
@@ -17,6 +18,8 @@ export type { SoundPlay } from './sounds.ts';
 export interface SimDaemonOptions {
   /** Default 0: a free port. */
   port?: number;
+  /** Camera signalling port (8443 on the robot); default 0: a free port. */
+  cameraPort?: number;
   log?: Log;
 }
 
@@ -24,6 +27,8 @@ export interface SimDaemon {
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
+  /** `ws://127.0.0.1:<port>`: the camera's webrtcsink-style signalling server (README-sim.md). */
+  readonly cameraSignallingUrl: string;
   /** A copy of the activity counters at the time of the call. */
   counters(): SimCounters;
   /** Closes every socket and stops the loop; idempotent. */
@@ -60,8 +65,13 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
   });
   const loop = setInterval(() => ctx.tick(), TICK_MS);
   let port: number;
+  let camera: SimCamera;
   try {
-    port = await listen(server, options.port ?? 0);
+    camera = await startSimCamera(ctx, { port: options.cameraPort ?? 0, log });
+    port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
+      await camera.close();
+      throw error;
+    });
   } catch (error) {
     clearInterval(loop);
     ctx.timers.clear();
@@ -76,11 +86,18 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
       ctx.timers.clear();
       sockets.close();
       for (const socket of held) socket.destroy();
-      server.close(() => resolve());
+      const httpClosed = new Promise<void>((done) => server.close(() => done()));
       server.closeAllConnections();
+      void Promise.all([httpClosed, camera.close()]).then(() => resolve());
     });
     return closing;
   };
 
-  return { url: `http://127.0.0.1:${port}`, port, counters: () => ctx.snapshotCounters(), close };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    cameraSignallingUrl: camera.url,
+    counters: () => ctx.snapshotCounters(),
+    close,
+  };
 }

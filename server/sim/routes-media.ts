@@ -32,11 +32,14 @@ export function mediaRoutes(ctx: SimContext): Route[] {
     route('POST', '/api/media/release', () => {
       ctx.counters.mediaReleases += 1;
       ctx.media.released = true;
+      // Release stops the whole GStreamer pipeline, WebRTC camera included (§3.7).
+      ctx.camera.sync();
       return OK;
     }),
     route('POST', '/api/media/acquire', () => {
       ctx.counters.mediaAcquires += 1;
       ctx.media.released = false;
+      ctx.camera.sync();
       return OK;
     }),
     route(

@@ -55,6 +55,7 @@ export function simStatus(ctx: SimContext): Record<string, unknown> {
     speaker: { ...ctx.doa.speaker },
     motorMode: ctx.world.mode,
     tracking: { enabled: ctx.world.tracking.enabled, weight: ctx.world.tracking.requestedWeight },
+    camera: { on: ctx.camera.on, live: ctx.camera.on && !ctx.media.released, signallingUrl: ctx.camera.signallingUrl },
     runningMoves: ctx.moves.listed().length,
     counters: ctx.snapshotCounters(),
   };
@@ -102,6 +103,10 @@ export function simRoutes(ctx: SimContext): Route[] {
     }),
     post('/sim/realistic', (b) => {
       ctx.world.realistic = bool(b, 'on');
+    }),
+    post('/sim/camera', (b) => {
+      ctx.camera.on = bool(b, 'on');
+      ctx.camera.sync();
     }),
   ];
 }

@@ -1,0 +1,59 @@
+/**
+ * The simulated daemon's camera, reachable only the way the real one is: webrtcsink signalling
+ * on its own port (8443 on the robot) and an H.264 WebRTC track. There is no HTTP frame route,
+ * as on the real daemon (daemon-api.md §3.6). The camera is available while /sim/camera is on
+ * and the media devices are not released to another program (§3.7, §6c).
+ */
+import type { Log } from '../log.ts';
+import type { CameraCounters, SimContext } from './context.ts';
+import { createCameraProducer } from './camera-producer.ts';
+import { createCameraSensor } from './camera-render.ts';
+import { startSignallingServer } from './camera-signalling-server.ts';
+import { createSignallingHub } from './camera-signalling.ts';
+import { xyzrpyFromPose } from './pose.ts';
+
+export interface SimCamera {
+  /** `ws://127.0.0.1:<port>`: the signalling server. */
+  readonly url: string;
+  readonly port: number;
+  counters(): CameraCounters;
+  close(): Promise<void>;
+}
+
+export async function startSimCamera(ctx: SimContext, options: { port: number; log: Log }): Promise<SimCamera> {
+  const log = options.log.child('camera');
+  const sensor = createCameraSensor({
+    log,
+    view: () => {
+      const head = xyzrpyFromPose(ctx.world.present.head);
+      return { yaw: head.yaw, pitch: head.pitch, roll: head.roll, face: ctx.world.tracking.face, clockMs: ctx.wallMs() };
+    },
+  });
+  const hub = createSignallingHub();
+  const producer = createCameraProducer(hub, sensor, log);
+  const server = await startSignallingServer(hub, { port: options.port, log }).catch((error: unknown) => {
+    producer.close();
+    throw error;
+  });
+  const counters = (): CameraCounters => {
+    const s = producer.sessions();
+    // The producer is in process; every socket is a consumer (or a listener) of the camera.
+    return { cameraSessions: s.open, cameraSessionsTotal: s.total, cameraSignallingClients: server.connections() };
+  };
+  ctx.camera.sync = () => producer.setAvailable(ctx.camera.on && !ctx.media.released);
+  ctx.camera.counters = counters;
+  ctx.camera.signallingUrl = server.url;
+  ctx.camera.sync();
+  log.info('camera signalling listening', { port: server.port });
+
+  return {
+    url: server.url,
+    port: server.port,
+    counters,
+    async close() {
+      producer.close();
+      sensor.close();
+      await server.close();
+    },
+  };
+}
