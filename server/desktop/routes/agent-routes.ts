@@ -1,0 +1,144 @@
+/**
+ * Server A's agent routes (issue 7; cockpit-api.md "ask, perception", "health and state",
+ * Limits): the dashboard Ask, its status, fleet chat, the agent log, and the model settings
+ * the dashboard edits under /api/console/agent/*. Thin: validate at the edge, call the agent,
+ * reply. Without a configured model the turn routes answer 503 NOT_CONFIGURED
+ * "no model configured".
+ */
+import type { Context } from 'koa';
+import type { CredentialKind, EventFrame } from '../../contract/ws.ts';
+import { AppError, badRequest } from '../../errors.ts';
+import { callerOf } from '../../http/access-gate.ts';
+import { readJsonBody } from '../../http/json-body.ts';
+import type { RouteSpec } from '../../http/route-table.ts';
+import type { AgentLog } from '../../agent/agent-log.ts';
+import type { AskRunner } from '../../agent/ask.ts';
+import type { FleetChat } from '../../agent/fleet-chat.ts';
+import { parsePrompt } from '../../agent/prompt-input.ts';
+import type { ModelSettings } from '../../agent/providers/model-settings.ts';
+
+export interface AgentRouteDeps {
+  settings: Pick<ModelSettings, 'view' | 'update' | 'test'>;
+  agentLog: Pick<AgentLog, 'page'>;
+  ask: Pick<AskRunner, 'ask' | 'last'>;
+  chat: Pick<FleetChat, 'chat'>;
+  recentEvents: (limit: number) => readonly EventFrame[];
+}
+
+export const LOG_DEFAULT_ROWS = 100;
+export const LOG_MAX_ROWS = 300;
+
+function credentialOf(ctx: Context): CredentialKind {
+  const kind = (callerOf(ctx) as ReturnType<typeof callerOf> | undefined)?.kind;
+  if (!kind || kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'sign in or present the owner token');
+  return kind;
+}
+
+/** One query value as an integer in range, or a 400 naming the field. */
+function intParam(ctx: Context, name: string, range: { min: number; max: number; what: string }): number | undefined {
+  const raw = ctx.query[name];
+  if (raw === undefined) return undefined;
+  const text = Array.isArray(raw) ? undefined : raw;
+  const value = text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(value) || value < range.min || value > range.max)
+    throw badRequest(`${name} must be ${range.what}`);
+  return value;
+}
+
+function noStore(ctx: Context, body: unknown): void {
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = body;
+}
+
+function turnRoutes(deps: AgentRouteDeps): RouteSpec[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/control/ask',
+      access: 'key',
+      control: true,
+      summary: 'run one dashboard Ask turn: {prompt} 1-4000 chars; answers {ok, started: rowId}; 409 while one runs',
+      async handler(ctx) {
+        const credential = credentialOf(ctx);
+        const prompt = parsePrompt(await readJsonBody(ctx));
+        noStore(ctx, deps.ask.ask(prompt, credential));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/ask/last',
+      access: 'key',
+      summary: 'Ask status: {running, prompt, answer, startedAt, finishedAt, error}',
+      handler: (ctx) => noStore(ctx, deps.ask.last()),
+    },
+    {
+      method: 'POST',
+      path: '/api/chat',
+      access: 'key',
+      summary: 'one fleet turn (no use_device): {prompt} 1-4000 chars; {ok, result, reply, seconds}; 504 after 75 s',
+      async handler(ctx) {
+        const credential = credentialOf(ctx);
+        const prompt = parsePrompt(await readJsonBody(ctx), { extraFields: true, textAlias: true });
+        noStore(ctx, await deps.chat.chat(prompt, credential));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/log',
+      access: 'key',
+      summary: `agent log: n (1-${LOG_MAX_ROWS}, default ${LOG_DEFAULT_ROWS}) rows, after (row id); {rows, events}`,
+      handler(ctx) {
+        const n =
+          intParam(ctx, 'n', { min: 1, max: LOG_MAX_ROWS, what: `an integer from 1 to ${LOG_MAX_ROWS}` }) ??
+          LOG_DEFAULT_ROWS;
+        const after = intParam(ctx, 'after', {
+          min: 0,
+          max: Number.MAX_SAFE_INTEGER,
+          what: 'a row id (an integer, 0 or more)',
+        });
+        const rows = deps.agentLog.page(after === undefined ? { n } : { n, after });
+        noStore(ctx, { rows, events: deps.recentEvents(n) });
+      },
+    },
+  ];
+}
+
+function settingsRoutes(deps: AgentRouteDeps): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/console/agent/settings',
+      access: 'key',
+      summary: 'model settings: {provider, baseUrl, model, hasKey, source, editable, problem?}; never the key',
+      handler: (ctx) => noStore(ctx, deps.settings.view()),
+    },
+    {
+      method: 'PUT',
+      path: '/api/console/agent/settings',
+      access: 'key',
+      // Same-origin and rate limit like a control: it stores a secret (CSRF must not set it).
+      control: true,
+      summary: 'save {provider: none|openai|anthropic|platform, baseUrl?, model?, key?}; key omitted keeps, "" clears',
+      async handler(ctx) {
+        credentialOf(ctx);
+        noStore(ctx, await deps.settings.update(await readJsonBody(ctx)));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/console/agent/test',
+      access: 'key',
+      control: true,
+      summary:
+        'test connection with the given (or, for {}, the saved) settings: {ok, model, latencyMs} or {ok: false, error}',
+      async handler(ctx) {
+        credentialOf(ctx);
+        noStore(ctx, await deps.settings.test(await readJsonBody(ctx)));
+      },
+    },
+  ];
+}
+
+export function agentRoutes(deps: AgentRouteDeps): RouteSpec[] {
+  return [...turnRoutes(deps), ...settingsRoutes(deps)];
+}
