@@ -70,8 +70,14 @@ export interface Agent {
   stop(): Promise<void>;
 }
 
-export function createAgent(deps: AgentDeps): Agent {
-  const log = deps.log.child('agent');
+interface Core {
+  settings: ModelSettings;
+  agentLog: AgentLog;
+  runtime: AgentRuntime;
+}
+
+/** What every persona shares: the model settings, the log and the runtime with the tools. */
+function buildCore(deps: AgentDeps, log: Log): Core {
   const settings = createModelSettings({
     file: join(deps.dataDir, 'agent-model.json'),
     log: log.child('model'),
@@ -100,29 +106,38 @@ export function createAgent(deps: AgentDeps): Agent {
     latch: deps.control.latch,
     log,
   });
+  return { settings, agentLog, runtime };
+}
+
+function buildThinker(deps: AgentDeps, core: Core, ask: AskRunner, log: Log): Thinker {
+  return createThinker({
+    control: deps.control,
+    moves: deps.robot.moves,
+    state: () => deps.robot.state(),
+    services: deps.robot.services,
+    recentEvents: deps.recentEvents,
+    agentLog: core.agentLog,
+    model: core.settings,
+    askRunning: () => ask.running(),
+    intervalSeconds: deps.thinkerIntervalSeconds,
+    log: log.child('thinker'),
+    ...(deps.tuning?.thinker ? { limits: deps.tuning.thinker } : {}),
+  });
+}
+
+export function createAgent(deps: AgentDeps): Agent {
+  const log = deps.log.child('agent');
+  const core = buildCore(deps, log);
+  const { settings, agentLog, runtime } = core;
   const ask = createAskRunner({ runtime, ...(deps.tuning?.ask ? { limits: deps.tuning.ask } : {}) });
   const chat = createFleetChat({
     runtime,
     ...(deps.tuning?.chatWaitMs ? { waitMs: deps.tuning.chatWaitMs } : {}),
     ...(deps.tuning?.fleet ? { limits: deps.tuning.fleet } : {}),
   });
-  const thinker = createThinker({
-    control: deps.control,
-    moves: deps.robot.moves,
-    state: () => deps.robot.state(),
-    services: deps.robot.services,
-    recentEvents: deps.recentEvents,
-    agentLog,
-    model: settings,
-    askRunning: () => ask.running(),
-    intervalSeconds: deps.thinkerIntervalSeconds,
-    log: log.child('thinker'),
-    ...(deps.tuning?.thinker ? { limits: deps.tuning.thinker } : {}),
-  });
+  const thinker = buildThinker(deps, core, ask, log);
   return {
-    settings,
-    agentLog,
-    runtime,
+    ...core,
     ask,
     chat,
     thinker,

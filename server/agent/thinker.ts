@@ -56,100 +56,125 @@ export const FIRST_CYCLE_MAX_S = 15;
 const THINKER_LIMITS: WatchdogLimits = { overallMs: 30_000, idleMs: 20_000 };
 
 export function createThinker(deps: ThinkerDeps): Thinker {
-  const now = deps.now ?? Date.now;
-  const random = deps.random ?? Math.random;
-  const tools = thinkerTools(deps.control, deps.moves);
-  let started = false;
-  let paused = false;
-  let busy = false;
-  let index = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: AbortController | undefined;
-  let unregister: (() => void) | undefined;
-  const show = (state: ServiceState['state'], detail: string) => deps.services.set('thinker', { state, detail });
-  const pauseReason = () => (deps.control.personas.reasons().includes('stop') ? 'the latched stop' : 'demo mode');
+  return new ThinkerLoop(deps);
+}
 
-  const act = async (kind: ActionKind): Promise<ActionOutcome> => {
-    const controller = (inFlight = new AbortController());
-    const unwatch = watchLatch(deps.control.latch, controller);
-    const watchdog = startWatchdog(deps.limits ?? THINKER_LIMITS, (reason) => controller.abort(reason));
-    const ctx = { signal: controller.signal, fleet: false, persona: 'thinker', credential: 'system' as const };
+class ThinkerLoop implements Thinker {
+  private readonly tools: ReturnType<typeof thinkerTools>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private started = false;
+  private paused = false;
+  private busy = false;
+  private index = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: AbortController | undefined;
+  private unregister: (() => void) | undefined;
+
+  constructor(private readonly deps: ThinkerDeps) {
+    this.tools = thinkerTools(deps.control, deps.moves);
+    this.now = deps.now ?? Date.now;
+    this.random = deps.random ?? Math.random;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const { intervalSeconds } = this.deps;
+    const first = Math.min(intervalSeconds, FIRST_CYCLE_MAX_S);
+    this.show('running', `first cycle in ${first} s, then every ${intervalSeconds} s`);
+    this.unregister = this.deps.control.personas.register('thinker', {
+      pause: () => {
+        this.paused = true;
+        this.inFlight?.abort(new Error(`paused by ${this.pauseReason()}`));
+        this.show('paused', `paused by ${this.pauseReason()}`);
+      },
+      resume: () => {
+        this.paused = false;
+        this.show('running', `resumed; a cycle every ${intervalSeconds} s`);
+      },
+    });
+    this.schedule(first * 1000);
+  }
+
+  stop(): void {
+    this.started = false;
+    clearTimeout(this.timer);
+    this.inFlight?.abort(new Error('the thinker stopped'));
+    this.unregister?.();
+    this.show('off', 'stopped');
+  }
+
+  async cycle(): Promise<CycleOutcome> {
+    if (!this.started) return { acted: false, reason: 'the thinker is stopped' };
+    if (this.paused) return { acted: false, reason: `paused by ${this.pauseReason()}` };
+    if (this.busy) return { acted: false, reason: 'the previous cycle is still running' };
+    const verdict = checkGates({
+      state: this.deps.state(),
+      moveRunning: this.deps.control.arbiter.current() !== undefined,
+      askRunning: this.deps.askRunning?.() ?? false,
+      events: this.deps.recentEvents(50),
+      now: this.now(),
+    });
+    if (!verdict.act) {
+      this.show(
+        verdict.pause ? 'paused' : 'running',
+        verdict.pause ? verdict.reason : `skipped a cycle: ${verdict.reason}`,
+      );
+      return { acted: false, reason: verdict.reason };
+    }
+    const kind = ROTATION[this.index % ROTATION.length] as ActionKind;
+    this.index += 1;
+    this.busy = true;
     try {
-      if (!deps.model.configured()) return await actByRules(kind, tools[kind], { moves: deps.moves, random }, ctx);
-      const provider = deps.model.provider();
-      return await actByModel(kind, tools[kind], { provider, moves: deps.moves, random, watchdog }, ctx);
+      const outcome = await this.act(kind);
+      const row = this.deps.agentLog.add({
+        role: 'assistant',
+        persona: 'thinker',
+        text: outcome.text,
+        tool: outcome.tool,
+      });
+      row.finish();
+      this.show(this.paused ? 'paused' : 'running', `last: ${outcome.text}`);
+      return { acted: true, kind, rowId: row.id };
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** One action under its own watchdog; the latched stop or a pause cuts it short. */
+  private async act(kind: ActionKind): Promise<ActionOutcome> {
+    const controller = (this.inFlight = new AbortController());
+    const unwatch = watchLatch(this.deps.control.latch, controller);
+    const watchdog = startWatchdog(this.deps.limits ?? THINKER_LIMITS, (reason) => controller.abort(reason));
+    const ctx = { signal: controller.signal, fleet: false, persona: 'thinker', credential: 'system' as const };
+    const base = { moves: this.deps.moves, random: this.random };
+    try {
+      if (!this.deps.model.configured()) return await actByRules(kind, this.tools[kind], base, ctx);
+      const provider = this.deps.model.provider();
+      return await actByModel(kind, this.tools[kind], { ...base, provider, watchdog }, ctx);
     } finally {
       watchdog.stop();
       unwatch();
-      inFlight = undefined;
+      this.inFlight = undefined;
     }
-  };
+  }
 
-  const cycle = async (): Promise<CycleOutcome> => {
-    if (!started) return { acted: false, reason: 'the thinker is stopped' };
-    if (paused) return { acted: false, reason: `paused by ${pauseReason()}` };
-    if (busy) return { acted: false, reason: 'the previous cycle is still running' };
-    const verdict = checkGates({
-      state: deps.state(),
-      moveRunning: deps.control.arbiter.current() !== undefined,
-      askRunning: deps.askRunning?.() ?? false,
-      events: deps.recentEvents(50),
-      now: now(),
-    });
-    if (!verdict.act) {
-      show(verdict.pause ? 'paused' : 'running', verdict.pause ? verdict.reason : `skipped a cycle: ${verdict.reason}`);
-      return { acted: false, reason: verdict.reason };
-    }
-    const kind = ROTATION[index % ROTATION.length] as ActionKind;
-    index += 1;
-    busy = true;
-    try {
-      const outcome = await act(kind);
-      const row = deps.agentLog.add({ role: 'assistant', persona: 'thinker', text: outcome.text, tool: outcome.tool });
-      row.finish();
-      show(paused ? 'paused' : 'running', `last: ${outcome.text}`);
-      return { acted: true, kind, rowId: row.id };
-    } finally {
-      busy = false;
-    }
-  };
-
-  const schedule = (ms: number) => {
-    timer = setTimeout(() => {
-      cycle()
-        .catch((error: unknown) => deps.log.warn('thinker cycle failed', { error: String(error) }))
+  private schedule(ms: number): void {
+    this.timer = setTimeout(() => {
+      this.cycle()
+        .catch((error: unknown) => this.deps.log.warn('thinker cycle failed', { error: String(error) }))
         .finally(() => {
-          if (started) schedule(deps.intervalSeconds * 1000);
+          if (this.started) this.schedule(this.deps.intervalSeconds * 1000);
         });
     }, ms);
-  };
+  }
 
-  return {
-    start() {
-      if (started) return;
-      started = true;
-      const first = Math.min(deps.intervalSeconds, FIRST_CYCLE_MAX_S);
-      show('running', `first cycle in ${first} s, then every ${deps.intervalSeconds} s`);
-      unregister = deps.control.personas.register('thinker', {
-        pause: () => {
-          paused = true;
-          inFlight?.abort(new Error(`paused by ${pauseReason()}`));
-          show('paused', `paused by ${pauseReason()}`);
-        },
-        resume: () => {
-          paused = false;
-          show('running', `resumed; a cycle every ${deps.intervalSeconds} s`);
-        },
-      });
-      schedule(first * 1000);
-    },
-    stop() {
-      started = false;
-      clearTimeout(timer);
-      inFlight?.abort(new Error('the thinker stopped'));
-      unregister?.();
-      show('off', 'stopped');
-    },
-    cycle,
-  };
+  private show(state: ServiceState['state'], detail: string): void {
+    this.deps.services.set('thinker', { state, detail });
+  }
+
+  private pauseReason(): string {
+    return this.deps.control.personas.reasons().includes('stop') ? 'the latched stop' : 'demo mode';
+  }
 }

@@ -73,11 +73,34 @@ function buildApp(routes: () => RouteSpec[]): Koa {
   return koa;
 }
 
-export async function startAgentRig(options: {
-  routes: RouteBuilder;
-  tuning?: AgentDeps['tuning'];
-}): Promise<AgentRig> {
-  const dir = await makeTempDir('rc-agent-');
+interface Robot {
+  dataDir: string;
+  robot: RobotCore;
+  control: Control;
+  events: EventLog;
+  frames: AgentRig['frames'];
+}
+
+async function makeAgent(r: Robot, tuning: AgentDeps['tuning']): Promise<Agent> {
+  const agent = createAgent({
+    dataDir: r.dataDir,
+    control: r.control,
+    robot: r.robot,
+    broadcast: (f) => r.frames.push(f),
+    recentEvents: (limit) => r.events.recent(limit),
+    snapshot: async () => Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
+    fleetTools: () => [fakeUseDevice],
+    thinkerIntervalSeconds: 3600,
+    log: silentLog,
+    ...(tuning ? { tuning } : {}),
+  });
+  await agent.start();
+  // The thinker has its own tests; here it must not move the head behind a test's back.
+  agent.thinker.stop();
+  return agent;
+}
+
+async function startRobot(dataDir: string): Promise<Robot & { sim: SimDaemon }> {
   const sim = await startSimDaemon();
   const robot = createRobotCore({ daemonUrl: sim.url, simulated: true, log: silentLog });
   robot.start();
@@ -85,36 +108,27 @@ export async function startAgentRig(options: {
   const events = createEventLog({ broadcast: (f) => frames.push(f) });
   const control = createControl({ robot, emit: (e) => events.emit(e), log: silentLog });
   control.start();
-  const fake = await startFakeOpenAi();
-  const make = async () => {
-    const agent = createAgent({
-      dataDir: dir.dir,
-      control,
-      robot,
-      broadcast: (f) => frames.push(f),
-      recentEvents: (limit) => events.recent(limit),
-      snapshot: async () => Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
-      fleetTools: () => [fakeUseDevice],
-      thinkerIntervalSeconds: 3600,
-      log: silentLog,
-      ...(options.tuning ? { tuning: options.tuning } : {}),
-    });
-    await agent.start();
-    // The thinker has its own tests; here it must not move the head behind a test's back.
-    agent.thinker.stop();
-    return agent;
-  };
-  let agent = await make();
-  const server: Server = buildApp(() => options.routes(agent, control)).listen(0, '127.0.0.1');
+  return { sim, dataDir, robot, control, events, frames };
+}
+
+async function listen(koa: Koa): Promise<{ server: Server; base: string }> {
+  const server = koa.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const rig: AgentRig = {
-    sim,
-    robot,
-    control,
-    events,
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function startAgentRig(options: {
+  routes: RouteBuilder;
+  tuning?: AgentDeps['tuning'];
+}): Promise<AgentRig> {
+  const dir = await makeTempDir('rc-agent-');
+  const r = await startRobot(dir.dir);
+  const fake = await startFakeOpenAi();
+  let agent = await makeAgent(r, options.tuning);
+  const { server, base } = await listen(buildApp(() => options.routes(agent, r.control)));
+  return {
+    ...r,
     fake,
-    frames,
     base,
     get agent() {
       return agent;
@@ -127,18 +141,17 @@ export async function startAgentRig(options: {
     },
     async reopen() {
       await agent.stop();
-      agent = await make();
+      agent = await makeAgent(r, options.tuning);
       return agent;
     },
     async close() {
       await agent.stop();
       await new Promise((resolve) => server.close(resolve));
-      control.close();
-      await robot.stop();
+      r.control.close();
+      await r.robot.stop();
       await fake.close();
-      await sim.close();
+      await r.sim.close();
       await dir.cleanup();
     },
   };
-  return rig;
 }

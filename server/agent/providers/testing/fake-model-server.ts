@@ -49,50 +49,62 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+interface ServerState {
+  protocol: FakeProtocol;
+  options: FakeServerOptions;
+  script: Script;
+  requests: FakeRequest[];
+  /** Responses left hanging, ended by the client leaving or by close(). */
+  open: Set<ServerResponse>;
+}
+
+async function writeFrames(state: ServerState, res: ServerResponse, rendered: { frames: string[]; hang: boolean }) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const frame of rendered.frames) {
+    if (res.destroyed) return;
+    res.write(frame);
+    if (state.options.frameDelayMs) await sleep(state.options.frameDelayMs);
+  }
+  if (!rendered.hang) {
+    res.end();
+    return;
+  }
+  state.open.add(res);
+  res.on('close', () => state.open.delete(res));
+}
+
+const sendJson = (res: ServerResponse, status: number, json: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+
+async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST' || req.url?.split('?')[0] !== state.protocol.path) {
+    sendJson(res, 404, { error: 'not found' });
+    return;
+  }
+  const parsed = state.protocol.parse(await readBody(req), req.headers);
+  if (!parsed.ok) {
+    sendJson(res, parsed.status, parsed.json);
+    return;
+  }
+  state.requests.push(parsed.request);
+  const rendered = state.protocol.render(await state.script(parsed.request), parsed.request);
+  if ('json' in rendered) sendJson(res, rendered.status, rendered.json);
+  else await writeFrames(state, res, rendered);
+}
+
 export async function startFakeModelServer(
   protocol: FakeProtocol,
   options: FakeServerOptions,
 ): Promise<FakeModelServer> {
-  let script = options.script ?? defaultScript;
-  const requests: FakeRequest[] = [];
-  const open = new Set<ServerResponse>();
-
-  const writeFrames = async (res: ServerResponse, rendered: { frames: string[]; hang: boolean }) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    for (const frame of rendered.frames) {
-      if (res.destroyed) return;
-      res.write(frame);
-      if (options.frameDelayMs) await sleep(options.frameDelayMs);
-    }
-    if (rendered.hang) {
-      open.add(res);
-      res.on('close', () => open.delete(res));
-      return;
-    }
-    res.end();
+  const state: ServerState = {
+    protocol,
+    options,
+    script: options.script ?? defaultScript,
+    requests: [],
+    open: new Set(),
   };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'POST' || req.url?.split('?')[0] !== protocol.path) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found' }));
-      return;
-    }
-    const parsed = protocol.parse(await readBody(req), req.headers);
-    if (!parsed.ok) {
-      res.writeHead(parsed.status, { 'content-type': 'application/json' }).end(JSON.stringify(parsed.json));
-      return;
-    }
-    requests.push(parsed.request);
-    const rendered = protocol.render(await script(parsed.request), parsed.request);
-    if ('json' in rendered) {
-      res.writeHead(rendered.status, { 'content-type': 'application/json' }).end(JSON.stringify(rendered.json));
-      return;
-    }
-    await writeFrames(res, rendered);
-  };
-
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(state, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: String(error) }));
     });
@@ -101,12 +113,12 @@ export async function startFakeModelServer(
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    requests,
-    setScript: (next) => (script = next),
-    hanging: () => open.size,
+    requests: state.requests,
+    setScript: (next) => (state.script = next),
+    hanging: () => state.open.size,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of open) res.destroy();
+        for (const res of state.open) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
