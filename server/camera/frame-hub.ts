@@ -44,10 +44,13 @@ export interface HubStats extends RunnerStats {
 }
 
 export interface FrameHub {
+  /** A camera is configured (the setting is not `off`). */
+  readonly configured: boolean;
   /** Enables the hub; the source starts now when always-on, otherwise on first need. */
   start(): void;
   stop(): Promise<void>;
-  subscribe(kind: FrameKind, deliver: Deliver): Subscription;
+  /** `onEnd` runs if the hub ends the subscription itself (hub stopped). */
+  subscribe(kind: FrameKind, deliver: Deliver, onEnd?: () => void): Subscription;
   /** The newest frame of a kind, however old. */
   latest(kind?: FrameKind): CameraFrame | undefined;
   /** A current JPEG frame: the newest if under a second old, else the next one within `waitMs`. */
@@ -63,6 +66,7 @@ export function createFrameHub(options: FrameHubOptions): FrameHub {
   const idleStopMs = options.idleStopMs === undefined ? 30_000 : options.idleStopMs;
   const jpegLingerMs = options.jpegLingerMs ?? 10_000;
   const viewers: Record<FrameKind, Set<Mailbox>> = { jpeg: new Set(), h264: new Set() };
+  const endings = new WeakMap<Mailbox, () => void>();
   const latest: Partial<Record<FrameKind, { frame: CameraFrame; at: number }>> = {};
   const waiters = new Set<(frame: CameraFrame | undefined) => void>();
   const fps = createFpsMeter();
@@ -123,7 +127,7 @@ export function createFrameHub(options: FrameHubOptions): FrameHub {
     if (next.length > 0) demandTimer = setTimeout(settle, Math.min(...next) - t + 5).unref();
   };
 
-  const subscribe = (kind: FrameKind, deliver: Deliver): Subscription => {
+  const subscribe = (kind: FrameKind, deliver: Deliver, onEnd?: () => void): Subscription => {
     const box = createMailbox(deliver, (error) => {
       options.log.debug('camera viewer failed; unsubscribed', { error: String(error) });
       close();
@@ -136,6 +140,7 @@ export function createFrameHub(options: FrameHubOptions): FrameHub {
       settle();
     };
     viewers[kind].add(box);
+    if (onEnd) endings.set(box, onEnd);
     settle();
     // A new JPEG viewer sees the current picture at once rather than at the next frame.
     const current = latest.jpeg;
@@ -173,6 +178,7 @@ export function createFrameHub(options: FrameHubOptions): FrameHub {
   };
 
   return {
+    configured: runner !== null,
     start() {
       enabled = true;
       settle();
@@ -181,11 +187,13 @@ export function createFrameHub(options: FrameHubOptions): FrameHub {
       enabled = false;
       clearTimeout(demandTimer);
       for (const kind of ['jpeg', 'h264'] as const) {
-        for (const box of viewers[kind]) {
+        const boxes = [...viewers[kind]];
+        viewers[kind].clear();
+        for (const box of boxes) {
           box.close();
           droppedClosed += box.dropped;
+          endings.get(box)?.();
         }
-        viewers[kind].clear();
       }
       for (const resolve of waiters) resolve(undefined);
       waiters.clear();

@@ -125,21 +125,22 @@ export function createWebrtcSource(o: WebrtcSourceOptions): CameraSource {
     name: `webrtc ${o.url}`,
     async start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void) {
       if (run) throw new Error('webrtc source already started');
-      let pending: Run | undefined;
+      // Messages can only arrive after the welcome, by which time the run exists.
+      const ref: { run?: Run } = {};
       const client = await connectSignalling(o.url, {
         timeoutMs: o.connectTimeoutMs ?? 3000,
-        onMessage: (m) => pending && onMessage(pending, m),
-        onClose: (reason) => pending && !pending.stopped && onError(new Error(reason)),
+        onMessage: (m) => ref.run && onMessage(ref.run, m),
+        onClose: (reason) => ref.run && !ref.run.stopped && onError(new Error(reason)),
       });
       const frames = createH264FrameMaker({
         log,
         emit: onFrame,
-        requestKeyframe: () => pending?.session?.consumer.requestKeyframe(),
+        requestKeyframe: () => ref.run?.session?.consumer.requestKeyframe(),
         ...(o.jpegQuality ? { jpegQuality: o.jpegQuality } : {}),
         ...(o.ffmpegBinary ? { ffmpegBinary: o.ffmpegBinary } : {}),
       });
-      pending = { client, frames, stopped: false, requesting: false };
-      run = pending;
+      ref.run = { client, frames, stopped: false, requesting: false };
+      run = ref.run;
       frames.wantJpeg(jpeg);
       client.send({ type: 'setPeerStatus', roles: ['listener'], meta: { name: 'robot-cockpit' } });
       client.send({ type: 'list' });

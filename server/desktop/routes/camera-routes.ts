@@ -1,0 +1,60 @@
+/**
+ * Camera routes of server A (cockpit-api.md, "Server A: camera"): the latest JPEG as a
+ * snapshot (503 CAMERA_NO_FRAME while there is none) under two paths, and the MJPEG stream.
+ * All three are `key` with `?token=` allowed, since they are used as <img src> URLs. Every
+ * viewer is served from the one frame hub: no route ever opens its own camera client.
+ */
+import type { Context } from 'koa';
+import type { FrameHub } from '../../camera/frame-hub.ts';
+import { serveMjpeg } from '../../camera/mjpeg-stream.ts';
+import { AppError } from '../../errors.ts';
+import type { RouteSpec } from '../../http/route-table.ts';
+
+/** How long a snapshot waits for a picture when none is current (a cold start needs ~0.5 s). */
+const SNAPSHOT_WAIT_MS = 3000;
+
+async function snapshot(hub: FrameHub, ctx: Context): Promise<void> {
+  const frame = await hub.snapshot(SNAPSHOT_WAIT_MS);
+  if (!frame?.jpeg) {
+    const { status } = hub.health();
+    throw new AppError('CAMERA_NO_FRAME', hub.configured ? `the camera has no frame (camera ${status})` : 'no camera is configured');
+  }
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('X-Captured-At', String(frame.capturedAt));
+  ctx.type = 'image/jpeg';
+  ctx.body = frame.jpeg;
+}
+
+export function cameraRoutes(hub: FrameHub): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/snapshot.jpg',
+      access: 'key',
+      queryToken: true,
+      summary: 'latest camera frame (image/jpeg, no-store); 503 CAMERA_NO_FRAME while there is none',
+      handler: (ctx) => snapshot(hub, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/api/camera/snapshot',
+      access: 'key',
+      queryToken: true,
+      summary: 'alias of /api/snapshot.jpg',
+      handler: (ctx) => snapshot(hub, ctx),
+    },
+    {
+      method: 'GET',
+      path: '/api/stream',
+      access: 'key',
+      queryToken: true,
+      summary: 'MJPEG stream (multipart/x-mixed-replace); one upstream camera client shared by all viewers',
+      async handler(ctx) {
+        if (!hub.configured) throw new AppError('CAMERA_NO_FRAME', 'no camera is configured');
+        // The stream writes the socket itself, with backpressure; Koa must not answer for it.
+        ctx.respond = false;
+        await serveMjpeg(hub, ctx.res);
+      },
+    },
+  ];
+}
