@@ -36,6 +36,6 @@ export function parseCameraSetting(raw: string): CameraSetting | undefined {
 
 /** webrtcsink's signalling server sits on the daemon's host, port 8443 (daemon-api.md §2). */
 export function defaultSignallingUrl(daemonUrl: string): string {
-  const host = new URL(daemonUrl).hostname;
-  return `ws://${host.includes(':') ? `[${host}]` : host}:8443`;
+  // URL keeps the brackets of an IPv6 hostname, so it drops straight in.
+  return `ws://${new URL(daemonUrl).hostname}:8443`;
 }

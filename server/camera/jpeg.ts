@@ -41,20 +41,26 @@ function skipEntropy(buf: Buffer, st: ScanState): boolean {
   return false;
 }
 
-/** Index just past EOI, -1 if more bytes are needed, or -2 if the stream is not JPEG here. */
+const MORE = -1;
+const NOT_JPEG = -2;
+/** A new SOI before this picture's EOI: the picture was cut short; start over at `st.at`. */
+const RESTART = -3;
+
+/** Index just past EOI, or MORE, NOT_JPEG or RESTART. */
 function scanToEnd(buf: Buffer, st: ScanState): number {
   for (;;) {
-    if (st.entropy && !skipEntropy(buf, st)) return -1;
-    if (st.at + 1 >= buf.length) return -1;
-    if (buf[st.at] !== 0xff) return -2;
+    if (st.entropy && !skipEntropy(buf, st)) return MORE;
+    if (st.at + 1 >= buf.length) return MORE;
+    if (buf[st.at] !== 0xff) return NOT_JPEG;
     const marker = buf[st.at + 1] ?? 0;
     if (marker === 0xff) st.at += 1;
     else if (marker === EOI) return st.at + 2;
+    else if (marker === SOI) return RESTART;
     else if (standalone(marker)) st.at += 2;
     else {
-      if (st.at + 4 > buf.length) return -1;
+      if (st.at + 4 > buf.length) return MORE;
       const end = st.at + 2 + buf.readUInt16BE(st.at + 2);
-      if (end > buf.length) return -1;
+      if (end > buf.length) return MORE;
       st.at = end;
       if (marker === SOS) st.entropy = true;
     }
@@ -87,11 +93,12 @@ export function createJpegSplitter(onJpeg: (jpeg: Buffer) => void, maxBytes = 16
       buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
       for (;;) {
         if (!st && !findStart()) return;
-        const end = scanToEnd(buf, st as ScanState);
+        const state = st as ScanState;
+        const end = scanToEnd(buf, state);
         // Needs more bytes, unless the picture has run away: then resynchronise on the next SOI.
-        if (end === -1 && buf.length <= maxBytes) return;
+        if (end === MORE && buf.length <= maxBytes) return;
         if (end >= 0) onJpeg(Buffer.from(buf.subarray(0, end)));
-        buf = buf.subarray(end >= 0 ? end : 2);
+        buf = buf.subarray(end >= 0 ? end : end === RESTART ? state.at : 2);
         st = undefined;
       }
     },

@@ -1,0 +1,277 @@
+/** The frame hub over a scripted source: demand, backpressure, re-acquiring, health. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLog } from '../log.ts';
+import { createFrameHub, type FrameHub, type FrameHubOptions } from './frame-hub.ts';
+import type { CameraFrame, CameraSource } from './frame.ts';
+import { createFpsMeter } from './fps-meter.ts';
+import { createMailbox } from './latest-only.ts';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+interface Scripted {
+  source: CameraSource;
+  /** Sends a frame as the running source would; false when it is not running. */
+  emit(extra?: Partial<CameraFrame>): boolean;
+  fail(message: string): void;
+  starts: number;
+  stops: number;
+  running: boolean;
+  jpegWanted: boolean[];
+}
+
+function scripted(options: { failStarts?: number } = {}): Scripted {
+  let onFrame: ((f: CameraFrame) => void) | undefined;
+  let onError: ((e: Error) => void) | undefined;
+  let seq = 0;
+  const s: Scripted = {
+    starts: 0,
+    stops: 0,
+    running: false,
+    jpegWanted: [],
+    source: {
+      name: 'scripted',
+      start(frame, error) {
+        s.starts += 1;
+        if (s.starts <= (options.failStarts ?? 0)) return Promise.reject(new Error('no camera here'));
+        onFrame = frame;
+        onError = error;
+        s.running = true;
+        return Promise.resolve();
+      },
+      stop() {
+        s.stops += 1;
+        s.running = false;
+        onFrame = undefined;
+        return Promise.resolve();
+      },
+      wantJpeg(on) {
+        if (s.jpegWanted.at(-1) !== on) s.jpegWanted.push(on);
+      },
+    },
+    emit(extra = {}) {
+      if (!onFrame) return false;
+      seq += 1;
+      onFrame({ jpeg: Buffer.from([0xff, 0xd8, seq, 0xff, 0xd9]), width: 4, height: 3, capturedAt: Date.now(), seq, ...extra });
+      return true;
+    },
+    fail(message) {
+      onError?.(new Error(message));
+    },
+  };
+  return s;
+}
+
+const hubs: FrameHub[] = [];
+function hubOver(s: Scripted, options: Partial<FrameHubOptions> = {}): FrameHub {
+  const hub = createFrameHub({ source: s.source, log: silentLog, idleStopMs: null, ...options });
+  hubs.push(hub);
+  hub.start();
+  return hub;
+}
+
+afterEach(async () => {
+  for (const hub of hubs.splice(0)) await hub.stop();
+});
+
+describe('snapshots and viewers', () => {
+  it('has no snapshot before the first frame, then the newest JPEG', async () => {
+    const s = scripted();
+    const hub = hubOver(s);
+    expect(await hub.snapshot(100)).toBeUndefined();
+    await until(() => s.running);
+    s.emit();
+    s.emit();
+    expect((await hub.snapshot(100))?.seq).toBe(2);
+    // A snapshot waits for the next frame when the newest is stale.
+    const waiting = hub.snapshot(2000);
+    setTimeout(() => s.emit(), 50);
+    expect((await waiting)?.seq).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers no snapshot at all when no camera is configured', async () => {
+    const hub = createFrameHub({ source: null, log: silentLog });
+    hub.start();
+    expect(hub.configured).toBe(false);
+    expect(await hub.snapshot(50)).toBeUndefined();
+    expect(hub.health()).toEqual({ status: 'off', fps: 0 });
+    await hub.stop();
+  });
+
+  it('gives a slow viewer only the newest frame and never slows a fast one', async () => {
+    const s = scripted();
+    const hub = hubOver(s);
+    await until(() => s.running);
+    const fast: number[] = [];
+    const slow: number[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    hub.subscribe('jpeg', (f) => void fast.push(f.seq));
+    const slowSub = hub.subscribe('jpeg', async (f) => {
+      slow.push(f.seq);
+      await gate;
+    });
+    for (let i = 0; i < 50; i += 1) {
+      s.emit();
+      await sleep(1);
+    }
+    await until(() => fast.length === 50);
+    expect(slow).toEqual([1]);
+    release();
+    await until(() => slow.length === 2);
+    expect(slow).toEqual([1, 50]);
+    expect(slowSub.dropped).toBe(48);
+    expect(hub.stats()).toMatchObject({ viewers: { jpeg: 2, h264: 0 }, dropped: 48 });
+  });
+
+  it('unsubscribes a viewer whose delivery fails', async () => {
+    const s = scripted();
+    const hub = hubOver(s);
+    await until(() => s.running);
+    hub.subscribe('jpeg', () => Promise.reject(new Error('socket gone')));
+    s.emit();
+    await until(() => hub.stats().viewers.jpeg === 0);
+  });
+});
+
+describe('demand', () => {
+  it('opens the upstream client on first need and closes it after the idle time', async () => {
+    const s = scripted();
+    const hub = hubOver(s, { idleStopMs: 150 });
+    await sleep(50);
+    expect(s.starts).toBe(0);
+    expect(hub.health().status).toBe('off');
+    const sub = hub.subscribe('jpeg', () => {});
+    await until(() => s.running);
+    sub.close();
+    await sleep(50);
+    expect(s.running).toBe(true);
+    await until(() => !s.running, 2000);
+    expect(hub.health().status).toBe('off');
+    // A snapshot is a need too.
+    void hub.snapshot(10);
+    await until(() => s.running);
+  });
+
+  it('asks the source for JPEG only while a JPEG viewer or a recent snapshot needs it', async () => {
+    const s = scripted();
+    const hub = hubOver(s, { jpegLingerMs: 100 });
+    await until(() => s.running);
+    const h264 = hub.subscribe('h264', () => {});
+    expect(s.jpegWanted).toEqual([false]);
+    const jpeg = hub.subscribe('jpeg', () => {});
+    jpeg.close();
+    expect(s.jpegWanted).toEqual([false, true, false]);
+    void hub.snapshot(10);
+    expect(s.jpegWanted.at(-1)).toBe(true);
+    await until(() => s.jpegWanted.at(-1) === false, 2000);
+    h264.close();
+  });
+});
+
+describe('re-acquiring', () => {
+  it('restarts the source by itself when frames stop, and is live again with the next frame', async () => {
+    const s = scripted();
+    const hub = hubOver(s, { stallMs: 300 });
+    await until(() => s.running);
+    s.emit();
+    expect(hub.health().status).toBe('live');
+    const stoppedAt = Date.now();
+    await until(() => s.starts === 2 && s.running, 3000);
+    const after = Date.now() - stoppedAt;
+    expect(after).toBeGreaterThanOrEqual(250);
+    expect(after).toBeLessThan(2000);
+    expect(hub.health().status).toBe('lost');
+    s.emit();
+    expect(hub.health().status).toBe('live');
+    expect(hub.stats().restarts).toBe(1);
+  });
+
+  it('restarts a source that reports an error', async () => {
+    const s = scripted();
+    hubOver(s);
+    await until(() => s.running);
+    s.fail('pipeline died');
+    await until(() => s.starts === 2 && s.running, 3000);
+    expect(s.stops).toBeGreaterThanOrEqual(1);
+  });
+
+  it('retries a source that cannot start, with capped backoff, and reports starting meanwhile', async () => {
+    const s = scripted({ failStarts: Infinity });
+    const hub = hubOver(s, { retryMinMs: 50, retryMaxMs: 200 });
+    await sleep(1200);
+    // 50, 100, 200, 200… with ±25 % jitter: 5 to 12 attempts in 1.2 s, not a tight loop.
+    expect(s.starts).toBeGreaterThanOrEqual(4);
+    expect(s.starts).toBeLessThanOrEqual(14);
+    expect(hub.health()).toEqual({ status: 'starting', fps: 0 });
+    expect(hub.stats().failedStarts).toBe(s.starts);
+  });
+});
+
+describe('health', () => {
+  it('measures the frame rate, counting a picture once when its H.264 and JPEG both arrive', async () => {
+    const s = scripted();
+    const hub = hubOver(s);
+    await until(() => s.running);
+    for (let i = 0; i < 20; i += 1) {
+      s.emit({ jpeg: undefined, h264: { data: Buffer.from([0, 0, 0, 1, 0x65]), keyframe: true } });
+      s.emit({ h264: undefined });
+      await sleep(50);
+    }
+    const { status, fps } = hub.health();
+    expect(status).toBe('live');
+    expect(fps).toBeGreaterThan(12);
+    expect(fps).toBeLessThan(24);
+    await hub.stop();
+    expect(hub.health()).toEqual({ status: 'off', fps: 0 });
+  });
+
+  it('ends its viewers and pending snapshots when stopped', async () => {
+    const s = scripted();
+    const hub = hubOver(s);
+    await until(() => s.running);
+    let ended = false;
+    hub.subscribe('jpeg', () => {}, () => (ended = true));
+    const waiting = hub.snapshot(5000);
+    await hub.stop();
+    expect(ended).toBe(true);
+    expect(await waiting).toBeUndefined();
+    expect(s.running).toBe(false);
+  });
+});
+
+describe('building blocks', () => {
+  it('fps meter: rate over the window, zero when frames stopped', () => {
+    const meter = createFpsMeter(2000);
+    for (let t = 0; t <= 1000; t += 100) meter.tick(t);
+    expect(meter.rate(1000)).toBe(10);
+    expect(meter.rate(3500)).toBe(0);
+  });
+
+  it('mailbox: one in flight, the newest waiting', async () => {
+    const got: number[] = [];
+    let release: () => void = () => {};
+    const box = createMailbox(
+      (f) =>
+        new Promise<void>((r) => {
+          got.push(f.seq);
+          release = r;
+        }),
+      () => {},
+    );
+    const frame = (seq: number): CameraFrame => ({ width: 1, height: 1, capturedAt: 0, seq });
+    for (let i = 1; i <= 5; i += 1) box.offer(frame(i));
+    await sleep(5);
+    release();
+    await sleep(5);
+    expect(got).toEqual([1, 5]);
+    expect(box.dropped).toBe(3);
+  });
+});
