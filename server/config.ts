@@ -33,6 +33,8 @@ export interface Config {
   readonly robot: RobotKind;
   readonly thinkerIntervalSeconds: number;
   readonly logLevel: LogLevel;
+  /** Headless model settings; when set they override the dashboard's (issue 7). */
+  readonly model: { provider?: string; baseUrl?: string; model?: string; key?: string };
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -103,6 +105,16 @@ const daemonUrl: Parser<string> = (raw) => {
   }
 };
 
+/** A base URL that keeps its path (`http://host:11434/v1`), unlike an origin. */
+const baseUrl: Parser<string> = (raw) => {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? raw.replace(/\/+$/, '') : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const origin: Parser<string> = (raw) => {
   try {
     const url = new URL(raw);
@@ -144,6 +156,13 @@ const TABLE = {
   },
   ROBOT_THINKER_INTERVAL: { parse: int(5, 3600), expect: 'an integer 5-3600 (seconds)' },
   ROBOT_LOG_LEVEL: { parse: oneOf('debug', 'info', 'warn', 'error'), expect: 'debug, info, warn or error' },
+  ROBOT_MODEL_PROVIDER: {
+    parse: oneOf('none', 'openai', 'anthropic', 'platform'),
+    expect: 'none, openai, anthropic or platform',
+  },
+  ROBOT_MODEL_BASE_URL: { parse: baseUrl, expect: 'an http(s) URL such as http://127.0.0.1:11434/v1' },
+  ROBOT_MODEL: { parse: text(1, 200), expect: 'a model name of 1-200 characters' },
+  ROBOT_MODEL_KEY: { parse: text(1, 1000), expect: 'an API key of 1-1000 characters' },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -209,7 +228,19 @@ export function loadConfig(sources: ConfigSources): Config {
     robot: parsed.ROBOT_ROBOT ?? 'desktop',
     thinkerIntervalSeconds: parsed.ROBOT_THINKER_INTERVAL ?? 30,
     logLevel: parsed.ROBOT_LOG_LEVEL ?? 'info',
+    model: Object.freeze(
+      dropUndefined({
+        provider: parsed.ROBOT_MODEL_PROVIDER,
+        baseUrl: parsed.ROBOT_MODEL_BASE_URL,
+        model: parsed.ROBOT_MODEL,
+        key: parsed.ROBOT_MODEL_KEY,
+      }),
+    ),
   });
+}
+
+function dropUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function kebab(name: string): string {

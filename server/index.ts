@@ -85,8 +85,8 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     access.sessions.onEnd((key) => app.hub.closeSession(key));
     features.bindBroadcast((frame) => app.hub.broadcast('/ws', frame));
     robot.start();
-    features.start();
     cleanup.push(() => features.stop());
+    await features.start();
     const stopBroadcast = app.startBroadcast();
     cleanup.push(stopBroadcast);
     const servers = await startListeners(app, config, https);

@@ -4,6 +4,9 @@
  * is created after the routes, so frames are broadcast through a late-bound function.
  */
 import type { Config } from '../config.ts';
+import { createAgent, type Agent } from '../agent/agent.ts';
+import type { PlatformAsk } from '../agent/providers/platform.ts';
+import type { AgentTool } from '../agent/tools/types.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { WsClient } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
@@ -13,6 +16,7 @@ import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import type { RobotCore } from './robot-core.ts';
+import { agentRoutes } from './routes/agent-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { handleSocketMessages } from './socket-messages.ts';
@@ -22,21 +26,26 @@ export interface DesktopFeatures {
   readonly tracking: TrackingController;
   readonly doa: DoaTurner;
   readonly events: EventLog;
+  readonly agent: Agent;
   readonly routes: RouteSpec[];
+  /** Gives the agent's snapshot tool the camera once the frame hub exists. */
+  bindSnapshot(snapshot: () => Promise<Buffer | undefined>): void;
   readonly onSocket: (client: WsClient) => void;
   /** Connects broadcasts to the hub once it exists. */
   bindBroadcast(broadcast: (frame: object) => void): void;
-  start(): void;
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface FeatureOptions {
   robot: RobotCore;
   log: Log;
-  config: Pick<Config, 'trackAutostart'>;
+  config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
+  /** The platform client's pieces, bound by main/ when the robot is enrolled. */
+  platform?: { ask?: PlatformAsk; fleetTools?: () => readonly AgentTool[] };
 }
 
-export function createDesktopFeatures({ robot, log, config }: FeatureOptions): DesktopFeatures {
+export function createDesktopFeatures({ robot, log, config, platform }: FeatureOptions): DesktopFeatures {
   let broadcastTo: (frame: object) => void = () => {};
   const broadcast = (frame: object) => broadcastTo(frame);
   const events = createEventLog({ broadcast });
@@ -59,23 +68,45 @@ export function createDesktopFeatures({ robot, log, config }: FeatureOptions): D
     broadcast,
   });
   robot.attachTracking(() => tracking.status());
+  // The camera's frame hub is built after the features; until then the snapshot tool has no frame.
+  let snapshot: () => Promise<Buffer | undefined> = async () => undefined;
+  const agent = createAgent({
+    dataDir: config.dataDir,
+    env: config.model,
+    control,
+    robot,
+    broadcast,
+    recentEvents: (n) => events.recent(n),
+    snapshot: () => snapshot(),
+    tracking: { setEnabled: (on) => tracking.setEnabled(on) },
+    ...(platform?.ask ? { platform: platform.ask } : {}),
+    ...(platform?.fleetTools ? { fleetTools: platform.fleetTools } : {}),
+    thinkerIntervalSeconds: config.thinkerIntervalSeconds,
+    log: log.child('agent'),
+  });
   return {
     control,
     tracking,
     doa,
     events,
-    routes: [...controlRoutes({ control }), ...perceptionRoutes({ tracking, doa })],
+    agent,
+    routes: [...controlRoutes({ control }), ...perceptionRoutes({ tracking, doa }), ...agentRoutes(agent)],
+    bindSnapshot(fn) {
+      snapshot = fn;
+    },
     onSocket: handleSocketMessages({ control }),
     bindBroadcast(fn) {
       broadcastTo = fn;
     },
-    start() {
+    async start() {
       control.start();
       // Tracking's first face read and enable can take seconds with the daemon down: not awaited.
       void tracking.start();
       doa.start();
+      await agent.start();
     },
     async stop() {
+      await agent.stop();
       doa.stop();
       await tracking.stop();
       control.close();
