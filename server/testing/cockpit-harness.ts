@@ -27,7 +27,8 @@ export interface Harness {
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-test-'));
   const config = loadConfig({
-    env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ...env },
+    // No autonomous gestures or tracking moves during tests unless a test asks for them.
+    env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ...env },
     flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
   });
   const cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN });
