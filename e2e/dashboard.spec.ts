@@ -35,12 +35,19 @@ test('the dashboard opens with the token and shows pose values that change', asy
   const yaw = page.getByLabel('Head yaw', { exact: true });
   await expect(yaw).toHaveText(/^[+\u2212\u2007]\d+\.\d°$/);
 
-  // The simulator breathes: within a few seconds some pose value and the frame age move.
+  // Drive the head as a script would (bearer, no Origin): the dashboard must follow live.
   const first = await readPose(page);
   const firstAge = await pill.innerText();
+  const look = await fetch(`${cockpit.url}/api/control/look`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${cockpit.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ yaw: 25, pitch: -8, duration: 1 }),
+  });
+  expect(look.status).toBe(200);
   await expect
     .poll(async () => JSON.stringify(await readPose(page)) !== JSON.stringify(first), { timeout: 8000 })
     .toBe(true);
+  await expect(yaw).toHaveText(/^\+2[45]\.\d°$/, { timeout: 8000 });
   await expect.poll(async () => (await pill.innerText()) !== firstAge, { timeout: 5000 }).toBe(true);
 
   await expect(page.getByRole('heading', { level: 2, name: 'Head pose' })).toBeVisible();
