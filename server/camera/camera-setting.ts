@@ -7,9 +7,7 @@
  */
 
 export type CameraSetting =
-  | { kind: 'daemon'; signallingUrl?: string }
-  | { kind: 'device'; device: string }
-  | { kind: 'off' };
+  { kind: 'daemon'; signallingUrl?: string } | { kind: 'device'; device: string } | { kind: 'off' };
 
 export const DEFAULT_CAMERA_SETTING: CameraSetting = Object.freeze({ kind: 'daemon' });
 
@@ -25,7 +23,9 @@ export function parseCameraSetting(raw: string): CameraSetting | undefined {
     const url = text.slice('daemon:'.length);
     try {
       const parsed = new URL(url);
-      return parsed.protocol === 'ws:' || parsed.protocol === 'wss:' ? { kind: 'daemon', signallingUrl: url } : undefined;
+      return parsed.protocol === 'ws:' || parsed.protocol === 'wss:'
+        ? { kind: 'daemon', signallingUrl: url }
+        : undefined;
     } catch {
       return undefined;
     }

@@ -59,7 +59,14 @@ function scripted(options: { failStarts?: number } = {}): Scripted {
     emit(extra = {}) {
       if (!onFrame) return false;
       seq += 1;
-      onFrame({ jpeg: Buffer.from([0xff, 0xd8, seq, 0xff, 0xd9]), width: 4, height: 3, capturedAt: Date.now(), seq, ...extra });
+      onFrame({
+        jpeg: Buffer.from([0xff, 0xd8, seq, 0xff, 0xd9]),
+        width: 4,
+        height: 3,
+        capturedAt: Date.now(),
+        seq,
+        ...extra,
+      });
       return true;
     },
     fail(message) {
@@ -238,7 +245,11 @@ describe('health', () => {
     const hub = hubOver(s);
     await until(() => s.running);
     let ended = false;
-    hub.subscribe('jpeg', () => {}, () => (ended = true));
+    hub.subscribe(
+      'jpeg',
+      () => {},
+      () => (ended = true),
+    );
     const waiting = hub.snapshot(5000);
     await hub.stop();
     expect(ended).toBe(true);

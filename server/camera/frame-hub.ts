@@ -209,7 +209,11 @@ export function createFrameHub(options: FrameHubOptions): FrameHub {
     stats() {
       const open = [...viewers.jpeg, ...viewers.h264].reduce((sum, box) => sum + box.dropped, 0);
       const runnerStats = runner?.stats() ?? { starts: 0, failedStarts: 0, restarts: 0 };
-      return { ...runnerStats, viewers: { jpeg: viewers.jpeg.size, h264: viewers.h264.size }, dropped: droppedClosed + open };
+      return {
+        ...runnerStats,
+        viewers: { jpeg: viewers.jpeg.size, h264: viewers.h264.size },
+        dropped: droppedClosed + open,
+      };
     },
   };
 }

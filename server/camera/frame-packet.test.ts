@@ -4,7 +4,13 @@ import { decodeFramePacket, encodeFramePacket, FRAME_PACKET_HEADER } from './fra
 describe('/ws camera frame packet', () => {
   it('is a 16-byte header (type, header length, seq, capturedAt as float64) then the JPEG', () => {
     const jpeg = Buffer.from([0xff, 0xd8, 1, 2, 3, 0xff, 0xd9]);
-    const packet = encodeFramePacket({ jpeg, width: 1, height: 1, capturedAt: 1_763_700_000_123.5, seq: 4_000_000_001 });
+    const packet = encodeFramePacket({
+      jpeg,
+      width: 1,
+      height: 1,
+      capturedAt: 1_763_700_000_123.5,
+      seq: 4_000_000_001,
+    });
     expect(packet.length).toBe(FRAME_PACKET_HEADER + jpeg.length);
     expect([...packet.subarray(0, 4)]).toEqual([1, 16, 0, 0]);
     // What a browser does with a DataView (big-endian by default).

@@ -131,5 +131,7 @@ export function jpegSize(jpeg: Buffer): { width: number; height: number } | unde
 
 /** A whole baseline or progressive JPEG: SOI first, EOI last. */
 export function isWholeJpeg(buf: Buffer): boolean {
-  return buf.length > 4 && buf[0] === 0xff && buf[1] === SOI && buf[buf.length - 2] === 0xff && buf[buf.length - 1] === EOI;
+  return (
+    buf.length > 4 && buf[0] === 0xff && buf[1] === SOI && buf[buf.length - 2] === 0xff && buf[buf.length - 1] === EOI
+  );
 }

@@ -16,12 +16,16 @@ function sendFrame(ws: WebSocket, frame: CameraFrame): Promise<void> {
   return new Promise((resolve, reject) => {
     if (!frame.jpeg) return resolve();
     if (ws.readyState !== WebSocket.OPEN) return reject(new Error('socket closed'));
-    ws.send(encodeFramePacket({ ...frame, jpeg: frame.jpeg }), { binary: true }, (error) => (error ? reject(error) : resolve()));
+    ws.send(encodeFramePacket({ ...frame, jpeg: frame.jpeg }), { binary: true }, (error) =>
+      error ? reject(error) : resolve(),
+    );
   });
 }
 
 /** The handler for `camera` messages, for socket-messages.ts's `handlers` table. */
-export function cameraSocketHandler(hub: FrameHub): (client: CameraSocketClient, message: Record<string, unknown>) => void {
+export function cameraSocketHandler(
+  hub: FrameHub,
+): (client: CameraSocketClient, message: Record<string, unknown>) => void {
   const feeds = new WeakMap<WebSocket, Subscription>();
   const stop = (ws: WebSocket): void => {
     feeds.get(ws)?.close();
@@ -38,7 +42,14 @@ export function cameraSocketHandler(hub: FrameHub): (client: CameraSocketClient,
       client.send({ type: 'error', code: 'CAMERA_NO_FRAME', error: 'no camera is configured' });
       return;
     } else if (!feeds.has(ws)) {
-      feeds.set(ws, hub.subscribe('jpeg', (frame) => sendFrame(ws, frame), () => feeds.delete(ws)));
+      feeds.set(
+        ws,
+        hub.subscribe(
+          'jpeg',
+          (frame) => sendFrame(ws, frame),
+          () => feeds.delete(ws),
+        ),
+      );
       ws.once('close', () => stop(ws));
     }
     client.send({ type: 'camera', on: feeds.has(ws), camera: hub.health() });

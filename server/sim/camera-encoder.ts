@@ -33,7 +33,18 @@ const MAX_IN_FLIGHT = 2;
 export function encoderArgs(o: Pick<EncoderOptions, 'width' | 'height' | 'fps' | 'gop'>): string[] {
   return [
     ...['-hide_banner', '-loglevel', 'error'],
-    ...['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${o.width}x${o.height}`, '-framerate', String(o.fps), '-i', 'pipe:0'],
+    ...[
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgba',
+      '-s',
+      `${o.width}x${o.height}`,
+      '-framerate',
+      String(o.fps),
+      '-i',
+      'pipe:0',
+    ],
     ...['-an', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-threads', '1'],
     // 42e01f in the SDP: constrained baseline, level 3.1.
     ...['-profile:v', 'baseline', '-level:v', '3.1', '-pix_fmt', 'yuv420p', '-g', String(o.gop), '-bf', '0'],

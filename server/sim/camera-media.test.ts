@@ -29,7 +29,20 @@ describe('FLV reader', () => {
 
     expect(whole).toHaveLength(12);
     expect(chunked).toEqual(whole);
-    expect(whole.map((au) => au.keyframe)).toEqual([true, false, false, false, false, true, false, false, false, false, true, false]);
+    expect(whole.map((au) => au.keyframe)).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+    ]);
     expect(whole[0]?.nals.map(nalType).slice(0, 2)).toEqual([7, 8]);
     expect(whole[0]?.nals.map(nalType)).toContain(5);
     expect(whole[1]?.nals.map(nalType)).toContain(1);
@@ -49,7 +62,10 @@ describe('RTP packetiser', () => {
     expect(fus.map((p) => (p.payload[1] ?? 0) & 0xc0)).toEqual([0x80, 0x00, 0x40]);
     expect(fus.map((p) => p.marker)).toEqual([false, false, true]);
     expect(fus.every((p) => p.payload.length <= 1200 && ((p.payload[1] ?? 0) & 0x1f) === 5)).toBe(true);
-    const rebuilt = Buffer.concat([Buffer.from([((fus[0]?.payload[0] ?? 0) & 0xe0) | 5]), ...fus.map((p) => p.payload.subarray(2))]);
+    const rebuilt = Buffer.concat([
+      Buffer.from([((fus[0]?.payload[0] ?? 0) & 0xe0) | 5]),
+      ...fus.map((p) => p.payload.subarray(2)),
+    ]);
     expect(rebuilt.equals(big)).toBe(true);
   });
 

@@ -56,7 +56,10 @@ export function createCameraProducer(hub: SignallingHub, sensor: CameraSensor, l
     if (m.type === 'startSession' && sessionId) start(sessionId);
     else if (m.type === 'endSession') drop(sessionId);
     else if (m.type === 'peer') {
-      sessions.get(sessionId)?.handlePeer(m).catch((error: unknown) => log.debug('bad peer message', { error: String(error) }));
+      sessions
+        .get(sessionId)
+        ?.handlePeer(m)
+        .catch((error: unknown) => log.debug('bad peer message', { error: String(error) }));
     } else if (m.type === 'error') log.debug('signalling error', { details: m.details });
   };
 

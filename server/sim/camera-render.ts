@@ -28,7 +28,10 @@ export interface SensorOptions {
 
 /** Renders one frame as raw RGBA, `width * height * 4` bytes. */
 export async function renderFrame(view: SceneView): Promise<Buffer> {
-  return sharp(Buffer.from(renderSceneSvg(view))).ensureAlpha().raw().toBuffer();
+  return sharp(Buffer.from(renderSceneSvg(view)))
+    .ensureAlpha()
+    .raw()
+    .toBuffer();
 }
 
 export function createCameraSensor(options: SensorOptions): CameraSensor {

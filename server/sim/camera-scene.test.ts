@@ -37,7 +37,11 @@ describe('simulated camera scene', () => {
     ] as const) {
       const rgba = await renderFrame(view(headYaw, headPitch, face));
       expect(rgba.length).toBe(W * H * 4);
-      const seen = observeFace(face, poseFromXyzrpy({ x: 0, y: 0, z: 0, roll: 0, pitch: headPitch * DEG, yaw: headYaw * DEG }), 0);
+      const seen = observeFace(
+        face,
+        poseFromXyzrpy({ x: 0, y: 0, z: 0, roll: 0, pitch: headPitch * DEG, yaw: headYaw * DEG }),
+        0,
+      );
       expect(seen.detected).toBe(true);
       // Tracking's x and y are −1..1 across the picture; the nose sits a little below the eyes.
       const x = W / 2 + (seen.x ?? 0) * (W / 2);

@@ -66,7 +66,10 @@ function roomShell(view: SceneView, p: Projector): string {
   const corners = [80, 150, -80, -150]
     .map((deg) => deg * DEG)
     .filter((yaw) => p.visible(yaw))
-    .map((yaw) => `<line x1="${f(p.x(yaw))}" y1="${-h}" x2="${f(p.x(yaw))}" y2="${f(floorY)}" stroke="#a99c86" stroke-width="3"/>`);
+    .map(
+      (yaw) =>
+        `<line x1="${f(p.x(yaw))}" y1="${-h}" x2="${f(p.x(yaw))}" y2="${f(floorY)}" stroke="#a99c86" stroke-width="3"/>`,
+    );
   const boards = Array.from({ length: 24 }, (_, i) => (i * 15 - 180) * DEG)
     .filter((yaw) => p.visible(yaw))
     .map((yaw) => {

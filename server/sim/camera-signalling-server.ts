@@ -36,7 +36,10 @@ function parse(data: WebSocket.RawData): unknown {
   }
 }
 
-export async function startSignallingServer(hub: SignallingHub, options: { port: number; log: Log }): Promise<SignallingServer> {
+export async function startSignallingServer(
+  hub: SignallingHub,
+  options: { port: number; log: Log },
+): Promise<SignallingServer> {
   const http = createServer((_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain' }).end('WebSocket signalling only');
   });

@@ -62,7 +62,8 @@ export function createSignallingHub(): SignallingHub {
   const endSession = (by: string, sessionId: string): void => {
     const session = sessions.get(sessionId);
     if (!session) throw new ProtocolError(`Session ${sessionId} doesn't exist`);
-    if (by !== session.producer && by !== session.consumer) throw new ProtocolError(`Peer ${by} is not part of ${sessionId}`);
+    if (by !== session.producer && by !== session.consumer)
+      throw new ProtocolError(`Peer ${by} is not part of ${sessionId}`);
     sessions.delete(sessionId);
     send(by === session.producer ? session.consumer : session.producer, { type: 'endSession', sessionId });
   };
@@ -84,7 +85,8 @@ export function createSignallingHub(): SignallingHub {
     const producer = text(message, 'peerId');
     const target = peers.get(producer);
     if (!target) throw new ProtocolError(`Peer '${producer}' hasn't been welcomed`);
-    if (!target.roles.includes('producer')) throw new ProtocolError(`Peer with id ${producer} is not registered as a producer`);
+    if (!target.roles.includes('producer'))
+      throw new ProtocolError(`Peer with id ${producer} is not registered as a producer`);
     const sessionId = randomUUID();
     sessions.set(sessionId, { producer, consumer });
     send(consumer, { type: 'sessionStarted', peerId: producer, sessionId });
@@ -98,9 +100,12 @@ export function createSignallingHub(): SignallingHub {
     if (!session) throw new ProtocolError(`Session ${sessionId} doesn't exist`);
     const sdp = message.sdp as { type?: unknown } | undefined;
     if (sdp?.type === 'offer' && from === session.consumer) {
-      throw new ProtocolError(`cannot forward offer from "${from}" to "${session.producer}" as "${from}" is not the producer`);
+      throw new ProtocolError(
+        `cannot forward offer from "${from}" to "${session.producer}" as "${from}" is not the producer`,
+      );
     }
-    if (from !== session.producer && from !== session.consumer) throw new ProtocolError(`Peer ${from} is not part of ${sessionId}`);
+    if (from !== session.producer && from !== session.consumer)
+      throw new ProtocolError(`Peer ${from} is not part of ${sessionId}`);
     const inner = message.sdp !== undefined ? { sdp: message.sdp } : { ice: message.ice };
     send(from === session.producer ? session.consumer : session.producer, { type: 'peer', sessionId, ...inner });
   };

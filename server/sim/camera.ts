@@ -26,7 +26,13 @@ export async function startSimCamera(ctx: SimContext, options: { port: number; l
     log,
     view: () => {
       const head = xyzrpyFromPose(ctx.world.present.head);
-      return { yaw: head.yaw, pitch: head.pitch, roll: head.roll, face: ctx.world.tracking.face, clockMs: ctx.wallMs() };
+      return {
+        yaw: head.yaw,
+        pitch: head.pitch,
+        roll: head.roll,
+        face: ctx.world.tracking.face,
+        clockMs: ctx.wallMs(),
+      };
     },
   });
   const hub = createSignallingHub();

@@ -136,7 +136,10 @@ describe('camera outages', () => {
     expect(await consumer.next('endSession')).toEqual({ type: 'endSession', sessionId });
     // The server tells listeners of every status change, their own included (handlers/mod.rs).
     const aboutProducer = (m: Msg): boolean => m.peerId !== listener.id;
-    expect(await listener.next('peerStatusChanged', aboutProducer)).toMatchObject({ roles: [], meta: { name: 'reachymini' } });
+    expect(await listener.next('peerStatusChanged', aboutProducer)).toMatchObject({
+      roles: [],
+      meta: { name: 'reachymini' },
+    });
     consumer.send({ type: 'list' });
     expect((await consumer.next('list')).producers).toEqual([]);
     await waitFor(() => sim.counters().cameraSessions === 0);

@@ -44,7 +44,9 @@ describe('SPS picture size', () => {
 
 /** RTP packets for access units, as the simulator's packetiser sends them. */
 function packets(units: Buffer[][], firstTimestamp = 1000): RtpInput[] {
-  return units.flatMap((nals, i) => packetizeAccessUnit(nals, 1200).map((p) => ({ ...p, timestamp: firstTimestamp + i * 6000 })));
+  return units.flatMap((nals, i) =>
+    packetizeAccessUnit(nals, 1200).map((p) => ({ ...p, timestamp: firstTimestamp + i * 6000 })),
+  );
 }
 
 describe('RTP depacketiser', () => {
@@ -57,7 +59,9 @@ describe('RTP depacketiser', () => {
   it('rebuilds every access unit from single-NAL and FU-A packets, keyframes marked', () => {
     const asks: number[] = [];
     const d = createRtpDepacketizer(() => asks.push(1));
-    const out = packets(units).map((p) => d.push(p)).filter((au) => au !== undefined);
+    const out = packets(units)
+      .map((p) => d.push(p))
+      .filter((au) => au !== undefined);
     expect(out.map((au) => au.data)).toEqual(units.map((u) => joinAnnexB(u)));
     expect(out.map((au) => au.keyframe)).toEqual([true, false, false, true, false, false]);
     expect(asks).toEqual([]);
@@ -65,10 +69,15 @@ describe('RTP depacketiser', () => {
 
   it('reads STAP-A aggregates', () => {
     const [sps, pps, ...rest] = units[0] ?? [];
-    const stap = Buffer.concat([Buffer.from([0x78]), ...[sps, pps].flatMap((n) => [Buffer.from([0, n?.length ?? 0]), n ?? Buffer.alloc(0)])]);
+    const stap = Buffer.concat([
+      Buffer.from([0x78]),
+      ...[sps, pps].flatMap((n) => [Buffer.from([0, n?.length ?? 0]), n ?? Buffer.alloc(0)]),
+    ]);
     const d = createRtpDepacketizer(() => {});
     expect(d.push({ payload: stap, marker: false, timestamp: 5 })).toBeUndefined();
-    const au = packets([rest], 5).map((p) => d.push(p)).find((x) => x !== undefined);
+    const au = packets([rest], 5)
+      .map((p) => d.push(p))
+      .find((x) => x !== undefined);
     expect(au?.data).toEqual(joinAnnexB(units[0] ?? []));
   });
 
@@ -92,7 +101,9 @@ describe('RTP depacketiser', () => {
   it('emits nothing before the first keyframe', () => {
     const asks: number[] = [];
     const d = createRtpDepacketizer(() => asks.push(1));
-    const out = packets(units.slice(1)).map((p) => d.push(p)).filter((au) => au !== undefined);
+    const out = packets(units.slice(1))
+      .map((p) => d.push(p))
+      .filter((au) => au !== undefined);
     expect(out.map((au) => au.keyframe)).toEqual([true, false, false]);
     expect(asks.length).toBe(2);
   });

@@ -44,7 +44,7 @@ export function createRtpDepacketizer(onNeedKeyframe: () => void): RtpDepacketiz
   };
 
   const stapA = (payload: Buffer): void => {
-    for (let at = 1; at + 2 <= payload.length; ) {
+    for (let at = 1; at + 2 <= payload.length;) {
       const size = payload.readUInt16BE(at);
       add(payload.subarray(at + 2, at + 2 + size));
       at += 2 + size;

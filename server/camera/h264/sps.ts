@@ -98,7 +98,8 @@ export function spsPictureSize(nal: Buffer): { width: number; height: number } |
     if (frameMbsOnly === 0) r.u(1);
     r.u(1); // direct_8x8_inference_flag
     const crop = r.u(1) === 1 ? [r.ue(), r.ue(), r.ue(), r.ue()] : [0, 0, 0, 0];
-    const [cropX, cropY] = chroma === 0 ? [1, 2 - frameMbsOnly] : [chroma === 3 ? 1 : 2, (chroma === 1 ? 2 : 1) * (2 - frameMbsOnly)];
+    const [cropX, cropY] =
+      chroma === 0 ? [1, 2 - frameMbsOnly] : [chroma === 3 ? 1 : 2, (chroma === 1 ? 2 : 1) * (2 - frameMbsOnly)];
     const [l = 0, rt = 0, t = 0, b = 0] = crop;
     return {
       width: widthMbs * 16 - cropX * (l + rt),

@@ -35,7 +35,11 @@ function parse(data: WebSocket.RawData): SignallingMessage | undefined {
 
 /** Opens the socket and resolves once welcomed; rejects on refusal, error or timeout. */
 export function connectSignalling(url: string, options: ConnectOptions): Promise<SignallingClient> {
-  const ws = new WebSocket(url, { handshakeTimeout: options.timeoutMs, perMessageDeflate: false, maxPayload: 4 * 1024 * 1024 });
+  const ws = new WebSocket(url, {
+    handshakeTimeout: options.timeoutMs,
+    perMessageDeflate: false,
+    maxPayload: 4 * 1024 * 1024,
+  });
   let welcomed = false;
   let closedByUs = false;
   return new Promise((resolve, reject) => {

@@ -12,11 +12,15 @@ import { createMjpegProcessSource } from './mjpeg-process-source.ts';
 describe('camera setting', () => {
   it('parses daemon, daemon:<ws url>, device:<path> and off, and nothing else', () => {
     expect(parseCameraSetting('daemon')).toEqual({ kind: 'daemon' });
-    expect(parseCameraSetting(' daemon:ws://robot.local:9443 ')).toEqual({ kind: 'daemon', signallingUrl: 'ws://robot.local:9443' });
+    expect(parseCameraSetting(' daemon:ws://robot.local:9443 ')).toEqual({
+      kind: 'daemon',
+      signallingUrl: 'ws://robot.local:9443',
+    });
     expect(parseCameraSetting('device:/dev/video2')).toEqual({ kind: 'device', device: '/dev/video2' });
     expect(parseCameraSetting('device:FaceTime HD Camera')).toEqual({ kind: 'device', device: 'FaceTime HD Camera' });
     expect(parseCameraSetting('off')).toEqual({ kind: 'off' });
-    for (const bad of ['', 'device:', 'daemon:http://x', 'daemon:nonsense', 'webcam']) expect(parseCameraSetting(bad)).toBeUndefined();
+    for (const bad of ['', 'device:', 'daemon:http://x', 'daemon:nonsense', 'webcam'])
+      expect(parseCameraSetting(bad)).toBeUndefined();
   });
 
   it('puts the signalling server on the daemon host, port 8443', () => {
@@ -29,7 +33,9 @@ describe('camera setting', () => {
     const ctx = { daemonUrl: 'http://10.0.0.5:8000', platform: 'linux' as const, log: silentLog };
     expect(chooseCameraSource({ kind: 'off' }, ctx)).toBeNull();
     expect(chooseCameraSource({ kind: 'daemon' }, ctx)?.name).toBe('webrtc ws://10.0.0.5:8443');
-    expect(chooseCameraSource({ kind: 'daemon' }, { ...ctx, simSignallingUrl: 'ws://127.0.0.1:4000' })?.name).toBe('webrtc ws://127.0.0.1:4000');
+    expect(chooseCameraSource({ kind: 'daemon' }, { ...ctx, simSignallingUrl: 'ws://127.0.0.1:4000' })?.name).toBe(
+      'webrtc ws://127.0.0.1:4000',
+    );
     expect(chooseCameraSource({ kind: 'daemon', signallingUrl: 'ws://x:1' }, ctx)?.name).toBe('webrtc ws://x:1');
     expect(chooseCameraSource({ kind: 'device', device: '/dev/video0' }, ctx)?.name).toBe('device /dev/video0');
   });
@@ -44,7 +50,9 @@ describe('capture device arguments', () => {
       ...['-f', 'v4l2', '-framerate', '15', '-video_size', '640x480', '-i', '/dev/video0'],
       ...out,
     ]);
-    expect(deviceArgs({ device: '/dev/video1', platform: 'linux', passthrough: true, fps: 30, width: 1280, height: 720 })).toEqual([
+    expect(
+      deviceArgs({ device: '/dev/video1', platform: 'linux', passthrough: true, fps: 30, width: 1280, height: 720 }),
+    ).toEqual([
       ...['-hide_banner', '-loglevel', 'error'],
       ...['-f', 'v4l2', '-framerate', '30', '-video_size', '1280x720', '-input_format', 'mjpeg', '-i', '/dev/video1'],
       ...['-an', '-c:v', 'copy', '-vsync', 'passthrough', '-f', 'image2pipe', '-flush_packets', '1', 'pipe:1'],
@@ -80,13 +88,26 @@ describe('MJPEG process source', () => {
     // ffmpeg's test picture stands in for a webcam: the same output arguments, a different input.
     const source = createMjpegProcessSource({
       name: 'test picture',
-      args: ['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', ...mjpegOutputArgs(5)],
+      args: [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=15',
+        ...mjpegOutputArgs(5),
+      ],
       log: silentLog,
     });
     const frames: CameraFrame[] = [];
     const errors: Error[] = [];
     const before = Date.now();
-    await source.start((f) => frames.push(f), (e) => errors.push(e));
+    await source.start(
+      (f) => frames.push(f),
+      (e) => errors.push(e),
+    );
     const end = Date.now() + 5000;
     while (frames.length < 5 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     await source.stop();
@@ -107,6 +128,11 @@ describe('MJPEG process source', () => {
       args: ['-hide_banner', '-loglevel', 'error', '-f', 'v4l2', '-i', '/dev/no-such-camera', ...mjpegOutputArgs()],
       log: silentLog,
     });
-    await expect(source.start(() => {}, () => {})).rejects.toThrow(/missing device: ffmpeg exited/);
+    await expect(
+      source.start(
+        () => {},
+        () => {},
+      ),
+    ).rejects.toThrow(/missing device: ffmpeg exited/);
   });
 });

@@ -35,7 +35,12 @@ const PLI_INTERVAL_MS = 500;
 
 export function spropParameterSets(sdp: string): Buffer[] {
   const match = /sprop-parameter-sets=([A-Za-z0-9+/=,]+)/.exec(sdp);
-  return match?.[1] ? match[1].split(',').map((b64) => Buffer.from(b64, 'base64')).filter((b) => b.length > 0) : [];
+  return match?.[1]
+    ? match[1]
+        .split(',')
+        .map((b64) => Buffer.from(b64, 'base64'))
+        .filter((b) => b.length > 0)
+    : [];
 }
 
 export function createConsumerSession(deps: ConsumerDeps): ConsumerSession {
@@ -50,7 +55,11 @@ export function createConsumerSession(deps: ConsumerDeps): ConsumerSession {
     for (const out of jitter.processInput({ rtp })) {
       if (out.isPacketLost) depacketizer.lost();
       if (!out.rtp) continue;
-      const au = depacketizer.push({ payload: out.rtp.payload, marker: out.rtp.header.marker, timestamp: out.rtp.header.timestamp });
+      const au = depacketizer.push({
+        payload: out.rtp.payload,
+        marker: out.rtp.header.marker,
+        timestamp: out.rtp.header.timestamp,
+      });
       if (au) deps.onAccessUnit(au);
     }
   };

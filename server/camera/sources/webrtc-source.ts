@@ -38,7 +38,8 @@ interface Run {
   stopped: boolean;
 }
 
-function pickProducer(producers: unknown, name: string): string | undefined {
+/** The producer to watch: the one whose meta name matches, else the only one there is. */
+export function pickProducer(producers: unknown, name: string): string | undefined {
   if (!Array.isArray(producers)) return undefined;
   const valid = producers.filter((p): p is { id: string; meta?: { name?: unknown } } => typeof p?.id === 'string');
   return (valid.find((p) => p.meta?.name === name) ?? (valid.length === 1 ? valid[0] : undefined))?.id;

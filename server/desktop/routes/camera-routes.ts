@@ -10,14 +10,19 @@ import { serveMjpeg } from '../../camera/mjpeg-stream.ts';
 import { AppError } from '../../errors.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 
-/** How long a snapshot waits for a picture when none is current (a cold start needs ~0.5 s). */
-const SNAPSHOT_WAIT_MS = 3000;
+export interface CameraRouteOptions {
+  /** How long a snapshot waits for a picture when none is current (default 3000 ms; a cold start needs ~0.5 s). */
+  snapshotWaitMs?: number;
+}
 
-async function snapshot(hub: FrameHub, ctx: Context): Promise<void> {
-  const frame = await hub.snapshot(SNAPSHOT_WAIT_MS);
+async function snapshot(hub: FrameHub, ctx: Context, waitMs: number): Promise<void> {
+  const frame = await hub.snapshot(waitMs);
   if (!frame?.jpeg) {
     const { status } = hub.health();
-    throw new AppError('CAMERA_NO_FRAME', hub.configured ? `the camera has no frame (camera ${status})` : 'no camera is configured');
+    throw new AppError(
+      'CAMERA_NO_FRAME',
+      hub.configured ? `the camera has no frame (camera ${status})` : 'no camera is configured',
+    );
   }
   ctx.set('Cache-Control', 'no-store');
   ctx.set('X-Captured-At', String(frame.capturedAt));
@@ -25,7 +30,8 @@ async function snapshot(hub: FrameHub, ctx: Context): Promise<void> {
   ctx.body = frame.jpeg;
 }
 
-export function cameraRoutes(hub: FrameHub): RouteSpec[] {
+export function cameraRoutes(hub: FrameHub, options: CameraRouteOptions = {}): RouteSpec[] {
+  const waitMs = options.snapshotWaitMs ?? 3000;
   return [
     {
       method: 'GET',
@@ -33,7 +39,7 @@ export function cameraRoutes(hub: FrameHub): RouteSpec[] {
       access: 'key',
       queryToken: true,
       summary: 'latest camera frame (image/jpeg, no-store); 503 CAMERA_NO_FRAME while there is none',
-      handler: (ctx) => snapshot(hub, ctx),
+      handler: (ctx) => snapshot(hub, ctx, waitMs),
     },
     {
       method: 'GET',
@@ -41,7 +47,7 @@ export function cameraRoutes(hub: FrameHub): RouteSpec[] {
       access: 'key',
       queryToken: true,
       summary: 'alias of /api/snapshot.jpg',
-      handler: (ctx) => snapshot(hub, ctx),
+      handler: (ctx) => snapshot(hub, ctx, waitMs),
     },
     {
       method: 'GET',

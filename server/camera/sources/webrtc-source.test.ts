@@ -1,0 +1,147 @@
+/**
+ * The daemon camera source end to end against the simulator, which speaks webrtcsink's
+ * signalling and sends H.264 over WebRTC like the real daemon (daemon-api.md §6a).
+ */
+import { createServer } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { silentLog } from '../../log.ts';
+import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
+import { ok, waitFor } from '../../sim/test-helpers.ts';
+import { createFrameHub, type FrameHub } from '../frame-hub.ts';
+import type { CameraFrame, CameraSource } from '../frame.ts';
+import { isWholeJpeg } from '../jpeg.ts';
+import { createWebrtcSource, pickProducer } from './webrtc-source.ts';
+
+let sim: SimDaemon;
+const cleanup: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  sim = await startSimDaemon();
+});
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+  await ok(sim, 'POST', '/sim/camera', { on: true });
+});
+afterAll(() => sim.close());
+
+async function started(source: CameraSource, frames: CameraFrame[]): Promise<void> {
+  const errors: Error[] = [];
+  await source.start(
+    (f) => frames.push(f),
+    (e) => errors.push(e),
+  );
+  cleanup.push(async () => {
+    await source.stop();
+    expect(errors).toEqual([]);
+  });
+}
+
+function hubFor(source: CameraSource): FrameHub {
+  const hub = createFrameHub({ source, log: silentLog, idleStopMs: null });
+  hub.start();
+  cleanup.push(() => hub.stop());
+  return hub;
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('WebRTC camera source', () => {
+  it('receives H.264 from the simulator and decodes it to JPEG pictures of the same size and time', async () => {
+    const source = createWebrtcSource({ url: sim.cameraSignallingUrl, log: silentLog });
+    source.wantJpeg?.(true);
+    const frames: CameraFrame[] = [];
+    await started(source, frames);
+    await waitFor(() => frames.filter((f) => f.jpeg).length >= 5);
+
+    const h264 = frames.filter((f) => f.h264);
+    const jpeg = frames.filter((f) => f.jpeg);
+    expect(h264[0]?.h264?.keyframe).toBe(true);
+    expect(h264[0]).toMatchObject({ width: 640, height: 360, seq: 1 });
+    for (const f of jpeg) {
+      expect(isWholeJpeg(f.jpeg ?? Buffer.alloc(0))).toBe(true);
+      // A JPEG keeps the number and capture time of the access unit it was decoded from.
+      const from = h264.find((h) => h.seq === f.seq);
+      expect(from?.capturedAt).toBe(f.capturedAt);
+    }
+    expect(await sharp(jpeg[0]?.jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 640, height: 360 });
+    expect(sim.counters()).toMatchObject({ cameraSessions: 1, cameraSignallingClients: 1 });
+  });
+
+  it('decodes nothing while no one wants JPEG, and catches up at once mid-GOP when someone does', async () => {
+    const source = createWebrtcSource({ url: sim.cameraSignallingUrl, log: silentLog });
+    const frames: CameraFrame[] = [];
+    await started(source, frames);
+    await waitFor(() => frames.length >= 8);
+    expect(frames.every((f) => f.h264 && !f.jpeg)).toBe(true);
+    const asked = Date.now();
+    source.wantJpeg?.(true);
+    await waitFor(() => frames.some((f) => f.jpeg), 5000, 5);
+    // The simulator's keyframes are two seconds apart; the kept GOP makes the first picture quick.
+    expect(Date.now() - asked).toBeLessThan(1000);
+    source.wantJpeg?.(false);
+  });
+
+  it('ends its session on the robot when stopped', async () => {
+    const source = createWebrtcSource({ url: sim.cameraSignallingUrl, log: silentLog });
+    const frames: CameraFrame[] = [];
+    await source.start(
+      (f) => frames.push(f),
+      () => {},
+    );
+    await waitFor(() => sim.counters().cameraSessions === 1);
+    await source.stop();
+    await waitFor(() => sim.counters().cameraSessions === 0 && sim.counters().cameraSignallingClients === 0);
+  });
+
+  it('picks the producer named reachymini, or the only one', () => {
+    const other = { id: 'a', meta: { name: 'other' } };
+    const mini = { id: 'b', meta: { name: 'reachymini' } };
+    expect(pickProducer([other, mini], 'reachymini')).toBe('b');
+    expect(pickProducer([other], 'reachymini')).toBe('a');
+    expect(pickProducer([other, { id: 'c', meta: null }], 'reachymini')).toBeUndefined();
+    expect(pickProducer('nonsense', 'reachymini')).toBeUndefined();
+  });
+});
+
+describe('outages, through the hub', () => {
+  it('re-acquires the camera within 1.5 s of it coming back, without touching daemon media', async () => {
+    const hub = hubFor(createWebrtcSource({ url: sim.cameraSignallingUrl, log: silentLog }));
+    const pictures: number[] = [];
+    hub.subscribe('jpeg', () => void pictures.push(Date.now()));
+    await waitFor(() => pictures.length >= 3);
+
+    await ok(sim, 'POST', '/sim/camera', { on: false });
+    await waitFor(() => hub.health().status === 'lost', 5000);
+    await new Promise((r) => setTimeout(r, 1500)); // long enough for the hub to have retried
+    const back = Date.now();
+    await ok(sim, 'POST', '/sim/camera', { on: true });
+    await waitFor(() => pictures.some((t) => t > back), 5000, 5);
+    const recovery = (pictures.find((t) => t > back) ?? Infinity) - back;
+    expect(recovery).toBeLessThan(1500);
+    expect(hub.health().status).toBe('live');
+    expect(sim.counters()).toMatchObject({ mediaReleases: 0, mediaAcquires: 0, cameraSessions: 1 });
+  });
+
+  it('keeps retrying a camera whose signalling server is not there, and never calls the daemon', async () => {
+    const before = sim.counters();
+    const url = `ws://127.0.0.1:${await closedPort()}`;
+    const hub = hubFor(createWebrtcSource({ url, log: silentLog }));
+    hub.subscribe('jpeg', () => {});
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(hub.health()).toEqual({ status: 'starting', fps: 0 });
+    expect(hub.stats().failedStarts).toBeGreaterThanOrEqual(2);
+    expect(hub.stats().failedStarts).toBeLessThanOrEqual(15);
+    const after = sim.counters();
+    expect(after.mediaReleases).toBe(0);
+    expect(after.mediaAcquires).toBe(0);
+    expect(after.httpRequests).toBe(before.httpRequests);
+  });
+});
