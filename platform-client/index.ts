@@ -20,4 +20,6 @@ export { USE_DEVICE } from './use-device-tool.ts';
 export type { ToolDefinition, ToolContext } from './use-device-tool.ts';
 export type { RelaySendKind, RelaySendResult } from './relay-send.ts';
 export { checkPlatformUrl, privateLanOrigin } from './url-policy.ts';
+export { AskError } from './device-ask.ts';
+export type { AskEvent, AskInput } from './device-ask.ts';
 export type { PlatformLog, Scheduler, FetchLike, Outcome, PlatformFailure, FailureKind } from './types.ts';

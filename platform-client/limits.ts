@@ -15,6 +15,7 @@ export const PATHS = Object.freeze({
   adopt: '/api/devices/adopt',
   media: '/api/media',
   firmware: '/api/firmware/manifest',
+  ask: '/api/devices/ask',
 });
 
 /** Cadences of the original clients (reference-notes §2.3, §2.4, §3). */
@@ -38,6 +39,18 @@ export const CADENCE = Object.freeze({
   /** use_device: poll the reply every 3 s, 15 times = 45 s (§2.5). */
   useDevicePollMs: 3_000,
   useDeviceWaitMs: 45_000,
+});
+
+/**
+ * The device ask (platform-api.md "Devices", an LR route; reference-notes §2.1, §2.6): text of at
+ * most 4000 characters; the proxy bounds the worker at 75 s and sends `: thinking` every 10 s.
+ */
+export const ASK = Object.freeze({
+  textChars: 4000,
+  /** The proxy's 75 s bound plus a margin for its own answer to reach us. */
+  overallMs: 80_000,
+  /** Two and a half `: thinking` periods without a byte: the stream is dead. */
+  idleMs: 25_000,
 });
 
 /** The 401 strike policy of the firmware (reference-notes §3). */

@@ -5,6 +5,7 @@
  * into and which agent runs a turn are injected (ARCHITECTURE §2).
  */
 import { adopt, buildCore, enrolProved, loadIdentity, setChannel } from './client-core.ts';
+import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
 import type { PlatformTiming } from './device-runtime.ts';
 import { createDeviceWithSession, type EnrolFailure, type SessionEnrolInput } from './enrolment.ts';
@@ -60,6 +61,11 @@ export interface PlatformClient {
   /** Stops the loops and deletes the stored identity. */
   forget(): Promise<void>;
   setFirmwareChannel(channel: string): Outcome<void, { kind: 'bad_request'; message: string }>;
+  /**
+   * One owner-scoped agent turn on the platform (POST /api/devices/ask, streamed): yields the
+   * answer's text and in-stream errors; throws an AskError when not enrolled, refused or cut off.
+   */
+  ask(input: AskInput): AsyncIterable<AskEvent>;
   /** task-result, event, transcript and media, checked against the documented limits. */
   readonly routes: DeviceRoutes;
   readonly useDeviceTool: ToolDefinition;
@@ -69,6 +75,12 @@ export interface PlatformClient {
 export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
   const core = buildCore(deps);
   const { status, scheduler, loops, current } = core;
+  const ask = createDeviceAsk({
+    identity: () => current.identity,
+    scheduler,
+    fetch: deps.fetch,
+    onOutcome: (path, outcome) => loops.onOutcome(path, outcome),
+  });
   return {
     start: () => loadIdentity(core),
     status: () => status.snapshot(scheduler.now()),
@@ -89,6 +101,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
       status.update({ lastHeartbeatAt: null, unread: null });
     },
     setFirmwareChannel: (next) => setChannel(core, next),
+    ask,
     routes: core.routes,
     useDeviceTool: createUseDeviceTool({
       scheduler,

@@ -11,11 +11,12 @@ export interface EmuRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** A reply: JSON, or raw bytes with a content type. */
+/** A reply: JSON, raw bytes with a content type, or server-sent event frames written one by one. */
 export interface EmuReply {
   status: number;
   body?: unknown;
   raw?: { bytes: Buffer; contentType: string };
+  sse?: string[];
 }
 
 /** A firmware pointer as stored per channel. */
@@ -45,6 +46,8 @@ export interface EmuContext {
   origin: () => string;
   /** When set, worker-backed routes answer as a proxy whose worker is down (reference-notes §2.1). */
   workerDown: boolean;
+  /** POST /api/devices/ask over the emulator's scripted agent. */
+  ask: EmuHandler;
 }
 
 /** A route handler. */

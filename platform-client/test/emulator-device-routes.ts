@@ -43,7 +43,7 @@ export function validCapabilities(value: unknown): value is string[] {
 }
 
 /** Wraps a handler with device auth and the proxy's worker-down answer. */
-function device(
+export function device(
   handler: (req: EmuRequest, ctx: EmuContext, device: EmuDevice) => ReturnType<EmuHandler>,
   downStatus = 424,
 ): EmuHandler {

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { askRoute, defaultAskScript, type EmuAskScript } from './emulator-ask.ts';
 import { fail, sessionUser, type EmuContext, type EmuReply, type EmuRequest } from './emulator-context.ts';
 import { DEVICE_MEDIA, DEVICE_ROUTES, storeMedia } from './emulator-device-routes.ts';
 import { send } from './emulator-relay.ts';
@@ -46,6 +47,8 @@ export interface PlatformEmulator {
   setOutage(on: boolean): void;
   /** While on, worker-backed routes answer as a proxy whose worker is down. */
   setWorkerDown(on: boolean): void;
+  /** Replaces the scripted agent behind POST /api/devices/ask (default: echoes the text). */
+  setAskScript(script: EmuAskScript): void;
   close(): Promise<void>;
 }
 
@@ -71,6 +74,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
 }
 
 function write(res: ServerResponse, reply: EmuReply): void {
+  if (reply.sse) return void writeSse(res, reply.sse);
   if (reply.raw) {
     res.writeHead(reply.status, {
       'content-type': reply.raw.contentType,
@@ -84,10 +88,22 @@ function write(res: ServerResponse, reply: EmuReply): void {
   res.end(text);
 }
 
+/** Frames go out one write at a time, a tick apart, so the client reads a real stream. */
+async function writeSse(res: ServerResponse, frames: string[]): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const frame of frames) {
+    if (res.destroyed) return;
+    res.write(frame);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end();
+}
+
 function route(req: EmuRequest, ctx: EmuContext, files: Map<string, { bytes: Buffer; contentType: string }>): EmuReply {
   const key = `${req.method} ${req.path}`;
   const handler = DEVICE_ROUTES[key] ?? SESSION_ROUTES[key];
   if (handler) return handler(req, ctx);
+  if (key === 'POST /api/devices/ask') return ctx.ask(req, ctx);
   if (key === 'POST /api/media') return media(req, ctx);
   const served =
     req.method === 'GET'
@@ -117,7 +133,9 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
     firmware: new Map(),
     origin: () => origin,
     workerDown: false,
+    ask: askRoute(() => askScript),
   };
+  let askScript: EmuAskScript = defaultAskScript;
   const files = new Map<string, { bytes: Buffer; contentType: string }>();
   const requests: SeenRequest[] = [];
   let outage = false;
@@ -188,6 +206,7 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
     },
     setOutage: (on) => void (outage = on),
     setWorkerDown: (on) => void (ctx.workerDown = on),
+    setAskScript: (script) => void (askScript = script),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

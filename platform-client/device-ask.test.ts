@@ -1,0 +1,152 @@
+/**
+ * The device ask against the emulator (the wire of reference-notes §2.6) and, with a scripted
+ * fetch, the stream edge cases: frames split anywhere, CRLF, comments, a stall, a cancel.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { AskError, createDeviceAsk, type AskEvent } from './device-ask.ts';
+import { createManualScheduler } from './test/manual-scheduler.ts';
+import { startHarness, type Harness } from './test/client-harness.ts';
+import type { FetchLike } from './types.ts';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function collect(events: AsyncIterable<AskEvent>): Promise<AskEvent[]> {
+  const out: AskEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+const signal = () => new AbortController().signal;
+const textOf = (events: AskEvent[]) => events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+
+describe('ask against the emulator', () => {
+  it('posts {deviceId, token, text, stream: "1"} and streams the t frames until [DONE]', async () => {
+    h = await startHarness();
+    await h.client.start();
+    const events = await collect(h.client.ask({ text: 'hello robot', signal: signal() }));
+    expect(textOf(events)).toBe('You asked: hello robot');
+    expect(events.every((e) => e.type === 'text')).toBe(true);
+    const sent = h.emu.requests.find((r) => r.path === '/api/devices/ask');
+    expect(sent?.body).toEqual({ ...h.device, text: 'hello robot', stream: '1' });
+  });
+
+  it('yields an in-stream error as an error event, and skips cards', async () => {
+    h = await startHarness();
+    await h.client.start();
+    h.emu.setAskScript(() => ({ text: 'Half an', card: { type: 'text' }, error: 'model overloaded' }));
+    expect(await collect(h.client.ask({ text: 'x', signal: signal() }))).toEqual([
+      { type: 'text', text: 'Half an' },
+      { type: 'error', error: 'model overloaded' },
+    ]);
+  });
+
+  it('throws for a stream cut off before [DONE]', async () => {
+    h = await startHarness();
+    await h.client.start();
+    h.emu.setAskScript(() => ({ text: 'partial', cutOff: true }));
+    await expect(collect(h.client.ask({ text: 'x', signal: signal() }))).rejects.toThrow(/cut off before \[DONE\]/);
+  });
+
+  it('throws for refusals: 402 passes through, a dead worker is 424, a wrong token is a strike', async () => {
+    h = await startHarness();
+    await h.client.start();
+    h.emu.setAskScript(() => ({ status: 402, error: 'out of credit' }));
+    await expect(collect(h.client.ask({ text: 'x', signal: signal() }))).rejects.toMatchObject({
+      failure: { status: 402, workerError: 'out of credit' },
+    });
+    h.emu.setWorkerDown(true);
+    await expect(collect(h.client.ask({ text: 'x', signal: signal() }))).rejects.toMatchObject({
+      failure: { kind: 'unavailable', status: 424 },
+    });
+    h.emu.setWorkerDown(false);
+    await h.owned('POST', '/api/devices/adopt', { deviceId: h.device.deviceId });
+    await expect(collect(h.client.ask({ text: 'x', signal: signal() }))).rejects.toMatchObject({
+      failure: { kind: 'unauthorized' },
+    });
+    expect(h.client.status().lastError).toMatchObject({
+      kind: 'unauthorized',
+      message: expect.stringContaining('/api/devices/ask'),
+    });
+  });
+
+  it('refuses without sending when not enrolled, or for empty or over-4000-character text', async () => {
+    h = await startHarness({ enrolled: false });
+    await h.client.start();
+    await expect(collect(h.client.ask({ text: 'x', signal: signal() }))).rejects.toThrow(/not enrolled/);
+    await h.client.enrol({ platformUrl: h.emu.url, ...h.device });
+    await expect(collect(h.client.ask({ text: ' ', signal: signal() }))).rejects.toThrow(/empty/);
+    await expect(collect(h.client.ask({ text: 'x'.repeat(4001), signal: signal() }))).rejects.toMatchObject({
+      failure: { kind: 'too_large' },
+    });
+    expect(h.emu.requests.filter((r) => r.path === '/api/devices/ask')).toHaveLength(0);
+  });
+});
+
+/** A fetch answering with the given chunks; the body errors when the request is aborted. */
+function scriptedFetch(chunks: Array<string | Uint8Array>, options: { hold?: boolean } = {}): FetchLike {
+  return async (_url, init) => {
+    const bytes = chunks.map((c) => (typeof c === 'string' ? new TextEncoder().encode(c) : c));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        init?.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+        for (const b of bytes) controller.enqueue(b);
+        if (!options.hold) controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+}
+
+const identity = { platformUrl: 'https://platform.example', deviceId: 'dev-1', token: 'tind_secret_token' };
+const quietOutcome = () => undefined;
+
+describe('ask stream edge cases', () => {
+  it('reads frames split anywhere, CRLF line ends, multi-line data, comments and split UTF-8', async () => {
+    const euro = new TextEncoder().encode('data: {"t":"5 €"}\r\n\r\n');
+    const cut = euro.indexOf(0xe2) + 1;
+    const fetch = scriptedFetch([
+      ': thinking\r',
+      '\n\r\ndata: {"t":"0"}\r',
+      '\n\r\nda',
+      'ta: {"t":" ok"}\n\n',
+      euro.slice(0, cut),
+      euro.slice(cut),
+      'data: {"t":\ndata: "!"}\n\n',
+      'data: [DONE]\n\n',
+    ]);
+    const ask = createDeviceAsk({
+      identity: () => identity,
+      scheduler: createManualScheduler(),
+      fetch,
+      onOutcome: quietOutcome,
+    });
+    expect(textOf(await collect(ask({ text: 'x', signal: signal() })))).toBe('0 ok5 €!');
+  });
+
+  it('gives up on a stream silent for 25 s, and ends at once when the caller aborts', async () => {
+    const sched = createManualScheduler();
+    const ask = createDeviceAsk({
+      identity: () => identity,
+      scheduler: sched,
+      fetch: scriptedFetch(['data: {"t":"hi"}\n\n'], { hold: true }),
+      onOutcome: quietOutcome,
+    });
+    const stalled = collect(ask({ text: 'x', signal: signal() }));
+    stalled.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    await sched.advance(25_000);
+    await expect(stalled).rejects.toMatchObject({ failure: { kind: 'timeout' } });
+    expect(sched.pending()).toBe(0);
+
+    const caller = new AbortController();
+    const cancelled = collect(ask({ text: 'x', signal: caller.signal }));
+    cancelled.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    caller.abort();
+    await expect(cancelled).rejects.toThrow(/cancelled/);
+    await expect(cancelled).rejects.not.toBeInstanceOf(AskError);
+  });
+});

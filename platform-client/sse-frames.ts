@@ -1,0 +1,43 @@
+/**
+ * Server-sent event frames as the platform writes them: `data: <payload>` lines, a blank line
+ * between frames, `:` comment lines as keep-alives (`: thinking` on the device ask, `: ping` on
+ * chat). The reader follows the web client's decoder (reference-notes §6): CR and CRLF become LF,
+ * a trailing lone CR is held back because it may be half of a CRLF split across chunks, and
+ * comment frames are dropped.
+ */
+
+/** Splits a byte stream into the data payloads of its frames (several data lines join with LF). */
+export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data: string[] = [];
+  const lines = function* (text: string): Generator<string> {
+    buffer += text;
+    const held = buffer.endsWith('\r') ? '\r' : '';
+    const normal = (held ? buffer.slice(0, -1) : buffer).replace(/\r\n?/g, '\n');
+    const parts = normal.split('\n');
+    buffer = (parts.pop() ?? '') + held;
+    yield* parts;
+  };
+  const flush = (): string | null => {
+    const frame = data.length > 0 ? data.join('\n') : null;
+    data = [];
+    return frame;
+  };
+  for await (const chunk of body) {
+    for (const line of lines(decoder.decode(chunk, { stream: true }))) {
+      if (line === '') {
+        const frame = flush();
+        if (frame !== null) yield frame;
+      } else if (line.startsWith('data:')) {
+        data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+      }
+      // Comments (`:`) and other fields (event, id, retry) carry nothing the device ask uses.
+    }
+  }
+  for (const line of lines(`${decoder.decode()}\n`)) {
+    if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+  }
+  const last = flush();
+  if (last !== null) yield last;
+}
