@@ -59,7 +59,9 @@ describe('loadConfig', () => {
   });
 
   it('rejects settings.json values by name too', () => {
-    expect(() => loadConfig({ ...base, settings: { ROBOT_SESSION_TTL: 5 } })).toThrow(/ROBOT_SESSION_TTL in settings.json/);
+    expect(() => loadConfig({ ...base, settings: { ROBOT_SESSION_TTL: 5 } })).toThrow(
+      /ROBOT_SESSION_TTL in settings.json/,
+    );
   });
 
   it('understands --sim and refuses it together with --daemon', () => {
@@ -75,7 +77,67 @@ describe('loadConfig', () => {
   });
 
   it('uses the OS app-data folder per platform', () => {
-    expect(loadConfig({ ...base, platform: 'darwin' }).dataDir).toBe('/home/op/Library/Application Support/Robot Cockpit');
+    expect(loadConfig({ ...base, platform: 'darwin' }).dataDir).toBe(
+      '/home/op/Library/Application Support/Robot Cockpit',
+    );
     expect(loadConfig({ ...base, env: { XDG_CONFIG_HOME: '/x' } }).dataDir).toBe('/x/robot-cockpit');
+  });
+  describe('platform identity (ROBOT_PLATFORM_URL, ROBOT_DEVICE_ID, ROBOT_DEVICE_TOKEN)', () => {
+    const identity = {
+      ROBOT_PLATFORM_URL: 'https://platform.example/some/path',
+      ROBOT_DEVICE_ID: '3f2c9a1e-77aa-4c1b-9d3e-0123456789ab',
+      ROBOT_DEVICE_TOKEN: 'tind_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG',
+    };
+
+    it('is undefined when none is set, and the origin with id and token when all three are', () => {
+      expect(loadConfig(base).platform).toBeUndefined();
+      const c = loadConfig({ ...base, env: identity });
+      expect(c.platform).toEqual({
+        platformUrl: 'https://platform.example',
+        deviceId: identity.ROBOT_DEVICE_ID,
+        token: identity.ROBOT_DEVICE_TOKEN,
+      });
+      expect(Object.isFrozen(c.platform)).toBe(true);
+    });
+
+    it('accepts plain http only on a loopback host', () => {
+      for (const url of ['http://127.0.0.1:8787', 'http://localhost:3000', 'http://[::1]:3000']) {
+        expect(loadConfig({ ...base, env: { ...identity, ROBOT_PLATFORM_URL: url } }).platform?.platformUrl).toBe(
+          new URL(url).origin,
+        );
+      }
+      for (const url of [
+        'http://platform.example',
+        'http://192.168.1.20:3000',
+        'ftp://x',
+        'https://u:p@platform.example',
+      ]) {
+        expect(() => loadConfig({ ...base, env: { ...identity, ROBOT_PLATFORM_URL: url } })).toThrow(
+          /ROBOT_PLATFORM_URL/,
+        );
+      }
+    });
+
+    it('refuses a partial set, naming the missing variables', () => {
+      const { ROBOT_DEVICE_TOKEN: _token, ...partial } = identity;
+      expect(() => loadConfig({ ...base, env: partial })).toThrow(/go together: missing ROBOT_DEVICE_TOKEN$/m);
+      expect(() => loadConfig({ ...base, settings: { ROBOT_DEVICE_ID: 'abc' } })).toThrow(
+        /missing ROBOT_PLATFORM_URL, ROBOT_DEVICE_TOKEN/,
+      );
+    });
+
+    it('names a malformed id or token without echoing the token', () => {
+      let error: unknown;
+      try {
+        loadConfig({ ...base, env: { ...identity, ROBOT_DEVICE_ID: 'has space', ROBOT_DEVICE_TOKEN: 'tind_ secret' } });
+      } catch (err) {
+        error = err;
+      }
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(2);
+      expect(problems.join('\n')).toMatch(/ROBOT_DEVICE_ID: .*got "has space"/);
+      expect(problems.join('\n')).toMatch(/ROBOT_DEVICE_TOKEN: expected/);
+      expect(problems.join('\n')).not.toContain('secret');
+    });
   });
 });

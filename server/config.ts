@@ -35,6 +35,15 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Headless model settings; when set they override the dashboard's (issue 7). */
   readonly model: { provider?: string; baseUrl?: string; model?: string; key?: string };
+  /** The robot's platform identity from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN (all or none). */
+  readonly platform: PlatformIdentity | undefined;
+}
+
+/** A device identity on the hosted platform, as the platform client's enrolment takes it. */
+export interface PlatformIdentity {
+  readonly platformUrl: string;
+  readonly deviceId: string;
+  readonly token: string;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -115,6 +124,29 @@ const baseUrl: Parser<string> = (raw) => {
   }
 };
 
+const matching =
+  (pattern: RegExp): Parser<string> =>
+  (raw) =>
+    pattern.test(raw) ? raw : undefined;
+
+/** True for localhost, 127.0.0.0/8 and ::1: hosts that never leave the machine. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** The platform is reached over https only; plain http only on a loopback host (issue 10). */
+const platformUrl: Parser<string> = (raw) => {
+  try {
+    const url = new URL(raw);
+    if (url.username || url.password) return undefined;
+    if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname))) return url.origin;
+    return undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const origin: Parser<string> = (raw) => {
   try {
     const url = new URL(raw);
@@ -129,12 +161,14 @@ interface Entry<T> {
   /** What a valid value looks like, for the error message. */
   expect: string;
   flag?: keyof Flags;
+  /** A credential: a bad value is named, never echoed (error messages reach logs and terminals). */
+  secret?: boolean;
 }
 
 /** Every ROBOT_* variable, its parser and what it expects. Defaults are applied below. */
 const TABLE = {
-  ROBOT_TOKEN: { parse: text(16, 256), expect: 'a string of 16-256 characters' },
-  ROBOT_REG_TOKEN: { parse: text(8, 256), expect: 'a string of 8-256 characters' },
+  ROBOT_TOKEN: { parse: text(16, 256), expect: 'a string of 16-256 characters', secret: true },
+  ROBOT_REG_TOKEN: { parse: text(8, 256), expect: 'a string of 8-256 characters', secret: true },
   ROBOT_WS_HZ: { parse: int(1, 50), expect: 'an integer 1-50 (frames per second)' },
   ROBOT_RATE_LIMIT: { parse: int(1, 1000), expect: 'an integer 1-1000 (requests per second)' },
   ROBOT_TRACK_AUTOSTART: { parse: bool, expect: '1 or 0' },
@@ -162,7 +196,21 @@ const TABLE = {
   },
   ROBOT_MODEL_BASE_URL: { parse: baseUrl, expect: 'an http(s) URL such as http://127.0.0.1:11434/v1' },
   ROBOT_MODEL: { parse: text(1, 200), expect: 'a model name of 1-200 characters' },
-  ROBOT_MODEL_KEY: { parse: text(1, 1000), expect: 'an API key of 1-1000 characters' },
+  ROBOT_MODEL_KEY: { parse: text(1, 1000), expect: 'an API key of 1-1000 characters', secret: true },
+  ROBOT_PLATFORM_URL: {
+    parse: platformUrl,
+    expect: 'an https URL of the platform (plain http only on a loopback host such as 127.0.0.1)',
+  },
+  // The platform client's own checks (platform-client/identity.ts): URL-safe ids, printable tokens.
+  ROBOT_DEVICE_ID: {
+    parse: matching(/^[A-Za-z0-9_-]{1,128}$/),
+    expect: 'a device id of 1-128 letters, digits, _ or -',
+  },
+  ROBOT_DEVICE_TOKEN: {
+    parse: matching(/^[\x21-\x7e]{8,512}$/),
+    expect: 'a device token of 8-512 printable characters without spaces',
+    secret: true,
+  },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -184,6 +232,7 @@ export function loadConfig(sources: ConfigSources): Config {
   const { env, flags = {}, settings = {} } = sources;
   const problems: string[] = [];
   const parsed: Parsed = {};
+  const given = new Set<ConfigKey>();
 
   for (const key of CONFIG_KEYS) {
     const entry: Entry<unknown> = TABLE[key];
@@ -197,11 +246,15 @@ export function loadConfig(sources: ConfigSources): Config {
             ? [String(settings[key]), `${key} in settings.json`]
             : [undefined, key];
     if (raw === undefined) continue;
+    given.add(key);
     const value = entry.parse(raw);
-    if (value === undefined) problems.push(`${origin}: expected ${entry.expect}, got ${JSON.stringify(raw)}`);
+    const shown = entry.secret ? '' : `, got ${JSON.stringify(raw)}`;
+    if (value === undefined) problems.push(`${origin}: expected ${entry.expect}${shown}`);
     else (parsed as Record<string, unknown>)[key] = value;
   }
   if (flags.sim && flags.daemon !== undefined) problems.push('--sim and --daemon cannot be used together');
+  const platformProblem = partialPlatform(given);
+  if (platformProblem) problems.push(platformProblem);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const home = sources.home ?? homedir();
@@ -236,7 +289,23 @@ export function loadConfig(sources: ConfigSources): Config {
         key: parsed.ROBOT_MODEL_KEY,
       }),
     ),
+    platform: platformIdentity(parsed),
   });
+}
+
+const PLATFORM_KEYS = ['ROBOT_PLATFORM_URL', 'ROBOT_DEVICE_ID', 'ROBOT_DEVICE_TOKEN'] as const;
+
+/** The three platform variables make one identity: a partial set is a mistake, never a default. */
+function partialPlatform(given: ReadonlySet<ConfigKey>): string | undefined {
+  const missing = PLATFORM_KEYS.filter((key) => !given.has(key));
+  if (missing.length === 0 || missing.length === PLATFORM_KEYS.length) return undefined;
+  return `${PLATFORM_KEYS.join(', ')} go together: missing ${missing.join(', ')}`;
+}
+
+function platformIdentity(parsed: Parsed): PlatformIdentity | undefined {
+  const { ROBOT_PLATFORM_URL: platformUrl, ROBOT_DEVICE_ID: deviceId, ROBOT_DEVICE_TOKEN: token } = parsed;
+  if (platformUrl === undefined || deviceId === undefined || token === undefined) return undefined;
+  return Object.freeze({ platformUrl, deviceId, token });
 }
 
 function dropUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {

@@ -10,7 +10,9 @@ import { createAccess, type Access } from './auth/access.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
-import { createDesktopFeatures } from './desktop/features.ts';
+import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
+import type { PlatformNotice } from './desktop/platform-port.ts';
+import type { FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
 import { closeServer, listen } from './http/listeners.ts';
@@ -21,6 +23,8 @@ export type { Config, Flags } from './config.ts';
 export { loadConfig, ConfigError, CONFIG_KEYS, defaultDataDir } from './config.ts';
 export { createLog, type Log } from './log.ts';
 export { ensureOwnerToken } from './auth/owner-token.ts';
+export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformStatusView } from './desktop/platform-port.ts';
+export type { FleetTurnInput } from './agent/fleet-chat.ts';
 
 export interface CockpitOptions {
   config: Config;
@@ -28,6 +32,8 @@ export interface CockpitOptions {
   ownerToken: string;
   /** Built dashboard folder; defaults to dist/renderer of this checkout. */
   shellRoot?: string;
+  /** The platform client's port, device ask and use_device, wired by main/compose.ts. */
+  platform?: FeatureOptions['platform'];
 }
 
 export interface Cockpit {
@@ -44,6 +50,12 @@ export interface Cockpit {
   readonly access: Access;
   /** The local certificate authority's certificate (PEM), for clients that must trust it. */
   readonly caCertPem: string | undefined;
+  /** One fleet turn on the agent, without fleet tools: what a relayed `invoke` runs. */
+  runFleetTurn(turn: FleetTurnInput): Promise<{ text: string }>;
+  /** The tools a fleet turn may use: the verbs this robot offers other devices. */
+  fleetToolNames(): string[];
+  /** A platform notify envelope: an event receipt and a `notify` frame on /ws. */
+  notify(notice: PlatformNotice): void;
   stop(): Promise<void>;
 }
 
@@ -71,7 +83,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       ownerToken: options.ownerToken,
       pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
     });
-    const features = createDesktopFeatures({ robot, log, config });
+    const features = createDesktopFeatures({ robot, log, config, platform: options.platform });
     const app = createDesktopApp({
       config,
       log,
@@ -93,7 +105,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     // Undone in reverse: sockets get their 1001 first, then the listeners drain and close.
     cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
     cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
-    return cockpitHandle({ app, robot, access, sim, daemonUrl, https, servers, cleanup });
+    return cockpitHandle({ app, robot, access, features, sim, daemonUrl, https, servers, cleanup });
   } catch (err) {
     await runCleanup(cleanup);
     throw err;
@@ -125,6 +137,7 @@ function cockpitHandle(parts: {
   app: DesktopApp;
   robot: RobotCore;
   access: Access;
+  features: DesktopFeatures;
   sim: SimDaemon | undefined;
   daemonUrl: string;
   https: HttpsService | undefined;
@@ -144,6 +157,9 @@ function cockpitHandle(parts: {
     app: parts.app,
     access: parts.access,
     caCertPem: parts.https?.tls.caCertPem,
+    runFleetTurn: (turn) => parts.features.agent.runFleetTurn(turn),
+    fleetToolNames: () => parts.features.agent.runtime.toolsFor(true).map((tool) => tool.name),
+    notify: (notice) => parts.features.notify(notice),
     // Daemon media is never released on the way down: other apps on the robot still use it.
     stop: () => (stopping ??= runCleanup(parts.cleanup)),
   };

@@ -15,10 +15,12 @@ import { createDoaTurner, type DoaTurner } from '../perception/doa-turner.ts';
 import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
+import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
+import { platformRoutes } from './routes/platform-routes.ts';
 import { handleSocketMessages } from './socket-messages.ts';
 
 export interface DesktopFeatures {
@@ -33,6 +35,8 @@ export interface DesktopFeatures {
   readonly onSocket: (client: WsClient) => void;
   /** Connects broadcasts to the hub once it exists. */
   bindBroadcast(broadcast: (frame: object) => void): void;
+  /** A notify envelope from the platform: an event receipt and a `notify` frame on /ws. */
+  notify(notice: PlatformNotice): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -41,8 +45,8 @@ export interface FeatureOptions {
   robot: RobotCore;
   log: Log;
   config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
-  /** The platform client's pieces, bound by main/ when the robot is enrolled. */
-  platform?: { ask?: PlatformAsk; fleetTools?: () => readonly AgentTool[] };
+  /** The platform client's pieces, bound by main/ (ARCHITECTURE §2: server/ never imports it). */
+  platform?: { port?: PlatformPort; ask?: PlatformAsk; fleetTools?: () => readonly AgentTool[] };
 }
 
 export function createDesktopFeatures({ robot, log, config, platform }: FeatureOptions): DesktopFeatures {
@@ -84,13 +88,19 @@ export function createDesktopFeatures({ robot, log, config, platform }: FeatureO
     thinkerIntervalSeconds: config.thinkerIntervalSeconds,
     log: log.child('agent'),
   });
+  const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
   return {
     control,
     tracking,
     doa,
     events,
     agent,
-    routes: [...controlRoutes({ control }), ...perceptionRoutes({ tracking, doa }), ...agentRoutes(agent)],
+    routes: [
+      ...controlRoutes({ control }),
+      ...perceptionRoutes({ tracking, doa }),
+      ...agentRoutes(agent),
+      ...platformRoutes({ port: platform?.port }),
+    ],
     bindSnapshot(fn) {
       snapshot = fn;
     },
@@ -98,6 +108,7 @@ export function createDesktopFeatures({ robot, log, config, platform }: FeatureO
     bindBroadcast(fn) {
       broadcastTo = fn;
     },
+    notify: (notice) => platformFeed.notify(notice),
     async start() {
       control.start();
       // Tracking's first face read and enable can take seconds with the daemon down: not awaited.
@@ -106,6 +117,7 @@ export function createDesktopFeatures({ robot, log, config, platform }: FeatureO
       await agent.start();
     },
     async stop() {
+      platformFeed.close();
       await agent.stop();
       doa.stop();
       await tracking.stop();
