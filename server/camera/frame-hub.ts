@@ -61,90 +61,90 @@ export interface FrameHub {
 
 const FRESH_MS = 1000;
 
-export function createFrameHub(options: FrameHubOptions): FrameHub {
-  const now = options.now ?? Date.now;
-  const idleStopMs = options.idleStopMs === undefined ? 30_000 : options.idleStopMs;
-  const jpegLingerMs = options.jpegLingerMs ?? 10_000;
-  const viewers: Record<FrameKind, Set<Mailbox>> = { jpeg: new Set(), h264: new Set() };
-  const endings = new WeakMap<Mailbox, () => void>();
-  const latest: Partial<Record<FrameKind, { frame: CameraFrame; at: number }>> = {};
-  const waiters = new Set<(frame: CameraFrame | undefined) => void>();
-  const fps = createFpsMeter();
-  let enabled = false;
-  let neededUntil = 0;
-  let jpegUntil = 0;
-  let h264Seen = false;
-  let droppedClosed = 0;
-  let demandTimer: NodeJS.Timeout | undefined;
+interface Viewer {
+  box: Mailbox;
+  onEnd: (() => void) | undefined;
+}
 
-  const dispatch = (frame: CameraFrame): void => {
-    const at = now();
-    // One picture may come twice (its H.264, then its decoded JPEG): count pictures once.
-    if (frame.h264 || !h264Seen) fps.tick(at);
-    if (frame.h264) {
-      h264Seen = true;
-      latest.h264 = { frame, at };
-      for (const box of viewers.h264) box.offer(frame);
+class CameraFrameHub implements FrameHub {
+  readonly configured: boolean;
+  private readonly runner: SourceRunner | null;
+  private readonly now: () => number;
+  private readonly idleStopMs: number | null;
+  private readonly jpegLingerMs: number;
+  private readonly viewers: Record<FrameKind, Set<Viewer>> = { jpeg: new Set(), h264: new Set() };
+  private readonly newest: Partial<Record<FrameKind, { frame: CameraFrame; at: number }>> = {};
+  private readonly waiters = new Set<(frame: CameraFrame | undefined) => void>();
+  private readonly fps = createFpsMeter();
+  private enabled = false;
+  /** The upstream client stays open until then without viewers (a snapshot or a viewer just left). */
+  private neededUntil = 0;
+  /** JPEG decoding stays on until then without JPEG viewers (a snapshot was taken). */
+  private jpegUntil = 0;
+  private h264Seen = false;
+  private droppedClosed = 0;
+  private demandTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: FrameHubOptions) {
+    this.now = options.now ?? Date.now;
+    this.idleStopMs = options.idleStopMs === undefined ? 30_000 : options.idleStopMs;
+    this.jpegLingerMs = options.jpegLingerMs ?? 10_000;
+    this.runner = options.source
+      ? createSourceRunner({
+          source: options.source,
+          log: options.log,
+          onFrame: (frame) => this.dispatch(frame),
+          stallMs: options.stallMs ?? 1000,
+          firstFrameMs: options.firstFrameMs ?? 4000,
+          retryMinMs: options.retryMinMs ?? 200,
+          retryMaxMs: options.retryMaxMs ?? 1000,
+          now: this.now,
+        })
+      : null;
+    this.configured = this.runner !== null;
+  }
+
+  start(): void {
+    this.enabled = true;
+    this.settle();
+  }
+
+  async stop(): Promise<void> {
+    this.enabled = false;
+    clearTimeout(this.demandTimer);
+    for (const kind of ['jpeg', 'h264'] as const) {
+      const ending = [...this.viewers[kind]];
+      this.viewers[kind].clear();
+      for (const viewer of ending) {
+        this.retire(viewer);
+        viewer.onEnd?.();
+      }
     }
-    if (frame.jpeg) {
-      latest.jpeg = { frame, at };
-      for (const box of viewers.jpeg) box.offer(frame);
-      for (const resolve of waiters) resolve(frame);
-      waiters.clear();
-    }
-  };
+    for (const resolve of this.waiters) resolve(undefined);
+    this.waiters.clear();
+    await this.runner?.halt();
+  }
 
-  const runner: SourceRunner | null = options.source
-    ? createSourceRunner({
-        source: options.source,
-        log: options.log,
-        onFrame: dispatch,
-        stallMs: options.stallMs ?? 1000,
-        firstFrameMs: options.firstFrameMs ?? 4000,
-        retryMinMs: options.retryMinMs ?? 200,
-        retryMaxMs: options.retryMaxMs ?? 1000,
-        now,
-      })
-    : null;
-
-  const viewerCount = (): number => viewers.jpeg.size + viewers.h264.size;
-
-  /** Starts or stops the upstream client and the JPEG decoding to match who needs them now. */
-  const settle = (): void => {
-    clearTimeout(demandTimer);
-    if (!runner) return;
-    const t = now();
-    const needed = enabled && (idleStopMs === null || viewerCount() > 0 || t < neededUntil);
-    runner.wantJpeg(viewers.jpeg.size > 0 || t < jpegUntil);
-    if (!needed) {
-      void runner.halt();
-      fps.reset();
-      h264Seen = false;
-      return;
-    }
-    runner.run();
-    const next = [neededUntil, jpegUntil].filter((u) => u > t);
-    if (next.length > 0) demandTimer = setTimeout(settle, Math.min(...next) - t + 5).unref();
-  };
-
-  const subscribe = (kind: FrameKind, deliver: Deliver, onEnd?: () => void): Subscription => {
-    const box = createMailbox(deliver, (error) => {
-      options.log.debug('camera viewer failed; unsubscribed', { error: String(error) });
-      close();
-    });
-    const close = (): void => {
-      if (!viewers[kind].delete(box)) return;
-      box.close();
-      droppedClosed += box.dropped;
-      if (idleStopMs !== null) neededUntil = Math.max(neededUntil, now() + idleStopMs);
-      settle();
+  subscribe(kind: FrameKind, deliver: Deliver, onEnd?: () => void): Subscription {
+    const viewer: Viewer = {
+      box: createMailbox(deliver, (error) => {
+        this.options.log.debug('camera viewer failed; unsubscribed', { error: String(error) });
+        close();
+      }),
+      onEnd,
     };
-    viewers[kind].add(box);
-    if (onEnd) endings.set(box, onEnd);
-    settle();
+    const close = (): void => {
+      if (!this.viewers[kind].delete(viewer)) return;
+      this.retire(viewer);
+      this.keepNeeded(this.now());
+      this.settle();
+    };
+    this.viewers[kind].add(viewer);
+    this.settle();
     // A new JPEG viewer sees the current picture at once rather than at the next frame.
-    const current = latest.jpeg;
-    if (kind === 'jpeg' && current && now() - current.at <= FRESH_MS) box.offer(current.frame);
+    const current = this.fresh();
+    if (kind === 'jpeg' && current) viewer.box.offer(current);
+    const { box } = viewer;
     return {
       close,
       get dropped() {
@@ -154,66 +154,102 @@ export function createFrameHub(options: FrameHubOptions): FrameHub {
         return box.delivered;
       },
     };
-  };
+  }
 
-  const snapshot = (waitMs = 3000): Promise<CameraFrame | undefined> => {
-    if (!runner || !enabled) return Promise.resolve(undefined);
-    const t = now();
-    jpegUntil = t + jpegLingerMs;
-    if (idleStopMs !== null) neededUntil = Math.max(neededUntil, t + idleStopMs);
-    settle();
-    const current = latest.jpeg;
-    if (current && t - current.at <= FRESH_MS) return Promise.resolve(current.frame);
+  latest(kind: FrameKind = 'jpeg'): CameraFrame | undefined {
+    return this.newest[kind]?.frame;
+  }
+
+  snapshot(waitMs = 3000): Promise<CameraFrame | undefined> {
+    if (!this.runner || !this.enabled) return Promise.resolve(undefined);
+    const t = this.now();
+    this.jpegUntil = t + this.jpegLingerMs;
+    this.keepNeeded(t);
+    this.settle();
+    const current = this.fresh();
+    return current ? Promise.resolve(current) : this.nextJpeg(waitMs);
+  }
+
+  health(): CameraHealth {
+    const status = this.runner && this.enabled ? this.runner.status() : 'off';
+    return { status, fps: status === 'off' ? 0 : this.fps.rate(this.now()) };
+  }
+
+  stats(): HubStats {
+    const all = [...this.viewers.jpeg, ...this.viewers.h264];
+    const open = all.reduce((sum, viewer) => sum + viewer.box.dropped, 0);
+    const runnerStats = this.runner?.stats() ?? { starts: 0, failedStarts: 0, restarts: 0 };
+    return {
+      ...runnerStats,
+      viewers: { jpeg: this.viewers.jpeg.size, h264: this.viewers.h264.size },
+      dropped: this.droppedClosed + open,
+    };
+  }
+
+  private dispatch(frame: CameraFrame): void {
+    const at = this.now();
+    // One picture may come twice (its H.264, then its decoded JPEG): count pictures once.
+    if (frame.h264 || !this.h264Seen) this.fps.tick(at);
+    if (frame.h264) {
+      this.h264Seen = true;
+      this.newest.h264 = { frame, at };
+      for (const viewer of this.viewers.h264) viewer.box.offer(frame);
+    }
+    if (frame.jpeg) {
+      this.newest.jpeg = { frame, at };
+      for (const viewer of this.viewers.jpeg) viewer.box.offer(frame);
+      for (const resolve of this.waiters) resolve(frame);
+      this.waiters.clear();
+    }
+  }
+
+  /** Starts or stops the upstream client and the JPEG decoding to match who needs them now. */
+  private settle(): void {
+    clearTimeout(this.demandTimer);
+    if (!this.runner) return;
+    const t = this.now();
+    const viewers = this.viewers.jpeg.size + this.viewers.h264.size;
+    const needed = this.enabled && (this.idleStopMs === null || viewers > 0 || t < this.neededUntil);
+    this.runner.wantJpeg(this.viewers.jpeg.size > 0 || t < this.jpegUntil);
+    if (!needed) {
+      void this.runner.halt();
+      this.fps.reset();
+      this.h264Seen = false;
+      return;
+    }
+    this.runner.run();
+    const next = [this.neededUntil, this.jpegUntil].filter((u) => u > t);
+    if (next.length > 0) this.demandTimer = setTimeout(() => this.settle(), Math.min(...next) - t + 5).unref();
+  }
+
+  private keepNeeded(t: number): void {
+    if (this.idleStopMs !== null) this.neededUntil = Math.max(this.neededUntil, t + this.idleStopMs);
+  }
+
+  private retire(viewer: Viewer): void {
+    viewer.box.close();
+    this.droppedClosed += viewer.box.dropped;
+  }
+
+  /** The newest JPEG frame if it is under a second old. */
+  private fresh(): CameraFrame | undefined {
+    const current = this.newest.jpeg;
+    return current && this.now() - current.at <= FRESH_MS ? current.frame : undefined;
+  }
+
+  private nextJpeg(waitMs: number): Promise<CameraFrame | undefined> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        waiters.delete(done);
-        resolve(undefined);
-      }, waitMs);
       const done = (frame: CameraFrame | undefined): void => {
         clearTimeout(timer);
+        this.waiters.delete(done);
         resolve(frame);
       };
-      waiters.add(done);
+      const timer = setTimeout(() => done(undefined), waitMs);
+      this.waiters.add(done);
     });
-  };
+  }
+}
 
-  return {
-    configured: runner !== null,
-    start() {
-      enabled = true;
-      settle();
-    },
-    async stop() {
-      enabled = false;
-      clearTimeout(demandTimer);
-      for (const kind of ['jpeg', 'h264'] as const) {
-        const boxes = [...viewers[kind]];
-        viewers[kind].clear();
-        for (const box of boxes) {
-          box.close();
-          droppedClosed += box.dropped;
-          endings.get(box)?.();
-        }
-      }
-      for (const resolve of waiters) resolve(undefined);
-      waiters.clear();
-      await runner?.halt();
-    },
-    subscribe,
-    latest: (kind = 'jpeg') => latest[kind]?.frame,
-    snapshot,
-    health() {
-      const status = runner && enabled ? runner.status() : 'off';
-      return { status, fps: status === 'off' ? 0 : fps.rate(now()) };
-    },
-    stats() {
-      const open = [...viewers.jpeg, ...viewers.h264].reduce((sum, box) => sum + box.dropped, 0);
-      const runnerStats = runner?.stats() ?? { starts: 0, failedStarts: 0, restarts: 0 };
-      return {
-        ...runnerStats,
-        viewers: { jpeg: viewers.jpeg.size, h264: viewers.h264.size },
-        dropped: droppedClosed + open,
-      };
-    },
-  };
+export function createFrameHub(options: FrameHubOptions): FrameHub {
+  return new CameraFrameHub(options);
 }

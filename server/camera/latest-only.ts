@@ -16,52 +16,53 @@ export interface Mailbox {
   readonly delivered: number;
 }
 
-export function createMailbox(deliver: Deliver, onFailure: (error: unknown) => void): Mailbox {
-  let pending: CameraFrame | undefined;
-  let busy = false;
-  let closed = false;
-  let dropped = 0;
-  let delivered = 0;
+class LatestOnly implements Mailbox {
+  private pending: CameraFrame | undefined;
+  private busy = false;
+  private closed = false;
+  dropped = 0;
+  delivered = 0;
 
-  const run = (frame: CameraFrame): void => {
-    busy = true;
+  constructor(
+    private readonly deliver: Deliver,
+    private readonly onFailure: (error: unknown) => void,
+  ) {}
+
+  offer(frame: CameraFrame): void {
+    if (this.closed) return;
+    if (!this.busy) return this.run(frame);
+    if (this.pending) this.dropped += 1;
+    this.pending = frame;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.pending) this.dropped += 1;
+    this.pending = undefined;
+  }
+
+  private run(frame: CameraFrame): void {
+    this.busy = true;
     Promise.resolve()
-      .then(() => deliver(frame))
+      .then(() => this.deliver(frame))
       .then(
         () => {
-          delivered += 1;
+          this.delivered += 1;
         },
         (error: unknown) => {
-          closed = true;
-          pending = undefined;
-          onFailure(error);
+          this.close();
+          this.onFailure(error);
         },
       )
       .finally(() => {
-        busy = false;
-        const next = pending;
-        pending = undefined;
-        if (next && !closed) run(next);
+        this.busy = false;
+        const next = this.pending;
+        this.pending = undefined;
+        if (next && !this.closed) this.run(next);
       });
-  };
+  }
+}
 
-  return {
-    offer(frame) {
-      if (closed) return;
-      if (!busy) return run(frame);
-      if (pending) dropped += 1;
-      pending = frame;
-    },
-    close() {
-      closed = true;
-      if (pending) dropped += 1;
-      pending = undefined;
-    },
-    get dropped() {
-      return dropped;
-    },
-    get delivered() {
-      return delivered;
-    },
-  };
+export function createMailbox(deliver: Deliver, onFailure: (error: unknown) => void): Mailbox {
+  return new LatestOnly(deliver, onFailure);
 }

@@ -7,7 +7,7 @@
  * rules; daemon-api.md §10.8).
  */
 import type { CameraHealth } from '../contract/health.ts';
-import { createBackoff } from '../daemon/backoff.ts';
+import { createBackoff, type Backoff } from '../daemon/backoff.ts';
 import type { Log } from '../log.ts';
 import type { CameraFrame, CameraSource } from './frame.ts';
 
@@ -40,98 +40,118 @@ export interface SourceRunner {
   stats(): RunnerStats;
 }
 
-export function createSourceRunner(o: RunnerOptions): SourceRunner {
-  const backoff = createBackoff(o.retryMinMs, o.retryMaxMs);
-  const stats: RunnerStats = { starts: 0, failedStarts: 0, restarts: 0 };
-  let running = false;
+class Runner implements SourceRunner {
+  private readonly backoff: Backoff;
+  private readonly counts: RunnerStats = { starts: 0, failedStarts: 0, restarts: 0 };
+  private running = false;
   /** Bumped by every start, restart and halt, so callbacks of an older attempt are ignored. */
-  let generation = 0;
-  let startedAt: number | undefined;
-  let lastFrameAt: number | undefined;
-  let everFramed = false;
-  let jpeg = false;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let watchdog: NodeJS.Timeout | undefined;
-  // Start and stop of the source never overlap: each waits for the previous one.
-  let chain: Promise<void> = Promise.resolve();
-  const serial = (work: () => Promise<void>): Promise<void> => (chain = chain.then(work, work));
+  private generation = 0;
+  private startedAt: number | undefined;
+  private lastFrameAt: number | undefined;
+  private everFramed = false;
+  private jpeg = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  /** Start and stop of the source never overlap: each waits for the previous one. */
+  private chain: Promise<void> = Promise.resolve();
 
-  const onFrame = (gen: number, frame: CameraFrame): void => {
-    if (gen !== generation) return;
-    if (lastFrameAt === undefined) backoff.reset();
-    lastFrameAt = o.now();
-    everFramed = true;
-    o.onFrame(frame);
-  };
+  constructor(private readonly o: RunnerOptions) {
+    this.backoff = createBackoff(o.retryMinMs, o.retryMaxMs);
+  }
 
-  const attempt = (gen: number): Promise<void> =>
-    serial(async () => {
-      if (gen !== generation) return;
-      startedAt = o.now();
-      lastFrameAt = undefined;
-      stats.starts += 1;
+  run(): void {
+    if (this.running) return;
+    this.running = true;
+    this.generation += 1;
+    this.watchdog = setInterval(() => this.check(), Math.max(50, this.o.stallMs / 4)).unref();
+    void this.attempt(this.generation);
+  }
+
+  async halt(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.generation += 1;
+    this.startedAt = undefined;
+    this.lastFrameAt = undefined;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.watchdog);
+    await this.serial(() => this.o.source.stop().catch(() => {}));
+  }
+
+  wantJpeg(on: boolean): void {
+    this.jpeg = on;
+    if (this.running) this.o.source.wantJpeg?.(on);
+  }
+
+  status(): CameraHealth['status'] {
+    if (!this.running) return 'off';
+    if (this.lastFrameAt !== undefined && this.o.now() - this.lastFrameAt <= this.o.stallMs) return 'live';
+    return this.everFramed ? 'lost' : 'starting';
+  }
+
+  stats(): RunnerStats {
+    return { ...this.counts };
+  }
+
+  private serial(work: () => Promise<void>): Promise<void> {
+    this.chain = this.chain.then(work, work);
+    return this.chain;
+  }
+
+  private onFrame(gen: number, frame: CameraFrame): void {
+    if (gen !== this.generation) return;
+    if (this.lastFrameAt === undefined) this.backoff.reset();
+    this.lastFrameAt = this.o.now();
+    this.everFramed = true;
+    this.o.onFrame(frame);
+  }
+
+  private attempt(gen: number): Promise<void> {
+    return this.serial(async () => {
+      if (gen !== this.generation) return;
+      const { source, log } = this.o;
+      this.startedAt = this.o.now();
+      this.lastFrameAt = undefined;
+      this.counts.starts += 1;
       try {
-        o.source.wantJpeg?.(jpeg);
-        await o.source.start(
-          (frame) => onFrame(gen, frame),
-          (error) => gen === generation && restart(`source failed: ${error.message}`, backoff.next()),
+        source.wantJpeg?.(this.jpeg);
+        await source.start(
+          (frame) => this.onFrame(gen, frame),
+          (error) => gen === this.generation && this.restart(`source failed: ${error.message}`, this.backoff.next()),
         );
       } catch (error) {
-        stats.failedStarts += 1;
-        o.log.debug('camera source did not start', { source: o.source.name, error: String(error) });
-        if (gen === generation) restart('start failed', backoff.next());
+        this.counts.failedStarts += 1;
+        log.debug('camera source did not start', { source: source.name, error: String(error) });
+        if (gen === this.generation) this.restart('start failed', this.backoff.next());
         return;
       }
       // Halted or restarted while starting: this attempt is stale.
-      if (gen !== generation) await o.source.stop().catch(() => {});
+      if (gen !== this.generation) await source.stop().catch(() => {});
     });
+  }
 
-  const restart = (reason: string, delayMs: number): void => {
-    if (!running) return;
-    generation += 1;
-    const gen = generation;
-    stats.restarts += 1;
-    startedAt = undefined;
-    o.log.debug('re-acquiring the camera', { source: o.source.name, reason, delayMs });
-    void serial(() => o.source.stop().catch(() => {}));
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(() => void attempt(gen), delayMs).unref();
-  };
+  private restart(reason: string, delayMs: number): void {
+    if (!this.running) return;
+    this.generation += 1;
+    const gen = this.generation;
+    this.counts.restarts += 1;
+    this.startedAt = undefined;
+    this.o.log.debug('re-acquiring the camera', { source: this.o.source.name, reason, delayMs });
+    void this.serial(() => this.o.source.stop().catch(() => {}));
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.attempt(gen), delayMs).unref();
+  }
 
-  const check = (): void => {
-    if (!running || startedAt === undefined) return;
-    const now = o.now();
-    if (lastFrameAt !== undefined && now - lastFrameAt > o.stallMs) restart('frames stopped', 0);
-    else if (lastFrameAt === undefined && now - startedAt > o.firstFrameMs) restart('no first frame', backoff.next());
-  };
+  private check(): void {
+    if (!this.running || this.startedAt === undefined) return;
+    const now = this.o.now();
+    if (this.lastFrameAt !== undefined && now - this.lastFrameAt > this.o.stallMs) this.restart('frames stopped', 0);
+    else if (this.lastFrameAt === undefined && now - this.startedAt > this.o.firstFrameMs) {
+      this.restart('no first frame', this.backoff.next());
+    }
+  }
+}
 
-  return {
-    run() {
-      if (running) return;
-      running = true;
-      generation += 1;
-      watchdog = setInterval(check, Math.max(50, o.stallMs / 4)).unref();
-      void attempt(generation);
-    },
-    async halt() {
-      if (!running) return;
-      running = false;
-      generation += 1;
-      startedAt = undefined;
-      lastFrameAt = undefined;
-      clearTimeout(retryTimer);
-      clearInterval(watchdog);
-      await serial(() => o.source.stop().catch(() => {}));
-    },
-    wantJpeg(on) {
-      jpeg = on;
-      if (running) o.source.wantJpeg?.(on);
-    },
-    status() {
-      if (!running) return 'off';
-      if (lastFrameAt !== undefined && o.now() - lastFrameAt <= o.stallMs) return 'live';
-      return everFramed ? 'lost' : 'starting';
-    },
-    stats: () => ({ ...stats }),
-  };
+export function createSourceRunner(options: RunnerOptions): SourceRunner {
+  return new Runner(options);
 }

@@ -17,72 +17,88 @@ export interface CameraProducer {
   setAvailable(on: boolean): void;
   readonly available: boolean;
   /** Sessions open now and since start: each is one upstream camera client. */
-  sessions(): { open: number; total: number };
+  counts(): { open: number; total: number };
   close(): void;
 }
 
-export function createCameraProducer(hub: SignallingHub, sensor: CameraSensor, log: Log): CameraProducer {
-  const sessions = new Map<string, CameraSession>();
-  let total = 0;
-  let available = false;
-  let peerId = '';
-  let closed = false;
+class Producer implements CameraProducer {
+  private readonly sessions = new Map<string, CameraSession>();
+  private total = 0;
+  private isAvailable = false;
+  private closed = false;
+  private readonly peerId: string;
 
-  const drop = (sessionId: string): boolean => {
-    const session = sessions.get(sessionId);
-    if (!session) return false;
-    sessions.delete(sessionId);
-    session.close();
-    return true;
-  };
-  const fail = (sessionId: string, reason: string): void => {
-    log.debug('camera session failed', { sessionId, reason });
-    if (drop(sessionId)) hub.receive(peerId, { type: 'endSession', sessionId });
-  };
-  const start = (sessionId: string): void => {
-    const session = createCameraSession({
-      sensor,
-      log,
-      signal: (inner) => hub.receive(peerId, { type: 'peer', sessionId, ...inner }),
-      onFailed: (reason) => fail(sessionId, reason),
-    });
-    sessions.set(sessionId, session);
-    total += 1;
-    session.offer().catch((error: unknown) => fail(sessionId, `offer failed: ${String(error)}`));
-  };
-  const onMessage = (m: Record<string, unknown>): void => {
-    if (closed) return;
+  constructor(
+    private readonly hub: SignallingHub,
+    private readonly sensor: CameraSensor,
+    private readonly log: Log,
+  ) {
+    // Messages from the hub arrive synchronously; handling them on the next turn keeps the hub's
+    // own bookkeeping (sessionStarted to the consumer, then startSession to us) out of the way.
+    this.peerId = hub.join({ send: (m) => setImmediate(() => this.onMessage(m)) });
+  }
+
+  get available(): boolean {
+    return this.isAvailable;
+  }
+
+  setAvailable(on: boolean): void {
+    if (on === this.isAvailable) return;
+    this.isAvailable = on;
+    // Withdrawing the producer role makes the hub end every session (the consumers hear endSession).
+    this.hub.receive(this.peerId, { type: 'setPeerStatus', roles: on ? ['producer'] : [], meta: PRODUCER_META });
+    if (!on) for (const id of [...this.sessions.keys()]) this.drop(id);
+  }
+
+  counts(): { open: number; total: number } {
+    return { open: this.sessions.size, total: this.total };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const id of [...this.sessions.keys()]) this.drop(id);
+    this.hub.leave(this.peerId);
+  }
+
+  private onMessage(m: Record<string, unknown>): void {
+    if (this.closed) return;
     const sessionId = typeof m.sessionId === 'string' ? m.sessionId : '';
-    if (m.type === 'startSession' && sessionId) start(sessionId);
-    else if (m.type === 'endSession') drop(sessionId);
+    if (m.type === 'startSession' && sessionId) this.start(sessionId);
+    else if (m.type === 'endSession') this.drop(sessionId);
     else if (m.type === 'peer') {
-      sessions
+      this.sessions
         .get(sessionId)
         ?.handlePeer(m)
-        .catch((error: unknown) => log.debug('bad peer message', { error: String(error) }));
-    } else if (m.type === 'error') log.debug('signalling error', { details: m.details });
-  };
+        .catch((error: unknown) => this.log.debug('bad peer message', { error: String(error) }));
+    } else if (m.type === 'error') this.log.debug('signalling error', { details: m.details });
+  }
 
-  // Messages from the hub arrive synchronously; handling them on the next turn keeps the hub's
-  // own bookkeeping (e.g. sessionStarted before startSession) out of the producer's way.
-  peerId = hub.join({ send: (m) => setImmediate(() => onMessage(m)) });
+  private start(sessionId: string): void {
+    const session = createCameraSession({
+      sensor: this.sensor,
+      log: this.log,
+      signal: (inner) => this.hub.receive(this.peerId, { type: 'peer', sessionId, ...inner }),
+      onFailed: (reason) => this.fail(sessionId, reason),
+    });
+    this.sessions.set(sessionId, session);
+    this.total += 1;
+    session.offer().catch((error: unknown) => this.fail(sessionId, `offer failed: ${String(error)}`));
+  }
 
-  return {
-    get available() {
-      return available;
-    },
-    setAvailable(on) {
-      if (on === available) return;
-      available = on;
-      // Withdrawing the producer role makes the hub end every session (the consumers hear endSession).
-      hub.receive(peerId, { type: 'setPeerStatus', roles: on ? ['producer'] : [], meta: PRODUCER_META });
-      if (!on) for (const id of [...sessions.keys()]) drop(id);
-    },
-    sessions: () => ({ open: sessions.size, total }),
-    close() {
-      closed = true;
-      for (const id of [...sessions.keys()]) drop(id);
-      hub.leave(peerId);
-    },
-  };
+  private fail(sessionId: string, reason: string): void {
+    this.log.debug('camera session failed', { sessionId, reason });
+    if (this.drop(sessionId)) this.hub.receive(this.peerId, { type: 'endSession', sessionId });
+  }
+
+  private drop(sessionId: string): boolean {
+    const session = this.sessions.get(sessionId);
+    if (!session) return false;
+    this.sessions.delete(sessionId);
+    session.close();
+    return true;
+  }
+}
+
+export function createCameraProducer(hub: SignallingHub, sensor: CameraSensor, log: Log): CameraProducer {
+  return new Producer(hub, sensor, log);
 }

@@ -34,47 +34,54 @@ export async function renderFrame(view: SceneView): Promise<Buffer> {
     .toBuffer();
 }
 
-export function createCameraSensor(options: SensorOptions): CameraSensor {
-  const width = options.width ?? 640;
-  const height = options.height ?? 360;
-  const fps = options.fps ?? 15;
-  const subscribers = new Set<(rgba: Buffer) => void>();
-  let timer: NodeJS.Timeout | undefined;
-  let rendering = false;
+class Sensor implements CameraSensor {
+  readonly width: number;
+  readonly height: number;
+  readonly fps: number;
+  private readonly subscribers = new Set<(rgba: Buffer) => void>();
+  private timer: NodeJS.Timeout | undefined;
+  private rendering = false;
 
-  const tick = (): void => {
+  constructor(private readonly options: SensorOptions) {
+    this.width = options.width ?? 640;
+    this.height = options.height ?? 360;
+    this.fps = options.fps ?? 15;
+  }
+
+  subscribe(onFrame: (rgba: Buffer) => void): () => void {
+    this.subscribers.add(onFrame);
+    this.timer ??= setInterval(() => this.tick(), 1000 / this.fps);
+    return () => {
+      this.subscribers.delete(onFrame);
+      if (this.subscribers.size === 0) this.stopLoop();
+    };
+  }
+
+  close(): void {
+    this.subscribers.clear();
+    this.stopLoop();
+  }
+
+  private tick(): void {
     // A slow render skips a tick rather than queueing: the picture is always the latest pose.
-    if (rendering) return;
-    rendering = true;
-    renderFrame({ ...options.view(), width, height })
+    if (this.rendering) return;
+    this.rendering = true;
+    renderFrame({ ...this.options.view(), width: this.width, height: this.height })
       .then((rgba) => {
-        for (const deliver of subscribers) deliver(rgba);
+        for (const deliver of this.subscribers) deliver(rgba);
       })
-      .catch((error: unknown) => options.log.warn('camera frame not rendered', { error: String(error) }))
+      .catch((error: unknown) => this.options.log.warn('camera frame not rendered', { error: String(error) }))
       .finally(() => {
-        rendering = false;
+        this.rendering = false;
       });
-  };
-  const stopLoop = (): void => {
-    clearInterval(timer);
-    timer = undefined;
-  };
+  }
 
-  return {
-    width,
-    height,
-    fps,
-    subscribe(onFrame) {
-      subscribers.add(onFrame);
-      timer ??= setInterval(tick, 1000 / fps);
-      return () => {
-        subscribers.delete(onFrame);
-        if (subscribers.size === 0) stopLoop();
-      };
-    },
-    close() {
-      subscribers.clear();
-      stopLoop();
-    },
-  };
+  private stopLoop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+export function createCameraSensor(options: SensorOptions): CameraSensor {
+  return new Sensor(options);
 }

@@ -44,84 +44,95 @@ function withoutCandidates(sdp: string): string {
     .join('\r\n');
 }
 
-export function createCameraSession(deps: SessionDeps): CameraSession {
-  const pc = new RTCPeerConnection({
+class ProducerSession implements CameraSession {
+  private readonly pc = new RTCPeerConnection({
     codecs: { video: [useH264()] },
     iceAdditionalHostAddresses: ['127.0.0.1'],
     iceInterfaceAddresses: { udp4: '127.0.0.1' },
     iceUseIpv6: false,
   });
-  const track = new MediaStreamTrack({ kind: 'video' });
-  const sender = pc.addTransceiver(track, { direction: 'sendonly' }).sender;
-  const rtp = createRtpStream();
-  let encoder: H264Encoder | undefined;
-  let unsubscribe: (() => void) | undefined;
-  let offered = false;
-  let closed = false;
-  let lastPli = 0;
-  const early: RTCIceCandidate[] = [];
+  private readonly track = new MediaStreamTrack({ kind: 'video' });
+  private readonly rtp = createRtpStream();
+  private encoder: H264Encoder | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private offered = false;
+  private closed = false;
+  private lastPli = 0;
+  /** Candidates gathered before the offer went out; trickled right after it. */
+  private readonly early: RTCIceCandidate[] = [];
 
-  const sendCandidate = (c: RTCIceCandidate): void => {
-    if (isLoopback(c)) deps.signal({ ice: { candidate: c.candidate, sdpMLineIndex: c.sdpMLineIndex ?? 0 } });
-  };
-  const startEncoder = (): void => {
-    encoder?.close();
-    encoder = startH264Encoder({
-      width: deps.sensor.width,
-      height: deps.sensor.height,
-      fps: deps.sensor.fps,
-      gop: GOP,
-      log: deps.log,
-      onAccessUnit: (au) => {
-        for (const packet of rtp.packets(au.nals, performance.now())) track.writeRtp(packet);
-      },
-      onExit: (reason) => deps.onFailed(reason),
+  constructor(private readonly deps: SessionDeps) {
+    const sender = this.pc.addTransceiver(this.track, { direction: 'sendonly' }).sender;
+    this.pc.onIceCandidate.subscribe((c) => {
+      if (!c) return;
+      if (this.offered) this.sendCandidate(c);
+      else this.early.push(c);
     });
-    unsubscribe ??= deps.sensor.subscribe((rgba) => encoder?.encode(rgba));
-  };
+    this.pc.connectionStateChange.subscribe((state) => {
+      if (this.closed) return;
+      if (state === 'connected' && !this.encoder) this.startEncoder();
+      if (state === 'failed' || state === 'closed') deps.onFailed(`peer connection ${state}`);
+    });
+    sender.onPictureLossIndication.subscribe(() => this.onPictureLoss());
+  }
 
-  pc.onIceCandidate.subscribe((c) => {
-    if (!c) return;
-    if (offered) sendCandidate(c);
-    else early.push(c);
-  });
-  pc.connectionStateChange.subscribe((state) => {
-    if (closed) return;
-    if (state === 'connected' && !encoder) startEncoder();
-    if (state === 'failed' || state === 'closed') deps.onFailed(`peer connection ${state}`);
-  });
-  sender.onPictureLossIndication.subscribe(() => {
+  async offer(): Promise<void> {
+    await this.pc.setLocalDescription(await this.pc.createOffer());
+    const sdp = this.pc.localDescription?.sdp ?? '';
+    this.deps.signal({ sdp: { type: 'offer', sdp: withoutCandidates(sdp) } });
+    this.offered = true;
+    for (const c of this.early.splice(0)) this.sendCandidate(c);
+  }
+
+  async handlePeer(message: Record<string, unknown>): Promise<void> {
+    const sdp = message.sdp as { type?: unknown; sdp?: unknown } | undefined;
+    const ice = message.ice as { candidate?: unknown; sdpMLineIndex?: unknown } | undefined;
+    if (sdp?.type === 'answer' && typeof sdp.sdp === 'string') {
+      await this.pc.setRemoteDescription({ type: 'answer', sdp: sdp.sdp });
+    } else if (ice && typeof ice.candidate === 'string' && ice.candidate !== '') {
+      const sdpMLineIndex = typeof ice.sdpMLineIndex === 'number' ? ice.sdpMLineIndex : 0;
+      await this.pc.addIceCandidate({ candidate: ice.candidate, sdpMLineIndex });
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe?.();
+    this.encoder?.close();
+    this.track.stop();
+    void this.pc.close().catch(() => {});
+  }
+
+  private sendCandidate(c: RTCIceCandidate): void {
+    if (isLoopback(c)) this.deps.signal({ ice: { candidate: c.candidate, sdpMLineIndex: c.sdpMLineIndex ?? 0 } });
+  }
+
+  private startEncoder(): void {
+    const { sensor, log } = this.deps;
+    this.encoder?.close();
+    this.encoder = startH264Encoder({
+      width: sensor.width,
+      height: sensor.height,
+      fps: sensor.fps,
+      gop: GOP,
+      log,
+      onAccessUnit: (au) => {
+        for (const packet of this.rtp.packets(au.nals, performance.now())) this.track.writeRtp(packet);
+      },
+      onExit: (reason) => this.deps.onFailed(reason),
+    });
+    this.unsubscribe ??= sensor.subscribe((rgba) => this.encoder?.encode(rgba));
+  }
+
+  private onPictureLoss(): void {
     const now = performance.now();
-    if (closed || !encoder || now - lastPli < PLI_MIN_INTERVAL_MS) return;
-    lastPli = now;
-    startEncoder();
-  });
+    if (this.closed || !this.encoder || now - this.lastPli < PLI_MIN_INTERVAL_MS) return;
+    this.lastPli = now;
+    this.startEncoder();
+  }
+}
 
-  return {
-    async offer() {
-      await pc.setLocalDescription(await pc.createOffer());
-      const sdp = pc.localDescription?.sdp ?? '';
-      deps.signal({ sdp: { type: 'offer', sdp: withoutCandidates(sdp) } });
-      offered = true;
-      for (const c of early.splice(0)) sendCandidate(c);
-    },
-    async handlePeer(message) {
-      const sdp = message.sdp as { type?: unknown; sdp?: unknown } | undefined;
-      const ice = message.ice as { candidate?: unknown; sdpMLineIndex?: unknown } | undefined;
-      if (sdp?.type === 'answer' && typeof sdp.sdp === 'string') {
-        await pc.setRemoteDescription({ type: 'answer', sdp: sdp.sdp });
-      } else if (ice && typeof ice.candidate === 'string' && ice.candidate !== '') {
-        const sdpMLineIndex = typeof ice.sdpMLineIndex === 'number' ? ice.sdpMLineIndex : 0;
-        await pc.addIceCandidate({ candidate: ice.candidate, sdpMLineIndex });
-      }
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      unsubscribe?.();
-      encoder?.close();
-      track.stop();
-      void pc.close().catch(() => {});
-    },
-  };
+export function createCameraSession(deps: SessionDeps): CameraSession {
+  return new ProducerSession(deps);
 }

@@ -48,113 +48,129 @@ function text(message: Incoming, key: string): string {
   return value;
 }
 
-export function createSignallingHub(): SignallingHub {
-  const peers = new Map<string, PeerState>();
-  const sessions = new Map<string, Session>();
+/** One signalling server's state: the peers and the sessions between them. */
+class Hub implements SignallingHub {
+  private readonly peers = new Map<string, PeerState>();
+  private readonly sessions = new Map<string, Session>();
 
-  const send = (id: string, message: Record<string, unknown>): void => peers.get(id)?.peer.send(message);
-  const notifyListeners = (peerId: string, roles: string[], meta: unknown): void => {
-    for (const [id, state] of peers) {
-      if (state.roles.includes('listener')) send(id, { type: 'peerStatusChanged', roles, meta, peerId });
+  join(peer: SignallingPeer): string {
+    const peerId = randomUUID();
+    this.peers.set(peerId, { peer, roles: [], meta: null });
+    peer.send({ type: 'welcome', peerId });
+    return peerId;
+  }
+
+  receive(peerId: string, raw: unknown): void {
+    try {
+      this.handle(peerId, asMessage(raw));
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      this.send(peerId, { type: 'error', details: error.message });
     }
-  };
+  }
 
-  const endSession = (by: string, sessionId: string): void => {
-    const session = sessions.get(sessionId);
-    if (!session) throw new ProtocolError(`Session ${sessionId} doesn't exist`);
-    if (by !== session.producer && by !== session.consumer)
-      throw new ProtocolError(`Peer ${by} is not part of ${sessionId}`);
-    sessions.delete(sessionId);
-    send(by === session.producer ? session.consumer : session.producer, { type: 'endSession', sessionId });
-  };
-  const endSessionsOf = (peerId: string, side: keyof Session): void => {
-    for (const [id, s] of [...sessions]) if (s[side] === peerId) endSession(peerId, id);
-  };
+  leave(peerId: string): void {
+    const state = this.peers.get(peerId);
+    if (!state) return;
+    this.endSessionsOf(peerId, 'producer');
+    this.endSessionsOf(peerId, 'consumer');
+    this.peers.delete(peerId);
+    // Listeners hear that the peer is gone: its last meta with no roles.
+    this.notifyListeners(peerId, [], state.meta);
+  }
 
-  const setPeerStatus = (peerId: string, message: Incoming): void => {
-    const state = peers.get(peerId);
-    if (!state) throw new ProtocolError(`Peer '${peerId}' hasn't been welcomed`);
-    const roles = Array.isArray(message.roles) ? message.roles.filter((r): r is string => typeof r === 'string') : [];
-    if (state.roles.includes('producer') && !roles.includes('producer')) endSessionsOf(peerId, 'producer');
-    state.roles = roles;
-    state.meta = message.meta ?? null;
-    notifyListeners(peerId, roles, state.meta);
-  };
-
-  const startSession = (consumer: string, message: Incoming): void => {
-    const producer = text(message, 'peerId');
-    const target = peers.get(producer);
-    if (!target) throw new ProtocolError(`Peer '${producer}' hasn't been welcomed`);
-    if (!target.roles.includes('producer'))
-      throw new ProtocolError(`Peer with id ${producer} is not registered as a producer`);
-    const sessionId = randomUUID();
-    sessions.set(sessionId, { producer, consumer });
-    send(consumer, { type: 'sessionStarted', peerId: producer, sessionId });
-    const offer = typeof message.offer === 'string' ? { offer: message.offer } : {};
-    send(producer, { type: 'startSession', peerId: consumer, sessionId, ...offer });
-  };
-
-  const forward = (from: string, message: Incoming): void => {
-    const sessionId = text(message, 'sessionId');
-    const session = sessions.get(sessionId);
-    if (!session) throw new ProtocolError(`Session ${sessionId} doesn't exist`);
-    const sdp = message.sdp as { type?: unknown } | undefined;
-    if (sdp?.type === 'offer' && from === session.consumer) {
-      throw new ProtocolError(
-        `cannot forward offer from "${from}" to "${session.producer}" as "${from}" is not the producer`,
-      );
-    }
-    if (from !== session.producer && from !== session.consumer)
-      throw new ProtocolError(`Peer ${from} is not part of ${sessionId}`);
-    const inner = message.sdp !== undefined ? { sdp: message.sdp } : { ice: message.ice };
-    send(from === session.producer ? session.consumer : session.producer, { type: 'peer', sessionId, ...inner });
-  };
-
-  const listOf = (role: string): { id: string; meta: unknown }[] =>
-    [...peers].filter(([, s]) => s.roles.includes(role)).map(([id, s]) => ({ id, meta: s.meta }));
-
-  const handle = (peerId: string, message: Incoming): void => {
+  private handle(peerId: string, message: Incoming): void {
     switch (message.type) {
       case 'setPeerStatus':
-        return setPeerStatus(peerId, message);
+        return this.setPeerStatus(peerId, message);
       case 'startSession':
-        return startSession(peerId, message);
+        return this.startSession(peerId, message);
       case 'peer':
-        return forward(peerId, message);
+        return this.forward(peerId, message);
       case 'endSession':
-        return endSession(peerId, text(message, 'sessionId'));
+        return this.endSession(peerId, text(message, 'sessionId'));
       case 'list':
-        return send(peerId, { type: 'list', producers: listOf('producer') });
+        return this.send(peerId, { type: 'list', producers: this.listOf('producer') });
       case 'listConsumers':
-        return send(peerId, { type: 'listConsumers', consumers: listOf('consumer') });
+        return this.send(peerId, { type: 'listConsumers', consumers: this.listOf('consumer') });
       default:
         throw new ProtocolError(`unknown message type "${message.type}"`);
     }
-  };
+  }
 
-  return {
-    join(peer) {
-      const peerId = randomUUID();
-      peers.set(peerId, { peer, roles: [], meta: null });
-      peer.send({ type: 'welcome', peerId });
-      return peerId;
-    },
-    receive(peerId, raw) {
-      try {
-        handle(peerId, asMessage(raw));
-      } catch (error) {
-        if (!(error instanceof ProtocolError)) throw error;
-        send(peerId, { type: 'error', details: error.message });
-      }
-    },
-    leave(peerId) {
-      const state = peers.get(peerId);
-      if (!state) return;
-      endSessionsOf(peerId, 'producer');
-      endSessionsOf(peerId, 'consumer');
-      peers.delete(peerId);
-      // Listeners hear that the peer is gone: its last meta with no roles.
-      notifyListeners(peerId, [], state.meta);
-    },
-  };
+  private send(id: string, message: Record<string, unknown>): void {
+    this.peers.get(id)?.peer.send(message);
+  }
+
+  private notifyListeners(peerId: string, roles: string[], meta: unknown): void {
+    for (const [id, state] of this.peers) {
+      if (state.roles.includes('listener')) this.send(id, { type: 'peerStatusChanged', roles, meta, peerId });
+    }
+  }
+
+  private listOf(role: string): { id: string; meta: unknown }[] {
+    return [...this.peers].filter(([, s]) => s.roles.includes(role)).map(([id, s]) => ({ id, meta: s.meta }));
+  }
+
+  private session(sessionId: string, peerId: string): Session {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new ProtocolError(`Session ${sessionId} doesn't exist`);
+    if (peerId !== session.producer && peerId !== session.consumer) {
+      throw new ProtocolError(`Peer ${peerId} is not part of ${sessionId}`);
+    }
+    return session;
+  }
+
+  private endSession(by: string, sessionId: string): void {
+    const session = this.session(sessionId, by);
+    this.sessions.delete(sessionId);
+    this.send(by === session.producer ? session.consumer : session.producer, { type: 'endSession', sessionId });
+  }
+
+  private endSessionsOf(peerId: string, side: keyof Session): void {
+    for (const [id, s] of [...this.sessions]) if (s[side] === peerId) this.endSession(peerId, id);
+  }
+
+  private setPeerStatus(peerId: string, message: Incoming): void {
+    const state = this.peers.get(peerId);
+    if (!state) throw new ProtocolError(`Peer '${peerId}' hasn't been welcomed`);
+    const roles = Array.isArray(message.roles) ? message.roles.filter((r): r is string => typeof r === 'string') : [];
+    if (state.roles.includes('producer') && !roles.includes('producer')) this.endSessionsOf(peerId, 'producer');
+    state.roles = roles;
+    state.meta = message.meta ?? null;
+    this.notifyListeners(peerId, roles, state.meta);
+  }
+
+  private startSession(consumer: string, message: Incoming): void {
+    const producer = text(message, 'peerId');
+    const target = this.peers.get(producer);
+    if (!target) throw new ProtocolError(`Peer '${producer}' hasn't been welcomed`);
+    if (!target.roles.includes('producer')) {
+      throw new ProtocolError(`Peer with id ${producer} is not registered as a producer`);
+    }
+    const sessionId = randomUUID();
+    this.sessions.set(sessionId, { producer, consumer });
+    this.send(consumer, { type: 'sessionStarted', peerId: producer, sessionId });
+    const offer = typeof message.offer === 'string' ? { offer: message.offer } : {};
+    this.send(producer, { type: 'startSession', peerId: consumer, sessionId, ...offer });
+  }
+
+  private forward(from: string, message: Incoming): void {
+    const sessionId = text(message, 'sessionId');
+    const sdp = message.sdp as { type?: unknown } | undefined;
+    const existing = this.sessions.get(sessionId);
+    // The server's own check, worded as it words it (handlers/mod.rs).
+    if (existing && sdp?.type === 'offer' && from === existing.consumer) {
+      throw new ProtocolError(
+        `cannot forward offer from "${from}" to "${existing.producer}" as "${from}" is not the producer`,
+      );
+    }
+    const session = this.session(sessionId, from);
+    const inner = message.sdp !== undefined ? { sdp: message.sdp } : { ice: message.ice };
+    this.send(from === session.producer ? session.consumer : session.producer, { type: 'peer', sessionId, ...inner });
+  }
+}
+
+export function createSignallingHub(): SignallingHub {
+  return new Hub();
 }

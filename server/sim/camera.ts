@@ -7,7 +7,7 @@
 import type { Log } from '../log.ts';
 import type { CameraCounters, SimContext } from './context.ts';
 import { createCameraProducer } from './camera-producer.ts';
-import { createCameraSensor } from './camera-render.ts';
+import { createCameraSensor, type ViewSource } from './camera-render.ts';
 import { startSignallingServer } from './camera-signalling-server.ts';
 import { createSignallingHub } from './camera-signalling.ts';
 import { xyzrpyFromPose } from './pose.ts';
@@ -20,21 +20,17 @@ export interface SimCamera {
   close(): Promise<void>;
 }
 
+/** What the head camera looks at now: the present head pose and the /sim/face person. */
+function viewOf(ctx: SimContext): ViewSource {
+  return () => {
+    const head = xyzrpyFromPose(ctx.world.present.head);
+    return { yaw: head.yaw, pitch: head.pitch, roll: head.roll, face: ctx.world.tracking.face, clockMs: ctx.wallMs() };
+  };
+}
+
 export async function startSimCamera(ctx: SimContext, options: { port: number; log: Log }): Promise<SimCamera> {
   const log = options.log.child('camera');
-  const sensor = createCameraSensor({
-    log,
-    view: () => {
-      const head = xyzrpyFromPose(ctx.world.present.head);
-      return {
-        yaw: head.yaw,
-        pitch: head.pitch,
-        roll: head.roll,
-        face: ctx.world.tracking.face,
-        clockMs: ctx.wallMs(),
-      };
-    },
-  });
+  const sensor = createCameraSensor({ log, view: viewOf(ctx) });
   const hub = createSignallingHub();
   const producer = createCameraProducer(hub, sensor, log);
   const server = await startSignallingServer(hub, { port: options.port, log }).catch((error: unknown) => {
@@ -42,7 +38,7 @@ export async function startSimCamera(ctx: SimContext, options: { port: number; l
     throw error;
   });
   const counters = (): CameraCounters => {
-    const s = producer.sessions();
+    const s = producer.counts();
     // The producer is in process; every socket is a consumer (or a listener) of the camera.
     return { cameraSessions: s.open, cameraSessionsTotal: s.total, cameraSignallingClients: server.connections() };
   };

@@ -39,86 +39,99 @@ interface Stamped {
   capturedAt: number;
 }
 
-export function createH264FrameMaker(o: FrameMakerOptions): H264FrameMaker {
-  const now = o.now ?? Date.now;
-  let size = { width: 0, height: 0 };
-  let seq = 0;
-  let parameterSets: Buffer[] = [];
-  let gop: Stamped[] = [];
-  let wanted = false;
-  let decoder: JpegDecoder | undefined;
+class FrameMaker implements H264FrameMaker {
+  private size = { width: 0, height: 0 };
+  private seq = 0;
+  private parameterSets: Buffer[] = [];
+  private gop: Stamped[] = [];
+  private wanted = false;
+  private decoder: JpegDecoder | undefined;
   /** The decoder has had a keyframe; before that, other units would only make it complain. */
-  let primed = false;
+  private primed = false;
+  private readonly now: () => number;
 
-  const complete = (au: H264AccessUnit): H264AccessUnit => {
+  constructor(private readonly o: FrameMakerOptions) {
+    this.now = o.now ?? Date.now;
+  }
+
+  accessUnit(raw: H264AccessUnit): void {
+    const au = this.complete(raw);
+    this.seq += 1;
+    const unit: Stamped = { au, seq: this.seq, capturedAt: this.now() };
+    if (au.keyframe) this.gop = [unit];
+    else if (this.gop.length > 0 && this.gop.length < MAX_GOP_UNITS) this.gop.push(unit);
+    else this.gop = [];
+    this.o.emit({ h264: au, ...this.size, capturedAt: unit.capturedAt, seq: unit.seq });
+    // A decoder that died is brought back at a keyframe, so a missing ffmpeg is retried once per GOP.
+    if (this.wanted && !this.decoder && au.keyframe) this.startDecoder();
+    else this.feed(unit, true);
+  }
+
+  setParameterSets(nals: Buffer[]): void {
+    this.parameterSets = nals.filter((nal) => nalType(nal) === NAL.SPS || nalType(nal) === NAL.PPS);
+  }
+
+  wantJpeg(on: boolean): void {
+    this.wanted = on;
+    if (on && !this.decoder) this.startDecoder();
+    if (!on) this.stopDecoder();
+  }
+
+  stop(): void {
+    this.wanted = false;
+    this.stopDecoder();
+    this.gop = [];
+  }
+
+  /** Reads the picture size from a keyframe's SPS; adds the SDP's SPS/PPS when it has none. */
+  private complete(au: H264AccessUnit): H264AccessUnit {
     if (!au.keyframe) return au;
     const nals = splitAnnexB(au.data);
     const sps = nals.find((nal) => nalType(nal) === NAL.SPS);
     const read = sps ? spsPictureSize(sps) : undefined;
-    if (read) size = read;
-    if (sps || parameterSets.length === 0) return au;
-    return { keyframe: true, data: joinAnnexB([...parameterSets, ...nals]) };
-  };
+    if (read) this.size = read;
+    if (sps || this.parameterSets.length === 0) return au;
+    return { keyframe: true, data: joinAnnexB([...this.parameterSets, ...nals]) };
+  }
 
-  const feed = (unit: Stamped, emit: boolean): void => {
-    if (!decoder) return;
-    if (!primed && !unit.au.keyframe) return o.requestKeyframe();
-    primed = true;
+  private feed(unit: Stamped, emit: boolean): void {
+    if (!this.decoder) return;
+    if (!this.primed && !unit.au.keyframe) return this.o.requestKeyframe();
+    this.primed = true;
     const meta: DecodeMeta = { seq: unit.seq, capturedAt: unit.capturedAt, emit };
-    if (!decoder.decode(unit.au, meta)) {
-      o.log.debug('JPEG decoder fell behind; restarting it at the next keyframe');
-      stopDecoder();
-      startDecoder();
+    if (!this.decoder.decode(unit.au, meta)) {
+      this.o.log.debug('JPEG decoder fell behind; restarting it at the next keyframe');
+      this.stopDecoder();
+      this.startDecoder();
     }
-  };
+  }
 
-  const stopDecoder = (): void => {
-    decoder?.stop();
-    decoder = undefined;
-    primed = false;
-  };
-
-  const startDecoder = (): void => {
-    decoder = startJpegDecoder({
+  private startDecoder(): void {
+    const { o } = this;
+    this.decoder = startJpegDecoder({
       log: o.log,
-      onJpeg: (jpeg, meta) => o.emit({ jpeg, ...(jpegSize(jpeg) ?? size), capturedAt: meta.capturedAt, seq: meta.seq }),
+      onJpeg: (jpeg, meta) =>
+        o.emit({ jpeg, ...(jpegSize(jpeg) ?? this.size), capturedAt: meta.capturedAt, seq: meta.seq }),
       onExit: (reason) => {
         o.log.debug('JPEG decoder ended', { reason });
-        decoder = undefined;
-        primed = false;
+        this.decoder = undefined;
+        this.primed = false;
       },
       ...(o.jpegQuality ? { quality: o.jpegQuality } : {}),
       ...(o.ffmpegBinary ? { binary: o.ffmpegBinary } : {}),
     });
     // Catch up through the current GOP; only its last picture is shown.
-    gop.forEach((unit, i) => feed(unit, i === gop.length - 1));
-  };
+    const backlog = this.gop;
+    backlog.forEach((unit, i) => this.feed(unit, i === backlog.length - 1));
+  }
 
-  return {
-    accessUnit(raw) {
-      const au = complete(raw);
-      seq += 1;
-      const unit: Stamped = { au, seq, capturedAt: now() };
-      if (au.keyframe) gop = [unit];
-      else if (gop.length > 0 && gop.length < MAX_GOP_UNITS) gop.push(unit);
-      else gop = [];
-      o.emit({ h264: au, ...size, capturedAt: unit.capturedAt, seq });
-      // A decoder that died is brought back at a keyframe, so a missing ffmpeg is retried once per GOP.
-      if (wanted && !decoder && au.keyframe) startDecoder();
-      else feed(unit, true);
-    },
-    setParameterSets(nals) {
-      parameterSets = nals.filter((nal) => nalType(nal) === NAL.SPS || nalType(nal) === NAL.PPS);
-    },
-    wantJpeg(on) {
-      wanted = on;
-      if (on && !decoder) startDecoder();
-      if (!on) stopDecoder();
-    },
-    stop() {
-      wanted = false;
-      stopDecoder();
-      gop = [];
-    },
-  };
+  private stopDecoder(): void {
+    this.decoder?.stop();
+    this.decoder = undefined;
+    this.primed = false;
+  }
+}
+
+export function createH264FrameMaker(options: FrameMakerOptions): H264FrameMaker {
+  return new FrameMaker(options);
 }

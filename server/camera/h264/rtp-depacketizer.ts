@@ -26,80 +26,84 @@ export interface RtpDepacketizer {
 const STAP_A = 24;
 const FU_A = 28;
 
-export function createRtpDepacketizer(onNeedKeyframe: () => void): RtpDepacketizer {
-  let nals: Buffer[] = [];
-  let fragment: Buffer[] | undefined;
-  let timestamp: number | undefined;
-  let broken = false;
-  let waitingForKeyframe = true;
+class Depacketizer implements RtpDepacketizer {
+  private nals: Buffer[] = [];
+  private fragment: Buffer[] | undefined;
+  private timestamp: number | undefined;
+  private broken = false;
+  private waitingForKeyframe = true;
 
-  const reset = (): void => {
-    nals = [];
-    fragment = undefined;
-    timestamp = undefined;
-    broken = false;
-  };
-  const add = (nal: Buffer): void => {
-    if (nal.length > 0 && nalType(nal) !== NAL.AUD) nals.push(nal);
-  };
+  constructor(private readonly onNeedKeyframe: () => void) {}
 
-  const stapA = (payload: Buffer): void => {
+  push(packet: RtpInput): H264AccessUnit | undefined {
+    // A new timestamp while the previous unit never saw its marker: that unit is incomplete.
+    if (this.timestamp !== undefined && packet.timestamp !== this.timestamp) {
+      this.broken = true;
+      this.finish();
+    }
+    this.timestamp = packet.timestamp;
+    const { payload } = packet;
+    const type = (payload[0] ?? 0) & 0x1f;
+    if (type >= 1 && type <= 23) this.add(payload);
+    else if (type === STAP_A) this.stapA(payload);
+    else if (type === FU_A) this.fuA(payload);
+    else this.broken = true; // STAP-B, MTAP, FU-B: not in packetization-mode 1
+    return packet.marker ? this.finish() : undefined;
+  }
+
+  lost(): void {
+    this.broken = true;
+  }
+
+  private add(nal: Buffer): void {
+    if (nal.length > 0 && nalType(nal) !== NAL.AUD) this.nals.push(nal);
+  }
+
+  private stapA(payload: Buffer): void {
     for (let at = 1; at + 2 <= payload.length;) {
       const size = payload.readUInt16BE(at);
-      add(payload.subarray(at + 2, at + 2 + size));
+      this.add(payload.subarray(at + 2, at + 2 + size));
       at += 2 + size;
     }
-  };
-  const fuA = (payload: Buffer): void => {
+  }
+
+  private fuA(payload: Buffer): void {
     const indicator = payload[0] ?? 0;
     const header = payload[1] ?? 0;
     const body = payload.subarray(2);
-    if (header & 0x80) fragment = [Buffer.from([(indicator & 0xe0) | (header & 0x1f)]), body];
-    else if (fragment) fragment.push(body);
-    else broken = true; // a middle or end without its start
-    if (header & 0x40 && fragment) {
-      add(Buffer.concat(fragment));
-      fragment = undefined;
+    if (header & 0x80) this.fragment = [Buffer.from([(indicator & 0xe0) | (header & 0x1f)]), body];
+    else if (this.fragment) this.fragment.push(body);
+    else this.broken = true; // a middle or end without its start
+    if (header & 0x40 && this.fragment) {
+      this.add(Buffer.concat(this.fragment));
+      this.fragment = undefined;
     }
-  };
+  }
 
-  const finish = (): H264AccessUnit | undefined => {
-    const complete = !broken && fragment === undefined && nals.length > 0;
-    const keyframe = nals.some((nal) => nalType(nal) === NAL.IDR);
-    const data = joinAnnexB(nals);
-    const damaged = broken;
-    reset();
+  private finish(): H264AccessUnit | undefined {
+    const complete = !this.broken && this.fragment === undefined && this.nals.length > 0;
+    const keyframe = this.nals.some((nal) => nalType(nal) === NAL.IDR);
+    const data = joinAnnexB(this.nals);
+    const damaged = this.broken;
+    this.nals = [];
+    this.fragment = undefined;
+    this.timestamp = undefined;
+    this.broken = false;
     if (damaged) {
       // A picture was lost: what follows references it until the next keyframe.
-      waitingForKeyframe = true;
-      onNeedKeyframe();
+      this.waitingForKeyframe = true;
+      this.onNeedKeyframe();
     }
     if (!complete) return undefined;
-    if (waitingForKeyframe && !keyframe) {
-      onNeedKeyframe();
+    if (this.waitingForKeyframe && !keyframe) {
+      this.onNeedKeyframe();
       return undefined;
     }
-    waitingForKeyframe = false;
+    this.waitingForKeyframe = false;
     return { data, keyframe };
-  };
+  }
+}
 
-  return {
-    push(packet) {
-      // A new timestamp while the previous unit never saw its marker: that unit is incomplete.
-      if (timestamp !== undefined && packet.timestamp !== timestamp) {
-        broken = true;
-        finish();
-      }
-      timestamp = packet.timestamp;
-      const type = (packet.payload[0] ?? 0) & 0x1f;
-      if (type >= 1 && type <= 23) add(packet.payload);
-      else if (type === STAP_A) stapA(packet.payload);
-      else if (type === FU_A) fuA(packet.payload);
-      else broken = true; // STAP-B, MTAP, FU-B: not in packetization-mode 1
-      return packet.marker ? finish() : undefined;
-    },
-    lost() {
-      broken = true;
-    },
-  };
+export function createRtpDepacketizer(onNeedKeyframe: () => void): RtpDepacketizer {
+  return new Depacketizer(onNeedKeyframe);
 }

@@ -6,7 +6,7 @@
 import type { Log } from '../../log.ts';
 import { spawnFfmpeg, type FfmpegProcess } from '../ffmpeg.ts';
 import type { CameraFrame, CameraSource } from '../frame.ts';
-import { createJpegSplitter, jpegSize } from '../jpeg.ts';
+import { createJpegSplitter, jpegSize, type JpegSplitter } from '../jpeg.ts';
 
 export interface MjpegProcessOptions {
   name: string;
@@ -17,49 +17,64 @@ export interface MjpegProcessOptions {
   binary?: string;
 }
 
-export function createMjpegProcessSource(o: MjpegProcessOptions): CameraSource {
-  let proc: FfmpegProcess | undefined;
-  return {
-    name: o.name,
-    start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void) {
-      if (proc) return Promise.reject(new Error(`${o.name} already started`));
-      let seq = 0;
-      return new Promise<void>((resolve, reject) => {
-        let started = false;
-        const timer = setTimeout(() => {
-          proc?.stop();
-          proc = undefined;
-          reject(new Error(`${o.name}: no picture within ${o.startTimeoutMs ?? 5000} ms`));
-        }, o.startTimeoutMs ?? 5000);
-        const splitter = createJpegSplitter((jpeg) => {
-          const size = jpegSize(jpeg);
-          if (!size) return;
-          seq += 1;
-          onFrame({ jpeg, ...size, capturedAt: Date.now(), seq });
-          if (!started) {
-            started = true;
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-        proc = spawnFfmpeg({
-          args: o.args,
-          log: o.log,
-          onStdout: (chunk) => splitter.push(chunk),
-          onExit: (reason) => {
-            proc = undefined;
-            clearTimeout(timer);
-            if (started) onError(new Error(`${o.name}: ${reason}`));
-            else reject(new Error(`${o.name}: ${reason}`));
-          },
-          ...(o.binary ? { binary: o.binary } : {}),
-        });
+class MjpegProcessSource implements CameraSource {
+  readonly name: string;
+  private proc: FfmpegProcess | undefined;
+
+  constructor(private readonly o: MjpegProcessOptions) {
+    this.name = o.name;
+  }
+
+  /** Resolves at the first picture; rejects if ffmpeg ends or stays silent before it. */
+  start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void): Promise<void> {
+    if (this.proc) return Promise.reject(new Error(`${this.name} already started`));
+    const timeoutMs = this.o.startTimeoutMs ?? 5000;
+    return new Promise<void>((resolve, reject) => {
+      let started = false;
+      const timer = setTimeout(() => {
+        void this.stop();
+        reject(new Error(`${this.name}: no picture within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const frames = this.framer(onFrame, () => {
+        started = true;
+        clearTimeout(timer);
+        resolve();
       });
-    },
-    stop() {
-      proc?.stop();
-      proc = undefined;
-      return Promise.resolve();
-    },
-  };
+      this.proc = spawnFfmpeg({
+        args: this.o.args,
+        log: this.o.log,
+        onStdout: (chunk) => frames.push(chunk),
+        onExit: (reason) => {
+          this.proc = undefined;
+          clearTimeout(timer);
+          const error = new Error(`${this.name}: ${reason}`);
+          if (started) onError(error);
+          else reject(error);
+        },
+        ...(this.o.binary ? { binary: this.o.binary } : {}),
+      });
+    });
+  }
+
+  stop(): Promise<void> {
+    this.proc?.stop();
+    this.proc = undefined;
+    return Promise.resolve();
+  }
+
+  /** Cuts stdout into JPEGs and numbers them; `first` runs at the first one. */
+  private framer(onFrame: (frame: CameraFrame) => void, first: () => void): JpegSplitter {
+    let seq = 0;
+    return createJpegSplitter((jpeg) => {
+      const size = jpegSize(jpeg);
+      if (!size) return;
+      seq += 1;
+      onFrame({ jpeg, ...size, capturedAt: Date.now(), seq });
+      if (seq === 1) first();
+    });
+  }
+}
+
+export function createMjpegProcessSource(options: MjpegProcessOptions): CameraSource {
+  return new MjpegProcessSource(options);
 }

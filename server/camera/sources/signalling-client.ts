@@ -33,6 +33,19 @@ function parse(data: WebSocket.RawData): SignallingMessage | undefined {
   return undefined;
 }
 
+function clientOver(ws: WebSocket, peerId: string, closedByUs: { value: boolean }): SignallingClient {
+  return {
+    peerId,
+    send: (message) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+    },
+    close: () => {
+      closedByUs.value = true;
+      ws.terminate();
+    },
+  };
+}
+
 /** Opens the socket and resolves once welcomed; rejects on refusal, error or timeout. */
 export function connectSignalling(url: string, options: ConnectOptions): Promise<SignallingClient> {
   const ws = new WebSocket(url, {
@@ -40,42 +53,30 @@ export function connectSignalling(url: string, options: ConnectOptions): Promise
     perMessageDeflate: false,
     maxPayload: 4 * 1024 * 1024,
   });
+  const closedByUs = { value: false };
   let welcomed = false;
-  let closedByUs = false;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       ws.terminate();
       reject(new Error(`no welcome from ${url} within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
-    const client = (peerId: string): SignallingClient => ({
-      peerId,
-      send: (message) => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
-      },
-      close: () => {
-        closedByUs = true;
-        ws.terminate();
-      },
-    });
+    const fail = (why: string): void => {
+      clearTimeout(timer);
+      reject(new Error(`signalling ${url}: ${why}`));
+    };
     ws.on('message', (data) => {
       const message = parse(data);
       if (!message) return;
-      if (!welcomed && message.type === 'welcome' && typeof message.peerId === 'string') {
-        welcomed = true;
-        clearTimeout(timer);
-        resolve(client(message.peerId));
-      } else if (welcomed) options.onMessage(message);
-    });
-    ws.on('error', (error) => {
-      if (!welcomed) {
-        clearTimeout(timer);
-        reject(new Error(`signalling ${url}: ${error.message}`));
-      }
-    });
-    ws.on('close', (code) => {
+      if (welcomed) return options.onMessage(message);
+      if (message.type !== 'welcome' || typeof message.peerId !== 'string') return;
+      welcomed = true;
       clearTimeout(timer);
-      if (!welcomed) reject(new Error(`signalling ${url} closed before the welcome (${code})`));
-      else if (!closedByUs) options.onClose(`signalling connection closed (${code})`);
+      resolve(clientOver(ws, message.peerId, closedByUs));
+    });
+    ws.on('error', (error) => !welcomed && fail(error.message));
+    ws.on('close', (code) => {
+      if (!welcomed) fail(`closed before the welcome (${code})`);
+      else if (!closedByUs.value) options.onClose(`signalling connection closed (${code})`);
     });
   });
 }

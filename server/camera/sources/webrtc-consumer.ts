@@ -43,67 +43,71 @@ export function spropParameterSets(sdp: string): Buffer[] {
     : [];
 }
 
-export function createConsumerSession(deps: ConsumerDeps): ConsumerSession {
-  const pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] } });
-  const jitter = new JitterBufferBase(90_000, { latency: JITTER_MS });
-  let video: MediaStreamTrack | undefined;
-  let closed = false;
-  let lastPli = -Infinity;
-  const depacketizer = createRtpDepacketizer(() => session.requestKeyframe());
+class Consumer implements ConsumerSession {
+  private readonly pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] } });
+  private readonly jitter = new JitterBufferBase(90_000, { latency: JITTER_MS });
+  private readonly depacketizer = createRtpDepacketizer(() => this.requestKeyframe());
+  private video: MediaStreamTrack | undefined;
+  private closed = false;
+  private lastPli = -Infinity;
 
-  const onRtp = (rtp: RtpPacket): void => {
-    for (const out of jitter.processInput({ rtp })) {
-      if (out.isPacketLost) depacketizer.lost();
-      if (!out.rtp) continue;
-      const au = depacketizer.push({
-        payload: out.rtp.payload,
-        marker: out.rtp.header.marker,
-        timestamp: out.rtp.header.timestamp,
+  constructor(private readonly deps: ConsumerDeps) {
+    this.pc.onTrack.subscribe((track) => {
+      if (track.kind !== 'video' || this.video) return;
+      this.video = track;
+      track.onReceiveRtp.subscribe((rtp) => {
+        if (!this.closed) this.onRtp(rtp);
       });
-      if (au) deps.onAccessUnit(au);
-    }
-  };
-  pc.onTrack.subscribe((track) => {
-    if (track.kind !== 'video' || video) return;
-    video = track;
-    track.onReceiveRtp.subscribe((rtp) => {
-      if (!closed) onRtp(rtp);
     });
-  });
-  pc.connectionStateChange.subscribe((state) => {
-    if (!closed && (state === 'failed' || state === 'closed')) deps.onFailed(`peer connection ${state}`);
-  });
+    this.pc.connectionStateChange.subscribe((state) => {
+      if (!this.closed && (state === 'failed' || state === 'closed')) deps.onFailed(`peer connection ${state}`);
+    });
+  }
 
-  const answer = async (offer: string): Promise<void> => {
-    deps.onParameterSets(spropParameterSets(offer));
-    await pc.setRemoteDescription({ type: 'offer', sdp: offer });
-    for (const t of pc.getTransceivers()) if (t.kind === 'audio') t.setDirection('inactive');
-    await pc.setLocalDescription(await pc.createAnswer());
-    deps.signal({ sdp: { type: 'answer', sdp: pc.localDescription?.sdp ?? '' } });
-  };
+  async handlePeer(message: Record<string, unknown>): Promise<void> {
+    const sdp = message.sdp as { type?: unknown; sdp?: unknown } | undefined;
+    const ice = message.ice as { candidate?: unknown; sdpMLineIndex?: unknown } | undefined;
+    if (sdp?.type === 'offer' && typeof sdp.sdp === 'string') await this.answer(sdp.sdp);
+    else if (ice && typeof ice.candidate === 'string' && ice.candidate !== '') {
+      const sdpMLineIndex = typeof ice.sdpMLineIndex === 'number' ? ice.sdpMLineIndex : 0;
+      await this.pc.addIceCandidate({ candidate: ice.candidate, sdpMLineIndex });
+    }
+  }
 
-  const session: ConsumerSession = {
-    async handlePeer(message) {
-      const sdp = message.sdp as { type?: unknown; sdp?: unknown } | undefined;
-      const ice = message.ice as { candidate?: unknown; sdpMLineIndex?: unknown } | undefined;
-      if (sdp?.type === 'offer' && typeof sdp.sdp === 'string') await answer(sdp.sdp);
-      else if (ice && typeof ice.candidate === 'string' && ice.candidate !== '') {
-        const sdpMLineIndex = typeof ice.sdpMLineIndex === 'number' ? ice.sdpMLineIndex : 0;
-        await pc.addIceCandidate({ candidate: ice.candidate, sdpMLineIndex });
-      }
-    },
-    requestKeyframe() {
-      const receiver = pc.getTransceivers().find((t) => t.kind === 'video')?.receiver;
-      const now = performance.now();
-      if (closed || !receiver || video?.ssrc === undefined || now - lastPli < PLI_INTERVAL_MS) return;
-      lastPli = now;
-      void receiver.sendRtcpPLI(video.ssrc).catch(() => {});
-    },
-    close() {
-      if (closed) return;
-      closed = true;
-      void pc.close().catch(() => {});
-    },
-  };
-  return session;
+  requestKeyframe(): void {
+    const receiver = this.pc.getTransceivers().find((t) => t.kind === 'video')?.receiver;
+    const ssrc = this.video?.ssrc;
+    const now = performance.now();
+    if (this.closed || !receiver || ssrc === undefined || now - this.lastPli < PLI_INTERVAL_MS) return;
+    this.lastPli = now;
+    void receiver.sendRtcpPLI(ssrc).catch(() => {});
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    void this.pc.close().catch(() => {});
+  }
+
+  private async answer(offer: string): Promise<void> {
+    this.deps.onParameterSets(spropParameterSets(offer));
+    await this.pc.setRemoteDescription({ type: 'offer', sdp: offer });
+    for (const t of this.pc.getTransceivers()) if (t.kind === 'audio') t.setDirection('inactive');
+    await this.pc.setLocalDescription(await this.pc.createAnswer());
+    this.deps.signal({ sdp: { type: 'answer', sdp: this.pc.localDescription?.sdp ?? '' } });
+  }
+
+  private onRtp(rtp: RtpPacket): void {
+    for (const out of this.jitter.processInput({ rtp })) {
+      if (out.isPacketLost) this.depacketizer.lost();
+      if (!out.rtp) continue;
+      const { payload, header } = out.rtp;
+      const au = this.depacketizer.push({ payload, marker: header.marker, timestamp: header.timestamp });
+      if (au) this.deps.onAccessUnit(au);
+    }
+  }
+}
+
+export function createConsumerSession(deps: ConsumerDeps): ConsumerSession {
+  return new Consumer(deps);
 }

@@ -1,0 +1,126 @@
+/**
+ * One signalling connection to webrtcsink, keeping ONE camera session open whenever the
+ * producer exists (daemon-api.md §6a; gst-plugins-rs signalling protocol):
+ * `list` → pick the producer → `startSession` → `sessionStarted` → answer the `peer` offer,
+ * add the trickled `peer` candidates. As a listener it hears `peerStatusChanged` when the
+ * producer comes back after an outage and starts a session at once; after `endSession` (or a
+ * failed connection) it asks for the producers again.
+ */
+import type { Log } from '../../log.ts';
+import type { H264FrameMaker } from '../h264/frame-maker.ts';
+import type { SignallingClient, SignallingMessage } from './signalling-client.ts';
+import { createConsumerSession, type ConsumerSession } from './webrtc-consumer.ts';
+
+/** After a session ends, wait this long before asking for the producers again. */
+const RELIST_MS = 250;
+
+/** The producer to watch: the one whose meta name matches, else the only one there is. */
+export function pickProducer(producers: unknown, name: string): string | undefined {
+  if (!Array.isArray(producers)) return undefined;
+  const valid = producers.filter((p): p is { id: string; meta?: { name?: unknown } } => typeof p?.id === 'string');
+  return (valid.find((p) => p.meta?.name === name) ?? (valid.length === 1 ? valid[0] : undefined))?.id;
+}
+
+export class CameraSessionKeeper {
+  private session: { id: string; consumer: ConsumerSession } | undefined;
+  /** startSession sent, sessionStarted not back yet: one request at a time, or the robot runs two sessions. */
+  private requesting = false;
+  private relistTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly client: SignallingClient,
+    private readonly frames: H264FrameMaker,
+    private readonly producerName: string,
+    private readonly log: Log,
+  ) {}
+
+  begin(): void {
+    this.client.send({ type: 'setPeerStatus', roles: ['listener'], meta: { name: 'robot-cockpit' } });
+    this.client.send({ type: 'list' });
+  }
+
+  get active(): boolean {
+    return !this.stopped;
+  }
+
+  requestKeyframe(): void {
+    this.session?.consumer.requestKeyframe();
+  }
+
+  onMessage(m: SignallingMessage): void {
+    if (this.stopped) return;
+    const sessionId = typeof m.sessionId === 'string' ? m.sessionId : '';
+    if (m.type === 'list') this.startSession(pickProducer(m.producers, this.producerName));
+    else if (m.type === 'peerStatusChanged') this.onPeerStatus(m);
+    else if (m.type === 'sessionStarted') this.onSessionStarted(sessionId);
+    else if (m.type === 'peer' && this.session?.id === sessionId) this.onPeer(m);
+    else if (m.type === 'endSession' && this.session?.id === sessionId) {
+      this.endSession(false);
+      this.relistSoon();
+    } else if (m.type === 'error') {
+      this.log.debug('signalling error', { details: m.details });
+      this.requesting = false;
+      if (!this.session) this.relistSoon();
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.relistTimer);
+    this.endSession(true);
+  }
+
+  private onPeerStatus(m: SignallingMessage): void {
+    const producing = Array.isArray(m.roles) && m.roles.includes('producer');
+    const named = (m.meta as { name?: unknown } | null)?.name === this.producerName;
+    if (producing && named && typeof m.peerId === 'string') this.startSession(m.peerId);
+  }
+
+  private startSession(producerId: string | undefined): void {
+    if (this.session || this.requesting || !producerId) return;
+    this.requesting = true;
+    this.client.send({ type: 'startSession', peerId: producerId });
+  }
+
+  private onSessionStarted(sessionId: string): void {
+    this.requesting = false;
+    if (!sessionId) return;
+    if (this.session) {
+      this.client.send({ type: 'endSession', sessionId });
+      return;
+    }
+    const consumer = createConsumerSession({
+      log: this.log,
+      signal: (inner) => this.client.send({ type: 'peer', sessionId, ...inner }),
+      onAccessUnit: (au) => this.frames.accessUnit(au),
+      onParameterSets: (nals) => this.frames.setParameterSets(nals),
+      onFailed: (reason) => this.fail(reason),
+    });
+    this.session = { id: sessionId, consumer };
+  }
+
+  private onPeer(m: SignallingMessage): void {
+    this.session?.consumer.handlePeer(m).catch((error: unknown) => this.fail(`bad peer message: ${String(error)}`));
+  }
+
+  private fail(reason: string): void {
+    this.log.debug('camera session failed', { reason });
+    this.endSession(true);
+    this.relistSoon();
+  }
+
+  private endSession(tell: boolean): void {
+    if (!this.session) return;
+    if (tell) this.client.send({ type: 'endSession', sessionId: this.session.id });
+    this.session.consumer.close();
+    this.session = undefined;
+  }
+
+  private relistSoon(): void {
+    clearTimeout(this.relistTimer);
+    this.relistTimer = setTimeout(() => {
+      if (!this.stopped && !this.session) this.client.send({ type: 'list' });
+    }, RELIST_MS);
+  }
+}
