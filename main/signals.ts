@@ -1,7 +1,7 @@
 /** Graceful stop on SIGTERM/SIGINT: sockets closed with 1001, requests drained, then exit. */
 import type { Cockpit } from '../server/index.ts';
 
-export function stopOnSignals(cockpit: Cockpit, write: (line: string) => void = (l) => process.stdout.write(l)): void {
+export function stopOnSignals(cockpit: Pick<Cockpit, 'stop'>, write: (line: string) => void = (l) => process.stdout.write(l)): void {
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

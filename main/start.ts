@@ -6,8 +6,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, createLog, startCockpit } from '../server/index.ts';
-import { boot } from './boot.ts';
+import { ConfigError, createLog } from '../server/index.ts';
+import { composeCockpit } from './compose.ts';
 import { parseArgs } from './flags.ts';
 import { buildRenderer, daemonAnswers, electronBinary, hasDisplay, openBrowser, rendererIsStale } from './launch.ts';
 import { stopOnSignals } from './signals.ts';
@@ -28,15 +28,17 @@ async function main(): Promise<void> {
       ? 'cockpit: no display found; running headless.'
       : 'cockpit: the Electron binary is not installed (its download needs GitHub); running headless with the dashboard in your browser.',
   );
-  const { config, ownerToken } = await boot(await chooseDaemon(args.flags));
-  const log = createLog({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, scope: 'cockpit' });
-  const cockpit = await startCockpit({ config, log, ownerToken });
+  const composed = await composeCockpit({
+    flags: await chooseDaemon(args.flags),
+    log: (config) => createLog({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, scope: 'cockpit' }),
+  });
+  const { cockpit, ownerToken } = composed;
   const dashboard = `http://localhost:${cockpit.port}/?token=${encodeURIComponent(ownerToken)}`;
   say(cockpit.simulated ? 'cockpit: using the built-in SIMULATED robot.' : `cockpit: using the robot daemon at ${cockpit.daemonUrl}.`);
   say(`cockpit: server A on ${cockpit.url}`);
   say(`cockpit: open the dashboard: ${dashboard}`);
   if (hasDisplay(process.platform, process.env)) openBrowser(dashboard, process.platform);
-  stopOnSignals(cockpit);
+  stopOnSignals(composed);
 }
 
 /** Without an explicit daemon, use the real one if it answers, else the simulator. */

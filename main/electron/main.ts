@@ -3,22 +3,32 @@
  * `npm run serve` runs, in-process, and opens one window on its dashboard. Everything else is in
  * plain modules under server/ and main/.
  */
-import { app, BrowserWindow, shell } from 'electron';
-import { createLog, startCockpit, type Cockpit } from '../../server/index.ts';
-import { boot } from '../boot.ts';
+import { app, BrowserWindow, Notification, shell } from 'electron';
+import type { PlatformNotification } from '../../platform-client/index.ts';
+import { composeCockpit, type ComposedCockpit } from '../compose.ts';
 import { parseArgs } from '../flags.ts';
 import { daemonAnswers } from '../launch.ts';
 
-let cockpit: Cockpit | undefined;
+let cockpit: ComposedCockpit | undefined;
 let window: BrowserWindow | undefined;
 
 async function setupServer(): Promise<{ url: string; token: string }> {
   const { flags } = parseArgs(process.argv.slice(2));
   const explicit = flags.sim === true || flags.daemon !== undefined || Boolean(process.env['ROBOT_DAEMON_URL']);
   const chosen = explicit || (await daemonAnswers('http://127.0.0.1:8000')) ? flags : { ...flags, sim: true };
-  const { config, ownerToken } = await boot(chosen);
-  cockpit = await startCockpit({ config, log: createLog({ level: config.logLevel, scope: 'cockpit' }), ownerToken });
-  return { url: `http://localhost:${cockpit.port}`, token: ownerToken };
+  cockpit = await composeCockpit({ flags: chosen, onNotify: showNotification });
+  return { url: `http://localhost:${cockpit.cockpit.port}`, token: cockpit.ownerToken };
+}
+
+/** A platform notify envelope as a desktop notification too; a click brings the window forward. */
+function showNotification(notification: PlatformNotification): void {
+  if (!Notification.isSupported()) return;
+  const shown = new Notification({ title: notification.title || 'Robot Cockpit', body: notification.body });
+  shown.on('click', () => {
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
+  shown.show();
 }
 
 function setupWindow(url: string, token: string): void {

@@ -1,0 +1,280 @@
+/**
+ * The console as composeCockpit() wires it, end to end: a real cockpit (with its simulator), the
+ * real platform client against the platform emulator, and the fake OpenAI server as the model.
+ * Enrolment and disconnection go through the dashboard's console routes; relayed envelopes go
+ * emulator → platform client → cockpit agent → fake model → PATCH reply, as on a real robot.
+ * The test doubles live beside the code they stand in for (ARCHITECTURE.md §7), hence the two
+ * imports past main/'s layering rule.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the platform's test double (ARCHITECTURE §7)
+import {
+  emulatorSeesOnline,
+  startPlatformEmulator,
+  type PlatformEmulator,
+} from '../platform-client/test/platform-emulator.ts';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the model's test double (ARCHITECTURE §7)
+import { startFakeOpenAi, type FakeOpenAi } from '../server/agent/providers/testing/fake-openai.ts';
+import { createLog } from '../server/index.ts';
+import { cockpitLanUrl, composeCockpit, type ComposedCockpit } from './compose.ts';
+
+const OWNER = 'compose-test-owner-token-0123456789';
+const TIMING = { heartbeatMs: 300, pollMs: 100 };
+
+let emu: PlatformEmulator;
+let fake: FakeOpenAi;
+let owner: { userId: string; session: string };
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  emu = await startPlatformEmulator();
+  fake = await startFakeOpenAi();
+  owner = emu.addUser('owner');
+});
+afterAll(async () => {
+  await emu.close();
+  await fake.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+async function compose(env: Record<string, string> = {}, onNotify?: (n: unknown) => void): Promise<ComposedCockpit> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'compose-test-'));
+  dirs.push(dataDir);
+  return composeCockpit({
+    flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
+    env: {
+      ROBOT_TOKEN: OWNER,
+      ROBOT_HTTPS_PORT: '0',
+      ROBOT_TRACK_AUTOSTART: '0',
+      ROBOT_THINKER_INTERVAL: '3600',
+      ROBOT_RATE_LIMIT: '1000',
+      ...env,
+    },
+    log: () => createLog({ sink: () => {} }),
+    platformTiming: TIMING,
+    ...(onNotify ? { onNotify } : {}),
+  });
+}
+
+async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await predicate()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return predicate();
+}
+
+/** Talks to the cockpit as the dashboard does, keeping every answer so the token can be looked for. */
+function dashboard(base: ComposedCockpit) {
+  const seen: string[] = [];
+  const frames: Record<string, unknown>[] = [];
+  const ws = new WebSocket(`${base.cockpit.url.replace('http', 'ws')}/ws?token=${OWNER}`);
+  ws.on('message', (d) => {
+    seen.push(String(d));
+    frames.push(JSON.parse(String(d)) as Record<string, unknown>);
+  });
+  return {
+    seen,
+    frames,
+    opened: new Promise((resolve) => ws.once('open', resolve)),
+    close: () => ws.close(),
+    async call(method: string, path: string, body?: unknown) {
+      const res = await fetch(`${base.cockpit.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      seen.push(text);
+      return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
+    },
+  };
+}
+
+/** The owner relays an envelope to the device and waits for its reply payload. */
+async function relay(deviceId: string, payload: unknown, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+  const owned = (method: string, path: string, body?: unknown) =>
+    fetch(`${emu.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${owner.session}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).then((r) => r.json() as Promise<Record<string, unknown>>);
+  const { id } = (await owned('POST', '/api/devices/relay', { toDevice: deviceId, payload })) as { id: string };
+  let reply: { payload: string } | null = null;
+  await until(async () => {
+    reply = ((await owned('GET', `/api/devices/relay?inReplyTo=${id}`)) as { reply: { payload: string } | null }).reply;
+    return reply !== null;
+  }, timeoutMs);
+  if (!reply) throw new Error('no reply from the device');
+  return JSON.parse((reply as { payload: string }).payload) as Record<string, unknown>;
+}
+
+describe('enrolment from the dashboard', () => {
+  let c: ComposedCockpit;
+  let ui: ReturnType<typeof dashboard>;
+  let device: { deviceId: string; token: string };
+
+  beforeAll(async () => {
+    device = emu.enrolDevice(owner.session, 'reachy-dashboard');
+    c = await compose();
+    ui = dashboard(c);
+    await ui.opened;
+  });
+  afterAll(async () => {
+    ui.close();
+    await c.stop();
+    expect(ui.seen.join('\n')).not.toContain(device.token);
+  });
+
+  it('starts unenrolled and refuses a plain-http platform URL with 400', async () => {
+    expect((await ui.call('GET', '/api/console/platform')).json).toMatchObject({ available: true, enrolled: false });
+    const bad = await ui.call('POST', '/api/console/platform/enrol', {
+      platformUrl: 'http://platform.example',
+      ...device,
+    });
+    expect(bad).toMatchObject({ status: 400, json: { code: 'BAD_REQUEST', error: expect.stringMatching(/https/) } });
+  });
+
+  it('enrols: online after the proving heartbeat, capabilities announced, status on /ws, no token anywhere', async () => {
+    const out = await ui.call('POST', '/api/console/platform/enrol', { platformUrl: emu.url, ...device });
+    expect(out).toMatchObject({
+      status: 200,
+      json: { available: true, enrolled: true, online: true, connected: true, deviceId: device.deviceId },
+    });
+    expect(emulatorSeesOnline(emu, device.deviceId)).toBe(true);
+    expect(await until(() => ui.frames.some((f) => f['type'] === 'platform' && f['online'] === true))).toBe(true);
+    const capabilities = emu.ctx.state.devices.get(device.deviceId)?.capabilities ?? [];
+    expect(capabilities).toEqual(expect.arrayContaining(['invoke', 'notify', 'look', 'say']));
+    expect(capabilities).not.toContain('use_device');
+    expect(existsSync(join(c.config.dataDir, 'platform', 'platform-device.secret'))).toBe(true);
+    expect(ui.seen.join('\n')).not.toContain(device.token);
+  });
+
+  it("runs a dashboard chat through the 'platform' provider: the device ask", async () => {
+    emu.setAskScript(() => ({ text: 'Hello from the platform.' }));
+    expect((await ui.call('PUT', '/api/console/agent/settings', { provider: 'platform' })).status).toBe(200);
+    const chat = await ui.call('POST', '/api/chat', { prompt: 'hello there' });
+    expect(chat.json).toMatchObject({ ok: true, result: 'Hello from the platform.' });
+    const asked = emu.requests.filter((r) => r.path === '/api/devices/ask').at(-1);
+    expect(asked?.body).toMatchObject({
+      deviceId: device.deviceId,
+      stream: '1',
+      text: expect.stringContaining('hello there'),
+    });
+  });
+
+  it('disconnects: the platform hears nothing more, state and controls keep working', async () => {
+    expect((await ui.call('POST', '/api/console/platform/disconnect')).json).toMatchObject({ connected: false });
+    await new Promise((r) => setTimeout(r, 200));
+    const before = emu.requests.length;
+    await new Promise((r) => setTimeout(r, 4 * TIMING.heartbeatMs));
+    expect(emu.requests.slice(before)).toEqual([]);
+    expect((await ui.call('GET', '/api/state')).status).toBe(200);
+    expect((await ui.call('POST', '/api/control/antennas', { right: 15, left: -15 })).status).toBe(200);
+    expect((await ui.call('POST', '/api/console/platform/connect')).json).toMatchObject({ connected: true });
+    expect(await until(async () => (await ui.call('GET', '/api/console/platform')).json['online'] === true)).toBe(true);
+  });
+
+  it('forgets the identity: the token file is gone, local control still works', async () => {
+    const out = await ui.call('DELETE', '/api/console/platform');
+    expect(out.json).toMatchObject({ enrolled: false, connected: false, deviceId: null });
+    expect(existsSync(join(c.config.dataDir, 'platform', 'platform-device.secret'))).toBe(false);
+    expect((await ui.call('POST', '/api/control/antennas', { right: 0, left: 0 })).status).toBe(200);
+    expect((await ui.call('GET', '/api/state')).status).toBe(200);
+  });
+});
+
+describe('relayed envelopes, with the identity from ROBOT_PLATFORM_*', () => {
+  let c: ComposedCockpit;
+  let ui: ReturnType<typeof dashboard>;
+  let device: { deviceId: string; token: string };
+  const notified: unknown[] = [];
+
+  beforeAll(async () => {
+    device = emu.enrolDevice(owner.session, 'reachy-env');
+    c = await compose(
+      {
+        ROBOT_PLATFORM_URL: emu.url,
+        ROBOT_DEVICE_ID: device.deviceId,
+        ROBOT_DEVICE_TOKEN: device.token,
+        ROBOT_MODEL_PROVIDER: 'openai',
+        ROBOT_MODEL_BASE_URL: fake.url,
+        ROBOT_MODEL: 'fake-model',
+      },
+      (n) => notified.push(n),
+    );
+    ui = dashboard(c);
+    await ui.opened;
+    await until(() => emulatorSeesOnline(emu, device.deviceId));
+  });
+  afterAll(async () => {
+    ui.close();
+    await c.stop();
+    expect(ui.seen.join('\n')).not.toContain(device.token);
+  });
+
+  it('is enrolled from the environment, which the dashboard cannot override', async () => {
+    expect((await ui.call('GET', '/api/console/platform')).json).toMatchObject({
+      enrolled: true,
+      identitySource: 'env',
+    });
+    expect(await ui.call('DELETE', '/api/console/platform')).toMatchObject({ status: 409 });
+  });
+
+  it('answers an invoke through the real agent runtime: fake model, robot tool, PATCH reply', async () => {
+    const reply = await relay(device.deviceId, { type: 'invoke', prompt: 'look to the left' });
+    expect(reply).toEqual({ result: expect.stringContaining('Done.') });
+    const first = fake.requests.find((r) => r.lastUserText.includes('look to the left'));
+    expect(first?.lastUserText).toContain('[fleet depth=1 from owner] look to the left');
+    expect(first?.toolNames).toContain('look');
+    expect(first?.toolNames).not.toContain('use_device');
+    expect(
+      await until(async () => {
+        const state = (await ui.call('GET', '/api/state')).json as { head?: { yaw?: number } };
+        return Math.abs((state.head?.yaw ?? 0) - 30) < 3;
+      }),
+    ).toBe(true);
+  });
+
+  it('shows a notify envelope on /ws and as an event receipt, and acknowledges it', async () => {
+    const pushed = emu.pushToUser(owner.userId, { title: 'Job done', body: 'The nightly job finished', url: '/jobs' });
+    expect(pushed.relayed).toBeGreaterThanOrEqual(1);
+    expect(await until(() => ui.frames.some((f) => f['type'] === 'notify'))).toBe(true);
+    expect(ui.frames.find((f) => f['type'] === 'notify')).toMatchObject({
+      title: 'Job done',
+      body: 'The nightly job finished',
+      url: '/jobs',
+    });
+    expect(ui.frames.find((f) => f['type'] === 'event' && f['action'] === 'notify')).toMatchObject({
+      credential: 'system',
+    });
+    expect(notified).toEqual([expect.objectContaining({ title: 'Job done' })]);
+    const acknowledged = () =>
+      emu.ctx.relay.rows.some((r) => r.in_reply_to !== null && r.payload.includes('notification shown'));
+    expect(await until(acknowledged)).toBe(true);
+  });
+});
+
+describe('cockpitLanUrl', () => {
+  const nic = (address: string, internal = false) => ({
+    address,
+    netmask: '255.255.255.0',
+    family: 'IPv4' as const,
+    mac: '00:00:00:00:00:00',
+    internal,
+    cidr: null,
+  });
+
+  it('announces a private IPv4 only: the bound one, or the first private one of a wildcard bind', () => {
+    const interfaces = { lo: [nic('127.0.0.1', true)], eth0: [nic('203.0.113.5')], wlan0: [nic('192.168.1.40')] };
+    expect(cockpitLanUrl('0.0.0.0', 8097, interfaces)).toBe('http://192.168.1.40:8097');
+    expect(cockpitLanUrl('10.0.0.7', 8097, interfaces)).toBe('http://10.0.0.7:8097');
+    expect(cockpitLanUrl('127.0.0.1', 8097, interfaces)).toBeNull();
+    expect(cockpitLanUrl('0.0.0.0', 8097, { eth0: [nic('203.0.113.5')] })).toBeNull();
+  });
+});
