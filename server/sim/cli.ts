@@ -9,8 +9,12 @@ import { startSimDaemon } from './index.ts';
 async function main(): Promise<void> {
   const log = createLog({ scope: 'sim-cli' });
   const port = parsePort(process.argv.slice(2));
-  // Alone on the daemon's port, the camera takes webrtcsink's port too (daemon-api.md §2).
-  const sim = await startSimDaemon({ port, cameraPort: port === 8000 ? 8443 : 0, log });
+  // Alone on the daemon's port, the camera takes webrtcsink's port too (daemon-api.md §2), or
+  // any free one if 8443 is taken: the URL is printed either way.
+  const sim = await startSimDaemon({ port, cameraPort: port === 8000 ? 8443 : 0, log }).catch((error: unknown) => {
+    if (port !== 8000 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return startSimDaemon({ port, cameraPort: 0, log });
+  });
   process.stdout.write(`sim: robot daemon on ${sim.url}\nsim: camera signalling on ${sim.cameraSignallingUrl}\n`);
   const stop = (): void => {
     void sim.close().then(() => process.exit(0));
