@@ -16,6 +16,8 @@ const wsUrl = (path: string) => h.url.replace('http', 'ws') + path;
 
 describe('server A read side against the simulator', () => {
   it('reports health publicly, with daemon, camera, pressure and stream', async () => {
+    // The rate needs a couple of seconds of frames to settle on a loaded machine.
+    await until(async () => ((await (await h.get('/api/health')).json()) as Health).stream.hz > 5, 5000);
     const res = await h.get('/api/health');
     expect(res.status).toBe(200);
     const health = (await res.json()) as Health;
