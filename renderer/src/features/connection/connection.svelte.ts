@@ -1,10 +1,11 @@
 /**
- * The live link to the cockpit: opens the state socket for the session's token, keeps the last
+ * The live link to the cockpit: opens the state socket for the session's credential, keeps the last
  * state frame and the presences, and ticks a clock so ages and countdowns move between frames.
+ * Other features hear the socket's other frames through listen() and send on it with send().
  * Provided by Dashboard.svelte (which exists only while signed in), read with useConnection().
  */
 import { getContext, setContext } from 'svelte';
-import type { StateFrame } from '../../../../server/contract/index.ts';
+import type { ServerFrame, StateFrame } from '../../../../server/contract/index.ts';
 import { stateSocketUrl } from '../../lib/api/socket-url.ts';
 import { createStateSocket, type SocketPresence, type StateSocket } from '../../lib/api/state-socket.ts';
 import type { Session } from '../../lib/state/session.svelte.ts';
@@ -21,6 +22,7 @@ export class Connection {
   receivedAt = $state(0);
   now = $state(Date.now());
   socket: StateSocket | null = null;
+  #listeners: ((frame: ServerFrame) => void)[] = [];
 
   /** How old the robot sample behind `frame` is now: its age on arrival plus the time since. */
   readonly ageMs = $derived(this.frame ? this.frame.ageMs + Math.max(0, this.now - this.receivedAt) : null);
@@ -35,6 +37,23 @@ export class Connection {
   retryNow(): void {
     this.socket?.retryNow();
   }
+
+  /** Sends one message on the socket; false when it is not open (nothing is queued). */
+  send(message: object): boolean {
+    return this.socket?.send(message) ?? false;
+  }
+
+  /** Hears every frame but the state frame (events, errors...); returns the unsubscribe. */
+  listen(listener: (frame: ServerFrame) => void): () => void {
+    this.#listeners = [...this.#listeners, listener];
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
+  }
+
+  hear(frame: ServerFrame): void {
+    for (const listener of this.#listeners) listener(frame);
+  }
 }
 
 const CONNECTION = Symbol('connection');
@@ -43,19 +62,18 @@ export function provideConnection(session: Session): Connection {
   const connection = new Connection();
 
   $effect(() => {
-    const token = session.token;
-    if (token === null) return;
+    if (!session.signedIn) return;
     const socket = createStateSocket({
-      url: stateSocketUrl(window.location, token),
+      url: stateSocketUrl(window.location, session.token),
       onFrame(frame) {
-        if (frame.type !== 'state') return;
+        if (frame.type !== 'state') return connection.hear(frame);
         connection.frame = frame as StateFrame;
         connection.receivedAt = Date.now();
       },
       onPresence({ presence, retryAt }) {
         connection.presence = presence;
         connection.retryAt = retryAt;
-        if (presence === 'unauthorized') session.signOut('refused');
+        if (presence === 'unauthorized') session.lost();
       },
     });
     connection.socket = socket;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeToken, signInPrompt } from './sign-in.ts';
+import { enrolProblem, normalizeToken, signInPrompt } from './sign-in.ts';
 
 describe('normalizeToken', () => {
   it.each([
@@ -19,6 +19,20 @@ describe('signInPrompt', () => {
   it('explains why the card is showing', () => {
     expect(signInPrompt('refused')).toMatch(/no longer accepts/);
     expect(signInPrompt('signed-out')).toMatch(/signed out/);
+    expect(signInPrompt('expired')).toMatch(/session has ended/);
     expect(signInPrompt('missing')).toMatch(/owner token/);
+  });
+});
+
+describe('enrolProblem', () => {
+  const forbidden = { code: 'AUTH_FORBIDDEN', message: 'enrolment closed' };
+  it('explains a refusal for the way the enrolment was attempted', () => {
+    expect(enrolProblem('pairing', forbidden)).toMatch(/expired or was already used/);
+    expect(enrolProblem('token', forbidden)).toMatch(/refused this enrolment token/);
+    expect(enrolProblem('first-use', forbidden)).toMatch(/first-use enrolment is closed/);
+  });
+
+  it('passes other failures on', () => {
+    expect(enrolProblem('token', { code: 'PASSKEY_CANCELLED', message: 'No passkey was created.' })).toBe('No passkey was created.');
   });
 });

@@ -13,4 +13,8 @@ describe('stateSocketUrl', () => {
       'wss://robot.local:8098/ws?token=a%2Bb%2Fc%3D',
     );
   });
+
+  it('carries no token for a passkey session (the cookie goes with the handshake)', () => {
+    expect(stateSocketUrl({ protocol: 'https:', host: 'robot.local:8098' }, null)).toBe('wss://robot.local:8098/ws');
+  });
 });

@@ -6,6 +6,7 @@ class FakeSocket implements SocketLike {
   onmessage: SocketLike['onmessage'] = null;
   onclose: SocketLike['onclose'] = null;
   closedWith: number | null = null;
+  sent: string[] = [];
   constructor(readonly url: string) {}
   close(code?: number) {
     this.closedWith = code ?? 1005;
@@ -14,6 +15,9 @@ class FakeSocket implements SocketLike {
     this.onopen?.({});
   }
   send(data: string) {
+    this.sent.push(data);
+  }
+  receive(data: string) {
     this.onmessage?.({ data });
   }
   drop(code = 1006) {
@@ -58,8 +62,8 @@ describe('createStateSocket', () => {
     expect(h.last()).toBe('connecting');
     h.sockets[0]!.open();
     expect(h.last()).toBe('connected');
-    h.sockets[0]!.send('{"type":"state","loopHz":15}');
-    h.sockets[0]!.send('garbage');
+    h.sockets[0]!.receive('{"type":"state","loopHz":15}');
+    h.sockets[0]!.receive('garbage');
     expect(h.frames).toEqual([{ type: 'state', loopHz: 15 }]);
   });
 
@@ -94,9 +98,23 @@ describe('createStateSocket', () => {
     expect(h.timers[0]!.cleared).toBe(true);
     h.sockets[1]!.open();
     h.sockets[0]!.drop();
-    h.sockets[0]!.send('{"type":"state"}');
+    h.sockets[0]!.receive('{"type":"state"}');
     expect(h.last()).toBe('connected');
     expect(h.frames).toEqual([]);
+  });
+
+  it('sends JSON only while the socket is open', () => {
+    const h = harness();
+    expect(h.client.send({ type: 'ping' })).toBe(false);
+    h.sockets[0]!.open();
+    expect(h.client.send({ type: 'joystick', yaw: 5 })).toBe(true);
+    expect(h.sockets[0]!.sent).toEqual(['{"type":"joystick","yaw":5}']);
+    h.sockets[0]!.drop();
+    expect(h.client.send({ type: 'ping' })).toBe(false);
+    h.fire();
+    expect(h.client.send({ type: 'ping' })).toBe(false);
+    h.sockets[1]!.open();
+    expect(h.client.send({ type: 'ping' })).toBe(true);
   });
 
   it('closes quietly and reports nothing afterwards', () => {

@@ -15,6 +15,7 @@ export interface SocketLike {
   onopen: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
   onclose: ((event: { code: number }) => void) | null;
+  send(data: string): void;
   close(code?: number, reason?: string): void;
 }
 
@@ -38,6 +39,8 @@ export interface StateSocketOptions {
 }
 
 export interface StateSocket {
+  /** Sends one JSON message while the socket is open; false (and nothing sent) otherwise. */
+  send(message: object): boolean;
   /** Skip the wait and try again at once (a Retry button, the browser coming back online). */
   retryNow(): void;
   /** Close for good; no presence is reported after this. */
@@ -56,6 +59,7 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
   let generation = 0;
   let failures = 0;
   let socket: SocketLike | null = null;
+  let open = false;
   let timer: unknown = null;
   let stopped = false;
 
@@ -68,8 +72,10 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
     const mine = ++generation;
     const ws = createSocket(options.url);
     socket = ws;
+    open = false;
     ws.onopen = () => {
       if (mine !== generation) return;
+      open = true;
       failures = 0;
       report('connected');
     };
@@ -81,6 +87,7 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
     ws.onclose = (event) => {
       if (mine !== generation) return;
       socket = null;
+      open = false;
       // A refused credential will not get better by retrying; the sign-in card takes over.
       if (event.code === CLOSE_UNAUTHORIZED || event.code === CLOSE_FORBIDDEN) return report('unauthorized');
       failures += 1;
@@ -98,6 +105,11 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
   connect();
 
   return {
+    send(message) {
+      if (!open || socket === null) return false;
+      socket.send(JSON.stringify(message));
+      return true;
+    },
     retryNow() {
       if (stopped || timer === null) return;
       clearTimer(timer);
@@ -111,6 +123,7 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
       timer = null;
       socket?.close(1000, 'dashboard closed');
       socket = null;
+      open = false;
     },
   };
 }
