@@ -1,0 +1,63 @@
+/**
+ * Passkey sessions over cockpit restarts: a session outlives a restart (sessions are stored
+ * server-side), and an expired one is refused. ROBOT_SESSION_TTL cannot be shorter than a
+ * minute, so expiry is made honestly instead: the cockpit is stopped, the session's expiry in
+ * `<dataDir>/sessions.json` (server/auth/sessions-file.ts) is moved into the past, and the
+ * cockpit is started again over the same data folder.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from './fixtures/cockpit.ts';
+import { api } from './pages/cockpit-api.ts';
+import { addVirtualAuthenticator, enrolFirstPasskey, sessionCookie } from './pages/passkeys.ts';
+
+/** While the cockpit is down the page's socket retries, and Chromium logs each failed attempt. */
+const FAILED_RECONNECT = /WebSocket connection to '.*\/ws' failed/;
+
+test('a passkey session survives a restart of the cockpit', async ({ page, cockpit, browserErrors }) => {
+  browserErrors.allow(FAILED_RECONNECT);
+  await addVirtualAuthenticator(page);
+  await enrolFirstPasskey(page, cockpit.localUrl, 'Laptop');
+  const pill = page.getByRole('group', { name: 'Connection' });
+  await expect(pill).toContainText('Live');
+  const cookie = await sessionCookie(page.context());
+
+  await cockpit.restart();
+
+  // The open page reconnects with its cookie, and a fresh load is still signed in.
+  await expect(pill).toContainText('Live', { timeout: 20_000 });
+  await page.reload();
+  await expect(page.getByText('Simulated robot')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
+  expect((await api(cockpit.url, '/api/state', { cookie })).status).toBe(200);
+});
+
+test('an expired session is refused and the page goes back to sign-in', async ({ page, cockpit, browserErrors }) => {
+  browserErrors.allow(FAILED_RECONNECT);
+  await addVirtualAuthenticator(page);
+  await enrolFirstPasskey(page, cockpit.localUrl, 'Laptop');
+  await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
+  const cookie = await sessionCookie(page.context());
+  if (!cookie) throw new Error('no session cookie after enrolment');
+
+  await cockpit.halt();
+  const file = join(cockpit.dataDir, 'sessions.json');
+  const sessions = JSON.parse(await readFile(file, 'utf8')) as { sessions: { digest: string; expiresAt: number }[] };
+  const digest = createHash('sha256').update(cookie, 'utf8').digest('base64url');
+  const mine = sessions.sessions.find((s) => s.digest === digest);
+  if (!mine) throw new Error('the cookie has no session in sessions.json');
+  mine.expiresAt = Date.now() - 60_000;
+  await writeFile(file, JSON.stringify(sessions), { mode: 0o600 });
+  await cockpit.resume();
+
+  // The open page's socket comes back, is refused (4401), and the page asks to sign in again.
+  await expect(page.getByText('Your passkey session has ended.')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+  // The cookie alone opens nothing, even from this machine.
+  expect((await api(cockpit.localUrl, '/api/state', { cookie })).status).toBe(401);
+  // A new load of the page lands on sign-in too.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByText('Simulated robot')).toHaveCount(0);
+});
