@@ -5,6 +5,12 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import {
+  CAMERA_SETTING_EXPECTS,
+  DEFAULT_CAMERA_SETTING,
+  parseCameraSetting,
+  type CameraSetting,
+} from './camera/camera-setting.ts';
 
 export type RobotKind = 'desktop' | 'wheeled' | 'both';
 
@@ -33,6 +39,8 @@ export interface Config {
   readonly robot: RobotKind;
   readonly thinkerIntervalSeconds: number;
   readonly logLevel: LogLevel;
+  /** Where frames come from: the daemon's WebRTC producer, a local capture device, or off. */
+  readonly camera: CameraSetting;
   /** Headless model settings; when set they override the dashboard's (issue 7). */
   readonly model: { provider?: string; baseUrl?: string; model?: string; key?: string };
   /** The robot's platform identity from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN (all or none). */
@@ -190,6 +198,7 @@ const TABLE = {
   },
   ROBOT_THINKER_INTERVAL: { parse: int(5, 3600), expect: 'an integer 5-3600 (seconds)' },
   ROBOT_LOG_LEVEL: { parse: oneOf('debug', 'info', 'warn', 'error'), expect: 'debug, info, warn or error' },
+  ROBOT_CAMERA: { parse: parseCameraSetting, expect: CAMERA_SETTING_EXPECTS },
   ROBOT_MODEL_PROVIDER: {
     parse: oneOf('none', 'openai', 'anthropic', 'platform'),
     expect: 'none, openai, anthropic or platform',
@@ -281,6 +290,7 @@ export function loadConfig(sources: ConfigSources): Config {
     robot: parsed.ROBOT_ROBOT ?? 'desktop',
     thinkerIntervalSeconds: parsed.ROBOT_THINKER_INTERVAL ?? 30,
     logLevel: parsed.ROBOT_LOG_LEVEL ?? 'info',
+    camera: parsed.ROBOT_CAMERA ?? DEFAULT_CAMERA_SETTING,
     model: Object.freeze(
       dropUndefined({
         provider: parsed.ROBOT_MODEL_PROVIDER,

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
+import { createCamera } from './camera/index.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
@@ -15,6 +16,7 @@ import type { PlatformNotice } from './desktop/platform-port.ts';
 import type { FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
+import { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
 import { closeServer, listen } from './http/listeners.ts';
 import type { Log } from './log.ts';
 import { startSimDaemon, type SimDaemon } from './sim/index.ts';
@@ -25,6 +27,11 @@ export { createLog, type Log } from './log.ts';
 export { ensureOwnerToken } from './auth/owner-token.ts';
 export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformStatusView } from './desktop/platform-port.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
+export type { DesktopFeatures } from './desktop/features.ts';
+export type { Health } from './contract/health.ts';
+export type { ServiceState } from './contract/state.ts';
+export type { CredentialKind } from './contract/ws.ts';
+export { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
 
 export interface CockpitOptions {
   config: Config;
@@ -48,6 +55,16 @@ export interface Cockpit {
   readonly robot: RobotCore;
   readonly app: DesktopApp;
   readonly access: Access;
+  /** Server A's features: the desktop tray calls the same control functions as the routes. */
+  readonly features: DesktopFeatures;
+  /** The HTTPS address phones on the LAN open (pairing links use it); undefined without one. */
+  remoteUrl(): string | undefined;
+  /**
+   * An owner session for the desktop app's own window, resolved as credential 'local-window'.
+   * Its id is the `cockpit_session` cookie value: the window gets a cookie, never a token in
+   * its address. End it with `access.sessions.destroy(id)`.
+   */
+  createLocalWindowSession(ttlSeconds: number): Promise<{ id: string; key: string; expiresAt: number }>;
   /** The local certificate authority's certificate (PEM), for clients that must trust it. */
   readonly caCertPem: string | undefined;
   /** One fleet turn on the agent, without fleet tools: what a relayed `invoke` runs. */
@@ -83,7 +100,14 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       ownerToken: options.ownerToken,
       pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
     });
-    const features = createDesktopFeatures({ robot, log, config, platform: options.platform });
+    const camera = createCamera({
+      setting: config.camera,
+      daemonUrl,
+      log,
+      ...(sim?.cameraSignallingUrl ? { simSignallingUrl: sim.cameraSignallingUrl } : {}),
+    });
+    cleanup.push(() => camera.stop());
+    const features = createDesktopFeatures({ robot, camera, log, config, platform: options.platform });
     const app = createDesktopApp({
       config,
       log,
@@ -99,13 +123,17 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     robot.start();
     cleanup.push(() => features.stop());
     await features.start();
+    camera.start();
     const stopBroadcast = app.startBroadcast();
     cleanup.push(stopBroadcast);
     const servers = await startListeners(app, config, https);
     // Undone in reverse: sockets get their 1001 first, then the listeners drain and close.
     cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
     cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
-    return cockpitHandle({ app, robot, access, features, sim, daemonUrl, https, servers, cleanup });
+    // Open MJPEG streams end with the camera, before the listeners wait out their drain.
+    cleanup.push(() => camera.stop());
+    const remoteUrl = () => https?.secureBaseUrl(config.httpsPort);
+    return cockpitHandle({ app, robot, access, features, sim, daemonUrl, https, servers, cleanup, remoteUrl });
   } catch (err) {
     await runCleanup(cleanup);
     throw err;
@@ -143,6 +171,7 @@ function cockpitHandle(parts: {
   https: HttpsService | undefined;
   servers: Listeners;
   cleanup: (() => Promise<void> | void)[];
+  remoteUrl: () => string | undefined;
 }): Cockpit {
   let stopping: Promise<void> | undefined;
   const { servers } = parts;
@@ -156,6 +185,10 @@ function cockpitHandle(parts: {
     robot: parts.robot,
     app: parts.app,
     access: parts.access,
+    features: parts.features,
+    remoteUrl: parts.remoteUrl,
+    createLocalWindowSession: (ttlSeconds) =>
+      parts.access.sessions.create({ credentialId: LOCAL_WINDOW_CREDENTIAL, ttlSeconds }),
     caCertPem: parts.https?.tls.caCertPem,
     runFleetTurn: (turn) => parts.features.agent.runFleetTurn(turn),
     fleetToolNames: () => parts.features.agent.runtime.toolsFor(true).map((tool) => tool.name),

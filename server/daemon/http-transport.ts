@@ -5,6 +5,7 @@
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import { AppError } from '../errors.ts';
+import { markDaemonSend } from './send-marks.ts';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -97,6 +98,7 @@ export class HttpTransport {
       body = JSON.stringify(req.body);
     }
     try {
+      markDaemonSend();
       const res = await this.pool.request({
         path: req.path,
         method: req.method ?? 'GET',

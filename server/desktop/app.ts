@@ -7,6 +7,7 @@ import Koa from 'koa';
 import type { Config } from '../config.ts';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
+import { requestTiming } from '../http/request-timing.ts';
 import { defineRoutes, type RouteSpec } from '../http/route-table.ts';
 import { createShellHandler, type ShellExtras } from '../http/static-shell.ts';
 import { WsHub, type WsHandler } from '../http/ws-hub.ts';
@@ -51,6 +52,12 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   );
 
   const koa = new Koa({ proxy: false });
+  // A viewer hanging up mid-stream is routine, not an error worth a stack trace.
+  koa.on('error', (err: NodeJS.ErrnoException) => {
+    const routine = err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ERR_STREAM_PREMATURE_CLOSE';
+    deps.log[routine ? 'debug' : 'warn']('response error', { code: err.code, error: err.message });
+  });
+  koa.use(requestTiming());
   koa.use(errorHandler(deps.log.child('http')));
   const router = new Router();
   for (const route of routes) {

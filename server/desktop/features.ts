@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
+import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformAsk } from '../agent/providers/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
 import type { RouteSpec } from '../http/route-table.ts';
@@ -18,6 +19,7 @@ import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
+import { cameraRoutes } from './routes/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { platformRoutes } from './routes/platform-routes.ts';
@@ -30,8 +32,6 @@ export interface DesktopFeatures {
   readonly events: EventLog;
   readonly agent: Agent;
   readonly routes: RouteSpec[];
-  /** Gives the agent's snapshot tool the camera once the frame hub exists. */
-  bindSnapshot(snapshot: () => Promise<Buffer | undefined>): void;
   readonly onSocket: (client: WsClient) => void;
   /** Connects broadcasts to the hub once it exists. */
   bindBroadcast(broadcast: (frame: object) => void): void;
@@ -43,13 +43,15 @@ export interface DesktopFeatures {
 
 export interface FeatureOptions {
   robot: RobotCore;
+  /** The one camera client of this robot, shared by every viewer. */
+  camera: FrameHub;
   log: Log;
   config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
   /** The platform client's pieces, bound by main/ (ARCHITECTURE §2: server/ never imports it). */
   platform?: { port?: PlatformPort; ask?: PlatformAsk; fleetTools?: () => readonly AgentTool[] };
 }
 
-export function createDesktopFeatures({ robot, log, config, platform }: FeatureOptions): DesktopFeatures {
+export function createDesktopFeatures({ robot, camera, log, config, platform }: FeatureOptions): DesktopFeatures {
   let broadcastTo: (frame: object) => void = () => {};
   const broadcast = (frame: object) => broadcastTo(frame);
   const events = createEventLog({ broadcast });
@@ -72,8 +74,7 @@ export function createDesktopFeatures({ robot, log, config, platform }: FeatureO
     broadcast,
   });
   robot.attachTracking(() => tracking.status());
-  // The camera's frame hub is built after the features; until then the snapshot tool has no frame.
-  let snapshot: () => Promise<Buffer | undefined> = async () => undefined;
+  robot.attachCamera(() => camera.health());
   const agent = createAgent({
     dataDir: config.dataDir,
     env: config.model,
@@ -81,7 +82,7 @@ export function createDesktopFeatures({ robot, log, config, platform }: FeatureO
     robot,
     broadcast,
     recentEvents: (n) => events.recent(n),
-    snapshot: () => snapshot(),
+    snapshot: async () => (await camera.snapshot(2000))?.jpeg,
     tracking: { setEnabled: (on) => tracking.setEnabled(on) },
     ...(platform?.ask ? { platform: platform.ask } : {}),
     ...(platform?.fleetTools ? { fleetTools: platform.fleetTools } : {}),
@@ -100,11 +101,9 @@ export function createDesktopFeatures({ robot, log, config, platform }: FeatureO
       ...perceptionRoutes({ tracking, doa }),
       ...agentRoutes(agent),
       ...platformRoutes({ port: platform?.port }),
+      ...cameraRoutes(camera),
     ],
-    bindSnapshot(fn) {
-      snapshot = fn;
-    },
-    onSocket: handleSocketMessages({ control }),
+    onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),
     bindBroadcast(fn) {
       broadcastTo = fn;
     },

@@ -59,3 +59,17 @@ describe('/ws realtime', () => {
     ws.close();
   });
 });
+
+describe('request timing', () => {
+  it('reports the time from receive to daemon send on controls', async () => {
+    const res = await h.authed('/api/control/antennas', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ right: 5, left: -5 }),
+    });
+    const timing = res.headers.get('server-timing') ?? '';
+    const ms = Number(/cockpit;dur=([\d.]+)/.exec(timing)?.[1]);
+    expect(ms).toBeGreaterThanOrEqual(0);
+    expect(ms).toBeLessThan(1000);
+  });
+});

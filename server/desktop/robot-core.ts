@@ -3,7 +3,7 @@
  * and the health picture built from them. Routes, the WebSocket hub and later features all read
  * from here, so there is one source of truth per fact.
  */
-import type { Health } from '../contract/health.ts';
+import type { CameraHealth, Health } from '../contract/health.ts';
 import type { RobotState, ServiceState } from '../contract/state.ts';
 import { HttpDaemonClient, type DaemonClient } from '../daemon/daemon-client.ts';
 import { buildRobotState } from '../daemon/robot-state.ts';
@@ -35,6 +35,8 @@ export interface RobotCore {
   health(): Health;
   /** Lets the tracking controller, built after the core, appear in the state object. */
   attachTracking(status: () => unknown): void;
+  /** The camera's health, from the frame hub built after the core. */
+  attachCamera(health: () => CameraHealth): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const daemonPort = Number(new URL(options.daemonUrl).port || 80);
   let pressureCache = { at: 0, value: readPressure(daemonPort) };
   let trackingStatus: (() => unknown) | undefined;
+  let cameraHealth: () => CameraHealth = () => ({ status: 'off', fps: 0 });
 
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
@@ -85,7 +88,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
           state: snap.status?.state ?? null,
           version: snap.status?.version ?? null,
         },
-        camera: { status: 'off', fps: 0 },
+        camera: cameraHealth(),
         last_error: snap.lastError,
         problems: snap.problems,
         pressure: pressure(),
@@ -95,6 +98,9 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     },
     attachTracking(status) {
       trackingStatus = status;
+    },
+    attachCamera(health) {
+      cameraHealth = health;
     },
     start() {
       feed.start();

@@ -87,6 +87,12 @@ export function remoteRequest(
   return new Promise((resolve, reject) => {
     const options = { method: init.method ?? 'GET', headers: init.headers, localAddress: init.localAddress ?? '127.0.0.2' };
     const req = httpRequest(url, options, (res) => {
+      // Streams (MJPEG) never end: their status and headers are the answer.
+      if (String(res.headers['content-type'] ?? '').startsWith('multipart/')) {
+        res.destroy();
+        resolve({ status: res.statusCode ?? 0, body: '', headers: res.headers });
+        return;
+      }
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
