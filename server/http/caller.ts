@@ -23,6 +23,8 @@ export interface Caller {
   credentialId?: string;
   /** When the passkey session ends (epoch ms); sockets are closed then. */
   expiresAt?: number;
+  /** Who a signed service token names (server B): lets a route tell a persona from the owner. */
+  subject?: string;
 }
 
 export interface SessionInfo {
@@ -31,13 +33,36 @@ export interface SessionInfo {
   expiresAt: number;
 }
 
+/** What a signed bearer token (server B's HS256 JWT) stands for once verified. */
+export interface BearerInfo {
+  kind: 'token' | 'passkey';
+  sessionKey?: string;
+  credentialId?: string;
+  expiresAt?: number;
+  subject?: string;
+}
+
 export interface CredentialSources {
   ownerToken: string;
   /** Looks up a passkey session by its cookie value. */
   validateSession(id: string): SessionInfo | undefined;
+  /**
+   * Server B only: verifies a bearer that is not the owner token (a JWT from a passkey login or
+   * a service token). Synchronous, because the gate and the socket upgrade decide in one step.
+   * Absent on server A, where any other bearer is refused.
+   */
+  validateBearer?(token: string): BearerInfo | undefined;
 }
 
 export const SESSION_COOKIE = 'cockpit_session';
+
+/**
+ * The credential id of the owner session the desktop app's main process gives its own window
+ * (issue 8): resolved as kind 'local-window', so receipts say "desktop window", not "passkey".
+ * Passkey ids are base64url of authenticator-chosen bytes, and a passkey session already holds
+ * owner rights, so a passkey that happened to carry this id would gain nothing.
+ */
+export const LOCAL_WINDOW_CREDENTIAL = 'local-window';
 
 export interface CallerInput {
   req: IncomingMessage;
@@ -55,6 +80,8 @@ export function resolveCaller(input: CallerInput, creds: CredentialSources): Cal
   const presented = bearer ?? (input.queryTokenAllowed ? (input.query.get('token') ?? undefined) : undefined);
   if (presented !== undefined) {
     if (tokensEqual(presented, creds.ownerToken)) return { ...base, kind: 'token', viaBearer: true };
+    const signed = creds.validateBearer?.(presented);
+    if (signed) return { ...base, ...signed, viaBearer: true };
     return { ...base, failed: true };
   }
   if (input.cookie) {
@@ -62,7 +89,7 @@ export function resolveCaller(input: CallerInput, creds: CredentialSources): Cal
     if (session) {
       return {
         ...base,
-        kind: 'passkey',
+        kind: session.credentialId === LOCAL_WINDOW_CREDENTIAL ? 'local-window' : 'passkey',
         viaCookie: true,
         sessionId: input.cookie,
         sessionKey: session.key,

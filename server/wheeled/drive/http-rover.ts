@@ -1,0 +1,179 @@
+/**
+ * A real rover behind HTTP, in the shape of the FrodoBots Earth Rover SDK (README-wheeled.md,
+ * "Real rover"): POST /control {command: {linear, angular}} with values in [-1, 1], GET /data
+ * for telemetry, GET /v2/front for the front camera as base64 JPEG. The SDK has no notion of a
+ * frame's duration, so this backend keeps the frame watchdog itself: it repeats the command
+ * while the frame runs (the SDK drops a bot that hears nothing) and sends a zero command at its
+ * deadline. Commands are sent latest-only: a slow SDK never queues stale motion.
+ */
+import type { CameraFrame, CameraSource } from '../../camera/frame.ts';
+import type { Log } from '../../log.ts';
+import { telemetryFromData, type OdometryOrigin } from './rover-telemetry.ts';
+import type { BackendPresence, BaseTelemetry, DriveBackend, DriveCommand } from './types.ts';
+
+export interface HttpRoverOptions {
+  /** The SDK's base URL, e.g. http://127.0.0.1:8000. */
+  url: string;
+  log: Log;
+  fetch?: typeof fetch;
+  /** Telemetry poll period (default 250 ms). */
+  pollMs?: number;
+  /** Command repeat period while a frame runs (default 200 ms). */
+  resendMs?: number;
+  timeoutMs?: number;
+  /** Some rovers turn right for a positive angular; the cockpit's positive is left. */
+  invertAngular?: boolean;
+  /** Front camera path; null when the rover has no camera. */
+  cameraPath?: string | null;
+  cameraFps?: number;
+  /** Top speeds at full command, for readouts (an Earth Rover: about 1 m/s). */
+  limits?: { maxLinear: number; maxAngular: number };
+  now?: () => number;
+}
+
+const ZERO: DriveCommand = Object.freeze({ linear: 0, angular: 0 });
+
+export function createHttpRover(options: HttpRoverOptions): DriveBackend {
+  const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
+  const now = options.now ?? Date.now;
+  const base = options.url.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 1500;
+  const limits = options.limits ?? { maxLinear: 1, maxAngular: 2 };
+  const log = options.log;
+  let presence: BackendPresence = 'connecting';
+  let problem: string | null = null;
+  let failures = 0;
+  let telemetry: BaseTelemetry | undefined;
+  const origin: OdometryOrigin = {};
+  let commanded: DriveCommand = ZERO;
+  let deadline = 0;
+  let repeat: NodeJS.Timeout | undefined;
+  let expiry: NodeJS.Timeout | undefined;
+  let poller: NodeJS.Timeout | undefined;
+  let inFlight = false;
+  let pending: DriveCommand | undefined;
+
+  const call = (path: string, init: RequestInit = {}) => doFetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const camera = options.cameraPath === null ? null : roverCamera(call, options.cameraPath ?? '/v2/front', options.cameraFps ?? 5, now);
+
+  const post = async (command: DriveCommand) => {
+    const angular = options.invertAngular ? -command.angular : command.angular;
+    const res = await call('/control', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ command: { linear: command.linear, angular } }),
+    });
+    if (!res.ok) throw new Error(`the rover refused a command (${res.status})`);
+    await res.body?.cancel();
+  };
+  const pump = async () => {
+    inFlight = true;
+    while (pending) {
+      const command = pending;
+      pending = undefined;
+      try {
+        await post(command);
+      } catch (error) {
+        problem = `drive command failed: ${(error as Error).message}`;
+        log.warn('rover command failed', { error: (error as Error).message });
+      }
+    }
+    inFlight = false;
+  };
+  const send = (command: DriveCommand) => {
+    pending = command;
+    if (!inFlight) void pump();
+  };
+  const halt = () => {
+    clearInterval(repeat);
+    clearTimeout(expiry);
+    repeat = expiry = undefined;
+    commanded = ZERO;
+    send(ZERO);
+  };
+
+  const poll = async () => {
+    try {
+      const res = await call('/data');
+      if (!res.ok) throw new Error(`GET /data answered ${res.status}`);
+      const data: unknown = await res.json();
+      telemetry = telemetryFromData(data, { origin, commanded: now() < deadline ? commanded : ZERO, limits, at: now() });
+      failures = 0;
+      presence = 'connected';
+      problem = null;
+    } catch (error) {
+      failures += 1;
+      if (failures >= 3) {
+        presence = 'down';
+        problem = `the rover at ${base} does not answer: ${(error as Error).message}`;
+      }
+    }
+  };
+
+  return {
+    kind: 'http',
+    simulated: false,
+    limits,
+    async start() {
+      await poll();
+      poller = setInterval(() => void poll(), options.pollMs ?? 250);
+      poller.unref();
+    },
+    async close() {
+      clearInterval(poller);
+      halt();
+      while (inFlight) await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+    drive(command, untilMs) {
+      const t = now();
+      clearInterval(repeat);
+      clearTimeout(expiry);
+      if (untilMs <= t) return halt();
+      commanded = command;
+      deadline = untilMs;
+      send(command);
+      repeat = setInterval(() => send(commanded), options.resendMs ?? 200);
+      expiry = setTimeout(halt, untilMs - t);
+      repeat.unref();
+      expiry.unref();
+    },
+    stop: halt,
+    resetOdometry() {
+      origin.pending = true;
+    },
+    telemetry: () => telemetry,
+    presence: () => ({ state: presence, problem }),
+    camera: () => camera,
+  };
+}
+
+/** Polls the SDK's front frame ({front_frame: base64, timestamp}) into camera frames. */
+function roverCamera(call: (path: string) => Promise<Response>, path: string, fps: number, now: () => number): CameraSource {
+  let timer: NodeJS.Timeout | undefined;
+  let seq = 0;
+  return {
+    name: `rover camera ${path}`,
+    async start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void) {
+      const grab = async () => {
+        try {
+          const res = await call(path);
+          if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
+          const body = (await res.json()) as { front_frame?: unknown; timestamp?: unknown };
+          if (typeof body.front_frame !== 'string' || body.front_frame === '') throw new Error(`GET ${path} had no front_frame`);
+          const jpeg = Buffer.from(body.front_frame, 'base64');
+          const capturedAt = typeof body.timestamp === 'number' ? Math.round(body.timestamp * 1000) : now();
+          if (timer) onFrame({ jpeg, width: 0, height: 0, capturedAt, seq: (seq += 1) });
+        } catch (error) {
+          onError(error instanceof Error ? error : new Error(String(error)));
+        }
+      };
+      timer = setInterval(() => void grab(), Math.round(1000 / Math.max(1, fps)));
+      timer.unref();
+      await grab();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Server B, the wheeled-robot cockpit (issue 9): `startWheeledServer(options)` composes the
+ * access model (passkeys shared with server A when both run), the HS256 tokens, the drive
+ * backend, the features and the app, then listens on ROBOT_B_PORT, over TLS with a certificate
+ * from the local CA (leaf "server-b", renewed while running) unless ROBOT_B_TLS=0.
+ * server/index.ts calls it for `--robot wheeled|both`; main/serve.ts calls runMintTokenCommand
+ * for `mint-token`.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createModelSettings, type ModelSettings } from '../agent/providers/model-settings.ts';
+import type { WatchdogLimits } from '../agent/watchdog.ts';
+import { createAccess, type Access } from '../auth/access.ts';
+import { hostIdentity } from '../auth/host-identity.ts';
+import { createHttpsService, type HttpsService } from '../auth/https-service.ts';
+import type { Config } from '../config.ts';
+import { WS_CLOSE } from '../errors.ts';
+import type { GateDeps } from '../http/access-gate.ts';
+import { closeServer, listen } from '../http/listeners.ts';
+import type { Log } from '../log.ts';
+import type { SpeechEngine } from '../speech/engine.ts';
+import { createWheeledApp, type WheeledApp } from './app.ts';
+import { createTokenService, type MintServiceInput, type MintedServiceToken, type TokenService } from './auth/token-service.ts';
+import type { WheeledBase } from './drive/base.ts';
+import { createHttpRover } from './drive/http-rover.ts';
+import { createSimBase } from './drive/sim-base.ts';
+import type { DriveBackend } from './drive/types.ts';
+import { createWheeledFeatures, type WheeledFeatures } from './features.ts';
+import { STATE_PATH, startStateBroadcast } from './state-socket.ts';
+
+export { runMintTokenCommand, describeMintedToken, MINT_TOKEN_USAGE } from './mint-token-command.ts';
+export type { MintedServiceToken, MintServiceInput } from './auth/token-service.ts';
+
+export type WheeledConfig = Pick<
+  Config,
+  'host' | 'bPort' | 'bTls' | 'dataDir' | 'wsHz' | 'rateLimit' | 'regToken' | 'sessionTtlSeconds' | 'loopbackReads' | 'rpId' | 'origin' | 'model'
+>;
+
+/** The simulated base (default), or a rover SDK reached over HTTP (README-wheeled.md, "Real rover"). */
+export type BackendChoice =
+  | { kind: 'sim' }
+  | { kind: 'http'; url: string; invertAngular?: boolean; camera?: boolean; limits?: { maxLinear: number; maxAngular: number } };
+
+export interface WheeledServerOptions {
+  config: WheeledConfig;
+  log: Log;
+  ownerToken: string;
+  /** Server A's access model when both servers run in one process: one passkey and session store. */
+  access?: Access;
+  /** Server A's model settings when both run (one agent-model.json has one writer). */
+  modelSettings?: ModelSettings;
+  backend?: BackendChoice;
+  /** Built dashboard folder; defaults to dist/renderer of this checkout. */
+  shellRoot?: string;
+  /** Offline voice engine; espeak-ng by default. */
+  speech?: SpeechEngine;
+  /** Shorter budgets for tests. */
+  tuning?: { chatWaitMs?: number; turnLimits?: WatchdogLimits; fetch?: typeof fetch };
+}
+
+export interface WheeledServer {
+  /** The base URL on this host: https://localhost:<port>, or http://127.0.0.1:<port> without TLS. */
+  readonly url: string;
+  readonly port: number;
+  readonly secure: boolean;
+  /** The local CA's certificate (PEM) a client must trust, when TLS is on. */
+  readonly caCertPem: string | undefined;
+  readonly app: WheeledApp;
+  readonly base: WheeledBase;
+  readonly features: WheeledFeatures;
+  readonly tokens: TokenService;
+  readonly access: Access;
+  /** Mints a service token for a script or a sibling robot (also `mint-token` and the console). */
+  mintServiceToken(input: MintServiceInput): Promise<MintedServiceToken>;
+  stop(): Promise<void>;
+}
+
+const DEFAULT_SHELL =
+  [new URL('../../dist/renderer', import.meta.url), new URL('../../../dist/renderer', import.meta.url)]
+    .map((u) => fileURLToPath(u))
+    .find((p) => existsSync(join(p, 'index.html'))) ?? fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+
+function createBackend(choice: BackendChoice | undefined, log: Log, fetchImpl: typeof fetch | undefined): DriveBackend {
+  if (!choice || choice.kind === 'sim') return createSimBase();
+  return createHttpRover({
+    url: choice.url,
+    log: log.child('rover'),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    ...(choice.invertAngular ? { invertAngular: true } : {}),
+    ...(choice.camera === false ? { cameraPath: null } : {}),
+    ...(choice.limits ? { limits: choice.limits } : {}),
+  });
+}
+
+/** The address a phone on the LAN should open (the .local name, else a LAN IPv4 address). */
+function lanBase(secure: boolean, port: () => number): () => string {
+  const identity = hostIdentity();
+  const host =
+    identity.hostNames.find((n) => n.endsWith('.local')) ??
+    identity.addresses.find((a) => /^\d+\.\d+\.\d+\.\d+$/.test(a) && !a.startsWith('127.')) ??
+    'localhost';
+  return () => `${secure ? 'https' : 'http'}://${host}:${port()}`;
+}
+
+export async function startWheeledServer(options: WheeledServerOptions): Promise<WheeledServer> {
+  const { config } = options;
+  const log = options.log.child('wheeled');
+  const cleanup: (() => Promise<void> | void)[] = [];
+  try {
+    const https = config.bTls ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls'), leaf: 'server-b' }) : undefined;
+    if (https) cleanup.push(() => https.stop());
+    const access = options.access ?? (await createAccess({ config, log: log.child('auth'), ownerToken: options.ownerToken }));
+    const tokens = await createTokenService({ dataDir: config.dataDir, log: log.child('tokens') });
+    const model = options.modelSettings ?? (await loadModelSettings(config, log, options.tuning?.fetch));
+    let port = config.bPort;
+    const features = createWheeledFeatures({
+      config,
+      log,
+      access,
+      tokens,
+      model,
+      backend: createBackend(options.backend, log, options.tuning?.fetch),
+      trust: { tls: () => https?.tls, lanUrl: lanBase(https !== undefined, () => port) },
+      tls: https !== undefined,
+      shellRoot: options.shellRoot ?? DEFAULT_SHELL,
+      ...(options.speech ? { speech: options.speech } : {}),
+      ...(options.tuning ? { tuning: options.tuning } : {}),
+    });
+    const app = createWheeledApp({ log, gate: wheeledGate(access, tokens, options.ownerToken), routes: features.routes, sockets: features.sockets });
+    features.bindCloseSession((key) => app.hub.closeSession(key));
+    const unsubscribe = access.sessions.onEnd((key) => {
+      tokens.endSession(key);
+      app.hub.closeSession(key);
+    });
+    cleanup.push(unsubscribe);
+    await features.start();
+    cleanup.push(() => features.stop());
+    cleanup.push(
+      startStateBroadcast({
+        state: () => features.base.state(),
+        broadcast: (frame) => app.hub.broadcast(STATE_PATH, frame),
+        viewers: () => app.hub.clients(STATE_PATH).size,
+        hz: config.wsHz,
+      }),
+    );
+    const server = listener(app, https);
+    port = await listen(server, config.bPort, config.host);
+    // Undone in reverse: sockets get their 1001 first, then the listener drains and closes.
+    cleanup.push(() => closeServer(server));
+    cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
+    log.info('server B listening', { port, tls: https !== undefined });
+    return handle({ app, features, tokens, access, https, port, cleanup });
+  } catch (error) {
+    await runCleanup(cleanup);
+    throw error;
+  }
+}
+
+/** The shared gate with B's credentials: the JWT check added, no loopback trust (Authentication "Server B", rule 3). */
+function wheeledGate(access: Access, tokens: TokenService, ownerToken: string): GateDeps {
+  return {
+    ...access.gate,
+    credentials: { ownerToken, validateSession: access.gate.credentials.validateSession, validateBearer: (t) => tokens.verify(t) },
+    loopbackReads: false,
+  };
+}
+
+async function loadModelSettings(config: WheeledConfig, log: Log, fetchImpl: typeof fetch | undefined): Promise<ModelSettings> {
+  const settings = createModelSettings({
+    file: join(config.dataDir, 'agent-model.json'),
+    log: log.child('model'),
+    env: config.model,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+  await settings.load();
+  return settings;
+}
+
+function listener(app: WheeledApp, https: HttpsService | undefined): Server {
+  const server = https ? https.server(app.koa.callback()) : createServer(app.koa.callback());
+  app.hub.attach(server);
+  return server;
+}
+
+function handle(parts: {
+  app: WheeledApp;
+  features: WheeledFeatures;
+  tokens: TokenService;
+  access: Access;
+  https: HttpsService | undefined;
+  port: number;
+  cleanup: (() => Promise<void> | void)[];
+}): WheeledServer {
+  let stopping: Promise<void> | undefined;
+  const secure = parts.https !== undefined;
+  return {
+    url: secure ? `https://localhost:${parts.port}` : `http://127.0.0.1:${parts.port}`,
+    port: parts.port,
+    secure,
+    caCertPem: parts.https?.tls.caCertPem,
+    app: parts.app,
+    base: parts.features.base,
+    features: parts.features,
+    tokens: parts.tokens,
+    access: parts.access,
+    mintServiceToken: (input) => parts.tokens.mintServiceToken(input),
+    stop: () => (stopping ??= runCleanup(parts.cleanup)),
+  };
+}
+
+/** Undo in reverse order of setup; one failing step does not stop the others. */
+async function runCleanup(steps: (() => Promise<void> | void)[]): Promise<void> {
+  for (const step of [...steps].reverse()) {
+    try {
+      await step();
+    } catch {
+      // Shutting down: keep going so every resource is released.
+    }
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * /ws/voice through an OpenAI-Realtime-compatible speech model (the dashboard's `realtime`
+ * voice). One upstream WebSocket per voice socket: the browser's PCM16 goes up as
+ * input_audio_buffer.append, {type: "stop"} commits it and asks for a response, and the model's
+ * audio deltas come down as {type: "audio", data}. Event names of both the beta
+ * (response.audio.delta) and the GA API (response.output_audio.delta) are understood. The
+ * session uses push-to-talk (turn_detection null), matching the dashboard's button.
+ */
+import WebSocket from 'ws';
+import type { Log } from '../../log.ts';
+import type { VoiceIo, VoiceSession } from './offline-voice.ts';
+import type { RealtimeConfig } from './voice-settings.ts';
+
+/** The Realtime API speaks PCM16 at 24 kHz in both directions. */
+export const REALTIME_RATE = 24_000;
+
+type Upstream = Record<string, unknown> & { type?: unknown };
+
+export function createRealtimeVoice(deps: { io: VoiceIo; config: RealtimeConfig; instructions: string; log: Log }): VoiceSession {
+  const { io, config } = deps;
+  const target = `${config.url}${config.url.includes('?') ? '&' : '?'}model=${encodeURIComponent(config.model)}`;
+  const upstream = new WebSocket(target, {
+    headers: { 'OpenAI-Beta': 'realtime=v1', ...(config.key ? { Authorization: `Bearer ${config.key}` } : {}) },
+    handshakeTimeout: 10_000,
+  });
+  const waiting: string[] = [];
+  let stopping = false;
+  let closed = false;
+  let transcript = '';
+
+  io.send({ type: 'voice_meta', rate: REALTIME_RATE, provider: 'realtime', transcription: true, note: `Realtime voice: ${config.model} at ${new URL(config.url).host}.` });
+
+  const up = (event: Record<string, unknown>) => {
+    const text = JSON.stringify(event);
+    if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
+    else if (upstream.readyState === WebSocket.CONNECTING) waiting.push(text);
+  };
+  const fail = (message: string) => {
+    if (closed) return;
+    closed = true;
+    io.send({ type: 'error', error: message });
+    io.end();
+    upstream.terminate();
+  };
+
+  upstream.on('open', () => {
+    upstream.send(
+      JSON.stringify({
+        type: 'session.update',
+        session: {
+          modalities: ['audio', 'text'],
+          instructions: deps.instructions,
+          voice: config.voice,
+          input_audio_format: 'pcm16',
+          output_audio_format: 'pcm16',
+          turn_detection: null,
+        },
+      }),
+    );
+    for (const text of waiting.splice(0)) upstream.send(text);
+  });
+  upstream.on('message', (data) => {
+    let event: Upstream;
+    try {
+      event = JSON.parse(data.toString()) as Upstream;
+    } catch {
+      return;
+    }
+    switch (event.type) {
+      case 'response.audio.delta':
+      case 'response.output_audio.delta':
+        if (typeof event.delta === 'string') io.send({ type: 'audio', data: event.delta });
+        break;
+      case 'response.audio_transcript.delta':
+      case 'response.output_audio_transcript.delta':
+        if (typeof event.delta === 'string') transcript += event.delta;
+        break;
+      case 'conversation.item.input_audio_transcription.completed':
+        if (typeof event.transcript === 'string') io.send({ type: 'transcript', role: 'user', text: event.transcript });
+        break;
+      case 'response.done':
+        if (transcript !== '') io.send({ type: 'transcript', role: 'assistant', text: transcript });
+        transcript = '';
+        io.send({ type: 'done' });
+        if (stopping) {
+          closed = true;
+          io.end();
+          upstream.close(1000);
+        }
+        break;
+      case 'error': {
+        const detail = (event.error as { message?: unknown } | undefined)?.message;
+        fail(`the realtime model reported: ${typeof detail === 'string' ? detail : 'an error'}`);
+        break;
+      }
+    }
+  });
+  upstream.on('unexpected-response', (_req, res) => fail(`the realtime endpoint refused the connection (${res.statusCode})`));
+  upstream.on('error', (error) => {
+    deps.log.warn('realtime voice upstream error', { error: error.message });
+    fail(`the realtime endpoint is unreachable: ${error.message}`);
+  });
+  upstream.on('close', () => fail('the realtime endpoint closed the session'));
+
+  return {
+    audio(chunk) {
+      if (!stopping) up({ type: 'input_audio_buffer.append', audio: chunk.toString('base64') });
+    },
+    text(value) {
+      if (typeof value !== 'string' || value.trim() === '') return io.send({ type: 'error', error: 'text must be a non-empty string' });
+      up({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: value.slice(0, 600) }] } });
+      up({ type: 'response.create' });
+    },
+    stop() {
+      if (stopping) return;
+      stopping = true;
+      up({ type: 'input_audio_buffer.commit' });
+      up({ type: 'response.create' });
+    },
+    close() {
+      closed = true;
+      if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
+      else upstream.close(1000);
+    },
+  };
+}

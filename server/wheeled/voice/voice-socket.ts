@@ -1,0 +1,70 @@
+/**
+ * /ws/voice (cockpit-api.md, Events "Server B WebSockets"): binary PCM16 frames in; one
+ * {type: "voice_meta", rate} first, then {type: "audio", data: base64} frames out; {type: "stop"}
+ * ends the session (the answer to what was said follows, then the socket closes). Which voice
+ * answers follows the dashboard's voice settings, read when the socket opens.
+ */
+import type { RawData } from 'ws';
+import type { CredentialKind } from '../../contract/ws.ts';
+import type { WsClient } from '../../http/ws-hub.ts';
+import type { Log } from '../../log.ts';
+import type { SpeechEngine } from '../../speech/engine.ts';
+import type { WheeledAgent } from '../chat/wheeled-agent.ts';
+import { WHEELED_PROMPT } from '../chat/wheeled-agent.ts';
+import { createOfflineVoice, type VoiceIo, type VoiceSession } from './offline-voice.ts';
+import { createRealtimeVoice } from './realtime-voice.ts';
+import { createTranscriber } from './transcriber.ts';
+import type { VoiceSettings } from './voice-settings.ts';
+
+export interface VoiceSocketDeps {
+  settings: Pick<VoiceSettings, 'current'>;
+  agent: Pick<WheeledAgent, 'run' | 'configured'>;
+  engine: SpeechEngine;
+  log: Log;
+  fetch?: typeof fetch;
+}
+
+function openSession(deps: VoiceSocketDeps, io: VoiceIo, credential: CredentialKind): VoiceSession {
+  const config = deps.settings.current();
+  if (config.provider === 'realtime' && config.realtime)
+    return createRealtimeVoice({ io, config: config.realtime, instructions: WHEELED_PROMPT, log: deps.log });
+  const transcription = config.transcription;
+  return createOfflineVoice({
+    io,
+    agent: deps.agent,
+    engine: deps.engine,
+    transcribe: transcription ? createTranscriber(transcription, deps.fetch) : undefined,
+    ...(transcription ? { transcriptionHost: new URL(transcription.url).host } : {}),
+    credential,
+    log: deps.log,
+  });
+}
+
+export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) => void {
+  return (client) => {
+    // Audio frames are never dropped for a slow reader the way state frames are: each is a
+    // piece of one sentence. They are small (100 ms ≈ 4-5 KB) and there are few of them.
+    const io: VoiceIo = {
+      send: (frame) => {
+        if (client.ws.readyState === client.ws.OPEN) client.ws.send(JSON.stringify(frame));
+      },
+      end: () => client.ws.close(1000, 'voice session over'),
+    };
+    const credential = (client.caller.kind === 'anonymous' ? 'token' : client.caller.kind) as CredentialKind;
+    const session = openSession(deps, io, credential);
+    client.ws.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) return session.audio(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data));
+      let message: unknown;
+      try {
+        message = JSON.parse(data.toString());
+      } catch {
+        return io.send({ type: 'error', error: 'text frames must be JSON: {type: "stop"} or {type: "text", text}' });
+      }
+      const type = (message as { type?: unknown } | null)?.type;
+      if (type === 'stop') return session.stop();
+      if (type === 'text') return session.text((message as { text?: unknown }).text);
+      io.send({ type: 'error', error: `unknown message type ${JSON.stringify(type ?? null)} (stop, text)` });
+    });
+    client.ws.on('close', () => session.close());
+  };
+}
