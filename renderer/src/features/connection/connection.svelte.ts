@@ -23,6 +23,7 @@ export class Connection {
   now = $state(Date.now());
   socket: StateSocket | null = null;
   #listeners: ((frame: ServerFrame) => void)[] = [];
+  #binaryListeners: ((data: ArrayBuffer) => void)[] = [];
 
   /** How old the robot sample behind `frame` is now: its age on arrival plus the time since. */
   readonly ageMs = $derived(this.frame ? this.frame.ageMs + Math.max(0, this.now - this.receivedAt) : null);
@@ -54,6 +55,18 @@ export class Connection {
   hear(frame: ServerFrame): void {
     for (const listener of this.#listeners) listener(frame);
   }
+
+  /** Hears the socket's binary messages (camera pictures); returns the unsubscribe. */
+  listenBinary(listener: (data: ArrayBuffer) => void): () => void {
+    this.#binaryListeners = [...this.#binaryListeners, listener];
+    return () => {
+      this.#binaryListeners = this.#binaryListeners.filter((l) => l !== listener);
+    };
+  }
+
+  hearBinary(data: ArrayBuffer): void {
+    for (const listener of this.#binaryListeners) listener(data);
+  }
 }
 
 const CONNECTION = Symbol('connection');
@@ -70,6 +83,7 @@ export function provideConnection(session: Session): Connection {
         connection.frame = frame as StateFrame;
         connection.receivedAt = Date.now();
       },
+      onBinary: (data) => connection.hearBinary(data),
       onPresence({ presence, retryAt }) {
         connection.presence = presence;
         connection.retryAt = retryAt;

@@ -15,6 +15,8 @@ export interface SocketLike {
   onopen: ((event: unknown) => void) | null;
   onmessage: ((event: { data: unknown }) => void) | null;
   onclose: ((event: { code: number }) => void) | null;
+  /** Set to `arraybuffer` when binary frames are wanted (the browser's default is `blob`). */
+  binaryType?: string;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
@@ -28,6 +30,8 @@ export interface PresenceChange {
 export interface StateSocketOptions {
   url: string;
   onFrame: (frame: ServerFrame) => void;
+  /** Binary messages (camera pictures, server/camera/README-camera.md); text frames stay JSON. */
+  onBinary?: (data: ArrayBuffer) => void;
   onPresence: (change: PresenceChange) => void;
   /** Consecutive failed attempts after which the server counts as down (retries go on). */
   downAfter?: number;
@@ -73,6 +77,7 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
     const ws = createSocket(options.url);
     socket = ws;
     open = false;
+    if (options.onBinary) ws.binaryType = 'arraybuffer';
     ws.onopen = () => {
       if (mine !== generation) return;
       open = true;
@@ -81,6 +86,7 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
     };
     ws.onmessage = (event) => {
       if (mine !== generation) return;
+      if (event.data instanceof ArrayBuffer) return options.onBinary?.(event.data);
       const frame = parseFrame(event.data);
       if (frame) options.onFrame(frame);
     };
