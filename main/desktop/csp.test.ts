@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { contentSecurityPolicy, withPolicy } from './csp.ts';
+
+function directives(policy: string): Map<string, string[]> {
+  return new Map(
+    policy.split(';').map((part) => {
+      const [name, ...values] = part.trim().split(/\s+/);
+      return [name as string, values];
+    }),
+  );
+}
+
+describe('contentSecurityPolicy', () => {
+  const policy = directives(contentSecurityPolicy('http://localhost:8097'));
+
+  it('allows only the local origin for scripts, styles and everything by default', () => {
+    expect(policy.get('default-src')).toEqual(["'self'"]);
+    expect(policy.get('script-src')).toEqual(["'self'"]);
+    expect(policy.get('style-src')).toEqual(["'self'"]);
+  });
+
+  it('never allows inline code or eval', () => {
+    const text = contentSecurityPolicy('http://localhost:8097');
+    expect(text).not.toContain('unsafe-inline');
+    expect(text).not.toContain('unsafe-eval');
+  });
+
+  it('lets the state socket reach the same host and port only', () => {
+    expect(policy.get('connect-src')).toEqual(["'self'", 'ws://localhost:8097', 'wss://localhost:8097']);
+  });
+
+  it('allows data: and blob: pictures (QR code, camera frames) and nothing embedded', () => {
+    expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
+    expect(policy.get('object-src')).toEqual(["'none'"]);
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+  });
+
+  it('uses only wss: for an https origin', () => {
+    const secure = directives(contentSecurityPolicy('https://localhost:8098'));
+    expect(secure.get('connect-src')).toEqual(["'self'", 'wss://localhost:8098']);
+  });
+});
+
+describe('withPolicy', () => {
+  it('replaces any policy the server sent, whatever its case, and keeps other headers', () => {
+    const out = withPolicy(
+      {
+        'content-security-policy': "default-src *",
+        'Content-Security-Policy-Report-Only': ["script-src 'unsafe-inline'"],
+        'Content-Type': 'text/html',
+        'Set-Cookie': ['a=1', 'b=2'],
+      },
+      "default-src 'self'",
+    );
+    expect(out).toEqual({
+      'Content-Type': ['text/html'],
+      'Set-Cookie': ['a=1', 'b=2'],
+      'Content-Security-Policy': ["default-src 'self'"],
+    });
+  });
+
+  it('adds the policy when there were no headers', () => {
+    expect(withPolicy(undefined, 'x')).toEqual({ 'Content-Security-Policy': ['x'] });
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * The Content-Security-Policy of the desktop window, sent as a response header on the window's
+ * own Electron session (issue 8). The dashboard build needs nothing inline: Vite emits one
+ * module script and stylesheet files, and Svelte sets dynamic styles through the CSSOM
+ * (element.style), which CSP does not govern. So no 'unsafe-inline' anywhere.
+ */
+
+/** Directives in the order they are written; each value list is joined by spaces. */
+export function contentSecurityPolicy(localOrigin: string): string {
+  const { host, protocol } = new URL(localOrigin);
+  // The state socket lives on the same host and port. 'self' matches ws: for it in current
+  // Chromium, but naming the socket origins keeps the policy honest for older rules too.
+  const sockets = protocol === 'https:' ? [`wss://${host}`] : [`ws://${host}`, `wss://${host}`];
+  const directives: Array<[string, string[]]> = [
+    ['default-src', ["'self'"]],
+    ['script-src', ["'self'"]],
+    ['style-src', ["'self'"]],
+    // data: for the pairing QR code and the favicon, blob: for camera pictures from /ws.
+    ['img-src', ["'self'", 'data:', 'blob:']],
+    ['connect-src', ["'self'", ...sockets]],
+    ['object-src', ["'none'"]],
+    ['base-uri', ["'self'"]],
+    ['form-action', ["'self'"]],
+    ['frame-ancestors', ["'none'"]],
+  ];
+  return directives.map(([name, values]) => `${name} ${values.join(' ')}`).join('; ');
+}
+
+export type ResponseHeaders = Record<string, string | string[]>;
+
+/**
+ * The response headers with ours as the only policy. A page may not loosen it: any policy the
+ * server sent is dropped (header names compare case-insensitively), then ours is added.
+ */
+export function withPolicy(headers: ResponseHeaders | undefined, policy: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const lower = name.toLowerCase();
+    if (lower === 'content-security-policy' || lower === 'content-security-policy-report-only') continue;
+    out[name] = Array.isArray(value) ? value : [value];
+  }
+  out['Content-Security-Policy'] = [policy];
+  return out;
+}
