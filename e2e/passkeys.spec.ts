@@ -104,7 +104,15 @@ test.describe('with an enrolment token', () => {
     await expect(list).toContainText('Second phone');
     await expect(list).toContainText(/Created .+ · last used/);
 
+    // Escape cancels a rename (and is not taken as the stop key there); focus goes back.
     await page.getByRole('button', { name: 'Rename Second phone' }).click();
+    await expect(page.getByLabel('New name for “Second phone”')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByLabel('New name for “Second phone”')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Rename Second phone' })).toBeFocused();
+    await expect(page.getByText('Robot stopped')).toHaveCount(0);
+
+    await page.keyboard.press('Enter');
     await page.getByLabel('New name for “Second phone”').fill('Kitchen phone');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(list).toContainText('Kitchen phone');

@@ -26,3 +26,28 @@ export async function horizontalOverflow(page: Page): Promise<number> {
 export async function settleLayout(page: Page): Promise<void> {
   await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
 }
+
+/**
+ * Controls smaller than a finger (44 × 44 CSS px) among the visible ones, named for the report.
+ * A checkbox counts by its label (the label is what a finger presses); links inside a sentence
+ * are exempt, as WCAG 2.5.8 exempts inline targets.
+ */
+export async function smallTouchTargets(page: Page): Promise<string[]> {
+  const value: unknown = await page.evaluate(`(() => {
+    const small = [];
+    for (const el of document.querySelectorAll('button, a[href], input, select, textarea, summary, [role="switch"]')) {
+      if (el.closest('p, li span')) continue;
+      const target = el.matches('input[type="checkbox"], input[type="radio"]') ? (el.closest('label') ?? el) : el;
+      const box = target.getBoundingClientRect();
+      const style = getComputedStyle(target);
+      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+      if (box.width < 43.5 || box.height < 43.5) {
+        const name = el.getAttribute('aria-label') || el.textContent.trim() || el.id || el.tagName;
+        small.push(name + ' ' + Math.round(box.width) + 'x' + Math.round(box.height));
+      }
+    }
+    return small;
+  })()`);
+  if (!Array.isArray(value)) throw new Error('touch target check returned no list');
+  return value as string[];
+}

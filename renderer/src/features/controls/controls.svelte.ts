@@ -37,6 +37,8 @@ export class Controls {
   problems = $state<Partial<Record<ControlArea, string>>>({});
   /** The keyboard drives the head (on by default; a person typing elsewhere can turn it off). */
   keyboard = $state(true);
+  /** The drive card is on screen: keys drive only where the person can see what they drive. */
+  driveShown = $state(false);
   driving = $state(false);
   /** The id of the gamepad in use, null without one. */
   gamepad = $state<string | null>(null);

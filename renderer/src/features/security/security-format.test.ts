@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, formatWhen, localExpiry, sessionText } from './security-format.ts';
+import { formatCountdown, formatWhen, localExpiry, phoneCanOpen, sessionText } from './security-format.ts';
 
 describe('formatWhen', () => {
   it('shows a date and time, or never', () => {
@@ -38,5 +38,18 @@ describe('sessionText', () => {
     );
     expect(sessionText({ who: 'token', sessionExpiresAt: null }, true)).toMatch(/owner token/);
     expect(sessionText({ who: 'anonymous', sessionExpiresAt: null }, false)).toBe('Not signed in.');
+  });
+});
+
+describe('phoneCanOpen', () => {
+  it.each([
+    ['https://reachy.local:8098/?pair=x', true],
+    ['http://192.168.1.20:8097/?pair=x', true],
+    ['http://localhost:8097/?pair=x', false],
+    ['http://127.0.0.1:8097/?pair=x', false],
+    ['http://[::1]:8097/?pair=x', false],
+    ['not a url', false],
+  ])('%s → %s', (url, reachable) => {
+    expect(phoneCanOpen(url)).toBe(reachable);
   });
 });

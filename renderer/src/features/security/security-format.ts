@@ -35,3 +35,14 @@ export function sessionText(status: Pick<AuthStatus, 'who' | 'sessionExpiresAt'>
   if (hasToken) return 'Signed in with the owner token, kept in this browser.';
   return 'Not signed in.';
 }
+
+/** False for a link only this machine can open (localhost, a loopback address). */
+export function phoneCanOpen(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  } catch {
+    return false;
+  }
+  return !(host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host));
+}

@@ -1,0 +1,65 @@
+/**
+ * The camera card against a real cockpit and its simulated robot: pictures arrive over the
+ * dashboard socket and are drawn, the readouts move, a click on the picture turns the head, and
+ * the card fits a phone and a laptop.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/cockpit.ts';
+import { stateYaw } from './pages/cockpit-api.ts';
+import { attachScreenshot } from './pages/screenshots.ts';
+
+async function openDashboard(page: Page, url: string, token: string): Promise<void> {
+  await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
+  await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
+}
+
+/** The size of the bitmap drawn on the camera canvas (0 × 0 before the first picture). */
+async function canvasSize(page: Page): Promise<{ width: number; height: number }> {
+  const canvas = page.getByRole('button', { name: /^Camera picture/ }).locator('canvas');
+  return canvas.evaluate((el) => {
+    const c = el as unknown as { width: number; height: number };
+    return { width: c.width, height: c.height };
+  });
+}
+
+test('the camera view shows live pictures from the socket and the numbers move', async ({ page, cockpit }, testInfo) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Camera' });
+  await expect(card.getByText('Live', { exact: true })).toBeVisible({ timeout: 15_000 });
+
+  const shown = card.getByLabel('Pictures shown');
+  await expect.poll(async () => Number(await shown.innerText()), { timeout: 10_000 }).toBeGreaterThan(5);
+  const first = Number(await shown.innerText());
+  await expect.poll(async () => Number(await shown.innerText())).toBeGreaterThan(first + 5);
+  await expect(card.getByLabel('Frame age')).toHaveText(/^\d\.\d s$/);
+  await expect(card.getByLabel('Frame rate')).toHaveText(/^\d+\.\d fps$/);
+  await expect(card.getByLabel('Cockpit → screen')).toHaveText(/^\d+ ms$/);
+  // The simulator's camera is 640 × 360: the canvas holds a real decoded picture of that size.
+  expect(await canvasSize(page)).toEqual({ width: 640, height: 360 });
+  // Drawn pixels, not a blank canvas: some pixel is not black.
+  const lit = await card.locator('canvas').evaluate((el) => {
+    const c = el as unknown as { getContext(kind: '2d'): { getImageData(...a: number[]): { data: number[] } } };
+    const data = c.getContext('2d').getImageData(0, 0, 640, 360).data;
+    for (let i = 0; i < data.length; i += 4 * 97) if (data[i]! + data[i + 1]! + data[i + 2]! > 30) return true;
+    return false;
+  });
+  expect(lit).toBe(true);
+
+  await attachScreenshot(page, testInfo, 'camera', 1280, { fullPage: false });
+  await card.scrollIntoViewIfNeeded();
+  await attachScreenshot(page, testInfo, 'camera', 375, { fullPage: false });
+});
+
+test('a click on the picture turns the head toward that point', async ({ page, cockpit }) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const picture = page.getByRole('button', { name: /^Camera picture/ });
+  await expect(page.getByRole('region', { name: 'Camera' }).getByText('Live', { exact: true })).toBeVisible({
+    timeout: 15_000,
+  });
+  const before = await stateYaw(cockpit.url, cockpit.token);
+  const box = await picture.boundingBox();
+  if (!box) throw new Error('the camera picture has no box');
+  // The right edge of the picture: the head turns right (yaw goes down) by about half the view.
+  await picture.click({ position: { x: box.width * 0.95, y: box.height / 2 } });
+  await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 8000 }).toBeLessThan(before - 15);
+});

@@ -1,0 +1,167 @@
+/**
+ * The operator controls against a real cockpit and its simulated robot: the keyboard joystick
+ * (hold to move, quiet while typing), the latched STOP seen in every open tab, the move library,
+ * speech, and the screens at phone and laptop widths.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/cockpit.ts';
+import { smallTouchTargets } from './pages/browser.ts';
+import { api, stateYaw } from './pages/cockpit-api.ts';
+import { attachScreenshot } from './pages/screenshots.ts';
+
+async function openDashboard(page: Page, url: string, token?: string): Promise<void> {
+  await page.goto(token ? `${url}/?token=${encodeURIComponent(token)}` : `${url}/`);
+  await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
+}
+
+/** Demo mode pauses the autonomous personas, so only the test moves the head. */
+async function demoModeOn(page: Page): Promise<void> {
+  const demo = page.getByRole('switch', { name: 'Demo mode' });
+  await demo.click();
+  await expect(demo).toHaveAttribute('aria-checked', 'true');
+}
+
+async function holdKey(page: Page, key: string, ms: number): Promise<void> {
+  await page.keyboard.down(key);
+  await page.waitForTimeout(ms);
+  await page.keyboard.up(key);
+}
+
+test('held keys drive the head and it holds when they are let go; typing does not drive', async ({ page, cockpit }) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  await demoModeOn(page);
+  const yawReadout = page.getByLabel('Head yaw', { exact: true });
+  const start = await stateYaw(cockpit.url, cockpit.token);
+
+  await holdKey(page, 'ArrowLeft', 700);
+  // Left turns the head to the robot's left: positive yaw, ~45°/s while held.
+  await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 5000 }).toBeGreaterThan(start + 15);
+  await expect(yawReadout).toHaveText(/^\+\d+\.\d°$/);
+  await page.waitForTimeout(600);
+  const held = await stateYaw(cockpit.url, cockpit.token);
+  await page.waitForTimeout(600);
+  expect(Math.abs((await stateYaw(cockpit.url, cockpit.token)) - held)).toBeLessThan(1);
+
+  await holdKey(page, 'd', 700);
+  await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 5000 }).toBeLessThan(held - 15);
+  await expect(page.getByRole('list', { name: /Event receipts/ })).toContainText('joystick');
+
+  // Letters typed into the say box are text, not steering.
+  await page.waitForTimeout(600);
+  const before = await stateYaw(cockpit.url, cockpit.token);
+  const box = page.getByLabel('Text the robot says');
+  await box.click();
+  await holdKey(page, 'a', 600);
+  await page.keyboard.type('aaaa dddd');
+  await page.waitForTimeout(500);
+  expect(Math.abs((await stateYaw(cockpit.url, cockpit.token)) - before)).toBeLessThan(1);
+  await expect(box).toHaveValue(/aaaa dddd$/);
+
+  // With the keyboard switched off, keys on the page do nothing either.
+  await page.getByLabel('Keyboard drives the head').uncheck();
+  await page.locator('body').click({ position: { x: 5, y: 300 } });
+  await holdKey(page, 'ArrowLeft', 500);
+  await page.waitForTimeout(400);
+  expect(Math.abs((await stateYaw(cockpit.url, cockpit.token)) - before)).toBeLessThan(1);
+});
+
+test('STOP latches in every open tab, the API refuses motion, Resume clears it everywhere', async ({
+  page,
+  context,
+  browserErrors,
+  cockpit,
+}, testInfo) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  // A second tab of the same browser: it signs in with the stored token.
+  const other = await context.newPage();
+  browserErrors.watch(other);
+  await openDashboard(other, cockpit.url);
+
+  await page.getByRole('button', { name: 'STOP' }).click();
+  for (const tab of [page, other]) {
+    await expect(tab.getByRole('alert').getByText('Robot stopped')).toBeVisible();
+    await expect(tab.getByRole('button', { name: 'Wake', exact: true })).toBeDisabled();
+  }
+  const refused = await api(cockpit.url, '/api/control/look', { method: 'POST', token: cockpit.token, body: { yaw: 10 } });
+  expect(refused).toMatchObject({ status: 409, body: { code: 'STOP_LATCHED' } });
+  await expect(other.getByRole('list', { name: /Event receipts/ })).toContainText('latched until resume');
+  await attachScreenshot(other, testInfo, 'stopped', 1280, { fullPage: false });
+  await attachScreenshot(other, testInfo, 'stopped', 375, { fullPage: false });
+
+  await other.getByRole('button', { name: 'Resume' }).click();
+  for (const tab of [page, other]) {
+    await expect(tab.getByText('Robot stopped')).toHaveCount(0);
+    await expect(tab.getByRole('button', { name: 'Wake', exact: true })).toBeEnabled();
+  }
+  const allowed = await api(cockpit.url, '/api/control/look', { method: 'POST', token: cockpit.token, body: { yaw: 10 } });
+  expect(allowed.status).toBe(200);
+
+  // Escape is the stop key from anywhere, even from a text field.
+  await page.getByLabel('Text the robot says').click();
+  await page.keyboard.press('Escape');
+  await expect(other.getByRole('alert').getByText('Robot stopped')).toBeVisible();
+  // Resume with the keyboard alone.
+  await page.getByRole('button', { name: 'Resume' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Robot stopped')).toHaveCount(0);
+});
+
+test('moves, speech and the robot card send their controls; the feed names the credential', async ({ page, cockpit }) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const feed = page.getByRole('list', { name: /Event receipts/ });
+
+  const moves = page.getByRole('list', { name: 'Moves' });
+  await expect(moves.getByRole('button').first()).toBeVisible();
+  await page.getByRole('group', { name: 'Family' }).getByRole('button', { name: 'answers' }).click();
+  await expect(moves.getByRole('button', { name: 'amazed 1' })).toHaveCount(0);
+  await page.getByPlaceholder('Search moves').fill('yes');
+  await moves.getByRole('button', { name: 'yes 1', exact: true }).click();
+  await expect(feed).toContainText('express yes1');
+  await expect(feed.getByText('owner token').first()).toBeVisible();
+
+  await page.getByLabel('Text the robot says').fill('Hello from the cockpit');
+  await page.getByRole('button', { name: 'Say', exact: true }).click();
+  await expect(feed).toContainText('say "Hello from the cockpit"');
+
+  await page.getByRole('button', { name: 'Relaxed' }).click();
+  await expect(page.getByRole('button', { name: 'Relaxed' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(feed).toContainText('motors disabled');
+
+  // A volume slider moved with the keyboard sends once, after the keys pause.
+  const volume = page.getByLabel('Volume');
+  await volume.focus();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
+  await expect(feed).toContainText('volume 70');
+  await page.waitForTimeout(800);
+  await expect(feed.getByText(/^volume /)).toHaveCount(1);
+
+  // The height slider sends one look (keeping the rest of the pose) once the keys pause.
+  const height = page.getByLabel('Set height');
+  await height.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await expect(feed).toContainText(/look .*z 20 mm in 0\.8 s/);
+  await page.waitForTimeout(800);
+  await expect(feed.getByText(/ in 0\.8 s$/)).toHaveCount(1);
+});
+
+test('the controls fit a phone and a laptop, with the STOP always in reach', async ({ page, cockpit }, testInfo) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await openDashboard(page, cockpit.url, cockpit.token);
+  await expect(page.getByRole('list', { name: 'Moves' }).getByRole('button').first()).toBeVisible();
+  expect(await smallTouchTargets(page)).toEqual([]);
+  const stop = page.getByRole('button', { name: 'STOP' });
+  for (const scroll of ['0', 'document.body.scrollHeight']) {
+    await page.evaluate(`window.scrollTo(0, ${scroll})`);
+    await expect(stop).toBeInViewport({ ratio: 1 });
+  }
+  await page.evaluate('window.scrollTo(0, 0)');
+  await attachScreenshot(page, testInfo, 'controls', 375, { fullPage: false });
+  await attachScreenshot(page, testInfo, 'controls-full', 375);
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate('window.scrollTo(0, document.body.scrollHeight)');
+  await expect(stop).toBeInViewport({ ratio: 1 });
+  await page.evaluate('window.scrollTo(0, 0)');
+  await attachScreenshot(page, testInfo, 'controls', 1280);
+});
