@@ -53,7 +53,14 @@ export type ChatServerFrame =
   | { type: 'reasoning'; data: string }
   | { type: 'done'; text: string; seconds: number }
   | { type: 'error'; error: string }
-  | { type: 'control_ack'; ok: boolean; stop?: boolean; applied?: { linear: number; angular: number; duration: number }; clamped?: boolean; error?: string }
+  | {
+      type: 'control_ack';
+      ok: boolean;
+      stop?: boolean;
+      applied?: { linear: number; angular: number; duration: number };
+      clamped?: boolean;
+      error?: string;
+    }
   | { type: 'pong'; time: number };
 
 /** Frames the server sends on /ws/voice. */

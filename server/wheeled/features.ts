@@ -60,7 +60,11 @@ export interface WheeledFeatures {
 
 export function createWheeledFeatures(o: WheeledFeatureOptions): WheeledFeatures {
   const log = o.log;
-  const base = createWheeledBase({ backend: o.backend, settings: createDriveSettings({ dataDir: o.config.dataDir, log: log.child('drive') }), log: log.child('drive') });
+  const base = createWheeledBase({
+    backend: o.backend,
+    settings: createDriveSettings({ dataDir: o.config.dataDir, log: log.child('drive') }),
+    log: log.child('drive'),
+  });
   const camera = createFrameHub({ source: o.backend.camera(), log: log.child('camera'), idleStopMs: 10_000 });
   const agent = createWheeledAgent({
     settings: o.model,
@@ -80,15 +84,45 @@ export function createWheeledFeatures(o: WheeledFeatureOptions): WheeledFeatures
     ...chatRoutes({ agent, model: o.model, voice }),
     ...tokenRoutes({ tokens: o.tokens, onRevoked: (key) => closeSession(key) }),
     ...trustRoutes(o.trust),
-    { method: 'WS', path: '/ws/chat', access: 'key', queryToken: true, summary: 'chat turns streamed as token, tool, reasoning, done/error; drive frames; ping' },
-    { method: 'WS', path: '/ws/voice', access: 'key', queryToken: true, summary: 'PCM16 in; voice_meta, then base64 audio frames out; {type: "stop"} ends it' },
-    { method: 'WS', path: STATE_PATH, access: 'key', queryToken: true, summary: 'state frames of the base at ROBOT_WS_HZ while it changes, 1 Hz otherwise' },
+    {
+      method: 'WS',
+      path: '/ws/chat',
+      access: 'key',
+      queryToken: true,
+      summary: 'chat turns streamed as token, tool, reasoning, done/error; drive frames; ping',
+    },
+    {
+      method: 'WS',
+      path: '/ws/voice',
+      access: 'key',
+      queryToken: true,
+      summary: 'PCM16 in; voice_meta, then base64 audio frames out; {type: "stop"} ends it',
+    },
+    {
+      method: 'WS',
+      path: STATE_PATH,
+      access: 'key',
+      queryToken: true,
+      summary: 'state frames of the base at ROBOT_WS_HZ while it changes, 1 Hz otherwise',
+    },
     { method: 'GET', path: '/', access: 'public', summary: 'dashboard shell (no-cache)', handler: shell },
-    { method: 'GET', path: '/{*path}', access: 'public', summary: 'static assets, single-page fallback', handler: shell },
+    {
+      method: 'GET',
+      path: '/{*path}',
+      access: 'public',
+      summary: 'static assets, single-page fallback',
+      handler: shell,
+    },
   ];
   const sockets: Record<string, WsHandler> = {
     '/ws/chat': chatSocketHandler({ agent, controller: base.controller, log: log.child('chat') }),
-    '/ws/voice': voiceSocketHandler({ settings: voice, agent, engine: o.speech ?? createEspeakEngine(), log: log.child('voice'), ...(o.tuning?.fetch ? { fetch: o.tuning.fetch } : {}) }),
+    '/ws/voice': voiceSocketHandler({
+      settings: voice,
+      agent,
+      engine: o.speech ?? createEspeakEngine(),
+      log: log.child('voice'),
+      ...(o.tuning?.fetch ? { fetch: o.tuning.fetch } : {}),
+    }),
     [STATE_PATH]: stateSocketHandler((options) => base.state(options)),
   };
   return {

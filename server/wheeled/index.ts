@@ -22,7 +22,12 @@ import { closeServer, listen } from '../http/listeners.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
 import { createWheeledApp, type WheeledApp } from './app.ts';
-import { createTokenService, type MintServiceInput, type MintedServiceToken, type TokenService } from './auth/token-service.ts';
+import {
+  createTokenService,
+  type MintServiceInput,
+  type MintedServiceToken,
+  type TokenService,
+} from './auth/token-service.ts';
 import type { WheeledBase } from './drive/base.ts';
 import { createHttpRover } from './drive/http-rover.ts';
 import { createSimBase } from './drive/sim-base.ts';
@@ -35,13 +40,30 @@ export type { MintedServiceToken, MintServiceInput } from './auth/token-service.
 
 export type WheeledConfig = Pick<
   Config,
-  'host' | 'bPort' | 'bTls' | 'dataDir' | 'wsHz' | 'rateLimit' | 'regToken' | 'sessionTtlSeconds' | 'loopbackReads' | 'rpId' | 'origin' | 'model'
+  | 'host'
+  | 'bPort'
+  | 'bTls'
+  | 'dataDir'
+  | 'wsHz'
+  | 'rateLimit'
+  | 'regToken'
+  | 'sessionTtlSeconds'
+  | 'loopbackReads'
+  | 'rpId'
+  | 'origin'
+  | 'model'
 >;
 
 /** The simulated base (default), or a rover SDK reached over HTTP (README-wheeled.md, "Real rover"). */
 export type BackendChoice =
   | { kind: 'sim' }
-  | { kind: 'http'; url: string; invertAngular?: boolean; camera?: boolean; limits?: { maxLinear: number; maxAngular: number } };
+  | {
+      kind: 'http';
+      url: string;
+      invertAngular?: boolean;
+      camera?: boolean;
+      limits?: { maxLinear: number; maxAngular: number };
+    };
 
 export interface WheeledServerOptions {
   config: WheeledConfig;
@@ -109,9 +131,12 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
   const log = options.log.child('wheeled');
   const cleanup: (() => Promise<void> | void)[] = [];
   try {
-    const https = config.bTls ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls'), leaf: 'server-b' }) : undefined;
+    const https = config.bTls
+      ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls'), leaf: 'server-b' })
+      : undefined;
     if (https) cleanup.push(() => https.stop());
-    const access = options.access ?? (await createAccess({ config, log: log.child('auth'), ownerToken: options.ownerToken }));
+    const access =
+      options.access ?? (await createAccess({ config, log: log.child('auth'), ownerToken: options.ownerToken }));
     const tokens = await createTokenService({ dataDir: config.dataDir, log: log.child('tokens') });
     const model = options.modelSettings ?? (await loadModelSettings(config, log, options.tuning?.fetch));
     let port = config.bPort;
@@ -128,7 +153,12 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
       ...(options.speech ? { speech: options.speech } : {}),
       ...(options.tuning ? { tuning: options.tuning } : {}),
     });
-    const app = createWheeledApp({ log, gate: wheeledGate(access, tokens, options.ownerToken), routes: features.routes, sockets: features.sockets });
+    const app = createWheeledApp({
+      log,
+      gate: wheeledGate(access, tokens, options.ownerToken),
+      routes: features.routes,
+      sockets: features.sockets,
+    });
     features.bindCloseSession((key) => app.hub.closeSession(key));
     const unsubscribe = access.sessions.onEnd((key) => {
       tokens.endSession(key);
@@ -162,12 +192,20 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
 function wheeledGate(access: Access, tokens: TokenService, ownerToken: string): GateDeps {
   return {
     ...access.gate,
-    credentials: { ownerToken, validateSession: access.gate.credentials.validateSession, validateBearer: (t) => tokens.verify(t) },
+    credentials: {
+      ownerToken,
+      validateSession: access.gate.credentials.validateSession,
+      validateBearer: (t) => tokens.verify(t),
+    },
     loopbackReads: false,
   };
 }
 
-async function loadModelSettings(config: WheeledConfig, log: Log, fetchImpl: typeof fetch | undefined): Promise<ModelSettings> {
+async function loadModelSettings(
+  config: WheeledConfig,
+  log: Log,
+  fetchImpl: typeof fetch | undefined,
+): Promise<ModelSettings> {
   const settings = createModelSettings({
     file: join(config.dataDir, 'agent-model.json'),
     log: log.child('model'),

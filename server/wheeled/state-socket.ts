@@ -32,15 +32,18 @@ export function startStateBroadcast(deps: {
   const now = deps.now ?? Date.now;
   let last = '';
   let lastAt = 0;
-  const timer = setInterval(() => {
-    if (deps.viewers() === 0) return;
-    const current = deps.state();
-    const sig = signature(current);
-    if (sig === last && now() - lastAt < HEARTBEAT_MS) return;
-    last = sig;
-    lastAt = now();
-    deps.broadcast({ type: 'state', ...current });
-  }, Math.round(1000 / deps.hz));
+  const timer = setInterval(
+    () => {
+      if (deps.viewers() === 0) return;
+      const current = deps.state();
+      const sig = signature(current);
+      if (sig === last && now() - lastAt < HEARTBEAT_MS) return;
+      last = sig;
+      lastAt = now();
+      deps.broadcast({ type: 'state', ...current });
+    },
+    Math.round(1000 / deps.hz),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -74,7 +74,8 @@ export function verifyToken(secret: Uint8Array, token: string, nowSeconds: numbe
 }
 
 const isInt = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value);
-const isText = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= 256;
+const isText = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= 256;
 
 function checkClaims(raw: Record<string, unknown>, now: number): TokenClaims | undefined {
   const audience = Array.isArray(raw.aud) ? raw.aud : [raw.aud];

@@ -56,7 +56,11 @@ function validate(u: unknown): TokensFile | undefined {
   return { version: 1, tokens: f.tokens };
 }
 
-export function createServiceTokenRegistry(options: { dataDir: string; log: Log; now?: () => number }): ServiceTokenRegistry {
+export function createServiceTokenRegistry(options: {
+  dataDir: string;
+  log: Log;
+  now?: () => number;
+}): ServiceTokenRegistry {
   const now = options.now ?? Date.now;
   const file = join(options.dataDir, SERVICE_TOKENS_FILE);
   let revoked = new Set<string>();
@@ -64,7 +68,12 @@ export function createServiceTokenRegistry(options: { dataDir: string; log: Log;
   let queue: Promise<unknown> = Promise.resolve();
 
   const open = async () => {
-    const doc = createJsonDocument<TokensFile>({ file, defaults: () => ({ version: 1, tokens: [] }), validate, log: options.log });
+    const doc = createJsonDocument<TokensFile>({
+      file,
+      defaults: () => ({ version: 1, tokens: [] }),
+      validate,
+      log: options.log,
+    });
     const value = await doc.load();
     revoked = new Set(value.tokens.filter((t) => t.revokedAt !== undefined).map((t) => t.id));
     return { doc, value };

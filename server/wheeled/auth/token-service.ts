@@ -78,7 +78,11 @@ export function checkMintInput(input: { sub?: unknown; name?: unknown; ttlSecond
   return { sub, name: name.trim(), ttlSeconds };
 }
 
-export async function createTokenService(options: { dataDir: string; log: Log; now?: () => number }): Promise<TokenService> {
+export async function createTokenService(options: {
+  dataDir: string;
+  log: Log;
+  now?: () => number;
+}): Promise<TokenService> {
   const now = options.now ?? Date.now;
   const secret = await ensureJwtSecret(options.dataDir);
   const registry = createServiceTokenRegistry({ dataDir: options.dataDir, log: options.log, now });
@@ -98,7 +102,16 @@ export async function createTokenService(options: { dataDir: string; log: Log; n
       const iat = seconds(now());
       const sexp = seconds(sessionExpiresAt);
       const exp = Math.min(iat + SESSION_TOKEN_TTL_SECONDS, sexp);
-      const claims = { typ: 'session' as const, sub: OWNER_SUBJECT, sid: sessionKey, cid: credentialId, sexp, jti: randomUUID(), iat, exp };
+      const claims = {
+        typ: 'session' as const,
+        sub: OWNER_SUBJECT,
+        sid: sessionKey,
+        cid: credentialId,
+        sexp,
+        jti: randomUUID(),
+        iat,
+        exp,
+      };
       return { token: await signToken(secret, claims), expiresAt: exp * 1000 };
     },
     async mintServiceToken(input) {
@@ -131,10 +144,21 @@ export async function createTokenService(options: { dataDir: string; log: Log; n
       if (claims.typ === 'session') {
         if (ended.has(claims.sid)) return undefined;
         // Sockets opened with this token live as long as the passkey session, not the token.
-        return { kind: 'passkey', sessionKey: claims.sid, credentialId: claims.cid, expiresAt: claims.sexp * 1000, subject: claims.sub };
+        return {
+          kind: 'passkey',
+          sessionKey: claims.sid,
+          credentialId: claims.cid,
+          expiresAt: claims.sexp * 1000,
+          subject: claims.sub,
+        };
       }
       if (registry.isRevoked(claims.jti)) return undefined;
-      return { kind: 'token', sessionKey: `${SERVICE_KEY_PREFIX}${claims.jti}`, expiresAt: claims.exp * 1000, subject: claims.sub };
+      return {
+        kind: 'token',
+        sessionKey: `${SERVICE_KEY_PREFIX}${claims.jti}`,
+        expiresAt: claims.exp * 1000,
+        subject: claims.sub,
+      };
     },
   };
 }

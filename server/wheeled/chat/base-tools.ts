@@ -15,7 +15,8 @@ export function createBaseTools(deps: { controller: DriveController; state: () =
   return [
     {
       name: 'base_state',
-      description: 'Where the rover is (x, y in metres, heading in degrees), how fast it moves, and whether the drive gate is open.',
+      description:
+        'Where the rover is (x, y in metres, heading in degrees), how fast it moves, and whether the drive gate is open.',
       inputSchema: objectSchema({}),
       async run(input) {
         noInput(input);

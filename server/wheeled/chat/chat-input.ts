@@ -11,7 +11,8 @@ export function checkChatText(value: unknown, field = 'text'): string {
   if (value === undefined || value === null) throw badRequest(`${field} is required (1-${CHAT_MAX_CHARS} characters)`);
   if (typeof value !== 'string') throw badRequest(`${field} must be a string (1-${CHAT_MAX_CHARS} characters)`);
   // The limit is on what was sent: 601 characters of which one is a space is still too long.
-  if (value.length > CHAT_MAX_CHARS) throw badRequest(`${field} must be at most ${CHAT_MAX_CHARS} characters (got ${value.length})`);
+  if (value.length > CHAT_MAX_CHARS)
+    throw badRequest(`${field} must be at most ${CHAT_MAX_CHARS} characters (got ${value.length})`);
   const text = value.trim();
   if (text === '') throw badRequest(`${field} must not be empty`);
   return text;

@@ -28,7 +28,11 @@ export const SOCKET_FRAMES_PER_SECOND = 40;
 /** Messages of history kept per socket (cut at a user message, so tool pairs stay whole). */
 const HISTORY_MESSAGES = 24;
 
-type Incoming = { kind: 'chat'; text: unknown } | { kind: 'control'; body: Record<string, unknown> } | { kind: 'ping' } | { kind: 'unknown'; type: unknown };
+type Incoming =
+  | { kind: 'chat'; text: unknown }
+  | { kind: 'control'; body: Record<string, unknown> }
+  | { kind: 'ping' }
+  | { kind: 'unknown'; type: unknown };
 
 function classify(text: string): Incoming {
   let value: unknown;
@@ -40,7 +44,8 @@ function classify(text: string): Incoming {
   if (typeof value === 'string') return { kind: 'chat', text: value };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'unknown', type: undefined };
   const body = value as Record<string, unknown>;
-  if (body.stop === true || body.type === 'control' || body.type === 'stop') return { kind: 'control', body: body.type === 'stop' ? { stop: true } : body };
+  if (body.stop === true || body.type === 'control' || body.type === 'stop')
+    return { kind: 'control', body: body.type === 'stop' ? { stop: true } : body };
   if (body.type === 'ping') return { kind: 'ping' };
   if (body.type === 'chat') return { kind: 'chat', text: body.text };
   return { kind: 'unknown', type: body.type };
@@ -54,7 +59,11 @@ function trimHistory(messages: ChatMessage[]): ChatMessage[] {
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-export function chatSocketHandler(deps: { agent: WheeledAgent; controller: DriveController; log: Log }): (client: WsClient) => void {
+export function chatSocketHandler(deps: {
+  agent: WheeledAgent;
+  controller: DriveController;
+  log: Log;
+}): (client: WsClient) => void {
   return (client) => {
     const owner = `ws:${randomUUID()}`;
     const driver = driverOf(client.caller);
@@ -90,7 +99,13 @@ export function chatSocketHandler(deps: { agent: WheeledAgent; controller: Drive
       const controller = new AbortController();
       let running;
       try {
-        running = deps.agent.run({ prompt: text, credential, history, sink: createSocketSink(send), signal: controller.signal });
+        running = deps.agent.run({
+          prompt: text,
+          credential,
+          history,
+          sink: createSocketSink(send),
+          signal: controller.signal,
+        });
       } catch (error) {
         return send({ type: 'error', error: isAppError(error) ? error.message : reason(error) });
       }
@@ -98,7 +113,11 @@ export function chatSocketHandler(deps: { agent: WheeledAgent; controller: Drive
       void running.then((result) => {
         turn = undefined;
         history = trimHistory(result.messages);
-        send(result.ok ? { type: 'done', text: result.text, seconds: result.seconds } : { type: 'error', error: result.error ?? 'the turn failed' });
+        send(
+          result.ok
+            ? { type: 'done', text: result.text, seconds: result.seconds }
+            : { type: 'error', error: result.error ?? 'the turn failed' },
+        );
       });
     };
 
@@ -108,7 +127,10 @@ export function chatSocketHandler(deps: { agent: WheeledAgent; controller: Drive
       if (message.kind === 'ping') return send({ type: 'pong', time: Date.now() });
       if (message.kind === 'control') return control(message.body);
       if (message.kind === 'chat') return chat(message.text);
-      send({ type: 'error', error: `unknown message type ${JSON.stringify(message.type ?? null)} (chat, control, ping)` });
+      send({
+        type: 'error',
+        error: `unknown message type ${JSON.stringify(message.type ?? null)} (chat, control, ping)`,
+      });
     });
     client.ws.on('close', () => {
       deps.controller.release(owner);

@@ -89,10 +89,16 @@ export function createWheeledAgent(deps: {
       onActivity: () => watchdog.touch(),
       busy: (work) => watchdog.busy(work),
     })
-      .then((result) => (result.ok ? { ok: true, text: result.text } : { ok: false, text: result.text, error: result.error }))
+      .then((result) =>
+        result.ok ? { ok: true, text: result.text } : { ok: false, text: result.text, error: result.error },
+      )
       .catch((error: unknown) => {
         deps.log.error('wheeled agent turn crashed', { error: String((error as Error)?.stack ?? error) });
-        return { ok: false, text: '', error: controller.signal.aborted ? abortReason(controller.signal) : `internal error: ${String(error)}` };
+        return {
+          ok: false,
+          text: '',
+          error: controller.signal.aborted ? abortReason(controller.signal) : `internal error: ${String(error)}`,
+        };
       });
     return turn.then((result) => {
       watchdog.stop();
@@ -118,7 +124,12 @@ export function createWheeledAgent(deps: {
         caller.abort(new Error(`the chat turn ran out of time: ${message}`));
         throw new AppError('TIMEOUT', message);
       }
-      const answer: ChatAnswer = { ok: outcome.ok, result: outcome.text, reply: outcome.text, seconds: outcome.seconds };
+      const answer: ChatAnswer = {
+        ok: outcome.ok,
+        result: outcome.text,
+        reply: outcome.text,
+        seconds: outcome.seconds,
+      };
       return outcome.error ? { ...answer, error: outcome.error } : answer;
     },
     abortAll(reason) {

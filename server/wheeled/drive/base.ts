@@ -29,9 +29,19 @@ export interface WheeledBase {
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 const degrees = (rad: number) => (rad * 180) / Math.PI;
 
-export function createWheeledBase(deps: { backend: DriveBackend; settings: DriveSettings; log: Log; now?: () => number }): WheeledBase {
+export function createWheeledBase(deps: {
+  backend: DriveBackend;
+  settings: DriveSettings;
+  log: Log;
+  now?: () => number;
+}): WheeledBase {
   const now = deps.now ?? Date.now;
-  const controller = createDriveController({ backend: deps.backend, scale: () => deps.settings.scale(), log: deps.log, now });
+  const controller = createDriveController({
+    backend: deps.backend,
+    scale: () => deps.settings.scale(),
+    log: deps.log,
+    now,
+  });
   let trail: Array<[number, number]> = [];
   let sampler: NodeJS.Timeout | undefined;
 
@@ -52,14 +62,26 @@ export function createWheeledBase(deps: { backend: DriveBackend; settings: Drive
     return {
       robot: 'wheeled',
       time: t?.at ?? now(),
-      backend: { kind: deps.backend.kind, simulated: deps.backend.simulated, presence: presence.state, problem: presence.problem, battery: t?.battery ?? null },
+      backend: {
+        kind: deps.backend.kind,
+        simulated: deps.backend.simulated,
+        presence: presence.state,
+        problem: presence.problem,
+        battery: t?.battery ?? null,
+      },
       pose: { x: round(pose.x, 3), y: round(pose.y, 3), heading: round(degrees(pose.heading), 1) },
       velocity: { linear: round(t?.linear ?? 0, 3), angular: round(degrees(t?.angular ?? 0), 1) },
       wheels: t?.wheels ? { left: round(t.wheels.left, 3), right: round(t.wheels.right, 3) } : null,
-      driving: active ? { driver: active.driver, linear: active.linear, angular: active.angular, until: active.until } : null,
+      driving: active
+        ? { driver: active.driver, linear: active.linear, angular: active.angular, until: active.until }
+        : null,
       gate: controller.gate(),
       preset: deps.settings.view().preset,
-      limits: { maxLinear: deps.backend.limits.maxLinear, maxAngular: round(degrees(deps.backend.limits.maxAngular), 1), maxFrameSeconds: MAX_FRAME_SECONDS },
+      limits: {
+        maxLinear: deps.backend.limits.maxLinear,
+        maxAngular: round(degrees(deps.backend.limits.maxAngular), 1),
+        maxFrameSeconds: MAX_FRAME_SECONDS,
+      },
       ...(options.trail ? { trail: [...trail] } : {}),
     };
   };

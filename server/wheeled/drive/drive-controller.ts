@@ -80,7 +80,11 @@ export function createDriveController(deps: {
     frame(frame, by) {
       const t = now();
       if (by.driver === 'thinker') {
-        if (!gate.open) throw new AppError('AUTH_FORBIDDEN', 'the drive gate is closed: the operator has not allowed autonomous driving');
+        if (!gate.open)
+          throw new AppError(
+            'AUTH_FORBIDDEN',
+            'the drive gate is closed: the operator has not allowed autonomous driving',
+          );
         if (running()?.driver === 'operator' || t < operatorQuietAt)
           throw new AppError('CONFLICT', 'the operator is driving; autonomous frames wait until the operator lets go');
       }

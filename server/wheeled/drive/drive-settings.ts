@@ -21,7 +21,8 @@ export const DEFAULT_DRIVE_SETTINGS: DriveSettingsDoc = Object.freeze({
   presets: Object.freeze({ slow: 0.35, normal: 0.6, fast: 1 }),
 }) as DriveSettingsDoc;
 
-const isPreset = (u: unknown): u is PresetName => typeof u === 'string' && (PRESET_NAMES as readonly string[]).includes(u);
+const isPreset = (u: unknown): u is PresetName =>
+  typeof u === 'string' && (PRESET_NAMES as readonly string[]).includes(u);
 const isScale = (u: unknown): u is number => typeof u === 'number' && Number.isFinite(u) && u >= 0.05 && u <= 1;
 
 function validate(u: unknown): DriveSettingsDoc | undefined {
@@ -30,7 +31,10 @@ function validate(u: unknown): DriveSettingsDoc | undefined {
   const presets = d.presets as Record<string, unknown> | undefined;
   if (!isPreset(d.preset) || typeof presets !== 'object' || presets === null) return undefined;
   if (!PRESET_NAMES.every((n) => isScale(presets[n]))) return undefined;
-  return { preset: d.preset, presets: { slow: presets.slow as number, normal: presets.normal as number, fast: presets.fast as number } };
+  return {
+    preset: d.preset,
+    presets: { slow: presets.slow as number, normal: presets.normal as number, fast: presets.fast as number },
+  };
 }
 
 export interface DriveSettings {
@@ -45,11 +49,14 @@ export interface DriveSettings {
 export function parseSettingsInput(raw: unknown, current: DriveSettingsDoc): DriveSettingsDoc {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('body must be a JSON object');
   const body = raw as Record<string, unknown>;
-  for (const key of Object.keys(body)) if (key !== 'preset' && key !== 'presets') throw badRequest(`unknown field ${key}`);
-  if (body.preset !== undefined && !isPreset(body.preset)) throw badRequest(`preset must be one of ${PRESET_NAMES.join(', ')}`);
+  for (const key of Object.keys(body))
+    if (key !== 'preset' && key !== 'presets') throw badRequest(`unknown field ${key}`);
+  if (body.preset !== undefined && !isPreset(body.preset))
+    throw badRequest(`preset must be one of ${PRESET_NAMES.join(', ')}`);
   const presets = { ...current.presets };
   if (body.presets !== undefined) {
-    if (typeof body.presets !== 'object' || body.presets === null || Array.isArray(body.presets)) throw badRequest('presets must be an object');
+    if (typeof body.presets !== 'object' || body.presets === null || Array.isArray(body.presets))
+      throw badRequest('presets must be an object');
     for (const [name, value] of Object.entries(body.presets)) {
       if (!isPreset(name)) throw badRequest(`presets.${name} is not a preset (${PRESET_NAMES.join(', ')})`);
       if (!isScale(value)) throw badRequest(`presets.${name} must be a number from 0.05 to 1`);

@@ -53,8 +53,12 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
   let inFlight = false;
   let pending: DriveCommand | undefined;
 
-  const call = (path: string, init: RequestInit = {}) => doFetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-  const camera = options.cameraPath === null ? null : roverCamera(call, options.cameraPath ?? '/v2/front', options.cameraFps ?? 5, now);
+  const call = (path: string, init: RequestInit = {}) =>
+    doFetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const camera =
+    options.cameraPath === null
+      ? null
+      : roverCamera(call, options.cameraPath ?? '/v2/front', options.cameraFps ?? 5, now);
 
   const post = async (command: DriveCommand) => {
     const angular = options.invertAngular ? -command.angular : command.angular;
@@ -97,7 +101,12 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
       const res = await call('/data');
       if (!res.ok) throw new Error(`GET /data answered ${res.status}`);
       const data: unknown = await res.json();
-      telemetry = telemetryFromData(data, { origin, commanded: now() < deadline ? commanded : ZERO, limits, at: now() });
+      telemetry = telemetryFromData(data, {
+        origin,
+        commanded: now() < deadline ? commanded : ZERO,
+        limits,
+        at: now(),
+      });
       failures = 0;
       presence = 'connected';
       problem = null;
@@ -148,7 +157,12 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
 }
 
 /** Polls the SDK's front frame ({front_frame: base64, timestamp}) into camera frames. */
-function roverCamera(call: (path: string) => Promise<Response>, path: string, fps: number, now: () => number): CameraSource {
+function roverCamera(
+  call: (path: string) => Promise<Response>,
+  path: string,
+  fps: number,
+  now: () => number,
+): CameraSource {
   let timer: NodeJS.Timeout | undefined;
   let seq = 0;
   return {
@@ -159,7 +173,8 @@ function roverCamera(call: (path: string) => Promise<Response>, path: string, fp
           const res = await call(path);
           if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
           const body = (await res.json()) as { front_frame?: unknown; timestamp?: unknown };
-          if (typeof body.front_frame !== 'string' || body.front_frame === '') throw new Error(`GET ${path} had no front_frame`);
+          if (typeof body.front_frame !== 'string' || body.front_frame === '')
+            throw new Error(`GET ${path} had no front_frame`);
           const jpeg = Buffer.from(body.front_frame, 'base64');
           const capturedAt = typeof body.timestamp === 'number' ? Math.round(body.timestamp * 1000) : now();
           if (timer) onFrame({ jpeg, width: 0, height: 0, capturedAt, seq: (seq += 1) });

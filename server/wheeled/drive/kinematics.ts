@@ -18,7 +18,12 @@ export interface BaseLimits {
 }
 
 /** A small rover: 0.8 m/s, about 140°/s on the spot. */
-export const SIM_LIMITS: Readonly<BaseLimits> = Object.freeze({ maxLinear: 0.8, maxAngular: 2.4, maxWheel: 0.8, trackWidth: 0.32 });
+export const SIM_LIMITS: Readonly<BaseLimits> = Object.freeze({
+  maxLinear: 0.8,
+  maxAngular: 2.4,
+  maxWheel: 0.8,
+  trackWidth: 0.32,
+});
 
 export interface BodyVelocity {
   /** m/s */
@@ -55,7 +60,11 @@ export function integrate(pose: BasePose, v: number, w: number, seconds: number)
   if (seconds <= 0 || (v === 0 && w === 0)) return pose;
   const heading = pose.heading + w * seconds;
   if (Math.abs(w) < 1e-9) {
-    return { x: pose.x + v * seconds * Math.cos(pose.heading), y: pose.y + v * seconds * Math.sin(pose.heading), heading: pose.heading };
+    return {
+      x: pose.x + v * seconds * Math.cos(pose.heading),
+      y: pose.y + v * seconds * Math.sin(pose.heading),
+      heading: pose.heading,
+    };
   }
   const r = v / w;
   return {

@@ -25,12 +25,18 @@ export interface OdometryOrigin {
   pending?: boolean;
 }
 
-const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const num = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
 export function telemetryFromData(
   data: unknown,
-  context: { origin: OdometryOrigin; commanded: DriveCommand; limits: { maxLinear: number; maxAngular: number }; at: number },
+  context: {
+    origin: OdometryOrigin;
+    commanded: DriveCommand;
+    limits: { maxLinear: number; maxAngular: number };
+    at: number;
+  },
 ): BaseTelemetry {
   const body = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
   let pose = { x: 0, y: 0, heading: 0 };
@@ -38,8 +44,12 @@ export function telemetryFromData(
   const [lat, lon, bearing] = [num(body.latitude), num(body.longitude), num(body.orientation)];
   const origin = context.origin;
   if (x !== undefined && y !== undefined) {
-    if (origin.pending || origin.x === undefined) Object.assign(origin, { x, y, heading: rad(heading ?? 0), pending: false });
-    pose = relative({ x, y, heading: rad(heading ?? 0) }, origin as Required<Pick<OdometryOrigin, 'x' | 'y' | 'heading'>>);
+    if (origin.pending || origin.x === undefined)
+      Object.assign(origin, { x, y, heading: rad(heading ?? 0), pending: false });
+    pose = relative(
+      { x, y, heading: rad(heading ?? 0) },
+      origin as Required<Pick<OdometryOrigin, 'x' | 'y' | 'heading'>>,
+    );
   } else if (lat !== undefined && lon !== undefined) {
     if (origin.pending || origin.lat === undefined) Object.assign(origin, { lat, lon, pending: false });
     pose = {

@@ -53,7 +53,14 @@ export function createSimBase(options: SimBaseOptions = {}): SimBase {
   const telemetry = (): BaseTelemetry => {
     const t = now();
     advance(t);
-    return { pose: { ...pose }, linear: velocity.v, angular: velocity.w, wheels: { left: velocity.left, right: velocity.right }, battery: null, at: t };
+    return {
+      pose: { ...pose },
+      linear: velocity.v,
+      angular: velocity.w,
+      wheels: { left: velocity.left, right: velocity.right },
+      battery: null,
+      at: t,
+    };
   };
   const camera: CameraSource | null =
     options.cameraFps === 0 ? null : createSimCamera({ telemetry, fps: options.cameraFps ?? 5, now });

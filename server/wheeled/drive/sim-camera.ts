@@ -29,7 +29,10 @@ function gridLines(cx: number, cy: number): string {
   for (let i = 0; i <= reach * 4; i += 1) {
     const x = x0 + i / 2;
     const y = y0 + i / 2;
-    lines.push(`<line x1="${x}" y1="${y0}" x2="${x}" y2="${y0 + reach * 2}"/>`, `<line x1="${x0}" y1="${y}" x2="${x0 + reach * 2}" y2="${y}"/>`);
+    lines.push(
+      `<line x1="${x}" y1="${y0}" x2="${x}" y2="${y0 + reach * 2}"/>`,
+      `<line x1="${x0}" y1="${y}" x2="${x0 + reach * 2}" y2="${y}"/>`,
+    );
   }
   return lines.join('');
 }
@@ -48,7 +51,11 @@ export function simCameraSvg(t: BaseTelemetry): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${SIM_CAMERA_WIDTH}" height="${SIM_CAMERA_HEIGHT}"><rect width="100%" height="100%" fill="#0e1116"/>${world}${base}${label}</svg>`;
 }
 
-export function createSimCamera(options: { telemetry: () => BaseTelemetry; fps: number; now?: () => number }): CameraSource {
+export function createSimCamera(options: {
+  telemetry: () => BaseTelemetry;
+  fps: number;
+  now?: () => number;
+}): CameraSource {
   const now = options.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
   let seq = 0;
@@ -60,8 +67,11 @@ export function createSimCamera(options: { telemetry: () => BaseTelemetry; fps: 
         if (busy) return;
         busy = true;
         try {
-          const jpeg = await sharp(Buffer.from(simCameraSvg(options.telemetry()))).jpeg({ quality: 70 }).toBuffer();
-          if (timer) onFrame({ jpeg, width: SIM_CAMERA_WIDTH, height: SIM_CAMERA_HEIGHT, capturedAt: now(), seq: (seq += 1) });
+          const jpeg = await sharp(Buffer.from(simCameraSvg(options.telemetry())))
+            .jpeg({ quality: 70 })
+            .toBuffer();
+          if (timer)
+            onFrame({ jpeg, width: SIM_CAMERA_WIDTH, height: SIM_CAMERA_HEIGHT, capturedAt: now(), seq: (seq += 1) });
         } catch (error) {
           onError(error instanceof Error ? error : new Error(String(error)));
         } finally {

@@ -52,7 +52,8 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       access: 'key',
       // It stores a secret: same-origin and rate limit like a control, so CSRF cannot set it.
       control: true,
-      summary: 'save {provider: none|openai|anthropic|platform, baseUrl?, model?, key?}; key omitted keeps, "" clears',
+      summary:
+        'save {provider (none, openai, anthropic or platform), baseUrl?, model?, key?}; key omitted keeps, "" clears',
       async handler(ctx) {
         noStore(ctx, await deps.model.update(await readJsonBody(ctx)));
       },
@@ -71,7 +72,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       method: 'GET',
       path: '/api/console/voice',
       access: 'key',
-      summary: 'voice settings {provider: offline|realtime, realtime, transcription}; keys shown as hasKey',
+      summary: 'voice settings {provider (offline or realtime), realtime, transcription}; keys shown as hasKey',
       handler: (ctx) => noStore(ctx, deps.voice.view()),
     },
     {
@@ -79,7 +80,7 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       path: '/api/console/voice',
       access: 'key',
       control: true,
-      summary: 'save {provider?, realtime?: {url, model, voice, key}, transcription?: {url, model, key} | null}',
+      summary: 'save {provider?, realtime?: {url, model, voice, key}, transcription?: {url, model, key} or null}',
       async handler(ctx) {
         noStore(ctx, await deps.voice.update(await readJsonBody(ctx)));
       },

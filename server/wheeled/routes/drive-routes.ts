@@ -40,7 +40,8 @@ export function driveRoutes(base: WheeledBase): RouteSpec[] {
       path: '/api/control',
       access: 'key',
       control: true,
-      summary: 'one drive frame {linear, angular (-1..1), duration (≤1 s)} or {stop: true}; thinker gate and clamp apply',
+      summary:
+        'one drive frame {linear, angular (-1..1), duration (≤1 s)} or {stop: true}; thinker gate and clamp apply',
       async handler(ctx) {
         const input = parseDriveInput(await readJsonBody(ctx));
         const author = authorOf(ctx);

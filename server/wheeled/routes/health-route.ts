@@ -22,8 +22,10 @@ export function health(deps: HealthDeps): WheeledHealth {
   const { backend } = deps.base.state();
   const voice = deps.voice.current();
   const problems: Record<string, string> = {};
-  if (backend.presence !== 'connected') problems[`base:${backend.presence}`] = backend.problem ?? `the base is ${backend.presence}`;
-  if (!deps.modelConfigured()) problems['model:none'] = 'no model configured: chat and voice answer that they cannot reply';
+  if (backend.presence !== 'connected')
+    problems[`base:${backend.presence}`] = backend.problem ?? `the base is ${backend.presence}`;
+  if (!deps.modelConfigured())
+    problems['model:none'] = 'no model configured: chat and voice answer that they cannot reply';
   return {
     ok: backend.presence === 'connected',
     robot: 'wheeled',

@@ -47,12 +47,32 @@ async function challengeBody(ctx: Context): Promise<{ challengeId: string; respo
 export function sessionRoutes(deps: SessionRouteDeps): RouteSpec[] {
   const { passkeys } = deps.access;
   const relyingParty = (ctx: Context) =>
-    resolveRelyingParty({ rpId: deps.config.rpId, origin: deps.config.origin, host: ctx.get('host') || undefined, secure: ctx.secure });
+    resolveRelyingParty({
+      rpId: deps.config.rpId,
+      origin: deps.config.origin,
+      host: ctx.get('host') || undefined,
+      secure: ctx.secure,
+    });
   const setCookie = (ctx: Context, value: string, maxAgeMs: number) =>
-    ctx.cookies.set(SESSION_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: ctx.secure, path: AUTH_COOKIE_PATH, maxAge: maxAgeMs, overwrite: true });
-  const signedIn = async (ctx: Context, session: { id: string; key: string; expiresAt: number }, credentialId: string) => {
+    ctx.cookies.set(SESSION_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: ctx.secure,
+      path: AUTH_COOKIE_PATH,
+      maxAge: maxAgeMs,
+      overwrite: true,
+    });
+  const signedIn = async (
+    ctx: Context,
+    session: { id: string; key: string; expiresAt: number },
+    credentialId: string,
+  ) => {
     setCookie(ctx, session.id, deps.config.sessionTtlSeconds * 1000);
-    const jwt = await deps.tokens.mintSessionToken({ sessionKey: session.key, credentialId, sessionExpiresAt: session.expiresAt });
+    const jwt = await deps.tokens.mintSessionToken({
+      sessionKey: session.key,
+      credentialId,
+      sessionExpiresAt: session.expiresAt,
+    });
     ctx.set('Cache-Control', 'no-store');
     return { token: jwt.token, tokenExpiresAt: jwt.expiresAt, sessionExpiresAt: session.expiresAt };
   };
@@ -65,7 +85,11 @@ export function sessionRoutes(deps: SessionRouteDeps): RouteSpec[] {
       summary: 'store the new passkey; answers {ok, credential, token (JWT), tokenExpiresAt, sessionExpiresAt}',
       async handler(ctx) {
         const { challengeId, response } = await challengeBody(ctx);
-        const { credential, session } = await passkeys.registerComplete({ challengeId, response, ...relyingParty(ctx) });
+        const { credential, session } = await passkeys.registerComplete({
+          challengeId,
+          response,
+          ...relyingParty(ctx),
+        });
         ctx.body = { ok: true, credential, ...(await signedIn(ctx, session, credential.id)) };
       },
     },
@@ -98,11 +122,15 @@ export function sessionRoutes(deps: SessionRouteDeps): RouteSpec[] {
       method: 'POST',
       path: '/api/auth/refresh',
       access: 'key',
-      summary: 'a fresh JWT for a live passkey session (cookie or current JWT); {token, tokenExpiresAt, sessionExpiresAt}',
+      summary:
+        'a fresh JWT for a live passkey session (cookie or current JWT); {token, tokenExpiresAt, sessionExpiresAt}',
       async handler(ctx) {
         const caller = callerOf(ctx);
         if (caller.kind !== 'passkey' || !caller.sessionKey || !caller.credentialId || !caller.expiresAt)
-          throw new AppError('AUTH_FORBIDDEN', 'only a passkey session is refreshed; service tokens carry their own lifetime');
+          throw new AppError(
+            'AUTH_FORBIDDEN',
+            'only a passkey session is refreshed; service tokens carry their own lifetime',
+          );
         const jwt = await deps.tokens.mintSessionToken({
           sessionKey: caller.sessionKey,
           credentialId: caller.credentialId,

@@ -74,8 +74,14 @@ export function completeServerBRoutes(implemented: readonly RouteSpec[]): RouteS
       problems.push(`${method} ${path} is declared but not implemented`);
       return [];
     }
-    const same = route.access === access && Boolean(route.control) === Boolean(flags.control) && Boolean(route.queryToken) === Boolean(flags.queryToken);
-    if (!same) problems.push(`${method} ${path} must be ${access}${flags.control ? ', control' : ''}${flags.queryToken ? ', ?token=' : ''}`);
+    const same =
+      route.access === access &&
+      Boolean(route.control) === Boolean(flags.control) &&
+      Boolean(route.queryToken) === Boolean(flags.queryToken);
+    if (!same)
+      problems.push(
+        `${method} ${path} must be ${access}${flags.control ? ', control' : ''}${flags.queryToken ? ', ?token=' : ''}`,
+      );
     return [route];
   });
   for (const extra of byKey.keys()) problems.push(`${extra} is not in server B's table`);

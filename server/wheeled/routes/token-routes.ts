@@ -44,7 +44,8 @@ export function tokenRoutes(deps: TokenRouteDeps): RouteSpec[] {
       async handler(ctx) {
         ownerOnly(ctx);
         const body = await readJsonBody(ctx);
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body must be a JSON object');
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          throw badRequest('body must be a JSON object');
         const input = checkMintInput(body as Record<string, unknown>);
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;

@@ -20,7 +20,10 @@ export interface TrustDeps {
 }
 
 const escape = (text: string): string =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
 
 function html(ctx: Context, body: string): void {
   ctx.type = 'text/html; charset=utf-8';
@@ -34,7 +37,11 @@ const NO_TLS_PAGE =
   '<p>This robot serves its dashboard over plain HTTP (ROBOT_B_TLS=0), so there is no certificate authority to install. ' +
   'Passkeys need HTTPS on other devices: turn TLS back on to use them from a phone.</p></main></body></html>';
 
-export async function renderFieldCard(input: { dashboardUrl: string; trustUrl: string; caFingerprint: string | undefined }): Promise<string> {
+export async function renderFieldCard(input: {
+  dashboardUrl: string;
+  trustUrl: string;
+  caFingerprint: string | undefined;
+}): Promise<string> {
   const qr = await QRCode.toString(input.dashboardUrl, { type: 'svg', margin: 1 });
   const fingerprint = input.caFingerprint
     ? `<p>Certificate authority (SHA-256):<br><code>${escape(input.caFingerprint)}</code></p><p>First time on this device? Open <b>${escape(input.trustUrl)}</b> to trust it.</p>`
@@ -92,7 +99,14 @@ export function trustRoutes(deps: TrustDeps): RouteSpec[] {
       summary: 'printable card: QR code of the dashboard address and the CA fingerprint',
       async handler(ctx) {
         const base = deps.lanUrl();
-        html(ctx, await renderFieldCard({ dashboardUrl: `${base}/`, trustUrl: `${base}/ca`, caFingerprint: deps.tls()?.caFingerprint }));
+        html(
+          ctx,
+          await renderFieldCard({
+            dashboardUrl: `${base}/`,
+            trustUrl: `${base}/ca`,
+            caFingerprint: deps.tls()?.caFingerprint,
+          }),
+        );
       },
     },
   ];

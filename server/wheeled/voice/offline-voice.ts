@@ -18,7 +18,8 @@ import type { Transcribe } from './transcriber.ts';
 /** Longest utterance kept; later audio of the same utterance is dropped. */
 export const MAX_UTTERANCE_SECONDS = 30;
 
-export const NO_MODEL_LINE = 'No model is configured, so I cannot answer yet. Choose a model in the dashboard settings.';
+export const NO_MODEL_LINE =
+  'No model is configured, so I cannot answer yet. Choose a model in the dashboard settings.';
 export const NOTHING_HEARD_LINE = 'I did not hear anything.';
 export const notTranscribedLine = (seconds: number) =>
   `I heard ${seconds.toFixed(1)} seconds of sound, but I cannot understand speech offline. ` +
@@ -50,7 +51,8 @@ export interface OfflineVoiceDeps {
 
 export function offlineNote(deps: Pick<OfflineVoiceDeps, 'agent' | 'transcribe' | 'transcriptionHost'>): string {
   if (!deps.agent.configured()) return 'No model is configured: the robot will say so out loud.';
-  if (deps.transcribe) return `Offline voice: your speech is transcribed by ${deps.transcriptionHost ?? 'the configured endpoint'}, the reply is spoken by espeak-ng.`;
+  if (deps.transcribe)
+    return `Offline voice: your speech is transcribed by ${deps.transcriptionHost ?? 'the configured endpoint'}, the reply is spoken by espeak-ng.`;
   return 'Offline voice: speech is not transcribed (no transcription endpoint is configured). Typed {type: "text"} messages are answered aloud by espeak-ng.';
 }
 
@@ -63,7 +65,13 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
   let stopping = false;
   let queue: Promise<void> = Promise.resolve();
 
-  io.send({ type: 'voice_meta', rate: OFFLINE_RATE, provider: 'offline', transcription: deps.transcribe !== undefined, note: offlineNote(deps) });
+  io.send({
+    type: 'voice_meta',
+    rate: OFFLINE_RATE,
+    provider: 'offline',
+    transcription: deps.transcribe !== undefined,
+    note: offlineNote(deps),
+  });
 
   const say = async (text: string) => {
     for (const frame of await speakFrames(deps.engine, text, OFFLINE_RATE, controller.signal)) {
@@ -74,7 +82,9 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
   const reply = async (prompt: string) => {
     if (!deps.agent.configured()) return say(NO_MODEL_LINE);
     const result = await deps.agent.run({ prompt, credential: deps.credential, signal: controller.signal });
-    const answer = result.ok ? result.text || 'I have nothing to say to that.' : `Sorry, that did not work: ${result.error ?? 'the turn failed'}.`;
+    const answer = result.ok
+      ? result.text || 'I have nothing to say to that.'
+      : `Sorry, that did not work: ${result.error ?? 'the turn failed'}.`;
     io.send({ type: 'transcript', role: 'assistant', text: answer });
     await say(answer);
   };

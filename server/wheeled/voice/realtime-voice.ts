@@ -16,7 +16,12 @@ export const REALTIME_RATE = 24_000;
 
 type Upstream = Record<string, unknown> & { type?: unknown };
 
-export function createRealtimeVoice(deps: { io: VoiceIo; config: RealtimeConfig; instructions: string; log: Log }): VoiceSession {
+export function createRealtimeVoice(deps: {
+  io: VoiceIo;
+  config: RealtimeConfig;
+  instructions: string;
+  log: Log;
+}): VoiceSession {
   const { io, config } = deps;
   const target = `${config.url}${config.url.includes('?') ? '&' : '?'}model=${encodeURIComponent(config.model)}`;
   const upstream = new WebSocket(target, {
@@ -28,7 +33,13 @@ export function createRealtimeVoice(deps: { io: VoiceIo; config: RealtimeConfig;
   let closed = false;
   let transcript = '';
 
-  io.send({ type: 'voice_meta', rate: REALTIME_RATE, provider: 'realtime', transcription: true, note: `Realtime voice: ${config.model} at ${new URL(config.url).host}.` });
+  io.send({
+    type: 'voice_meta',
+    rate: REALTIME_RATE,
+    provider: 'realtime',
+    transcription: true,
+    note: `Realtime voice: ${config.model} at ${new URL(config.url).host}.`,
+  });
 
   const up = (event: Record<string, unknown>) => {
     const text = JSON.stringify(event);
@@ -95,7 +106,9 @@ export function createRealtimeVoice(deps: { io: VoiceIo; config: RealtimeConfig;
       }
     }
   });
-  upstream.on('unexpected-response', (_req, res) => fail(`the realtime endpoint refused the connection (${res.statusCode})`));
+  upstream.on('unexpected-response', (_req, res) =>
+    fail(`the realtime endpoint refused the connection (${res.statusCode})`),
+  );
   upstream.on('error', (error) => {
     deps.log.warn('realtime voice upstream error', { error: error.message });
     fail(`the realtime endpoint is unreachable: ${error.message}`);
@@ -107,8 +120,12 @@ export function createRealtimeVoice(deps: { io: VoiceIo; config: RealtimeConfig;
       if (!stopping) up({ type: 'input_audio_buffer.append', audio: chunk.toString('base64') });
     },
     text(value) {
-      if (typeof value !== 'string' || value.trim() === '') return io.send({ type: 'error', error: 'text must be a non-empty string' });
-      up({ type: 'conversation.item.create', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: value.slice(0, 600) }] } });
+      if (typeof value !== 'string' || value.trim() === '')
+        return io.send({ type: 'error', error: 'text must be a non-empty string' });
+      up({
+        type: 'conversation.item.create',
+        item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: value.slice(0, 600) }] },
+      });
       up({ type: 'response.create' });
     },
     stop() {

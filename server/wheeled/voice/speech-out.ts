@@ -9,7 +9,12 @@ import { pcmFrames, pcmFromWav, resamplePcm16 } from './pcm.ts';
 /** espeak-ng writes 22050 Hz mono: the offline session announces that rate. */
 export const OFFLINE_RATE = 22_050;
 
-export async function speakFrames(engine: SpeechEngine, text: string, rate: number, signal: AbortSignal): Promise<Buffer[]> {
+export async function speakFrames(
+  engine: SpeechEngine,
+  text: string,
+  rate: number,
+  signal: AbortSignal,
+): Promise<Buffer[]> {
   const clip = await engine.synthesize(text, signal);
   const { pcm, rate: from } = pcmFromWav(clip.wav);
   return pcmFrames(resamplePcm16(pcm, from, rate), rate);

@@ -37,7 +37,11 @@ export interface VoiceSettingsView {
   transcription: { url: string; model: string; hasKey: boolean } | null;
 }
 
-export const REALTIME_DEFAULTS = Object.freeze({ url: 'wss://api.openai.com/v1/realtime', model: 'gpt-4o-realtime-preview', voice: 'alloy' });
+export const REALTIME_DEFAULTS = Object.freeze({
+  url: 'wss://api.openai.com/v1/realtime',
+  model: 'gpt-4o-realtime-preview',
+  voice: 'alloy',
+});
 export const TRANSCRIPTION_DEFAULT_MODEL = 'whisper-1';
 
 const EMPTY: VoiceConfig = Object.freeze({ provider: 'offline', realtime: null, transcription: null }) as VoiceConfig;
@@ -103,7 +107,11 @@ export function mergeVoiceConfig(current: VoiceConfig, raw: unknown): VoiceConfi
   else if (tr) {
     const next = url(tr.url ?? transcription?.url, 'transcription.url', ['http:', 'https:']);
     const key = nextKey(tr.key, 'transcription.key', transcription?.key, next === transcription?.url);
-    transcription = { url: next, model: optionalText(tr.model, 'transcription.model', transcription?.model ?? TRANSCRIPTION_DEFAULT_MODEL), ...(key ? { key } : {}) };
+    transcription = {
+      url: next,
+      model: optionalText(tr.model, 'transcription.model', transcription?.model ?? TRANSCRIPTION_DEFAULT_MODEL),
+      ...(key ? { key } : {}),
+    };
   }
   const provider = (body.provider as VoiceConfig['provider'] | undefined) ?? current.provider;
   if (provider === 'realtime' && !realtime) throw badRequest('realtime needs realtime.url (and usually realtime.key)');
@@ -121,8 +129,17 @@ function validate(u: unknown): VoiceConfig | undefined {
 export function viewOf(config: VoiceConfig): VoiceSettingsView {
   return {
     provider: config.provider,
-    realtime: config.realtime ? { url: config.realtime.url, model: config.realtime.model, voice: config.realtime.voice, hasKey: Boolean(config.realtime.key) } : null,
-    transcription: config.transcription ? { url: config.transcription.url, model: config.transcription.model, hasKey: Boolean(config.transcription.key) } : null,
+    realtime: config.realtime
+      ? {
+          url: config.realtime.url,
+          model: config.realtime.model,
+          voice: config.realtime.voice,
+          hasKey: Boolean(config.realtime.key),
+        }
+      : null,
+    transcription: config.transcription
+      ? { url: config.transcription.url, model: config.transcription.model, hasKey: Boolean(config.transcription.key) }
+      : null,
   };
 }
 

@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLog } from '../../log.ts';
+import { createHttpRover } from './http-rover.ts';
+import { FAKE_FRAME, startFakeRover, type FakeRover } from './testing/fake-rover.ts';
+import type { DriveBackend } from './types.ts';
+
+let rover: FakeRover;
+let backend: DriveBackend;
+const until = async (check: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  return check();
+};
+
+beforeEach(async () => {
+  rover = await startFakeRover();
+  backend = createHttpRover({ url: rover.url, log: silentLog, pollMs: 50, resendMs: 100, timeoutMs: 500 });
+  await backend.start();
+});
+afterEach(async () => {
+  await backend.close();
+  await rover.close();
+});
+
+describe('HTTP rover backend (FrodoBots SDK shape)', () => {
+  it('reads telemetry: battery, a local plane around the first GPS fix, compass heading', async () => {
+    expect(backend.presence()).toEqual({ state: 'connected', problem: null });
+    expect(backend.telemetry()).toMatchObject({ battery: 87, pose: { x: 0, y: 0 } });
+    expect(backend.telemetry()?.pose.heading).toBeCloseTo(0); // compass 90° (east) is +x
+    rover.data = { ...rover.data, latitude: 22.7537 + 0.0001, orientation: 0 };
+    expect(await until(() => (backend.telemetry()?.pose.y ?? 0) > 11)).toBe(true);
+    expect(backend.telemetry()?.pose.y).toBeCloseTo(11.12, 1);
+    expect(backend.telemetry()?.pose.heading).toBeCloseTo(Math.PI / 2);
+    backend.resetOdometry();
+    expect(await until(() => Math.abs(backend.telemetry()?.pose.y ?? 1) < 1e-6)).toBe(true);
+  });
+
+  it('repeats the command while the frame runs and sends a zero command at its deadline', async () => {
+    backend.drive({ linear: 0.6, angular: -0.2 }, Date.now() + 350);
+    expect(await until(() => rover.commands.some((c) => c.linear === 0 && c.angular === 0))).toBe(true);
+    const moving = rover.commands.filter((c) => c.linear === 0.6);
+    expect(moving.length).toBeGreaterThanOrEqual(3);
+    expect(moving[0]).toMatchObject({ angular: -0.2 });
+    const stop = rover.commands.find((c) => c.linear === 0);
+    expect((stop?.at ?? 0) - (moving[0]?.at ?? 0)).toBeLessThan(350 + 100);
+    const count = rover.commands.length;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rover.commands.length).toBe(count);
+  });
+
+  it('stops at once on stop', async () => {
+    backend.drive({ linear: 1, angular: 0 }, Date.now() + 1000);
+    await until(() => rover.commands.length > 0);
+    backend.stop();
+    expect(await until(() => rover.commands.at(-1)?.linear === 0)).toBe(true);
+  });
+
+  it('reports a rover that stops answering as down, with the reason', async () => {
+    rover.failWith = 503;
+    expect(await until(() => backend.presence().state === 'down')).toBe(true);
+    expect(backend.presence().problem).toMatch(/does not answer: GET \/data answered 503/);
+  });
+
+  it('serves the front camera as JPEG frames', async () => {
+    const camera = backend.camera();
+    const frames: Buffer[] = [];
+    await camera?.start(
+      (f) => void (f.jpeg && frames.push(f.jpeg)),
+      () => undefined,
+    );
+    expect(await until(() => frames.length > 0)).toBe(true);
+    expect(frames[0]).toEqual(FAKE_FRAME);
+    await camera?.stop();
+  });
+});

@@ -1,0 +1,21 @@
+/** README-wheeled.md lists every route of server B's table with its access (the lead pastes it into the README). */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startWheeledHarness, type WheeledHarness } from './testing/wheeled-harness.ts';
+
+let h: WheeledHarness;
+beforeAll(async () => {
+  h = await startWheeledHarness();
+});
+afterAll(() => h.close());
+
+it('documents every route of server B in README-wheeled.md with its access level', () => {
+  const readme = readFileSync(new URL('./README-wheeled.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf('<!-- routes-b:start -->'), readme.indexOf('<!-- routes-b:end -->'));
+  const rows = h.server.app.routes.map(
+    (r) =>
+      `| ${r.method} | \`${r.path}\` | ${r.access}${r.control ? ', control' : ''}${r.queryToken ? ', ?token=' : ''} |`,
+  );
+  expect(rows.filter((row) => !table.includes(row))).toEqual([]);
+  expect(table.split('\n').filter((line) => /^\| (GET|POST|PUT|DELETE|WS) \|/.test(line))).toHaveLength(38);
+});
