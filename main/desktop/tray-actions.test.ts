@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { runTrayAction, type TrayDeps } from './tray-actions.ts';
+
+function fakeDeps(overrides: Partial<TrayDeps['control']> = {}) {
+  const calls: string[] = [];
+  const reports: string[] = [];
+  const deps: TrayDeps = {
+    control: {
+      wake: async (c) => (calls.push(`wake ${c}`), { uuid: 'u1' }),
+      sleep: async (c) => (calls.push(`sleep ${c}`), { uuid: 'u2' }),
+      stop: async (c) => (
+        calls.push(`stop ${c}`), { latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: true } }
+      ),
+      resume: (c) => (calls.push(`resume ${c}`), { latched: false, wasLatched: true }),
+      demo: async (on, c) => (calls.push(`demo ${on} ${c}`), { on, personas: {} }),
+      ...overrides,
+    },
+    openDashboard: () => calls.push('open'),
+    openPairing: () => calls.push('pairing'),
+    copyRemoteAddress: () => calls.push('copy'),
+    setOpenAtLogin: (on) => calls.push(`login ${on}`),
+    quit: () => calls.push('quit'),
+    report: (title, message) => reports.push(`${title}: ${message}`),
+  };
+  return { deps, calls, reports };
+}
+
+describe('runTrayAction', () => {
+  it('calls the control functions as the desktop window', async () => {
+    const { deps, calls, reports } = fakeDeps();
+    for (const action of ['wake', 'sleep', 'stop', 'resume'] as const) await runTrayAction(action, deps);
+    await runTrayAction('demo', deps, true);
+    await runTrayAction('demo', deps, false);
+    expect(calls).toEqual([
+      'wake local-window',
+      'sleep local-window',
+      'stop local-window',
+      'resume local-window',
+      'demo true local-window',
+      'demo false local-window',
+    ]);
+    expect(reports).toEqual([]);
+  });
+
+  it('runs the window, clipboard, login and quit items', async () => {
+    const { deps, calls } = fakeDeps();
+    await runTrayAction('open', deps);
+    await runTrayAction('pairing', deps);
+    await runTrayAction('copy-remote', deps);
+    await runTrayAction('login', deps, true);
+    await runTrayAction('quit', deps);
+    expect(calls).toEqual(['open', 'pairing', 'copy', 'login true', 'quit']);
+  });
+
+  it('reports a refusal instead of throwing', async () => {
+    const { deps, reports } = fakeDeps({
+      wake: () => Promise.reject(new Error('stopped: resume from the dashboard first')),
+    });
+    await expect(runTrayAction('wake', deps)).resolves.toBeUndefined();
+    expect(reports).toEqual(['Wake failed: stopped: resume from the dashboard first']);
+  });
+
+  it('says when the stop latched but the daemon part failed', async () => {
+    const { deps, reports } = fakeDeps({
+      stop: async () => ({ latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: false, error: 'ECONNREFUSED' } }),
+    });
+    await runTrayAction('stop', deps);
+    expect(reports).toEqual(['STOP latched, daemon call failed: ECONNREFUSED']);
+  });
+});

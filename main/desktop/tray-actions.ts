@@ -1,0 +1,75 @@
+/**
+ * What a tray menu item does. Robot actions call the same control functions the HTTP routes
+ * call (server/motion/control.ts), as credential 'local-window', so the stop latch, the motion
+ * arbiter and the event receipts treat the tray exactly like the dashboard in the window.
+ */
+import type { CredentialKind, DesktopFeatures } from '../../server/index.ts';
+import type { TrayAction } from './tray-model.ts';
+
+/** The tray acts as the desktop window does. */
+export const TRAY_CREDENTIAL: CredentialKind = 'local-window';
+
+export interface TrayDeps {
+  control: Pick<DesktopFeatures['control'], 'wake' | 'sleep' | 'stop' | 'resume' | 'demo'>;
+  openDashboard(): void;
+  openPairing(): void;
+  copyRemoteAddress(): void;
+  setOpenAtLogin(on: boolean): void;
+  quit(): void;
+  /** A refusal or failure, for the operator to see (a notification); never thrown. */
+  report(title: string, message: string): void;
+}
+
+const VERB: Partial<Record<TrayAction, string>> = {
+  wake: 'Wake',
+  sleep: 'Sleep',
+  stop: 'STOP',
+  resume: 'Resume',
+  demo: 'Demo mode',
+};
+
+/**
+ * Runs one item. `checked` is the checkbox's new state (Electron flips it before the click
+ * handler runs). Resolves once the action has finished or failed; failures go to report().
+ */
+export async function runTrayAction(action: TrayAction, deps: TrayDeps, checked = false): Promise<void> {
+  try {
+    await perform(action, deps, checked);
+  } catch (err) {
+    deps.report(`${VERB[action] ?? 'Action'} failed`, messageOf(err));
+  }
+}
+
+async function perform(action: TrayAction, deps: TrayDeps, checked: boolean): Promise<void> {
+  const { control } = deps;
+  switch (action) {
+    case 'wake':
+      return void (await control.wake(TRAY_CREDENTIAL));
+    case 'sleep':
+      return void (await control.sleep(TRAY_CREDENTIAL));
+    case 'stop': {
+      const result = await control.stop(TRAY_CREDENTIAL);
+      // The latch holds either way; say so when the daemon part failed (the robot may still move).
+      if (!result.daemon.ok) deps.report('STOP latched, daemon call failed', result.daemon.error ?? 'unknown error');
+      return;
+    }
+    case 'resume':
+      return void control.resume(TRAY_CREDENTIAL);
+    case 'demo':
+      return void (await control.demo(checked, TRAY_CREDENTIAL));
+    case 'open':
+      return deps.openDashboard();
+    case 'pairing':
+      return deps.openPairing();
+    case 'copy-remote':
+      return deps.copyRemoteAddress();
+    case 'login':
+      return deps.setOpenAtLogin(checked);
+    case 'quit':
+      return deps.quit();
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

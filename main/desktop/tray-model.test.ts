@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { snapshot, UNREACHABLE } from './testing/snapshots.ts';
+import { healthVerdict, trayMenu, trayTooltip, type MenuEntry, type TrayAction } from './tray-model.ts';
+
+describe('healthVerdict', () => {
+  it.each([
+    ['a healthy robot', {}, 'ok', []],
+    ['a latched stop', { stopped: true }, 'stopped', ['latched stop engaged']],
+    ['an unreachable daemon', UNREACHABLE, 'stopped', ['daemon unreachable']],
+    [
+      'a daemon that is up but not running',
+      { daemon: { presence: 'down' as const, state: 'stopped' }, problems: { 'daemon:stopped': 'daemon state is stopped' } },
+      'stopped',
+      ['daemon stopped'],
+    ],
+    ['a daemon still connecting', { daemon: { presence: 'connecting' as const, reachable: false } }, 'degraded', ['daemon connecting']],
+    ['a lost camera', { camera: 'lost' as const }, 'degraded', ['camera lost']],
+    ['a camera that is off', { camera: 'off' as const }, 'ok', []],
+    ['resource pressure', { pressureWarning: true }, 'degraded', ['resource pressure']],
+    ['another problem', { problems: { 'stream:polling': 'polling REST instead' } }, 'degraded', ['polling REST instead']],
+    ['a stop and a lost camera', { stopped: true, camera: 'lost' as const }, 'stopped', ['latched stop engaged', 'camera lost']],
+  ])('%s', (_name, changes, tone, reasons) => {
+    expect(healthVerdict(snapshot(changes))).toEqual({ tone, reasons });
+  });
+});
+
+describe('trayTooltip', () => {
+  it('names the simulated robot when all is well, else the reasons', () => {
+    expect(trayTooltip(snapshot())).toBe('Robot Cockpit: simulated robot OK');
+    expect(trayTooltip(snapshot({ daemon: { simulated: false } }))).toBe('Robot Cockpit: robot OK');
+    expect(trayTooltip(snapshot({ ...UNREACHABLE, camera: 'lost' }))).toBe('Robot Cockpit: daemon unreachable, camera lost');
+  });
+});
+
+function entry(menu: MenuEntry[], action: TrayAction): MenuEntry {
+  const found = menu.find((e) => 'action' in e && e.action === action);
+  if (!found) throw new Error(`no ${action} entry`);
+  return found;
+}
+
+describe('trayMenu', () => {
+  const base = { openAtLogin: false, remoteUrl: 'https://robot.local:8098' };
+
+  it('lists the items in order, with a status line first', () => {
+    const menu = trayMenu({ ...base, snapshot: snapshot() });
+    expect(menu.map((e) => (e.type === 'separator' ? '—' : e.label))).toEqual([
+      'Robot OK',
+      'Open dashboard',
+      '—',
+      'Wake',
+      'Sleep',
+      'STOP',
+      'Resume',
+      'Demo mode',
+      '—',
+      'Show pairing QR…',
+      'Copy remote address (https://robot.local:8098)',
+      '—',
+      'Start at login',
+      'Quit Robot Cockpit',
+    ]);
+  });
+
+  it('offers wake and sleep on a connected robot, resume only when latched', () => {
+    const menu = trayMenu({ ...base, snapshot: snapshot() });
+    expect(entry(menu, 'wake')).toMatchObject({ enabled: true });
+    expect(entry(menu, 'sleep')).toMatchObject({ enabled: true });
+    expect(entry(menu, 'resume')).toMatchObject({ enabled: false });
+  });
+
+  it('while latched: motion greyed out, STOP still there and marked, resume offered', () => {
+    const menu = trayMenu({ ...base, snapshot: snapshot({ stopped: true }) });
+    expect(menu[0]).toEqual({ type: 'status', label: 'Stopped: latched stop engaged' });
+    expect(entry(menu, 'wake')).toMatchObject({ enabled: false });
+    expect(entry(menu, 'sleep')).toMatchObject({ enabled: false });
+    expect(entry(menu, 'stop')).toMatchObject({ label: 'STOP (latched)', enabled: true });
+    expect(entry(menu, 'resume')).toMatchObject({ enabled: true });
+  });
+
+  it('with the daemon down: no wake or sleep, but the stop and demo mode stay available', () => {
+    const menu = trayMenu({ ...base, snapshot: snapshot(UNREACHABLE) });
+    expect(entry(menu, 'wake')).toMatchObject({ enabled: false });
+    expect(entry(menu, 'stop')).toMatchObject({ enabled: true });
+    expect(entry(menu, 'demo')).toMatchObject({ enabled: true });
+  });
+
+  it('checks demo mode and start at login from their states', () => {
+    const menu = trayMenu({ ...base, openAtLogin: true, snapshot: snapshot({ demo: true }) });
+    expect(entry(menu, 'demo')).toMatchObject({ type: 'checkbox', checked: true });
+    expect(entry(menu, 'login')).toMatchObject({ type: 'checkbox', checked: true, enabled: true });
+  });
+
+  it('greys out what the platform or network cannot do', () => {
+    const menu = trayMenu({ snapshot: snapshot(), openAtLogin: undefined, remoteUrl: undefined });
+    expect(entry(menu, 'login')).toMatchObject({ label: 'Start at login (macOS and Windows only)', enabled: false, checked: false });
+    expect(entry(menu, 'copy-remote')).toMatchObject({ label: 'Copy remote address (no LAN address)', enabled: false });
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * What the tray shows, as pure functions of the cockpit's health and its services (issue 8):
+ * the icon's colour, the tooltip and the menu. main/electron/tray.ts only turns this model into
+ * an Electron Tray and Menu, so every rule here is tested without Electron.
+ */
+import type { Health, ServiceState } from '../../server/index.ts';
+
+/** What the tray reads from the running cockpit, once a second. */
+export interface CockpitSnapshot {
+  health: Pick<Health, 'daemon' | 'camera' | 'problems' | 'pressure'>;
+  /** services.stop: `running` means the latched stop is engaged (server/motion/stop-latch.ts). */
+  stop: ServiceState | undefined;
+  /** services.demo: `running` means demo mode is on. */
+  demo: ServiceState | undefined;
+}
+
+/** Green, amber, red. */
+export type Tone = 'ok' | 'degraded' | 'stopped';
+
+export function stopEngaged(snapshot: Pick<CockpitSnapshot, 'stop'>): boolean {
+  return snapshot.stop?.state === 'running';
+}
+
+/** The tone and the reasons for it, most serious first. */
+export function healthVerdict(snapshot: CockpitSnapshot): { tone: Tone; reasons: string[] } {
+  const { daemon, camera, problems, pressure } = snapshot.health;
+  const red: string[] = [];
+  const amber: string[] = [];
+  if (stopEngaged(snapshot)) red.push('latched stop engaged');
+  // The feed reports a daemon that is unreachable or not running as `down` (server/daemon/state-feed.ts).
+  if (daemon.presence === 'down') red.push(daemon.reachable ? `daemon ${daemon.state ?? 'not running'}` : 'daemon unreachable');
+  else if (daemon.presence !== 'connected') amber.push(`daemon ${daemon.presence}`);
+  if (camera.status === 'lost') amber.push('camera lost');
+  if (pressure.warning) amber.push('resource pressure');
+  const explained = red.length + amber.length > 0;
+  // Problems the lines above already describe are not repeated; others (stream silent...) count.
+  if (!explained && Object.keys(problems).length > 0) amber.push(...Object.values(problems));
+  if (red.length > 0) return { tone: 'stopped', reasons: [...red, ...amber] };
+  if (amber.length > 0) return { tone: 'degraded', reasons: amber };
+  return { tone: 'ok', reasons: [] };
+}
+
+export function trayTooltip(snapshot: CockpitSnapshot): string {
+  const { tone, reasons } = healthVerdict(snapshot);
+  const robot = snapshot.health.daemon.simulated ? 'simulated robot' : 'robot';
+  if (tone === 'ok') return `Robot Cockpit: ${robot} OK`;
+  return `Robot Cockpit: ${reasons.join(', ')}`;
+}
+
+export type TrayAction = 'open' | 'wake' | 'sleep' | 'stop' | 'resume' | 'demo' | 'pairing' | 'copy-remote' | 'login' | 'quit';
+
+export type MenuEntry =
+  | { type: 'status'; label: string }
+  | { type: 'separator' }
+  | { type: 'action'; action: TrayAction; label: string; enabled: boolean }
+  | { type: 'checkbox'; action: TrayAction; label: string; checked: boolean; enabled: boolean };
+
+export interface MenuInput {
+  snapshot: CockpitSnapshot;
+  /** Whether the app starts at login; undefined where Electron cannot set it (Linux). */
+  openAtLogin: boolean | undefined;
+  /** The address phones on the LAN use, when there is one. */
+  remoteUrl: string | undefined;
+}
+
+const STATUS_LABEL: Record<Tone, string> = { ok: 'Robot OK', degraded: 'Degraded', stopped: 'Stopped' };
+
+export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuEntry[] {
+  const { tone, reasons } = healthVerdict(snapshot);
+  const latched = stopEngaged(snapshot);
+  // Wake and sleep are daemon moves: refused with 409 while latched, useless while the daemon is down.
+  const canMove = !latched && snapshot.health.daemon.presence === 'connected';
+  const action = (a: TrayAction, label: string, enabled = true): MenuEntry => ({ type: 'action', action: a, label, enabled });
+  return [
+    { type: 'status', label: reasons.length > 0 ? `${STATUS_LABEL[tone]}: ${reasons.join(', ')}` : STATUS_LABEL[tone] },
+    action('open', 'Open dashboard'),
+    { type: 'separator' },
+    action('wake', 'Wake', canMove),
+    action('sleep', 'Sleep', canMove),
+    // The stop stays available in every state: it must never be the button that is greyed out.
+    action('stop', latched ? 'STOP (latched)' : 'STOP'),
+    action('resume', 'Resume', latched),
+    { type: 'checkbox', action: 'demo', label: 'Demo mode', checked: snapshot.demo?.state === 'running', enabled: true },
+    { type: 'separator' },
+    action('pairing', 'Show pairing QR…'),
+    action('copy-remote', remoteUrl ? `Copy remote address (${remoteUrl})` : 'Copy remote address (no LAN address)', remoteUrl !== undefined),
+    { type: 'separator' },
+    {
+      type: 'checkbox',
+      action: 'login',
+      label: openAtLogin === undefined ? 'Start at login (macOS and Windows only)' : 'Start at login',
+      checked: openAtLogin === true,
+      enabled: openAtLogin !== undefined,
+    },
+    action('quit', 'Quit Robot Cockpit'),
+  ];
+}
