@@ -20,7 +20,8 @@ describe('signInPrompt', () => {
     expect(signInPrompt('refused')).toMatch(/no longer accepts/);
     expect(signInPrompt('signed-out')).toMatch(/signed out/);
     expect(signInPrompt('expired')).toMatch(/session has ended/);
-    expect(signInPrompt('missing')).toMatch(/owner token/);
+    expect(signInPrompt('missing')).toMatch(/passkey, or with the owner token/);
+    expect(signInPrompt('missing', false)).toMatch(/^Enter the owner token/);
   });
 });
 

@@ -2,7 +2,8 @@
 import type { ApiFailure } from '../../lib/api/api-result.ts';
 import type { SignInReason } from '../../lib/state/session.svelte.ts';
 
-export function signInPrompt(reason: SignInReason): string {
+/** Why the card shows; `passkeys` false where this page cannot use them (the notice says why). */
+export function signInPrompt(reason: SignInReason, passkeys = true): string {
   switch (reason) {
     case 'refused':
       return 'The cockpit no longer accepts the saved token. Enter the owner token to continue.';
@@ -11,7 +12,9 @@ export function signInPrompt(reason: SignInReason): string {
     case 'signed-out':
       return 'You signed out. Sign in again to open the dashboard.';
     case 'missing':
-      return 'Sign in with a passkey, or with the owner token the cockpit prints at start (with a link that signs in directly).';
+      return passkeys
+        ? 'Sign in with a passkey, or with the owner token the cockpit prints at start (with a link that signs in directly).'
+        : 'Enter the owner token to open the dashboard. The cockpit prints it at start, with a link that signs in directly.';
   }
 }
 
