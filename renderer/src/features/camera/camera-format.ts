@@ -1,0 +1,26 @@
+/** Readouts of the camera view: ages, rates and delays in the units a person reads at a glance. */
+
+const DASH = '—';
+
+export function formatAge(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return DASH;
+  const s = Math.max(0, ms) / 1000;
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 120) return `${Math.round(s)} s`;
+  return `${Math.round(s / 60)} min`;
+}
+
+export function formatFps(fps: number | null): string {
+  return fps === null || !Number.isFinite(fps) ? DASH : `${fps.toFixed(1)} fps`;
+}
+
+export function formatDelay(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return DASH;
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Signed degrees with a real minus sign: +12.5°, −3.0°. */
+export function formatDegrees(value: number): string {
+  const rounded = Math.round(value * 10) / 10 || 0;
+  return `${rounded < 0 ? '\u2212' : '+'}${Math.abs(rounded).toFixed(1)}°`;
+}
