@@ -63,6 +63,20 @@ test('held keys drive the head and it holds when they are let go; typing does no
   await holdKey(page, 'ArrowLeft', 500);
   await page.waitForTimeout(400);
   expect(Math.abs((await stateYaw(cockpit.url, cockpit.token)) - before)).toBeLessThan(1);
+
+  // The pad drives by pointer: held to the left of its centre, the head turns left.
+  const pad = page.getByRole('application', { name: 'Head joystick pad' });
+  await pad.scrollIntoViewIfNeeded();
+  const area = await pad.boundingBox();
+  if (!area) throw new Error('the joystick pad is not on screen');
+  await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(area.x + 4, area.y + area.height / 2, { steps: 4 });
+  await expect(page.getByText('Driving', { exact: true })).toBeVisible();
+  await page.waitForTimeout(700);
+  await page.mouse.up();
+  await expect(page.getByText('Ready', { exact: true })).toBeVisible();
+  await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 5000 }).toBeGreaterThan(before + 15);
 });
 
 test('STOP latches in every open tab, the API refuses motion, Resume clears it everywhere', async ({
