@@ -45,7 +45,7 @@ describe('withPolicy', () => {
   it('replaces any policy the server sent, whatever its case, and keeps other headers', () => {
     const out = withPolicy(
       {
-        'content-security-policy': "default-src *",
+        'content-security-policy': 'default-src *',
         'Content-Security-Policy-Report-Only': ["script-src 'unsafe-inline'"],
         'Content-Type': 'text/html',
         'Set-Cookie': ['a=1', 'b=2'],

@@ -14,14 +14,15 @@ const seconds = (from: number, to: number, s: CockpitSnapshot): Array<[number, C
 
 describe('daemon alerts', () => {
   it('says nothing when the daemon comes back within 30 s', () => {
-    expect(run([...seconds(0, 5, snapshot()), ...seconds(6, 34, snapshot(UNREACHABLE)), ...seconds(35, 40, snapshot())])).toEqual([]);
+    expect(
+      run([...seconds(0, 5, snapshot()), ...seconds(6, 34, snapshot(UNREACHABLE)), ...seconds(35, 40, snapshot())]),
+    ).toEqual([]);
   });
 
   it('raises once after 30 s unreachable and says when it is back', () => {
-    expect(run([...seconds(0, 5, snapshot()), ...seconds(6, 90, snapshot(UNREACHABLE)), ...seconds(91, 95, snapshot())])).toEqual([
-      '36s Robot daemon unreachable',
-      '91s Robot daemon back',
-    ]);
+    expect(
+      run([...seconds(0, 5, snapshot()), ...seconds(6, 90, snapshot(UNREACHABLE)), ...seconds(91, 95, snapshot())]),
+    ).toEqual(['36s Robot daemon unreachable', '91s Robot daemon back']);
   });
 
   it('counts from the start when the daemon never answered', () => {
@@ -39,10 +40,18 @@ describe('daemon alerts', () => {
 
   it('names the daemon address of a real robot, and urges attention', () => {
     const alerts = createHealthAlerts({ daemonAfterMs: 1000, cameraAfterMs: 1000 });
-    const down = snapshot({ ...UNREACHABLE, daemon: { ...UNREACHABLE.daemon, simulated: false, url: 'http://127.0.0.1:8000' } });
+    const down = snapshot({
+      ...UNREACHABLE,
+      daemon: { ...UNREACHABLE.daemon, simulated: false, url: 'http://127.0.0.1:8000' },
+    });
     alerts.observe(down, 0);
     expect(alerts.observe(down, 1000)).toEqual([
-      { tag: 'daemon', title: 'Robot daemon unreachable', body: 'No answer from http://127.0.0.1:8000 for over 1 s.', urgent: true },
+      {
+        tag: 'daemon',
+        title: 'Robot daemon unreachable',
+        body: 'No answer from http://127.0.0.1:8000 for over 1 s.',
+        urgent: true,
+      },
     ]);
   });
 });
@@ -51,33 +60,59 @@ describe('camera alerts', () => {
   it('raises after 5 s lost, not for a shorter gap, and says when it is back', () => {
     const lost = snapshot({ camera: 'lost' });
     expect(
-      run([...seconds(0, 2, snapshot()), ...seconds(3, 6, lost), ...seconds(7, 8, snapshot()), ...seconds(9, 20, lost), [21, snapshot()]]),
+      run([
+        ...seconds(0, 2, snapshot()),
+        ...seconds(3, 6, lost),
+        ...seconds(7, 8, snapshot()),
+        ...seconds(9, 20, lost),
+        [21, snapshot()],
+      ]),
     ).toEqual(['14s Camera lost', '21s Camera back']);
   });
 
   it('ignores a camera that is off or starting', () => {
-    expect(run([...seconds(0, 20, snapshot({ camera: 'off' })), ...seconds(21, 40, snapshot({ camera: 'starting' }))])).toEqual([]);
+    expect(
+      run([...seconds(0, 20, snapshot({ camera: 'off' })), ...seconds(21, 40, snapshot({ camera: 'starting' }))]),
+    ).toEqual([]);
   });
 });
 
 describe('stop alerts', () => {
   const stoppedByKind = (kind: string) => ({
     ...snapshot({ stopped: true }),
-    stop: { state: 'running' as const, detail: `stopped by ${kind} at 2026-11-21T06:00:00.000Z; resume from the dashboard` },
+    stop: {
+      state: 'running' as const,
+      detail: `stopped by ${kind} at 2026-11-21T06:00:00.000Z; resume from the dashboard`,
+    },
   });
 
   it('tells when another client engages the stop, once', () => {
-    expect(run([[0, snapshot()], [1, stoppedByKind('passkey')], [2, stoppedByKind('passkey')], [3, snapshot()]])).toEqual([
-      '1s STOP engaged',
-    ]);
+    expect(
+      run([
+        [0, snapshot()],
+        [1, stoppedByKind('passkey')],
+        [2, stoppedByKind('passkey')],
+        [3, snapshot()],
+      ]),
+    ).toEqual(['1s STOP engaged']);
   });
 
   it('stays quiet when the desktop app itself (tray or window) engaged it', () => {
-    expect(run([[0, snapshot()], [1, stoppedByKind('local-window')]])).toEqual([]);
+    expect(
+      run([
+        [0, snapshot()],
+        [1, stoppedByKind('local-window')],
+      ]),
+    ).toEqual([]);
   });
 
   it('does not alert for a stop already engaged at the first look', () => {
-    expect(run([[0, stoppedByKind('token')], [1, stoppedByKind('token')]])).toEqual([]);
+    expect(
+      run([
+        [0, stoppedByKind('token')],
+        [1, stoppedByKind('token')],
+      ]),
+    ).toEqual([]);
   });
 
   it('names who stopped it', () => {

@@ -63,7 +63,9 @@ export function createHealthAlerts(timings: AlertTimings = DEFAULT_ALERT_TIMINGS
       const where = snapshot.health.daemon.simulated ? 'the simulator' : snapshot.health.daemon.url;
       switch (daemon.update(!snapshot.health.daemon.reachable, now)) {
         case 'raised':
-          notices.push(notice('daemon', 'Robot daemon unreachable', `No answer from ${where} for over ${seconds} s.`, true));
+          notices.push(
+            notice('daemon', 'Robot daemon unreachable', `No answer from ${where} for over ${seconds} s.`, true),
+          );
           break;
         case 'cleared':
           notices.push(notice('daemon', 'Robot daemon back', `The cockpit is talking to ${where} again.`));
@@ -81,7 +83,15 @@ export function createHealthAlerts(timings: AlertTimings = DEFAULT_ALERT_TIMINGS
       // The first snapshot is the baseline; after it, only a stop newly engaged by someone else.
       if (latched === false && engaged) {
         const by = stoppedBy(snapshot.stop?.detail);
-        if (by !== 'local-window') notices.push(notice('stop', 'STOP engaged', `${stopperName(by)} engaged the latched stop. Resume from the dashboard or the tray.`, true));
+        if (by !== 'local-window')
+          notices.push(
+            notice(
+              'stop',
+              'STOP engaged',
+              `${stopperName(by)} engaged the latched stop. Resume from the dashboard or the tray.`,
+              true,
+            ),
+          );
       }
       latched = engaged;
       return notices;

@@ -12,7 +12,12 @@ const note = (changes: Partial<{ title: string; body: string; tag: string; url: 
 describe('createPlatformNotices', () => {
   it('turns a notify envelope into a notice whose click opens its web address', () => {
     expect(createPlatformNotices().accept(note(), 0)).toEqual({
-      notice: { tag: 'platform:task-7', title: 'Task done', body: 'The kitchen robot finished its round.', urgent: false },
+      notice: {
+        tag: 'platform:task-7',
+        title: 'Task done',
+        body: 'The kitchen robot finished its round.',
+        urgent: false,
+      },
       openUrl: 'https://platform.example/tasks/7',
     });
   });

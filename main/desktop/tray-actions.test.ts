@@ -9,7 +9,8 @@ function fakeDeps(overrides: Partial<TrayDeps['control']> = {}) {
       wake: async (c) => (calls.push(`wake ${c}`), { uuid: 'u1' }),
       sleep: async (c) => (calls.push(`sleep ${c}`), { uuid: 'u2' }),
       stop: async (c) => (
-        calls.push(`stop ${c}`), { latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: true } }
+        calls.push(`stop ${c}`),
+        { latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: true } }
       ),
       resume: (c) => (calls.push(`resume ${c}`), { latched: false, wasLatched: true }),
       demo: async (on, c) => (calls.push(`demo ${on} ${c}`), { on, personas: {} }),
@@ -62,7 +63,12 @@ describe('runTrayAction', () => {
 
   it('says when the stop latched but the daemon part failed', async () => {
     const { deps, reports } = fakeDeps({
-      stop: async () => ({ latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: false, error: 'ECONNREFUSED' } }),
+      stop: async () => ({
+        latched: true,
+        movesStopped: 0,
+        reelAborted: false,
+        daemon: { ok: false, error: 'ECONNREFUSED' },
+      }),
     });
     await runTrayAction('stop', deps);
     expect(reports).toEqual(['STOP latched, daemon call failed: ECONNREFUSED']);

@@ -9,16 +9,34 @@ describe('healthVerdict', () => {
     ['an unreachable daemon', UNREACHABLE, 'stopped', ['daemon unreachable']],
     [
       'a daemon that is up but not running',
-      { daemon: { presence: 'down' as const, state: 'stopped' }, problems: { 'daemon:stopped': 'daemon state is stopped' } },
+      {
+        daemon: { presence: 'down' as const, state: 'stopped' },
+        problems: { 'daemon:stopped': 'daemon state is stopped' },
+      },
       'stopped',
       ['daemon stopped'],
     ],
-    ['a daemon still connecting', { daemon: { presence: 'connecting' as const, reachable: false } }, 'degraded', ['daemon connecting']],
+    [
+      'a daemon still connecting',
+      { daemon: { presence: 'connecting' as const, reachable: false } },
+      'degraded',
+      ['daemon connecting'],
+    ],
     ['a lost camera', { camera: 'lost' as const }, 'degraded', ['camera lost']],
     ['a camera that is off', { camera: 'off' as const }, 'ok', []],
     ['resource pressure', { pressureWarning: true }, 'degraded', ['resource pressure']],
-    ['another problem', { problems: { 'stream:polling': 'polling REST instead' } }, 'degraded', ['polling REST instead']],
-    ['a stop and a lost camera', { stopped: true, camera: 'lost' as const }, 'stopped', ['latched stop engaged', 'camera lost']],
+    [
+      'another problem',
+      { problems: { 'stream:polling': 'polling REST instead' } },
+      'degraded',
+      ['polling REST instead'],
+    ],
+    [
+      'a stop and a lost camera',
+      { stopped: true, camera: 'lost' as const },
+      'stopped',
+      ['latched stop engaged', 'camera lost'],
+    ],
   ])('%s', (_name, changes, tone, reasons) => {
     expect(healthVerdict(snapshot(changes))).toEqual({ tone, reasons });
   });
@@ -28,7 +46,9 @@ describe('trayTooltip', () => {
   it('names the simulated robot when all is well, else the reasons', () => {
     expect(trayTooltip(snapshot())).toBe('Robot Cockpit: simulated robot OK');
     expect(trayTooltip(snapshot({ daemon: { simulated: false } }))).toBe('Robot Cockpit: robot OK');
-    expect(trayTooltip(snapshot({ ...UNREACHABLE, camera: 'lost' }))).toBe('Robot Cockpit: daemon unreachable, camera lost');
+    expect(trayTooltip(snapshot({ ...UNREACHABLE, camera: 'lost' }))).toBe(
+      'Robot Cockpit: daemon unreachable, camera lost',
+    );
   });
 });
 
@@ -92,7 +112,11 @@ describe('trayMenu', () => {
 
   it('greys out what the platform or network cannot do', () => {
     const menu = trayMenu({ snapshot: snapshot(), openAtLogin: undefined, remoteUrl: undefined });
-    expect(entry(menu, 'login')).toMatchObject({ label: 'Start at login (macOS and Windows only)', enabled: false, checked: false });
+    expect(entry(menu, 'login')).toMatchObject({
+      label: 'Start at login (macOS and Windows only)',
+      enabled: false,
+      checked: false,
+    });
     expect(entry(menu, 'copy-remote')).toMatchObject({ label: 'Copy remote address (no LAN address)', enabled: false });
   });
 });

@@ -28,7 +28,8 @@ export function healthVerdict(snapshot: CockpitSnapshot): { tone: Tone; reasons:
   const amber: string[] = [];
   if (stopEngaged(snapshot)) red.push('latched stop engaged');
   // The feed reports a daemon that is unreachable or not running as `down` (server/daemon/state-feed.ts).
-  if (daemon.presence === 'down') red.push(daemon.reachable ? `daemon ${daemon.state ?? 'not running'}` : 'daemon unreachable');
+  if (daemon.presence === 'down')
+    red.push(daemon.reachable ? `daemon ${daemon.state ?? 'not running'}` : 'daemon unreachable');
   else if (daemon.presence !== 'connected') amber.push(`daemon ${daemon.presence}`);
   if (camera.status === 'lost') amber.push('camera lost');
   if (pressure.warning) amber.push('resource pressure');
@@ -47,7 +48,8 @@ export function trayTooltip(snapshot: CockpitSnapshot): string {
   return `Robot Cockpit: ${reasons.join(', ')}`;
 }
 
-export type TrayAction = 'open' | 'wake' | 'sleep' | 'stop' | 'resume' | 'demo' | 'pairing' | 'copy-remote' | 'login' | 'quit';
+export type TrayAction =
+  'open' | 'wake' | 'sleep' | 'stop' | 'resume' | 'demo' | 'pairing' | 'copy-remote' | 'login' | 'quit';
 
 export type MenuEntry =
   | { type: 'status'; label: string }
@@ -70,7 +72,12 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
   const latched = stopEngaged(snapshot);
   // Wake and sleep are daemon moves: refused with 409 while latched, useless while the daemon is down.
   const canMove = !latched && snapshot.health.daemon.presence === 'connected';
-  const action = (a: TrayAction, label: string, enabled = true): MenuEntry => ({ type: 'action', action: a, label, enabled });
+  const action = (a: TrayAction, label: string, enabled = true): MenuEntry => ({
+    type: 'action',
+    action: a,
+    label,
+    enabled,
+  });
   return [
     { type: 'status', label: reasons.length > 0 ? `${STATUS_LABEL[tone]}: ${reasons.join(', ')}` : STATUS_LABEL[tone] },
     action('open', 'Open dashboard'),
@@ -80,10 +87,20 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
     // The stop stays available in every state: it must never be the button that is greyed out.
     action('stop', latched ? 'STOP (latched)' : 'STOP'),
     action('resume', 'Resume', latched),
-    { type: 'checkbox', action: 'demo', label: 'Demo mode', checked: snapshot.demo?.state === 'running', enabled: true },
+    {
+      type: 'checkbox',
+      action: 'demo',
+      label: 'Demo mode',
+      checked: snapshot.demo?.state === 'running',
+      enabled: true,
+    },
     { type: 'separator' },
     action('pairing', 'Show pairing QR…'),
-    action('copy-remote', remoteUrl ? `Copy remote address (${remoteUrl})` : 'Copy remote address (no LAN address)', remoteUrl !== undefined),
+    action(
+      'copy-remote',
+      remoteUrl ? `Copy remote address (${remoteUrl})` : 'Copy remote address (no LAN address)',
+      remoteUrl !== undefined,
+    ),
     { type: 'separator' },
     {
       type: 'checkbox',

@@ -24,7 +24,10 @@ export function snapshot(changes: SnapshotChanges = {}): CockpitSnapshot {
         version: '1.0.0',
         ...changes.daemon,
       },
-      camera: { status: changes.camera ?? 'live', fps: changes.camera === undefined || changes.camera === 'live' ? 15 : 0 },
+      camera: {
+        status: changes.camera ?? 'live',
+        fps: changes.camera === undefined || changes.camera === 'live' ? 15 : 0,
+      },
       problems: changes.problems ?? {},
       pressure: { fds: 40, fd_limit: 1024, close_wait: 0, warning: changes.pressureWarning ?? false },
     },
