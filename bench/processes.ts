@@ -1,0 +1,108 @@
+/**
+ * The processes a benchmark measures, each on its own so the figures separate cleanly: the
+ * simulated daemon, the cockpit in front of it, and a bare Koa server for comparison. All bind
+ * 127.0.0.1 on free ports and are stopped at the end.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+export interface Proc {
+  child: ChildProcess;
+  pid: number;
+  /** Values parsed from the lines the process printed (e.g. its URL). */
+  found: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Spawns a TypeScript entry and waits until every pattern has matched a line of its stdout. */
+export function startProc(args: string[], env: Record<string, string>, patterns: Record<string, RegExp>): Promise<Proc> {
+  const child = spawn(TSX, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const found: Record<string, string> = {};
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start:\n${stderr}`)), 60_000);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${stderr}`)));
+    child.stdout?.on('data', (d: Buffer) => {
+      for (const line of d.toString().split('\n')) {
+        for (const [name, pattern] of Object.entries(patterns)) {
+          const match = pattern.exec(line);
+          if (match?.[1]) found[name] = match[1];
+        }
+      }
+      if (Object.keys(patterns).every((k) => found[k])) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve({ child, pid: childPid(child), found, stop: () => stopChild(child) });
+      }
+    });
+  });
+}
+
+function childPid(child: ChildProcess): number {
+  if (child.pid === undefined) throw new Error('no pid');
+  return child.pid;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export const BENCH_TOKEN = 'bench-owner-token-0123456789abcdef';
+
+export interface Stack {
+  sim: Proc;
+  cockpit: Proc;
+  simUrl: string;
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The simulator and the cockpit as separate processes, so the cockpit's CPU is its own. */
+export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+  const sim = await startProc(['server/sim/cli.ts', '--port', '0'], {}, {
+    url: /sim: robot daemon on (\S+)/,
+    signalling: /sim: camera signalling on (\S+)/,
+  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-bench-'));
+  const cockpit = await startProc(
+    ['main/serve.ts', '--daemon', sim.found['url'] as string, '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    {
+      ROBOT_TOKEN: BENCH_TOKEN,
+      ROBOT_HTTPS_PORT: '0',
+      ROBOT_CAMERA: `daemon:${sim.found['signalling']}`,
+      ROBOT_THINKER_INTERVAL: '3600',
+      ROBOT_TRACK_AUTOSTART: '0',
+      ROBOT_LOG_LEVEL: 'error',
+      ...extraEnv,
+    },
+    { url: /cockpit: server A on (\S+)/ },
+  );
+  return {
+    sim,
+    cockpit,
+    simUrl: sim.found['url'] as string,
+    url: cockpit.found['url'] as string,
+    dataDir,
+    async stop() {
+      await cockpit.stop();
+      await sim.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

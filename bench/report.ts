@@ -1,0 +1,93 @@
+/** Formats benchmark figures as a markdown report with the targets of the performance issue. */
+import { execSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import type { CameraResult } from './camera-fanout.ts';
+import type { ControlResult } from './control-path.ts';
+import type { DashboardResult } from './dashboard.ts';
+import { ROOT } from './processes.ts';
+import type { FanoutResult } from './state-fanout.ts';
+import type { ThroughputResult } from './throughput.ts';
+
+export interface Results {
+  state: FanoutResult[];
+  camera: CameraResult[];
+  control: ControlResult;
+  throughput: ThroughputResult;
+  dashboard: DashboardResult;
+}
+
+const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const pass = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+function machine(): string {
+  let commit = 'unknown';
+  try {
+    commit = execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim();
+  } catch {
+    // not a checkout
+  }
+  const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}; commit ${commit}; ${new Date().toISOString()}`;
+}
+
+export function renderReport(r: Results): string {
+  const one = r.state.find((s) => s.viewers === 1);
+  const most = r.state[r.state.length - 1];
+  const upstreamRatio = one && most ? most.upstreamRequestsPerSecond / Math.max(one.upstreamRequestsPerSecond, 1e-9) : NaN;
+  const cam50 = r.camera[r.camera.length - 1];
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Machine: ${machine()}. The simulated daemon and the cockpit run as separate processes on`,
+    '127.0.0.1; the load generator is a third. CPU is the cockpit process tree (including its ffmpeg',
+    'decoder), as a percentage of one core. Regenerate with `npm run bench`.',
+    '',
+    '## State fan-out (/ws at 15 Hz)',
+    '',
+    '| Viewers | Seconds | Frames/viewer/s | Delivered | p99 gap (ms) | Cockpit CPU | RSS (MiB) | Upstream req/s | Upstream state streams |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...r.state.map(
+      (s) =>
+        `| ${s.viewers} | ${f(s.seconds, 0)} | ${f(s.framesPerViewerPerSecond, 2)} | ${f(s.deliveredPercent, 2)} % | ${f(s.p99GapMs)} | ${f(s.cpuPercent)} % | ${s.rssMb} | ${f(s.upstreamRequestsPerSecond, 2)} | ${s.upstreamStateStreams} |`,
+    ),
+    '',
+    '## Camera fan-out (MJPEG /api/stream)',
+    '',
+    '| Viewers | Frames/viewer/s | Cockpit CPU | CPU per viewer | Upstream camera sessions |',
+    '|---|---|---|---|---|',
+    ...r.camera.map(
+      (c) => `| ${c.viewers} | ${f(c.framesPerViewerPerSecond, 2)} | ${f(c.cpuPercent)} % | ${f(c.cpuPercentPerViewer, 3)} % | ${c.upstreamCameraSessions} |`,
+    ),
+    '',
+    '## Control path (POST /api/control/look vs the same goto straight to the daemon)',
+    '',
+    '| Requests | Direct p50 / p99 (ms) | Through the cockpit p50 / p99 (ms) | Ratio (p50) | Receive → daemon send p50 / p99 (ms) |',
+    '|---|---|---|---|---|',
+    `| ${r.control.requests} | ${f(r.control.directP50, 2)} / ${f(r.control.directP99, 2)} | ${f(r.control.cockpitP50, 2)} / ${f(r.control.cockpitP99, 2)} | ${f(r.control.ratioP50, 2)} | ${f(r.control.receiveToDaemonP50, 3)} / ${f(r.control.receiveToDaemonP99, 3)} |`,
+    '',
+    '## Throughput (authenticated GET /api/state vs a bare Koa handler, same JSON)',
+    '',
+    '| Concurrency | Cockpit req/s | Bare Koa req/s | Ratio |',
+    '|---|---|---|---|',
+    `| ${r.throughput.concurrency} | ${f(r.throughput.cockpitRps, 0)} | ${f(r.throughput.bareRps, 0)} | ${f(r.throughput.ratio, 2)} |`,
+    '',
+    '## Dashboard',
+    '',
+    `Initial JavaScript: ${f(r.dashboard.initialJsGzipKb)} KB gzipped. Navigation to first live state: median ${f(r.dashboard.firstLiveStateMsMedian, 0)} ms, max ${f(r.dashboard.firstLiveStateMsMax, 0)} ms over ${r.dashboard.runs} runs (headless system Chromium).`,
+    '',
+    '## Targets',
+    '',
+    '| Target | Figure | |',
+    '|---|---|---|',
+    `| ${most?.viewers ?? '?'} viewers: ≥ 99 % of frames delivered | ${f(most?.deliveredPercent ?? NaN, 2)} % | ${pass((most?.deliveredPercent ?? 0) >= 99)} |`,
+    `| ${most?.viewers ?? '?'} viewers: p99 gap < 100 ms | ${f(most?.p99GapMs ?? NaN)} ms | ${pass((most?.p99GapMs ?? Infinity) < 100)} |`,
+    `| upstream with ${most?.viewers ?? '?'} viewers ≤ 1.05 × with 1 | ${f(upstreamRatio, 3)} × | ${pass(upstreamRatio <= 1.05)} |`,
+    `| ${cam50?.viewers ?? '?'} MJPEG viewers: < 1 % of a core each | ${f(cam50?.cpuPercentPerViewer ?? NaN, 3)} % | ${pass((cam50?.cpuPercentPerViewer ?? Infinity) < 1)} |`,
+    `| control path: cockpit p99 < 2 ms (receive → daemon send) | ${f(r.control.receiveToDaemonP99, 3)} ms | ${pass(r.control.receiveToDaemonP99 < 2)} |`,
+    `| /api/state ≥ 0.8 × bare Koa | ${f(r.throughput.ratio, 2)} × | ${pass(r.throughput.ratio >= 0.8)} |`,
+    `| initial JS ≤ 150 KB gzipped | ${f(r.dashboard.initialJsGzipKb)} KB | ${pass(r.dashboard.initialJsGzipKb <= 150)} |`,
+    `| first live state < 1 s | ${f(r.dashboard.firstLiveStateMsMedian, 0)} ms (median) | ${pass(r.dashboard.firstLiveStateMsMedian < 1000)} |`,
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,55 @@
+/**
+ * `npm run bench`: starts the simulated daemon and the cockpit on loopback and measures state
+ * fan-out, camera fan-out, the control path, throughput and the dashboard; prints the report
+ * and writes bench/RESULTS.md. BENCH_QUICK=1 shortens every phase (a smoke run, not figures).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureCameraFanout, warmCamera } from './camera-fanout.ts';
+import { measureControlPath } from './control-path.ts';
+import { measureDashboard } from './dashboard.ts';
+import { ROOT, startStack } from './processes.ts';
+import { renderReport, type Results } from './report.ts';
+import { measureStateFanout } from './state-fanout.ts';
+import { measureThroughput } from './throughput.ts';
+
+const quick = process.env['BENCH_QUICK'] === '1';
+const stateSeconds = quick ? 3 : 20;
+const phaseSeconds = quick ? 3 : 10;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  // Control requests come faster than an operator's: lift the per-client rate limit for the run.
+  const stack = await startStack({ ROBOT_RATE_LIMIT: '1000' });
+  try {
+    const state = [];
+    for (const viewers of [1, 50, 200, 500]) {
+      say(`bench: state fan-out, ${viewers} viewers, ${stateSeconds} s`);
+      state.push(await measureStateFanout(stack, viewers, stateSeconds));
+    }
+    say('bench: camera fan-out');
+    await warmCamera(stack);
+    const camera = [];
+    for (const viewers of [1, 10, 50]) camera.push(await measureCameraFanout(stack, viewers, phaseSeconds));
+    say('bench: control path');
+    const control = await measureControlPath(stack, quick ? 50 : 300);
+    say('bench: throughput');
+    const throughput = await measureThroughput(stack, phaseSeconds);
+    say('bench: dashboard');
+    const dashboard = await measureDashboard(stack, quick ? 2 : 5);
+    const results: Results = { state, camera, control, throughput, dashboard };
+    const report = renderReport(results);
+    say(`\n${report}`);
+    if (!quick) writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), report);
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
