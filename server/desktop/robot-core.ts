@@ -14,6 +14,9 @@ import { COCKPIT_VERSION } from '../version.ts';
 import { readPressure } from './pressure.ts';
 import { createSystemSampler } from './system-stats.ts';
 
+/** Below a broadcast tick (15-50 Hz) and the daemon's own 50 Hz: invisible to readers. */
+const STATE_JSON_TTL_MS = 10;
+
 export interface RobotCoreOptions {
   daemonUrl: string;
   simulated: boolean;
@@ -32,6 +35,11 @@ export interface RobotCore {
   /** Service states shown in the state object (thinker, tracking, reel...). */
   readonly services: Map<string, ServiceState>;
   state(): RobotState | undefined;
+  /**
+   * The state serialised, shared by every reader within a few milliseconds: /api/state and the
+   * /ws broadcast then cost one build and one stringify per tick, not one per viewer.
+   */
+  stateJson(): string | undefined;
   health(): Health;
   /** Lets the tracking controller, built after the core, appear in the state object. */
   attachTracking(status: () => unknown): void;
@@ -57,14 +65,8 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     return pressureCache.value;
   };
 
-  return {
-    daemon,
-    feed,
-    simulated: options.simulated,
-    moves: createMoveLibraryCache(daemon),
-    services,
-    state() {
-      return buildRobotState(
+  const state = () =>
+    buildRobotState(
         feed.snapshot(),
         {
           simulated: options.simulated,
@@ -74,6 +76,22 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
         },
         Date.now(),
       );
+  let jsonCache: { at: number; json: string | undefined } = { at: 0, json: undefined };
+
+  return {
+    daemon,
+    feed,
+    simulated: options.simulated,
+    moves: createMoveLibraryCache(daemon),
+    services,
+    state,
+    stateJson() {
+      const now = Date.now();
+      if (now - jsonCache.at >= STATE_JSON_TTL_MS) {
+        const current = state();
+        jsonCache = { at: now, json: current ? JSON.stringify(current) : undefined };
+      }
+      return jsonCache.json;
     },
     health() {
       const snap = feed.snapshot();

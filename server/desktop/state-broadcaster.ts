@@ -13,8 +13,9 @@ export function startStateBroadcast(robot: RobotCore, hub: WsHub, hz: number): (
   const perSecond = Math.max(1, Math.round(hz));
   const tick = () => {
     if (hub.clients('/ws').size === 0) return;
-    const state = robot.state();
-    if (state) hub.broadcast('/ws', JSON.stringify({ type: 'state', ...state }));
+    const json = robot.stateJson();
+    // The cached state serialised once, with the frame type spliced in front of its members.
+    if (json) hub.broadcast('/ws', `{"type":"state",${json.slice(1)}`);
     if (ticks++ % perSecond === 0) hub.broadcast('/ws', JSON.stringify({ type: 'health', ...robot.health() }));
   };
   const timer = setInterval(tick, 1000 / hz);

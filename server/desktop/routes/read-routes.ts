@@ -4,14 +4,14 @@ import type { RouteSpec } from '../../http/route-table.ts';
 import type { RobotCore } from '../robot-core.ts';
 
 export function readRoutes(robot: RobotCore): RouteSpec[] {
-  const freshState = () => {
+  const freshStateJson = (): string => {
     const snap = robot.feed.snapshot();
-    const state = robot.state();
-    if (!state || snap.presence !== 'connected') {
+    const json = robot.stateJson();
+    if (!json || snap.presence !== 'connected') {
       const reason = Object.values(snap.problems)[0] ?? 'waiting for the first state from the daemon';
       throw new AppError('STATE_UNAVAILABLE', `robot state unavailable: ${reason}`);
     }
-    return state;
+    return json;
   };
   return [
     {
@@ -31,7 +31,8 @@ export function readRoutes(robot: RobotCore): RouteSpec[] {
       summary: 'full robot state (degrees, millimetres)',
       handler(ctx) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = freshState();
+        ctx.type = 'application/json';
+        ctx.body = freshStateJson();
       },
     },
     {
@@ -41,7 +42,8 @@ export function readRoutes(robot: RobotCore): RouteSpec[] {
       summary: 'state plus camera status',
       handler(ctx) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { state: freshState(), camera: robot.health().camera };
+        ctx.type = 'application/json';
+        ctx.body = `{"state":${freshStateJson()},"camera":${JSON.stringify(robot.health().camera)}}`;
       },
     },
     {
