@@ -3,9 +3,22 @@
  * health object GET /api/health answers, and the stop and demo services of the state object.
  */
 import type { Cockpit } from '../../server/index.ts';
+import { cockpitLanUrl } from '../compose.ts';
 import type { CockpitSnapshot } from './tray-model.ts';
 
 export function readSnapshot(cockpit: Pick<Cockpit, 'robot'>): CockpitSnapshot {
   const { robot } = cockpit;
   return { health: robot.health(), stop: robot.services.get('stop'), demo: robot.services.get('demo') };
+}
+
+/**
+ * The address to give a phone or another computer: the HTTPS one under the host's .local name
+ * when there is one (passkeys need a secure context), else the LAN address over plain HTTP.
+ */
+export function remoteAddress(
+  cockpit: Pick<Cockpit, 'remoteUrl' | 'port'>,
+  host: string,
+  lanUrl: (host: string, port: number) => string | null = cockpitLanUrl,
+): string | undefined {
+  return cockpit.remoteUrl() ?? lanUrl(host, cockpit.port) ?? undefined;
 }

@@ -14,7 +14,7 @@ import { readSnapshot } from './cockpit-view.ts';
 import { createHealthAlerts } from './health-alerts.ts';
 import { runTrayAction, type TrayDeps } from './tray-actions.ts';
 import { healthVerdict, trayMenu } from './tray-model.ts';
-import { createWindowSession } from './window-session.ts';
+import { createWindowSession, SESSION_COOKIE_NAME } from './window-session.ts';
 
 let composed: ComposedCockpit;
 let dataDir: string;
@@ -43,7 +43,7 @@ async function asWindow(path: string, cookie: string, method = 'GET'): Promise<R
     method,
     // The window's requests: the session cookie, and the dashboard's own origin on POSTs (the
     // window says localhost; fetch cannot set Host, so here the origin matches 127.0.0.1).
-    headers: { cookie: `cockpit_session=${cookie}`, origin: composed.cockpit.url },
+    headers: { cookie: `${SESSION_COOKIE_NAME}=${cookie}`, origin: composed.cockpit.url },
   });
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { navigationDecision, newWindowDecision, pairingPageUrl, windowOrigin } from './navigation.ts';
+import {
+  navigationDecision,
+  newWindowDecision,
+  pairingPageUrl,
+  permissionAllowed,
+  windowOrigin,
+} from './navigation.ts';
 
 const LOCAL = 'http://localhost:8097';
 
@@ -48,4 +54,22 @@ describe('newWindowDecision', () => {
 
 it('points the pairing item at the security page of the dashboard', () => {
   expect(pairingPageUrl(LOCAL)).toBe('http://localhost:8097/#security');
+});
+
+describe('permissionAllowed', () => {
+  it.each([
+    ['fullscreen', LOCAL, undefined, true],
+    ['clipboard-sanitized-write', `${LOCAL}/#security`, undefined, true],
+    ['media', LOCAL, ['audio'], true],
+    ['media', LOCAL, ['audio', 'video'], false],
+    ['media', LOCAL, [], false],
+    ['geolocation', LOCAL, undefined, false],
+    ['notifications', LOCAL, undefined, false],
+    ['fullscreen', 'https://example.org/', undefined, false],
+    ['fullscreen', 'http://127.0.0.1:8097/', undefined, false],
+  ])('%s from %s (%j) → %s', (permission, requestingUrl, mediaTypes, allowed) => {
+    expect(permissionAllowed({ permission, requestingUrl, ...(mediaTypes ? { mediaTypes } : {}) }, LOCAL)).toBe(
+      allowed,
+    );
+  });
 });

@@ -53,3 +53,30 @@ function isWeb(url: URL): boolean {
   // Credentials in the address would be shown to the browser and its history: refuse them.
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
 }
+
+export interface PermissionAsk {
+  /** Electron's permission name ('media', 'fullscreen', 'clipboard-sanitized-write', …). */
+  permission: string;
+  /** The page asking (requestingUrl of the details, or the checking origin). */
+  requestingUrl: string;
+  /** For 'media': what is asked for; empty or absent when Electron does not say. */
+  mediaTypes?: readonly string[];
+}
+
+/**
+ * What the dashboard may use (Electron security checklist §5: decide every permission). Only
+ * the local dashboard asks, and only for what its features need: full screen for the camera,
+ * the microphone for the wheeled robot's voice, writing the clipboard for copy buttons.
+ */
+export function permissionAllowed(ask: PermissionAsk, localOrigin: string): boolean {
+  if (parse(ask.requestingUrl)?.origin !== localOrigin) return false;
+  switch (ask.permission) {
+    case 'fullscreen':
+    case 'clipboard-sanitized-write':
+      return true;
+    case 'media':
+      return (ask.mediaTypes ?? []).length > 0 && (ask.mediaTypes ?? []).every((t) => t === 'audio');
+    default:
+      return false;
+  }
+}

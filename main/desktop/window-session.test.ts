@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BUSY_RETRY_MS, createWindowSession, renewalStep, type WindowSessionDeps } from './window-session.ts';
+import {
+  BUSY_RETRY_MS,
+  createWindowSession,
+  renewalStep,
+  sessionCookie,
+  type WindowSessionDeps,
+} from './window-session.ts';
 
 const HOUR = 3_600_000;
 const TTL = 24 * HOUR;
@@ -137,5 +143,15 @@ describe('createWindowSession', () => {
     release();
     await vi.runAllTimersAsync();
     expect(log).toEqual(['create s1', 'cookie s1', 'destroy s1', 'create s2', 'cookie s2', 'destroy s2']);
+  });
+});
+
+it('sets the session as an HttpOnly, lax, browser-session cookie of the dashboard origin', () => {
+  expect(sessionCookie('http://localhost:8097', { id: 'abc', expiresAt: 1 })).toEqual({
+    url: 'http://localhost:8097',
+    name: 'cockpit_session',
+    value: 'abc',
+    httpOnly: true,
+    sameSite: 'lax',
   });
 });

@@ -19,6 +19,18 @@ export interface IssuedSession {
   expiresAt: number;
 }
 
+/** The cookie server A reads the session from (server/http/caller.ts SESSION_COOKIE). */
+export const SESSION_COOKIE_NAME = 'cockpit_session';
+
+/**
+ * The cookie as Electron's session.cookies.set takes it. HttpOnly: the page never reads it.
+ * No expiry date: a browser-session cookie is never written to the profile on disk, and the
+ * server ends the session anyway. Lax, as the passkey login sets it.
+ */
+export function sessionCookie(origin: string, session: IssuedSession) {
+  return { url: origin, name: SESSION_COOKIE_NAME, value: session.id, httpOnly: true, sameSite: 'lax' as const };
+}
+
 export type RenewalStep = { renew: true } | { renew: false; waitMs: number };
 
 /** How often a busy window is looked at again once renewal is due. */

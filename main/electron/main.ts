@@ -1,70 +1,99 @@
 /**
- * The Electron main process, kept thin (ARCHITECTURE.md §2): it starts the same cockpit that
- * `npm run serve` runs, in-process, and opens one window on its dashboard. Everything else is in
- * plain modules under server/ and main/.
+ * The Electron main process (issue 8), kept thin and read as a list: setupServer (the cockpit
+ * `npm run serve` runs, in-process), setupWindow, setupNotifications, setupTray, then a pulse
+ * that shows the cockpit's health in the tray and alerts. Every decision lives in a plain
+ * module under main/desktop/ with tests; these files only hand Electron the answers.
+ *
+ * No preload and no IPC: the window is the same dashboard a browser gets, talking HTTP and
+ * WebSocket to the cockpit (ARCHITECTURE.md §1), so there is no message channel to guard.
  */
-import { app, BrowserWindow, Notification, shell } from 'electron';
-import type { PlatformNotification } from '../../platform-client/index.ts';
-import { composeCockpit, type ComposedCockpit } from '../compose.ts';
-import { parseArgs } from '../flags.ts';
-import { daemonAnswers } from '../launch.ts';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, dialog } from 'electron';
+import { APP_ID, PRODUCT_NAME } from '../desktop/app-identity.ts';
+import { readSnapshot } from '../desktop/cockpit-view.ts';
+import { assetsDir } from '../desktop/shell-paths.ts';
+import { setupNotifications } from './notifications.ts';
+import { setupServer } from './server.ts';
+import { setupTray } from './tray.ts';
+import { setupWindow } from './window.ts';
 
-let cockpit: ComposedCockpit | undefined;
-let window: BrowserWindow | undefined;
+/** How often the tray and the alerts look at the cockpit (an in-process read, no request). */
+const PULSE_MS = 1000;
 
-async function setupServer(): Promise<{ url: string; token: string }> {
-  const { flags } = parseArgs(process.argv.slice(2));
-  const explicit = flags.sim === true || flags.daemon !== undefined || Boolean(process.env['ROBOT_DAEMON_URL']);
-  const chosen = explicit || (await daemonAnswers('http://127.0.0.1:8000')) ? flags : { ...flags, sim: true };
-  cockpit = await composeCockpit({ flags: chosen, onNotify: showNotification });
-  return { url: `http://localhost:${cockpit.cockpit.port}`, token: cockpit.ownerToken };
+interface RunningShell {
+  show(): void;
+  stop(): Promise<void>;
 }
 
-/** A platform notify envelope as a desktop notification too; a click brings the window forward. */
-function showNotification(notification: PlatformNotification): void {
-  if (!Notification.isSupported()) return;
-  const shown = new Notification({ title: notification.title || 'Robot Cockpit', body: notification.body });
-  shown.on('click', () => {
-    if (window?.isMinimized()) window.restore();
-    window?.focus();
+async function startShell(): Promise<RunningShell> {
+  const assets = assetsDir({
+    packaged: app.isPackaged,
+    resourcesPath: process.resourcesPath,
+    mainDir: dirname(fileURLToPath(import.meta.url)),
   });
-  shown.show();
+  const server = await setupServer();
+  const window = await setupWindow(server, assets);
+  const notifications = setupNotifications(server, window);
+  const tray = setupTray(server, window, notifications, assets);
+  window.onFirstHide(() =>
+    notifications.report('Still running', `${PRODUCT_NAME} keeps serving the robot. Quit it from the tray menu.`),
+  );
+  const pulse = () => {
+    const snapshot = readSnapshot(server.composed.cockpit);
+    tray.update(snapshot);
+    notifications.update(snapshot);
+  };
+  pulse();
+  const timer = setInterval(pulse, PULSE_MS);
+  return {
+    show: () => window.show(),
+    async stop() {
+      clearInterval(timer);
+      tray.destroy();
+      notifications.closeAll();
+      await window.close();
+      // Sockets get 1001, listeners drain; the daemon's media is left to the daemon (server/index.ts).
+      await server.stop();
+    },
+  };
 }
 
-function setupWindow(url: string, token: string): void {
-  window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Robot Cockpit',
-    webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false },
-  });
-  // Links that leave the local dashboard open in the system browser, never in this window.
-  window.webContents.setWindowOpenHandler(({ url: target }) => {
-    if (/^https?:/.test(target)) void shell.openExternal(target);
-    return { action: 'deny' };
-  });
-  void window.loadURL(`${url}/?token=${encodeURIComponent(token)}`);
+function fail(err: unknown): void {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`cockpit failed to start: ${message}\n`);
+  dialog.showErrorBox(`${PRODUCT_NAME} could not start`, message);
+  app.exit(2);
 }
 
 if (!app.requestSingleInstanceLock()) {
+  // A second launch: the first instance shows its window ('second-instance' below); this one leaves.
   app.quit();
 } else {
-  app.on('second-instance', () => {
-    if (window?.isMinimized()) window.restore();
-    window?.focus();
-  });
-  app.whenReady().then(async () => {
-    const { url, token } = await setupServer();
-    setupWindow(url, token);
-  }, (err: unknown) => {
-    process.stderr.write(`cockpit failed to start: ${String(err)}\n`);
-    app.exit(2);
-  });
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  let shell: RunningShell | undefined;
+  let shutdown: Promise<void> | undefined;
+  let stopped = false;
+  const starting = app.whenReady().then(startShell);
+  starting.then((running) => (shell = running), fail);
+  app.on('second-instance', () => shell?.show());
+  // macOS: a click on the Dock icon brings the hidden window back.
+  app.on('activate', () => shell?.show());
   app.on('before-quit', (event) => {
-    if (!cockpit) return;
+    if (stopped) return;
     event.preventDefault();
-    const stopping = cockpit;
-    cockpit = undefined;
-    void stopping.stop().finally(() => app.quit());
+    // Once: a quit during start-up waits for the start, so nothing is left half-open.
+    shutdown ??= starting
+      .then(
+        (running) => running.stop(),
+        () => undefined,
+      )
+      .catch((err: unknown) => void process.stderr.write(`cockpit: shutdown failed: ${String(err)}\n`))
+      .finally(() => {
+        stopped = true;
+        app.quit();
+      });
   });
+  // Ctrl+C in the terminal of `npm start`, or a service manager: the same graceful quit.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
 }
