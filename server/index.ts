@@ -17,6 +17,7 @@ import type { FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
 import { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
+import { createHostAllowlist } from './http/host-allowlist.ts';
 import { closeServer, listen } from './http/listeners.ts';
 import type { Log } from './log.ts';
 import { startSimDaemon, type SimDaemon } from './sim/index.ts';
@@ -115,6 +116,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       gate: access.gate,
       routes: [...access.routes, ...features.routes],
       onSocket: features.onSocket,
+      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
       ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
     });

@@ -30,6 +30,8 @@ afterAll(() => h.close());
 const OWNER_ONLY = new Set(['GET /api/auth/credentials', 'DELETE /api/auth/credentials/:cid']);
 
 function expected(route: RouteSpec, kind: Kind): 'allowed' | 401 | 403 {
+  // A foreign Host is refused before anything else: the DNS rebinding defence.
+  if (kind === 'localForeignHost') return 403;
   const keyed = route.access !== 'public' || OWNER_ONLY.has(`${route.method} ${route.path}`);
   if (!keyed) return 'allowed';
   if (route.control && kind === 'foreignOrigin') return 403;
@@ -113,8 +115,9 @@ describe('access matrix of server A', () => {
           const url = `${h.url.replace('http', 'ws')}${route.path}${kind === 'bearer' || kind === 'foreignOrigin' ? `?token=${TEST_TOKEN}` : ''}`;
           delete wsHeaders['authorization'];
           got = await socketOutcome(url, wsHeaders, localAddress);
-          const ok = want === 'allowed' ? got === 'open' : got === 4401;
-          if (!ok) mismatches.push(`WS ${route.path} as ${kind}: want ${want === 'allowed' ? 'open' : 4401}, got ${got}`);
+          const wantCode = want === 403 ? 4403 : 4401;
+          const ok = want === 'allowed' ? got === 'open' : got === wantCode;
+          if (!ok) mismatches.push(`WS ${route.path} as ${kind}: want ${want === 'allowed' ? 'open' : wantCode}, got ${got}`);
           continue;
         }
         const res = await remoteRequest(`${h.url}${concretePath(route)}`, {

@@ -76,8 +76,9 @@ describe('server A read side against the simulator', () => {
     expect(rate).toBeLessThanOrEqual(16.5);
   });
 
-  it('closes anonymous sockets with 4401 and unknown paths with 4404', async () => {
-    expect((await openSocket(wsUrl('/ws'), { host: 'robot.example' })).code).toBe(4401);
+  it('closes anonymous sockets with 4401, unknown paths with 4404 and foreign hosts with 4403', async () => {
+    expect((await openSocket(wsUrl('/ws'), {}, '127.0.0.2')).code).toBe(4401);
+    expect((await openSocket(wsUrl(`/ws?token=${TEST_TOKEN}`), { host: 'rebound.example' })).code).toBe(4403);
     expect((await openSocket(wsUrl('/ws?token=nope'))).code).toBe(4401);
     expect((await openSocket(wsUrl(`/nope?token=${TEST_TOKEN}`))).code).toBe(4404);
   });
@@ -104,5 +105,23 @@ describe('server A read side against the simulator', () => {
     }, 3000);
     expect(back).toBe(true);
     expect(Date.now() - t0).toBeLessThan(3000);
+  });
+});
+
+describe('HTTP hygiene', () => {
+  it('sends the security headers on the shell and the API', async () => {
+    for (const path of ['/', '/api/health']) {
+      const res = await h.get(path);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    expect((await h.get('/')).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('refuses a foreign Host even on public routes', async () => {
+    const res = await remoteRequest(`${h.url}/api/health`, { headers: { host: 'rebound.example' }, localAddress: '127.0.0.1' });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body)).toMatchObject({ code: 'AUTH_FORBIDDEN' });
   });
 });

@@ -7,6 +7,8 @@ import Koa from 'koa';
 import type { Config } from '../config.ts';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
+import type { HostAllowlist } from '../http/host-allowlist.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { requestTiming } from '../http/request-timing.ts';
 import { defineRoutes, type RouteSpec } from '../http/route-table.ts';
 import { createShellHandler, type ShellExtras } from '../http/static-shell.ts';
@@ -30,6 +32,8 @@ export interface DesktopDeps {
   shellExtras?: ShellExtras;
   /** What to do with a /ws client beyond the first frames (e.g. joystick messages). */
   onSocket?: WsHandler;
+  /** Host names this robot answers to (DNS rebinding defence). */
+  hosts: HostAllowlist;
 }
 
 export interface DesktopApp {
@@ -59,6 +63,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   });
   koa.use(requestTiming());
   koa.use(errorHandler(deps.log.child('http')));
+  koa.use(securityHeaders(deps.hosts));
   const router = new Router();
   for (const route of routes) {
     if (route.method === 'WS' || !route.handler) continue;
@@ -79,6 +84,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     },
     credentials: deps.gate.credentials,
     loopbackReads: deps.config.loopbackReads,
+    hosts: deps.hosts,
     log: deps.log.child('ws'),
   });
   return { koa, routes, hub, startBroadcast: () => startStateBroadcast(deps.robot, hub, deps.config.wsHz) };

@@ -52,6 +52,7 @@ export function createShellHandler(options: ShellOptions): (ctx: Context) => Pro
     const index = join(root, 'index.html');
     if (!(await isFile(index))) {
       ctx.status = 503;
+      ctx.set('Cache-Control', 'no-cache');
       ctx.type = 'text/plain';
       ctx.body = 'The dashboard is not built yet: run `npm run build:renderer`.';
       return;

@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { WS_CLOSE } from '../errors.ts';
 import type { Log } from '../log.ts';
+import type { HostAllowlist } from './host-allowlist.ts';
 import { isAllowed } from './access-gate.ts';
 import { resolveCaller, SESSION_COOKIE, type Caller, type CredentialSources } from './caller.ts';
 import type { RouteSpec } from './route-table.ts';
@@ -34,6 +35,8 @@ export interface WsHubOptions {
   credentials: CredentialSources;
   loopbackReads: boolean;
   log: Log;
+  /** Sockets from pages on a foreign host name are refused (DNS rebinding). */
+  hosts?: HostAllowlist;
 }
 
 export class WsHub {
@@ -86,6 +89,7 @@ export class WsHub {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const route = this.options.routes.find((r) => r.method === 'WS' && r.path === url.pathname);
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      if (this.options.hosts && !this.options.hosts.allows(req.headers.host)) return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
       if (!route) return ws.close(WS_CLOSE.NOT_FOUND, 'no such socket');
       const caller = resolveCaller(
         { req, queryTokenAllowed: route.queryToken === true, query: url.searchParams, cookie: cookieOf(req) },

@@ -65,9 +65,13 @@ export async function until(predicate: () => Promise<boolean> | boolean, timeout
 }
 
 /** Opens a socket and resolves with it once open, or with its close code if it is closed first. */
-export function openSocket(url: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; code?: number }> {
+export function openSocket(
+  url: string,
+  headers: Record<string, string> = {},
+  localAddress?: string,
+): Promise<{ ws: WebSocket; code?: number }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
+    const ws = new WebSocket(url, { headers, ...(localAddress ? { localAddress } : {}) });
     const frames: unknown[] = [];
     ws.on('message', (d) => frames.push(d));
     ws.once('close', (code) => resolve({ ws, code }));

@@ -1,0 +1,47 @@
+/**
+ * Response headers that make the dashboard hard to misuse from elsewhere (issue 12): a strict
+ * Content-Security-Policy, no framing, no MIME sniffing, no referrer (the first URL may carry a
+ * token), and the Host allowlist applied before anything else runs.
+ */
+import type { Middleware } from 'koa';
+import { AppError } from '../errors.ts';
+import type { HostAllowlist } from './host-allowlist.ts';
+
+/**
+ * 'unsafe-inline' for styles only: Svelte writes style attributes for dynamic values, and the
+ * trust page carries its own <style>. Scripts are same-origin files only.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), geolocation=(), microphone=(self)',
+});
+
+export function securityHeaders(hosts: HostAllowlist): Middleware {
+  return async function secure(ctx, next) {
+    ctx.set(SECURITY_HEADERS as Record<string, string>);
+    if (!hosts.allows(ctx.get('host') || undefined)) {
+      throw new AppError('AUTH_FORBIDDEN', 'this robot does not answer to that host name');
+    }
+    await next();
+  };
+}
