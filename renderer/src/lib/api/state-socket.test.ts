@@ -61,10 +61,18 @@ describe('createStateSocket', () => {
     const h = harness();
     expect(h.last()).toBe('connecting');
     h.sockets[0]!.open();
-    expect(h.last()).toBe('connected');
+    expect(h.last()).toBe('connecting');
     h.sockets[0]!.receive('{"type":"state","loopHz":15}');
+    expect(h.last()).toBe('connected');
     h.sockets[0]!.receive('garbage');
     expect(h.frames).toEqual([{ type: 'state', loopHz: 15 }]);
+  });
+
+  it('never calls a socket connected that the cockpit closes as unauthorized right after opening', () => {
+    const h = harness();
+    h.sockets[0]!.open();
+    h.sockets[0]!.drop(4401);
+    expect(h.presence.map((p) => p.presence)).toEqual(['connecting', 'unauthorized']);
   });
 
   it('reconnects with growing delays and says down after repeated failures', () => {
@@ -79,6 +87,7 @@ describe('createStateSocket', () => {
     expect(h.last()).toBe('down');
     h.fire();
     h.sockets[3]!.open();
+    h.sockets[3]!.receive('{"type":"health"}');
     expect(h.last()).toBe('connected');
     h.sockets[3]!.drop();
     expect(h.timers.at(-1)!.ms).toBe(100);
@@ -97,10 +106,11 @@ describe('createStateSocket', () => {
     h.client.retryNow();
     expect(h.timers[0]!.cleared).toBe(true);
     h.sockets[1]!.open();
+    h.sockets[1]!.receive('{"type":"health"}');
     h.sockets[0]!.drop();
     h.sockets[0]!.receive('{"type":"state"}');
     expect(h.last()).toBe('connected');
-    expect(h.frames).toEqual([]);
+    expect(h.frames).toEqual([{ type: 'health' }]);
   });
 
   it('sends JSON only while the socket is open', () => {

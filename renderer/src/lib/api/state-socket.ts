@@ -78,14 +78,21 @@ export function createStateSocket(options: StateSocketOptions): StateSocket {
     socket = ws;
     open = false;
     if (options.onBinary) ws.binaryType = 'arraybuffer';
+    // The cockpit accepts every socket and closes a refused one with 4401 right away, so an
+    // open socket proves nothing; the first message does. Reporting 'connected' only then keeps
+    // features that fetch on connect from firing 401s (console errors) on a refused credential.
+    let accepted = false;
     ws.onopen = () => {
       if (mine !== generation) return;
       open = true;
-      failures = 0;
-      report('connected');
     };
     ws.onmessage = (event) => {
       if (mine !== generation) return;
+      if (!accepted) {
+        accepted = true;
+        failures = 0;
+        report('connected');
+      }
       if (event.data instanceof ArrayBuffer) return options.onBinary?.(event.data);
       const frame = parseFrame(event.data);
       if (frame) options.onFrame(frame);
