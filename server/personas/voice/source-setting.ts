@@ -1,0 +1,56 @@
+/**
+ * The voice listener's `source` setting, as the dashboard edits it:
+ *
+ * | Setting            | Audio                                                              |
+ * | ------------------ | ------------------------------------------------------------------ |
+ * | `device`           | the platform's default microphone (ALSA `default`, AVFoundation 0) |
+ * | `device:<name>`    | a named capture device (Windows needs this: DirectShow has no default) |
+ * | `alsa:<name>`, `pulse:<name>` | Linux, with that sound system                           |
+ * | `file:<path>`      | a file or named pipe, paced like a microphone                      |
+ *
+ * The daemon's own microphone is not offered: see README-personas.md ("Why not the daemon's
+ * microphone").
+ */
+import { badRequest } from '../../errors.ts';
+import type { CaptureSpec } from './capture-args.ts';
+
+export type SourceSetting = { kind: 'device'; spec: CaptureSpec } | { kind: 'file'; path: string };
+
+export const DEFAULT_SOURCE = 'device';
+export const SOURCE_EXPECTS = 'device, device:<name>, alsa:<name>, pulse:<name> or file:<path>';
+const MAX_SETTING = 300;
+
+function defaultDevice(platform: NodeJS.Platform): string {
+  if (platform === 'linux') return 'default';
+  if (platform === 'darwin') return '0';
+  throw badRequest(`source: name the microphone on ${platform}, as device:<name>`);
+}
+
+function named(prefix: string, rest: string): string {
+  if (rest.trim() === '') throw badRequest(`source: ${prefix}: needs a name after the colon`);
+  return rest;
+}
+
+/** Parses a setting for this platform; 400 naming `source` when it is not one of the forms. */
+export function parseSourceSetting(raw: string, platform: NodeJS.Platform): SourceSetting {
+  // Control characters never belong in a device name or a path, and would reach ffmpeg's argv.
+  if (raw.length > MAX_SETTING || /[\u0000-\u001f\u007f]/.test(raw)) throw badRequest(`source must be ${SOURCE_EXPECTS}`);
+  if (raw === 'device') return { kind: 'device', spec: { device: defaultDevice(platform), platform } };
+  const colon = raw.indexOf(':');
+  const prefix = colon < 0 ? raw : raw.slice(0, colon);
+  const rest = colon < 0 ? '' : raw.slice(colon + 1);
+  if (prefix === 'device') return { kind: 'device', spec: { device: named(prefix, rest), platform } };
+  if (prefix === 'alsa' || prefix === 'pulse') {
+    if (platform !== 'linux') throw badRequest(`source: ${prefix} is a Linux sound system; use device:<name>`);
+    return { kind: 'device', spec: { device: named(prefix, rest), platform, backend: prefix } };
+  }
+  if (prefix === 'file') return { kind: 'file', path: named(prefix, rest) };
+  throw badRequest(`source must be ${SOURCE_EXPECTS}`);
+}
+
+/** For the status line. */
+export function describeSource(setting: SourceSetting): string {
+  if (setting.kind === 'file') return `file ${setting.path}`;
+  const backend = setting.spec.backend ?? (setting.spec.platform === 'linux' ? 'alsa' : '');
+  return `microphone ${setting.spec.device}${backend ? ` (${backend})` : ''}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Speech to text through an OpenAI-compatible transcription endpoint: `POST
+ * {baseUrl}/audio/transcriptions`, multipart/form-data with `file` (the utterance as WAV) and
+ * `model`, answered `{text}` (response_format json). OpenAI, whisper.cpp's server, faster-whisper
+ * servers, LocalAI and vLLM speak it. Errors come back as `{error: {message}}`, which is what
+ * the status line shows. The key is sent as a bearer only when one is set.
+ */
+
+export interface Transcriber {
+  /** The text of one utterance ('' when the service heard nothing). */
+  transcribe(wav: Buffer, signal: AbortSignal): Promise<string>;
+}
+
+export interface TranscriberOptions {
+  baseUrl: string;
+  model: string;
+  key?: string;
+  /** Language hint (ISO-639-1), when set. */
+  language?: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TRANSCRIPTION_URL = 'https://api.openai.com/v1';
+export const DEFAULT_TRANSCRIPTION_MODEL = 'whisper-1';
+const TIMEOUT_MS = 30_000;
+
+/** A failure worth showing as it is (the service's own message, or what went wrong). */
+export class TranscriptionError extends Error {
+  override readonly name = 'TranscriptionError';
+}
+
+function errorMessage(status: number, body: unknown): string {
+  const error = (body as { error?: { message?: unknown } } | null)?.error;
+  const message = typeof error?.message === 'string' ? error.message : '';
+  return `transcription failed: HTTP ${status}${message ? ` ${message}` : ''}`;
+}
+
+export function createOpenAiTranscriber(options: TranscriberOptions): Transcriber {
+  const doFetch = options.fetch ?? fetch;
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/audio/transcriptions`;
+  return {
+    async transcribe(wav, signal) {
+      const form = new FormData();
+      form.append('file', new Blob([wav], { type: 'audio/wav' }), 'utterance.wav');
+      form.append('model', options.model);
+      form.append('response_format', 'json');
+      if (options.language) form.append('language', options.language);
+      const headers: Record<string, string> = options.key ? { authorization: `Bearer ${options.key}` } : {};
+      let response: Response;
+      try {
+        response = await doFetch(url, {
+          method: 'POST',
+          headers,
+          body: form,
+          signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS)]),
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        const cause = (error as { cause?: { code?: string } }).cause?.code;
+        throw new TranscriptionError(`transcription service unreachable (${cause ?? (error as Error).message})`);
+      }
+      const body: unknown = await response.json().catch(() => null);
+      if (!response.ok) throw new TranscriptionError(errorMessage(response.status, body));
+      const text = (body as { text?: unknown } | null)?.text;
+      if (typeof text !== 'string') throw new TranscriptionError('transcription failed: the answer has no text');
+      return text.trim();
+    },
+  };
+}
