@@ -137,6 +137,13 @@ test('moves, speech and the robot card send their controls; the feed names the c
   await page.getByRole('button', { name: 'Say', exact: true }).click();
   await expect(feed).toContainText('say "Hello from the cockpit"');
 
+  // The showcase reel shows its step while it runs, and how its last run ended.
+  await page.getByRole('button', { name: 'Start reel' }).click();
+  await expect(page.getByText(/^Step \d+ of \d+/)).toBeVisible();
+  await page.getByRole('button', { name: 'Abort reel' }).click();
+  await expect(page.getByText(/^Last run aborted/)).toBeVisible();
+  await expect(feed).toContainText('reel aborted');
+
   await page.getByRole('button', { name: 'Relaxed' }).click();
   await expect(page.getByRole('button', { name: 'Relaxed' })).toHaveAttribute('aria-pressed', 'true');
   await expect(feed).toContainText('motors disabled');
