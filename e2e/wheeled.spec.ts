@@ -80,3 +80,23 @@ test('the token console mints a service token the API accepts, and revokes it', 
   await expect(page.getByText(/thinker · revoked/)).toBeVisible();
   expect((await fetch(`${rover.url}/api/state`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
 });
+
+test('after a reload the passkey session cookie renews the JWT; signing out ends it', async ({ page, rover }) => {
+  await signInWithFirstPasskey(page, rover);
+  const first = JSON.parse(String(await page.evaluate('sessionStorage.getItem("cockpit.wheeled.jwt")'))) as {
+    token: string;
+  };
+  // A new tab has no JWT: the cookie, sent only to /api/auth/*, gets a fresh one without a prompt.
+  await page.evaluate('sessionStorage.clear()');
+  await page.reload();
+  await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
+  const second = JSON.parse(String(await page.evaluate('sessionStorage.getItem("cockpit.wheeled.jwt")'))) as {
+    token: string;
+  };
+  expect(second.token).not.toBe(first.token);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('Signed out.')).toBeVisible();
+  for (const token of [first.token, second.token]) {
+    expect((await fetch(`${rover.url}/api/state`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+  }
+});

@@ -54,6 +54,7 @@ export class WheeledLink {
 
   /** 4401: the JWT ran out while the socket was away; one refresh, then a new socket. */
   #refused(reopen: () => void): void {
+    if (this.#session.token === null) return;
     void this.#session.refresh().then((ok) => ok && reopen());
   }
 

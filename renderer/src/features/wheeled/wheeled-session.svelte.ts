@@ -7,7 +7,7 @@
  */
 import { getContext, setContext } from 'svelte';
 import type { SessionTokenAnswer } from '../../../../server/contract/wheeled.ts';
-import { getAuthStatus, logout } from '../../lib/api/auth-api.ts';
+import { getAuthStatus } from '../../lib/api/auth-api.ts';
 import { createHttpClient, type HttpClient } from '../../lib/api/http-client.ts';
 import { enrolPasskey, signInWithPasskey } from '../../lib/api/passkey-ceremony.ts';
 import { refreshToken } from './wheeled-api.ts';
@@ -50,6 +50,11 @@ export class WheeledSession {
   }
 
   async refresh(): Promise<boolean> {
+    // A pasted service or owner token has no passkey session behind it to renew from.
+    if (this.token !== null && this.expiresAt === null) {
+      this.lost('refused');
+      return false;
+    }
     const result = await refreshToken(this.http);
     if (result.ok) this.#adopt(result.data.token, result.data.tokenExpiresAt);
     else if (this.token !== null) this.lost('expired');
@@ -81,9 +86,11 @@ export class WheeledSession {
     this.#clear(reason);
   }
 
+  /** Leaves the dashboard first (its sockets close quietly), then ends the session on the server. */
   async signOut(): Promise<void> {
-    await logout(this.http);
+    const token = this.token;
     this.#clear('signed-out');
+    await this.http.request('/api/auth/logout', { method: 'POST', token: token ?? '' });
   }
 
   #adopt(token: string, expiresAt: number | null): void {
