@@ -55,7 +55,8 @@ function route(deps: SocketMessageDeps, client: WsClient, message: Record<string
     if (!result.accepted) client.send({ type: 'error', code: result.code, error: result.error });
     return;
   }
-  const handler = typeof type === 'string' ? deps.handlers?.[type] : undefined;
-  if (handler) return handler(client, message);
+  // Own keys only: a message typed "__proto__" or "constructor" must not reach Object's members.
+  const handler = typeof type === 'string' && deps.handlers && Object.hasOwn(deps.handlers, type) ? deps.handlers[type] : undefined;
+  if (typeof handler === 'function') return handler(client, message);
   client.send({ type: 'error', code: 'BAD_REQUEST', error: `unknown message type ${JSON.stringify(type)}` });
 }

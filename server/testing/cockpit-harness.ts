@@ -89,7 +89,9 @@ export function remoteRequest(
   init: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
 ): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
-    const options = { method: init.method ?? 'GET', headers: init.headers, localAddress: init.localAddress ?? '127.0.0.2' };
+    // Node frames no body for DELETE/OPTIONS by default: say how long it is, as a browser does.
+    const headers = { ...init.headers, ...(init.body !== undefined ? { 'content-length': String(Buffer.byteLength(init.body)) } : {}) };
+    const options = { method: init.method ?? 'GET', headers, localAddress: init.localAddress ?? '127.0.0.2' };
     const req = httpRequest(url, options, (res) => {
       // Streams (MJPEG) never end: their status and headers are the answer.
       if (String(res.headers['content-type'] ?? '').startsWith('multipart/')) {
