@@ -13,8 +13,9 @@ const contractTypesOnly = [
   { group: ['**/server/**', '!**/server/contract', '!**/server/contract/**'], message: 'only types from server/contract may be imported here' },
 ];
 
-const layer = (files, patterns, paths = []) => ({
+const layer = (files, patterns, paths = [], ignores = []) => ({
   files,
+  ignores,
   rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns, paths }] },
 });
 
@@ -53,6 +54,9 @@ export default ts.config(
       { group: ['**/platform-client/**', '!**/platform-client/index.ts'], message: 'main/ uses only platform-client/index.ts' },
       ...never('**/renderer/**', '**/e2e/**'),
     ],
+    [],
+    // Tests of the entries drive real doubles (the simulator, the platform emulator, fake models).
+    ['main/**/*.test.ts'],
   ),
   {
     files: ['main/**'],

@@ -11,13 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the platform's test double (ARCHITECTURE §7)
 import {
   emulatorSeesOnline,
   startPlatformEmulator,
   type PlatformEmulator,
 } from '../platform-client/test/platform-emulator.ts';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the model's test double (ARCHITECTURE §7)
 import { startFakeOpenAi, type FakeOpenAi } from '../server/agent/providers/testing/fake-openai.ts';
 import { createLog } from '../server/index.ts';
 import { cockpitLanUrl, composeCockpit, type ComposedCockpit } from './compose.ts';
