@@ -35,6 +35,8 @@ export function setupTray(
   let last: CockpitSnapshot | undefined;
   let drawnTone: Tone | undefined;
   let drawnMenu = '';
+  // Read once: asking the OS every second is needless, and only this menu changes it.
+  let atLogin = openAtLogin();
   const deps: TrayDeps = {
     control: server.composed.cockpit.features.control,
     openDashboard: () => window.show(),
@@ -43,7 +45,10 @@ export function setupTray(
       const address = server.remoteAddress();
       if (address) clipboard.writeText(address);
     },
-    setOpenAtLogin: (on) => app.setLoginItemSettings({ openAtLogin: on }),
+    setOpenAtLogin(on) {
+      app.setLoginItemSettings({ openAtLogin: on });
+      atLogin = openAtLogin();
+    },
     quit: () => app.quit(),
     report: (title, message) => notifications.report(title, message),
   };
@@ -57,7 +62,7 @@ export function setupTray(
     if (tone !== drawnTone) tray.setImage(icon(tone));
     drawnTone = tone;
     tray.setToolTip(trayTooltip(snapshot));
-    const model = trayMenu({ snapshot, openAtLogin: openAtLogin(), remoteUrl: server.remoteAddress() });
+    const model = trayMenu({ snapshot, openAtLogin: atLogin, remoteUrl: server.remoteAddress() });
     const key = JSON.stringify(model);
     if (key === drawnMenu) return;
     drawnMenu = key;

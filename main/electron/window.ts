@@ -49,8 +49,13 @@ export async function setupWindow(server: DesktopServer, assets: string): Promis
     windowBusy: () => window.isVisible() && window.isFocused(),
     onError: (error) => log.warn('window session renewal failed', { error: String(error) }),
   });
-  await keeper.start();
-  await window.loadURL(`${origin}/`);
+  // Without its session the window still opens, on the sign-in card: the operator can use the token.
+  await keeper
+    .start()
+    .catch((error: unknown) => log.error('could not give the window its session', { error: String(error) }));
+  window
+    .loadURL(`${origin}/`)
+    .catch((error: unknown) => log.warn('the dashboard did not load', { error: String(error) }));
   return windowHandle(window, origin, { saver, keeper });
 }
 
