@@ -5,7 +5,15 @@ import { createManualSchedule } from './testing/manual-schedule.ts';
 describe('restart delays', () => {
   it('start at 5 s and double up to 300 s', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 50].map(restartDelay)).toEqual([
-      5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, RESTART_MAX_MS,
+      5_000,
+      10_000,
+      20_000,
+      40_000,
+      80_000,
+      160_000,
+      300_000,
+      300_000,
+      RESTART_MAX_MS,
     ]);
   });
 

@@ -10,7 +10,10 @@ describe('ffmpeg capture arguments', () => {
     [{ device: 'hw:1,0', platform: 'linux' as const, backend: 'alsa' as const }, ['-f', 'alsa', '-i', 'hw:1,0']],
     [{ device: 'default', platform: 'linux' as const, backend: 'pulse' as const }, ['-f', 'pulse', '-i', 'default']],
     [{ device: '0', platform: 'darwin' as const }, ['-f', 'avfoundation', '-i', ':0']],
-    [{ device: 'MacBook Pro Microphone', platform: 'darwin' as const }, ['-f', 'avfoundation', '-i', ':MacBook Pro Microphone']],
+    [
+      { device: 'MacBook Pro Microphone', platform: 'darwin' as const },
+      ['-f', 'avfoundation', '-i', ':MacBook Pro Microphone'],
+    ],
     [
       { device: 'Microphone (Realtek Audio)', platform: 'win32' as const },
       ['-f', 'dshow', '-i', 'audio=Microphone (Realtek Audio)'],

@@ -20,7 +20,20 @@ const QUIET = ['-hide_banner', '-loglevel', 'error', '-nostdin'];
 
 /** Raw PCM out, each packet flushed at once so speech reaches the detector without delay. */
 export function pcmOutputArgs(): string[] {
-  return ['-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-c:a', 'pcm_s16le', '-f', 's16le', '-flush_packets', '1', 'pipe:1'];
+  return [
+    '-vn',
+    '-ac',
+    '1',
+    '-ar',
+    String(SAMPLE_RATE),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    's16le',
+    '-flush_packets',
+    '1',
+    'pipe:1',
+  ];
 }
 
 function inputArgs(spec: CaptureSpec): string[] {

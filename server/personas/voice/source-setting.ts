@@ -12,6 +12,7 @@
  * microphone").
  */
 import { badRequest } from '../../errors.ts';
+import { hasControlChars } from '../settings-input.ts';
 import type { CaptureSpec } from './capture-args.ts';
 
 export type SourceSetting = { kind: 'device'; spec: CaptureSpec } | { kind: 'file'; path: string };
@@ -34,7 +35,7 @@ function named(prefix: string, rest: string): string {
 /** Parses a setting for this platform; 400 naming `source` when it is not one of the forms. */
 export function parseSourceSetting(raw: string, platform: NodeJS.Platform): SourceSetting {
   // Control characters never belong in a device name or a path, and would reach ffmpeg's argv.
-  if (raw.length > MAX_SETTING || /[\u0000-\u001f\u007f]/.test(raw)) throw badRequest(`source must be ${SOURCE_EXPECTS}`);
+  if (raw.length > MAX_SETTING || hasControlChars(raw)) throw badRequest(`source must be ${SOURCE_EXPECTS}`);
   if (raw === 'device') return { kind: 'device', spec: { device: defaultDevice(platform), platform } };
   const colon = raw.indexOf(':');
   const prefix = colon < 0 ? raw : raw.slice(0, colon);

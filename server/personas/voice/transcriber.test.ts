@@ -17,12 +17,20 @@ describe('OpenAI-compatible transcriber', () => {
   it('uploads the WAV with the model and key, and returns the trimmed text', async () => {
     const t = createOpenAiTranscriber({ baseUrl: `${fake.url}/`, model: 'whisper-1', key: 'sk-test', language: 'en' });
     expect(await t.transcribe(wav, signal())).toBe('heard 0.75 s');
-    expect(fake.requests[0]).toMatchObject({ model: 'whisper-1', filename: 'utterance.wav', responseFormat: 'json', language: 'en', sampleRate: 16_000 });
+    expect(fake.requests[0]).toMatchObject({
+      model: 'whisper-1',
+      filename: 'utterance.wav',
+      responseFormat: 'json',
+      language: 'en',
+      sampleRate: 16_000,
+    });
   });
 
   it("reports the service's own error message", async () => {
     const t = createOpenAiTranscriber({ baseUrl: fake.url, model: 'whisper-1', key: 'sk-bad' });
-    await expect(t.transcribe(wav, signal())).rejects.toThrow('transcription failed: HTTP 401 Incorrect API key provided.');
+    await expect(t.transcribe(wav, signal())).rejects.toThrow(
+      'transcription failed: HTTP 401 Incorrect API key provided.',
+    );
     fake.setScript(() => ({ status: 429, message: 'Rate limit reached', code: 'rate_limit_exceeded' }));
     const good = createOpenAiTranscriber({ baseUrl: fake.url, model: 'whisper-1', key: 'sk-test' });
     await expect(good.transcribe(wav, signal())).rejects.toThrow('HTTP 429 Rate limit reached');

@@ -36,11 +36,19 @@ describe('voice activity detection', () => {
   });
 
   it('drops clicks shorter than the minimum speech', () => {
-    expect(detect(synth([{ silence: 500 }, { tone: 100 }, { silence: 1000 }, { tone: 200 }, { silence: 1000 }]))).toEqual([]);
+    expect(
+      detect(synth([{ silence: 500 }, { tone: 100 }, { silence: 1000 }, { tone: 200 }, { silence: 1000 }])),
+    ).toEqual([]);
   });
 
   it('hears a tone over room noise', () => {
-    const found = detect(synth([{ noise: 2000, amplitude: 0.01 }, { tone: 800, amplitude: 0.2 }, { noise: 2000, amplitude: 0.01 }]));
+    const found = detect(
+      synth([
+        { noise: 2000, amplitude: 0.01 },
+        { tone: 800, amplitude: 0.2 },
+        { noise: 2000, amplitude: 0.01 },
+      ]),
+    );
     expect(found).toHaveLength(1);
     expect(found[0]?.speechMs).toBeGreaterThanOrEqual(760);
   });

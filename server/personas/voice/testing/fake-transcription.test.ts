@@ -15,13 +15,20 @@ beforeEach(async () => {
 afterEach(() => fake.close());
 
 /** A multipart body written by hand, as curl would send it. */
-function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer }): { body: Buffer; type: string } {
+function multipart(
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer },
+): { body: Buffer; type: string } {
   const boundary = '------------------------d74496d66958873e';
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields))
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: audio/wav\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: audio/wav\r\n\r\n`,
+      ),
+    );
     parts.push(file.data, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -46,7 +53,15 @@ describe('fake transcription endpoint', () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toEqual({ text: 'Hello robot.' });
     expect(fake.requests).toEqual([
-      { model: 'whisper-1', filename: 'speech.wav', responseFormat: 'json', language: null, sampleRate: 16_000, channels: 1, seconds: 1.5 },
+      {
+        model: 'whisper-1',
+        filename: 'speech.wav',
+        responseFormat: 'json',
+        language: null,
+        sampleRate: 16_000,
+        channels: 1,
+        seconds: 1.5,
+      },
     ]);
   });
 
@@ -72,7 +87,12 @@ describe('fake transcription endpoint', () => {
     const res = await post({ model: 'whisper-1' }, { name: 'a.wav', data: wav }, 'sk-wrong');
     expect(res.status).toBe(401);
     expect(JSON.parse(res.text)).toEqual({
-      error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+      error: {
+        message: 'Incorrect API key provided.',
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
     });
   });
 });

@@ -32,7 +32,13 @@ export interface FakeTranscription {
   close(): Promise<void>;
 }
 
-const apiError = (res: ServerResponse, status: number, message: string, code: string | null = null, param: string | null = null) => {
+const apiError = (
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code: string | null = null,
+  param: string | null = null,
+) => {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { message, type: 'invalid_request_error', param, code } }));
 };
@@ -43,13 +49,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const field = (parts: Part[], name: string) => parts.find((p) => p.name === name && p.filename === null)?.data.toString('utf8');
+const field = (parts: Part[], name: string) =>
+  parts.find((p) => p.name === name && p.filename === null)?.data.toString('utf8');
 
 function parseRequest(parts: Part[]): TranscriptionRequest | { error: string; param: string } {
   const model = field(parts, 'model');
   if (!model) return { error: 'you must provide a model parameter', param: 'model' };
   const file = parts.find((p) => p.name === 'file' && p.filename !== null);
-  if (!file) return { error: "1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)", param: 'file' };
+  if (!file)
+    return {
+      error: '1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)',
+      param: 'file',
+    };
   try {
     const info = readWavInfo(file.data);
     return {
@@ -62,13 +73,22 @@ function parseRequest(parts: Part[]): TranscriptionRequest | { error: string; pa
       seconds: info.seconds,
     };
   } catch {
-    return { error: "Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']", param: 'file' };
+    return {
+      error:
+        "Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']",
+      param: 'file',
+    };
   }
 }
 
-async function handle(state: { key?: string; script: TranscriptionScript; requests: TranscriptionRequest[] }, req: IncomingMessage, res: ServerResponse) {
+async function handle(
+  state: { key?: string; script: TranscriptionScript; requests: TranscriptionRequest[] },
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
   const body = await readBody(req);
-  if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') return apiError(res, 404, `Invalid URL (${req.method} ${req.url})`);
+  if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions')
+    return apiError(res, 404, `Invalid URL (${req.method} ${req.url})`);
   if (state.key !== undefined && req.headers.authorization !== `Bearer ${state.key}`)
     return apiError(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
   const boundary = boundaryOf(req.headers['content-type']);
@@ -86,13 +106,17 @@ async function handle(state: { key?: string; script: TranscriptionScript; reques
   res.end(JSON.stringify({ text: reply }));
 }
 
-export async function startFakeTranscription(options: { key?: string; script?: TranscriptionScript } = {}): Promise<FakeTranscription> {
+export async function startFakeTranscription(
+  options: { key?: string; script?: TranscriptionScript } = {},
+): Promise<FakeTranscription> {
   const state = {
     ...(options.key !== undefined ? { key: options.key } : {}),
     script: options.script ?? (() => ''),
     requests: [] as TranscriptionRequest[],
   };
-  const server = createServer((req, res) => void handle(state, req, res).catch(() => apiError(res, 500, 'internal error')));
+  const server = createServer(
+    (req, res) => void handle(state, req, res).catch(() => apiError(res, 500, 'internal error')),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

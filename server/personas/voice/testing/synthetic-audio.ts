@@ -5,7 +5,8 @@
 import { execFile } from 'node:child_process';
 import { readWavInfo, repairWav } from '../../../speech/wav.ts';
 
-export type Piece = { silence: number } | { tone: number; hz?: number; amplitude?: number } | { noise: number; amplitude: number };
+export type Piece =
+  { silence: number } | { tone: number; hz?: number; amplitude?: number } | { noise: number; amplitude: number };
 
 /** A deterministic pseudo-random sequence, so a noise test never flakes. */
 function lcg(seed: number): () => number {
@@ -25,7 +26,8 @@ export function synth(pieces: Piece[], sampleRate = 16_000): Buffer {
     const n = Math.round((sampleRate * ms) / 1000);
     for (let i = 0; i < n; i += 1) {
       if ('silence' in piece) out.push(0);
-      else if ('tone' in piece) out.push((piece.amplitude ?? 0.3) * Math.sin((2 * Math.PI * (piece.hz ?? 440) * i) / sampleRate));
+      else if ('tone' in piece)
+        out.push((piece.amplitude ?? 0.3) * Math.sin((2 * Math.PI * (piece.hz ?? 440) * i) / sampleRate));
       else out.push(piece.amplitude * (random() * 2 - 1));
     }
   }

@@ -1,0 +1,171 @@
+/**
+ * The voice listener's rules with scripted audio and a hand-stepped clock: restarts after a
+ * failure (5 s doubling), no daemon call from a source that cannot start, mute, half duplex,
+ * and problems shown in the agent log.
+ */
+import { describe, expect, it } from 'vitest';
+import type { NewRow } from '../../agent/log-row.ts';
+import { silentLog } from '../../log.ts';
+import { startSimDaemon } from '../../sim/index.ts';
+import { createManualSchedule } from '../testing/manual-schedule.ts';
+import type { AudioHandlers, AudioSource } from './audio-source.ts';
+import { createSettingSource } from './ffmpeg-audio-source.ts';
+import { synth } from './testing/synthetic-audio.ts';
+import { createVoiceListener, type VoiceListenerDeps } from './voice-listener.ts';
+import { VOICE_DEFAULTS, type VoiceConfig } from './voice-settings.ts';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+const utterance = () => synth([{ silence: 300 }, { tone: 800 }, { silence: 1000 }]);
+
+function scripted() {
+  const starts: AudioHandlers[] = [];
+  let stops = 0;
+  const source: AudioSource = {
+    name: 'scripted mic',
+    start: (h) => void starts.push(h),
+    stop: () => void (stops += 1),
+  };
+  return { source, starts, stops: () => stops, last: () => starts.at(-1)! };
+}
+
+function build(overrides: Partial<VoiceListenerDeps> = {}, config: Partial<VoiceConfig> = {}) {
+  const clock = createManualSchedule(0);
+  const mic = scripted();
+  const rows: NewRow[] = [];
+  const prompts: string[] = [];
+  const spoken: string[] = [];
+  const holds: string[] = [];
+  const settings = { ...VOICE_DEFAULTS, enabled: true, ...config };
+  const listener = createVoiceListener({
+    settings: { current: () => settings },
+    runtime: {
+      start: (request) => {
+        prompts.push(request.prompt);
+        return { rowId: 1, done: Promise.resolve({ ok: true, text: `echo ${request.prompt}`, seconds: 0 }) };
+      },
+    },
+    agentLog: { add: (row) => (rows.push(row), { id: rows.length, append() {}, update() {}, finish() {} }) },
+    say: async (text) => (spoken.push(text), { seconds: 2 }),
+    holds: { take: (n) => void holds.push(`take ${n}`), release: (n) => void holds.push(`release ${n}`) },
+    log: silentLog,
+    makeSource: () => mic.source,
+    makeTranscriber: () => ({ transcribe: async () => 'hello robot' }),
+    schedule: clock.schedule,
+    now: clock.now,
+    ...overrides,
+  });
+  return { listener, clock, mic, rows, prompts, spoken, holds, settings };
+}
+
+describe('voice listener', () => {
+  it('restarts a failing source after 5 s, then 10 s, then 20 s, and stops retrying when switched off', () => {
+    const t = build();
+    t.listener.apply();
+    expect(t.mic.starts).toHaveLength(1);
+    t.mic.last().end('ffmpeg ended (code 1): default: No such device');
+    expect(t.listener.status()).toMatchObject({ state: 'failed', failures: 1, retryAt: new Date(5000).toISOString() });
+    expect(t.listener.status().detail).toBe('ffmpeg ended (code 1): default: No such device; retrying in 5 s');
+    expect(t.rows.at(-1)).toMatchObject({ role: 'assistant', persona: 'voice', error: true });
+    t.clock.advance(4999);
+    expect(t.mic.starts).toHaveLength(1);
+    t.clock.advance(1);
+    expect(t.mic.starts).toHaveLength(2);
+    t.mic.last().end('again');
+    t.clock.advance(9999);
+    expect(t.mic.starts).toHaveLength(2);
+    t.clock.advance(1);
+    t.mic.last().end('again');
+    expect(t.listener.status().detail).toMatch(/retrying in 20 s$/);
+    // An unrelated edit does not cut the wait short.
+    t.listener.apply();
+    expect(t.mic.starts).toHaveLength(3);
+    t.settings.enabled = false;
+    t.listener.apply();
+    t.clock.advance(600_000);
+    expect(t.mic.starts).toHaveLength(3);
+    expect(t.listener.status()).toMatchObject({ state: 'off', failures: 0, retryAt: null });
+  });
+
+  it('hears an utterance, speaks the answer, and drops what the microphone hears while it speaks', async () => {
+    const t = build();
+    t.listener.apply();
+    t.mic.last().pcm(utterance());
+    await tick();
+    expect(t.listener.status()).toMatchObject({
+      state: 'speaking',
+      utterances: 1,
+      lastTranscript: { text: 'hello robot' },
+    });
+    expect(t.prompts).toEqual(['hello robot']);
+    expect(t.spoken).toEqual(['echo hello robot']);
+    // Its own answer, heard by its own microphone, is not an utterance.
+    t.mic.last().pcm(utterance());
+    t.clock.advance(2000);
+    await tick();
+    // Within the 0.8 s tail: still its own voice.
+    t.mic.last().pcm(utterance());
+    expect(t.holds).toEqual(['take speaking', 'take speaking', 'take speaking']);
+    t.clock.advance(800);
+    expect(t.holds.at(-1)).toBe('release speaking');
+    await t.listener.settled();
+    expect(t.listener.status()).toMatchObject({ state: 'listening', utterances: 1 });
+    t.mic.last().pcm(utterance());
+    await tick();
+    expect(t.prompts).toHaveLength(2);
+  });
+
+  it('closes the microphone while muted and opens it again when unmuted', () => {
+    const t = build();
+    t.listener.apply();
+    t.settings.muted = true;
+    t.listener.apply();
+    expect(t.mic.stops()).toBe(1);
+    expect(t.listener.status()).toMatchObject({ state: 'muted', detail: 'muted: not listening' });
+    t.settings.muted = false;
+    t.listener.apply();
+    expect(t.mic.starts).toHaveLength(2);
+  });
+
+  it('shows a transcription failure in the agent log and keeps listening', async () => {
+    const t = build({
+      makeTranscriber: () => ({
+        transcribe: () => Promise.reject(new Error('transcription failed: HTTP 401 Incorrect API key provided.')),
+      }),
+    });
+    t.listener.apply();
+    t.mic.last().pcm(utterance());
+    await t.listener.settled();
+    expect(t.rows.at(-1)).toEqual({
+      role: 'assistant',
+      persona: 'voice',
+      text: 'Voice: could not transcribe: transcription failed: HTTP 401 Incorrect API key provided.',
+      error: true,
+    });
+    expect(t.listener.status()).toMatchObject({
+      state: 'listening',
+      lastError: { text: expect.stringMatching(/401/) },
+    });
+    expect(t.prompts).toEqual([]);
+  });
+
+  it('never touches the daemon when its microphone cannot be opened', async () => {
+    const sim = await startSimDaemon();
+    try {
+      const before = sim.counters();
+      const t = build(
+        { makeSource: (setting) => createSettingSource(setting, { log: silentLog }) },
+        { source: 'alsa:no-such-card' },
+      );
+      t.listener.apply();
+      await expect.poll(() => t.listener.status().state, { timeout: 10_000 }).toBe('failed');
+      expect(t.listener.status().lastError?.text).toMatch(/^ffmpeg ended/);
+      t.clock.advance(5000);
+      await expect.poll(() => t.listener.status().failures, { timeout: 10_000 }).toBe(2);
+      await t.listener.close();
+      const after = sim.counters();
+      expect(after).toMatchObject({ mediaReleases: 0, mediaAcquires: 0, httpRequests: before.httpRequests });
+    } finally {
+      await sim.close();
+    }
+  });
+});
