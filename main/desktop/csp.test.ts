@@ -1,5 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, withPolicy } from './csp.ts';
+
+const RENDERER = fileURLToPath(new URL('../../renderer/', import.meta.url));
 
 function directives(policy: string): Map<string, string[]> {
   return new Map(
@@ -61,5 +66,35 @@ describe('withPolicy', () => {
 
   it('adds the policy when there were no headers', () => {
     expect(withPolicy(undefined, 'x')).toEqual({ 'Content-Security-Policy': ['x'] });
+  });
+});
+
+/**
+ * The window's policy has no 'unsafe-inline' for styles, which holds only while the dashboard
+ * sets dynamic styles through Svelte (the CSSOM) and never writes a static style attribute or a
+ * <style> element into its markup: those would be blocked in the window alone, since browsers
+ * get the server's looser policy. This keeps that true as the dashboard grows.
+ */
+describe('the dashboard markup fits the window policy', () => {
+  const svelteFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? svelteFiles(join(dir, e.name)) : e.name.endsWith('.svelte') ? [join(dir, e.name)] : [],
+    );
+
+  it('has no static style attributes or inline <style> in component markup', () => {
+    const offenders = svelteFiles(join(RENDERER, 'src')).filter((file) => {
+      // The component's own <style> block is compiled into the CSS file; only markup matters.
+      const markup = readFileSync(file, 'utf8').replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1>/g, '');
+      return /\sstyle\s*=\s*["'][^"'{]*["']/.test(markup) || /<style\b/.test(markup);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('has no inline script or style in the page shell', () => {
+    const html = readFileSync(join(RENDERER, 'index.html'), 'utf8');
+    expect(html).not.toMatch(/<style\b/);
+    expect(html.match(/<script\b[^>]*>/g) ?? []).toEqual(
+      (html.match(/<script\b[^>]*>/g) ?? []).filter((tag) => /\ssrc=/.test(tag)),
+    );
   });
 });

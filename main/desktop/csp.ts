@@ -2,7 +2,9 @@
  * The Content-Security-Policy of the desktop window, sent as a response header on the window's
  * own Electron session (issue 8). The dashboard build needs nothing inline: Vite emits one
  * module script and stylesheet files, and Svelte sets dynamic styles through the CSSOM
- * (element.style), which CSP does not govern. So no 'unsafe-inline' anywhere.
+ * (element.style), which CSP does not govern. So no 'unsafe-inline' anywhere, unlike the
+ * server's policy for browsers (server/http/security-headers.ts), which also covers the trust
+ * page's <style>; csp.test.ts fails if the dashboard's markup starts needing it.
  */
 
 /** Directives in the order they are written; each value list is joined by spaces. */
@@ -19,7 +21,7 @@ export function contentSecurityPolicy(localOrigin: string): string {
     ['img-src', ["'self'", 'data:', 'blob:']],
     ['connect-src', ["'self'", ...sockets]],
     ['object-src', ["'none'"]],
-    ['base-uri', ["'self'"]],
+    ['base-uri', ["'none'"]],
     ['form-action', ["'self'"]],
     ['frame-ancestors', ["'none'"]],
   ];
