@@ -1,0 +1,115 @@
+/**
+ * The platform card's state: the status (GET once linked, then `platform` frames), the console
+ * actions with their pending and refused states, and the platform's notices as toasts (plus a
+ * system notification where the person has allowed them; the page never asks on its own).
+ */
+import type { ServerFrame } from '../../../../server/contract/index.ts';
+import type { ApiResult } from '../../lib/api/api-result.ts';
+import {
+  readNotice,
+  readPlatformStatus,
+  type EnrolInput,
+  type PlatformApi,
+  type PlatformNotice,
+  type PlatformStatus,
+} from '../../lib/api/platform-api.ts';
+
+export interface Toast extends PlatformNotice {
+  id: number;
+}
+
+export type NoticePermission = NotificationPermission | 'unsupported';
+
+const TOAST_MS = 10_000;
+const MAX_TOASTS = 3;
+
+function browserPermission(): NoticePermission {
+  return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+}
+
+export class Platform {
+  status = $state.raw<PlatformStatus | null>(null);
+  /** What is being done right now (for the buttons), or ''. */
+  pending = $state('');
+  problem = $state('');
+  toasts = $state.raw<Toast[]>([]);
+  permission = $state<NoticePermission>(browserPermission());
+  readonly #api: PlatformApi;
+  #nextToast = 1;
+  #timers: ReturnType<typeof setTimeout>[] = [];
+
+  constructor(api: PlatformApi) {
+    this.#api = api;
+  }
+
+  hear(frame: ServerFrame): void {
+    if (frame.type === 'platform') this.status = readPlatformStatus(frame) ?? this.status;
+    else if (frame.type === 'notify') {
+      const notice = readNotice(frame);
+      if (notice) this.#show(notice);
+    }
+  }
+
+  async load(): Promise<void> {
+    const result = await this.#api.status();
+    if (result.ok && result.data) this.status = result.data;
+  }
+
+  /** The token is the caller's to forget; this only forwards it once. */
+  enrol(input: EnrolInput): Promise<boolean> {
+    return this.#run('Enrolling', () => this.#api.enrol(input));
+  }
+
+  setConnected(on: boolean): Promise<boolean> {
+    return this.#run(on ? 'Connecting' : 'Disconnecting', () => (on ? this.#api.connect() : this.#api.disconnect()));
+  }
+
+  forget(): Promise<boolean> {
+    return this.#run('Forgetting', () => this.#api.forget());
+  }
+
+  setChannel(channel: string): Promise<boolean> {
+    return this.#run('Setting the channel', () => this.#api.setChannel(channel));
+  }
+
+  async allowNotifications(): Promise<void> {
+    if (typeof Notification === 'undefined') return;
+    this.permission = await Notification.requestPermission();
+  }
+
+  dismiss(id: number): void {
+    this.toasts = this.toasts.filter((t) => t.id !== id);
+  }
+
+  dispose(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers = [];
+  }
+
+  async #run(doing: string, call: () => Promise<ApiResult<PlatformStatus | null>>): Promise<boolean> {
+    this.pending = doing;
+    this.problem = '';
+    const result = await call();
+    this.pending = '';
+    if (!result.ok) {
+      this.problem = result.message;
+      return false;
+    }
+    if (result.data) this.status = result.data;
+    return true;
+  }
+
+  #show(notice: PlatformNotice): void {
+    const toast = { ...notice, id: this.#nextToast++ };
+    this.toasts = [...this.toasts, toast].slice(-MAX_TOASTS);
+    const timer = setTimeout(() => {
+      this.#timers = this.#timers.filter((t) => t !== timer);
+      this.dismiss(toast.id);
+    }, TOAST_MS);
+    this.#timers.push(timer);
+    // The Electron shell raises a native notification for every notice itself.
+    if (this.permission === 'granted' && !navigator.userAgent.includes('Electron')) {
+      new Notification(notice.title, { body: notice.body, ...(notice.tag ? { tag: notice.tag } : {}) });
+    }
+  }
+}
