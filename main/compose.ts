@@ -17,7 +17,17 @@ import {
   type PlatformNotification,
   type PlatformTiming,
 } from '../platform-client/index.ts';
-import { createLog, startCockpit, type Cockpit, type Config, type Flags, type Log } from '../server/index.ts';
+import {
+  createLog,
+  createLogRing,
+  startCockpit,
+  stderrSink,
+  teeSink,
+  type Cockpit,
+  type Config,
+  type Flags,
+  type Log,
+} from '../server/index.ts';
 import { boot } from './boot.ts';
 
 export interface ComposeOptions {
@@ -67,7 +77,8 @@ export function cockpitLanUrl(host: string, port: number, interfaces = networkIn
 /** Boots the config, starts the cockpit with the platform client wired in, then the client. */
 export async function composeCockpit(options: ComposeOptions): Promise<ComposedCockpit> {
   const { config, ownerToken } = await boot(options.flags, options.env);
-  const log = options.log?.(config) ?? createLog({ level: config.logLevel, scope: 'cockpit' });
+  const logRing = createLogRing();
+  const log = options.log?.(config) ?? createLog({ level: config.logLevel, scope: 'cockpit', sink: teeSink(logRing, stderrSink) });
   // Bound late: the client exists before the cockpit it feeds, and does nothing before start().
   const late: { cockpit?: Cockpit } = {};
   const platform = createPlatformClient({
@@ -90,6 +101,7 @@ export async function composeCockpit(options: ComposeOptions): Promise<ComposedC
     config,
     log,
     ownerToken,
+    logRing,
     platform: {
       port: platform,
       ask: platform,

@@ -8,6 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
 import { createCamera } from './camera/index.ts';
+import { startHealthHistory } from './diagnostics/health-history.ts';
+import { createLogRing, type LogRing } from './diagnostics/log-ring.ts';
+import { diagnosticsRoutes } from './desktop/routes/diagnostics-routes.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
@@ -24,7 +27,8 @@ import { startSimDaemon, type SimDaemon } from './sim/index.ts';
 
 export type { Config, Flags } from './config.ts';
 export { loadConfig, ConfigError, CONFIG_KEYS, defaultDataDir } from './config.ts';
-export { createLog, type Log } from './log.ts';
+export { createLog, stderrSink, type Log } from './log.ts';
+export { createLogRing, teeSink, type LogRing } from './diagnostics/log-ring.ts';
 export { ensureOwnerToken } from './auth/owner-token.ts';
 export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformStatusView } from './desktop/platform-port.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
@@ -40,8 +44,12 @@ export interface CockpitOptions {
   ownerToken: string;
   /** Built dashboard folder; defaults to dist/renderer of this checkout. */
   shellRoot?: string;
+  /** Where the log's recent records are kept for the dashboard and the diagnostics bundle. */
+  logRing?: LogRing;
   /** The platform client's port, device ask and use_device, wired by main/compose.ts. */
   platform?: FeatureOptions['platform'];
+  /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
+  push?: FeatureOptions['push'];
 }
 
 export interface Cockpit {
@@ -108,13 +116,23 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       ...(sim?.cameraSignallingUrl ? { simSignallingUrl: sim.cameraSignallingUrl } : {}),
     });
     cleanup.push(() => camera.stop());
-    const features = createDesktopFeatures({ robot, camera, log, config, platform: options.platform });
+    const features = createDesktopFeatures({
+      robot,
+      camera,
+      log,
+      config,
+      platform: options.platform,
+      push: options.push,
+    });
+    const history = startHealthHistory(() => robot.health());
+    cleanup.push(() => history.stop());
+    const diagnostics = diagnosticsRoutes({ config, robot, logs: options.logRing ?? createLogRing(), history });
     const app = createDesktopApp({
       config,
       log,
       robot,
       gate: access.gate,
-      routes: [...access.routes, ...features.routes],
+      routes: [...access.routes, ...features.routes, ...diagnostics],
       onSocket: features.onSocket,
       hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
@@ -122,6 +140,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     });
     access.sessions.onEnd((key) => app.hub.closeSession(key));
     features.bindBroadcast((frame) => app.hub.broadcast('/ws', frame));
+    features.push.bindViewers(() => app.hub.clients('/ws').size);
     robot.start();
     cleanup.push(() => features.stop());
     await features.start();

@@ -43,9 +43,14 @@ export interface LogOptions {
   sink?: (record: LogRecord) => void;
 }
 
+/** The default destination: one JSON line per record on stderr. */
+export const stderrSink = (record: LogRecord): void => {
+  process.stderr.write(`${JSON.stringify(record)}\n`);
+};
+
 export function createLog(options: LogOptions = {}): Log {
   const min = RANK[options.level ?? 'info'];
-  const sink = options.sink ?? ((r: LogRecord) => process.stderr.write(`${JSON.stringify(r)}\n`));
+  const sink = options.sink ?? stderrSink;
   const make = (scope: string): Log => {
     const write = (level: LogLevel, msg: string, fields?: Record<string, unknown>) => {
       if (RANK[level] < min) return;

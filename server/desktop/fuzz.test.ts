@@ -31,7 +31,7 @@ it(`survives ${PER_ROUTE} generated requests per route (seed ${SEED})`, async ()
     for (let i = 0; i < cases; i += 1) {
       const req = fuzzRequest(rng, route.method);
       const path = route.path.replace(':cid', encodeURIComponent(String(rng()))).replace('{*path}', 'x%2F..%2Fy');
-      const withAuth = rng() < 0.85 ? { authorization: `Bearer ${TEST_TOKEN}` } : {};
+      const withAuth: Record<string, string> = rng() < 0.85 ? { authorization: `Bearer ${TEST_TOKEN}` } : {};
       const res = await remoteRequest(`${h.url}${path}`, {
         method: req.method,
         headers: { ...req.headers, ...withAuth },

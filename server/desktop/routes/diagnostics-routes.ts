@@ -1,0 +1,49 @@
+/** Operator diagnostics (issue 12): the recent log for the dashboard's viewer and a bundle download. */
+import type { Config } from '../../config.ts';
+import { diagnosticsBundle } from '../../diagnostics/bundle.ts';
+import type { HealthHistory } from '../../diagnostics/health-history.ts';
+import type { LogRing } from '../../diagnostics/log-ring.ts';
+import { badRequest } from '../../errors.ts';
+import type { RouteSpec } from '../../http/route-table.ts';
+import type { LogRecord } from '../../log.ts';
+import type { RobotCore } from '../robot-core.ts';
+
+export interface DiagnosticsDeps {
+  config: Config;
+  robot: RobotCore;
+  logs: LogRing;
+  history: HealthHistory;
+}
+
+const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+export function diagnosticsRoutes(deps: DiagnosticsDeps): RouteSpec[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/console/diagnostics/logs',
+      access: 'key',
+      summary: 'recent structured log records; n (≤1000), level (debug|info|warn|error)',
+      handler(ctx) {
+        const n = ctx.query['n'] === undefined ? 200 : Number(ctx.query['n']);
+        if (!Number.isInteger(n) || n < 1 || n > 1000) throw badRequest('n must be an integer from 1 to 1000');
+        const level = (ctx.query['level'] ?? 'debug') as LogRecord['level'];
+        if (!LEVELS.includes(level)) throw badRequest('level must be debug, info, warn or error');
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { records: deps.logs.recent({ limit: n, minLevel: level }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/console/diagnostics/bundle',
+      access: 'key',
+      summary: 'diagnostics bundle download: versions, config without secrets, logs, health history',
+      handler(ctx) {
+        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('Content-Disposition', `attachment; filename="robot-cockpit-diagnostics-${stamp}.json"`);
+        ctx.body = diagnosticsBundle({ config: deps.config, health: deps.robot.health(), history: deps.history.samples(), logs: deps.logs });
+      },
+    },
+  ];
+}

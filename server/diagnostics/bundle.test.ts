@@ -1,0 +1,43 @@
+import { expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { createLog } from '../log.ts';
+import { diagnosticsBundle } from './bundle.ts';
+import { summarise } from './health-history.ts';
+import { createLogRing, teeSink } from './log-ring.ts';
+
+it('bundles versions, config, logs and health history with no secret in it', () => {
+  const config = loadConfig({
+    env: {
+      ROBOT_TOKEN: 'owner-token-secret-123456',
+      ROBOT_REG_TOKEN: 'reg-secret-1234',
+      ROBOT_MODEL_PROVIDER: 'openai',
+      ROBOT_MODEL_KEY: 'sk-model-secret',
+      ROBOT_PLATFORM_URL: 'https://platform.example',
+      ROBOT_DEVICE_ID: 'dev-1',
+      ROBOT_DEVICE_TOKEN: 'device-secret-token',
+    },
+    home: '/home/op',
+    platform: 'linux',
+  });
+  const ring = createLogRing(10);
+  const log = createLog({ sink: teeSink(ring, () => {}) });
+  log.warn('daemon slow', { authorization: 'Bearer owner-token-secret-123456' });
+  const health = {
+    ok: false,
+    daemon: { reachable: true, presence: 'connected', url: 'x', simulated: true, state: 'running', version: '1.10.0.dev0' },
+    camera: { status: 'live', fps: 15 },
+    last_error: null,
+    problems: { 'stream:silent': 'x' },
+    pressure: { fds: 40, fd_limit: 65536, close_wait: 0, warning: false },
+    stream: { connected: true, hz: 30 },
+    version: '0.1.0',
+  } as const;
+  const bundle = diagnosticsBundle({ config, health, history: [summarise(health, new Date())], logs: ring });
+  const text = JSON.stringify(bundle);
+  for (const secret of ['owner-token-secret-123456', 'reg-secret-1234', 'sk-model-secret', 'device-secret-token']) {
+    expect(text).not.toContain(secret);
+  }
+  expect(bundle).toMatchObject({ versions: { daemon: '1.10.0.dev0' }, healthHistory: [{ problems: ['stream:silent'] }] });
+  expect(text).toContain('daemon slow');
+  expect(text).toContain('https://platform.example');
+});

@@ -1,0 +1,49 @@
+/**
+ * The diagnostics bundle an operator downloads to report a problem: versions, the configuration
+ * with every secret removed, recent logs and the health history. Nothing in it can sign in.
+ */
+import { arch, platform, release } from 'node:os';
+import type { Config } from '../config.ts';
+import type { Health } from '../contract/health.ts';
+import { redact } from '../log.ts';
+import { COCKPIT_VERSION } from '../version.ts';
+import type { HealthSample } from './health-history.ts';
+import type { LogRing } from './log-ring.ts';
+
+/** Config members that are secrets, or hold them. */
+const SECRET_MEMBERS = new Set(['token', 'regToken', 'model', 'platform']);
+
+export function publicConfig(config: Config): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (!SECRET_MEMBERS.has(key)) out[key] = value;
+  }
+  out['token'] = config.token ? '[set]' : '[generated]';
+  out['regToken'] = config.regToken ? '[set]' : '[unset]';
+  out['model'] = { provider: config.model.provider ?? '[dashboard]', baseUrl: config.model.baseUrl, model: config.model.model, key: config.model.key ? '[set]' : '[unset]' };
+  out['platform'] = config.platform ? { platformUrl: config.platform.platformUrl, deviceId: config.platform.deviceId, token: '[set]' } : null;
+  return out;
+}
+
+export interface BundleInput {
+  config: Config;
+  health: Health;
+  history: HealthSample[];
+  logs: LogRing;
+}
+
+export function diagnosticsBundle(input: BundleInput): Record<string, unknown> {
+  return {
+    generatedAt: new Date().toISOString(),
+    versions: {
+      cockpit: COCKPIT_VERSION,
+      node: process.version,
+      os: `${platform()} ${release()} ${arch()}`,
+      daemon: input.health.daemon.version,
+    },
+    config: publicConfig(input.config),
+    health: input.health,
+    healthHistory: input.history,
+    logs: redact(input.logs.recent({ limit: 1000 })),
+  };
+}
