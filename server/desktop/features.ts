@@ -15,6 +15,7 @@ import { createControl, type Control } from '../motion/control.ts';
 import { createDoaTurner, type DoaTurner } from '../perception/doa-turner.ts';
 import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
+import { createPush, type Push, type PushOptions } from '../push/index.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
@@ -23,6 +24,7 @@ import { cameraRoutes } from './routes/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { platformRoutes } from './routes/platform-routes.ts';
+import { pushRoutes } from './routes/push-routes.ts';
 import { handleSocketMessages } from './socket-messages.ts';
 
 export interface DesktopFeatures {
@@ -31,6 +33,8 @@ export interface DesktopFeatures {
   readonly doa: DoaTurner;
   readonly events: EventLog;
   readonly agent: Agent;
+  /** Web Push to the owner's browsers (issue 11); index.ts binds its dashboard count. */
+  readonly push: Push;
   readonly routes: RouteSpec[];
   readonly onSocket: (client: WsClient) => void;
   /** Connects broadcasts to the hub once it exists. */
@@ -49,11 +53,25 @@ export interface FeatureOptions {
   config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
   /** The platform client's pieces, bound by main/ (ARCHITECTURE §2: server/ never imports it). */
   platform?: { port?: PlatformPort; ask?: PlatformAsk; fleetTools?: () => readonly AgentTool[] };
+  /** Web Push tuning (thresholds, the push services' TLS agent): tests only. */
+  push?: PushOptions;
 }
 
-export function createDesktopFeatures({ robot, camera, log, config, platform }: FeatureOptions): DesktopFeatures {
+export function createDesktopFeatures({
+  robot,
+  camera,
+  log,
+  config,
+  platform,
+  push: pushOptions,
+}: FeatureOptions): DesktopFeatures {
   let broadcastTo: (frame: object) => void = () => {};
-  const broadcast = (frame: object) => broadcastTo(frame);
+  const push = createPush({ robot, dataDir: config.dataDir, log: log.child('push'), ...pushOptions });
+  // Push reads what dashboards are told (stop receipts, notify frames) to reach the ones not open.
+  const broadcast = (frame: object) => {
+    push.observe(frame);
+    broadcastTo(frame);
+  };
   const events = createEventLog({ broadcast });
   const tracking = createTracking({
     daemon: robot.daemon,
@@ -75,7 +93,7 @@ export function createDesktopFeatures({ robot, camera, log, config, platform }: 
   });
   robot.attachTracking(() => tracking.status());
   robot.attachCamera(() => camera.health());
-  const agent = createAgent({
+  const baseAgent = createAgent({
     dataDir: config.dataDir,
     env: config.model,
     control,
@@ -89,6 +107,8 @@ export function createDesktopFeatures({ robot, camera, log, config, platform }: 
     thinkerIntervalSeconds: config.thinkerIntervalSeconds,
     log: log.child('agent'),
   });
+  // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
+  const agent = push.watchTurns(baseAgent);
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
   return {
     control,
@@ -96,12 +116,14 @@ export function createDesktopFeatures({ robot, camera, log, config, platform }: 
     doa,
     events,
     agent,
+    push,
     routes: [
-      ...controlRoutes({ control }),
+      ...push.withStopOrigin(controlRoutes({ control })),
       ...perceptionRoutes({ tracking, doa }),
       ...agentRoutes(agent),
       ...platformRoutes({ port: platform?.port }),
       ...cameraRoutes(camera),
+      ...pushRoutes(push),
     ],
     onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),
     bindBroadcast(fn) {
@@ -114,8 +136,10 @@ export function createDesktopFeatures({ robot, camera, log, config, platform }: 
       void tracking.start();
       doa.start();
       await agent.start();
+      await push.start();
     },
     async stop() {
+      push.stop();
       platformFeed.close();
       await agent.stop();
       doa.stop();

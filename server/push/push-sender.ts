@@ -1,0 +1,106 @@
+/**
+ * Sends one notice to every subscription (or every one but the credential that caused it):
+ * aes128gcm payload encryption (RFC 8291) and a VAPID signature (RFC 8292) by web-push. A push
+ * service answering 404 or 410 says the subscription is gone for good (RFC 8030 §7.3), so it is
+ * deleted; any other failure is counted and logged by the push service's origin and status
+ * only: an endpoint path is a capability to reach that browser, and never goes into a log.
+ */
+import type { Agent } from 'node:https';
+import webpush from 'web-push';
+import type { Log } from '../log.ts';
+import type { PushPayload } from './kinds.ts';
+import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts';
+import type { VapidKeys } from './vapid-keys.ts';
+
+export interface SendResult {
+  sent: number;
+  /** Subscriptions the push service called gone (404, 410), now deleted. */
+  pruned: number;
+  /** Other failures: refused, unreachable, timed out. The subscription is kept. */
+  failed: number;
+}
+
+export interface SendOptions {
+  /** Skip this credential's subscriptions (the one that caused the notice). */
+  except?: string;
+  urgent?: boolean;
+}
+
+export interface PushSender {
+  send(payload: PushPayload, options?: SendOptions): Promise<SendResult>;
+}
+
+export interface PushSenderDeps {
+  subscriptions: SubscriptionStore;
+  vapid: () => { keys: VapidKeys; subject: string };
+  log: Log;
+  /** TLS agent for the push services; tests pass one that trusts their local authority. */
+  agent?: Agent;
+  timeoutMs?: number;
+}
+
+/** A notice about the robot is stale after a few hours; the push service may drop it then. */
+const TTL_SECONDS = 4 * 3600;
+const GONE = new Set([404, 410]);
+
+type Outcome = 'sent' | 'gone' | 'failed';
+
+/** RFC 8030 §5.4: a Topic is at most 32 base64url characters; other tags simply go without one. */
+function topicOf(tag: string): string | undefined {
+  return /^[A-Za-z0-9_-]{1,32}$/.test(tag) ? tag : undefined;
+}
+
+function serviceOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).origin;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function createPushSender(deps: PushSenderDeps): PushSender {
+  const timeout = deps.timeoutMs ?? 10_000;
+
+  async function deliver(sub: StoredSubscription, body: string, options: SendOptions, tag: string): Promise<Outcome> {
+    const { keys, subject } = deps.vapid();
+    const topic = topicOf(tag);
+    try {
+      await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, body, {
+        vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+        TTL: TTL_SECONDS,
+        urgency: options.urgent ? 'high' : 'normal',
+        contentEncoding: 'aes128gcm',
+        timeout,
+        ...(topic ? { topic } : {}),
+        ...(deps.agent ? { agent: deps.agent } : {}),
+      });
+      return 'sent';
+    } catch (error) {
+      const status = (error as { statusCode?: unknown }).statusCode;
+      if (typeof status === 'number' && GONE.has(status)) return 'gone';
+      deps.log.warn('push not delivered', {
+        service: serviceOf(sub.endpoint),
+        status: typeof status === 'number' ? status : null,
+        // A WebPushError's message is generic; a socket error's names the host and port only.
+        reason: (error as Error)?.message ?? String(error),
+      });
+      return 'failed';
+    }
+  }
+
+  return {
+    async send(payload, options = {}) {
+      const targets = deps.subscriptions.list().filter((s) => s.credential !== options.except);
+      const body = JSON.stringify(payload);
+      const outcomes = await Promise.all(targets.map((s) => deliver(s, body, options, payload.tag)));
+      const gone = targets.filter((_, i) => outcomes[i] === 'gone').map((s) => s.endpoint);
+      const pruned = gone.length > 0 ? await deps.subscriptions.remove(gone) : 0;
+      if (pruned > 0) deps.log.info('deleted push subscriptions the push service called gone', { count: pruned });
+      return {
+        sent: outcomes.filter((o) => o === 'sent').length,
+        pruned,
+        failed: outcomes.filter((o) => o === 'failed').length,
+      };
+    },
+  };
+}

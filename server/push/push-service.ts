@@ -1,0 +1,180 @@
+/**
+ * Web Push to the owner's browsers and phone (issue 11), composed once for server A: the VAPID
+ * keys, the settings and the subscriptions on disk, the sender, and the trigger module fed by a
+ * health sample every second and by what the features tell the dashboards (stop receipts,
+ * platform notify frames) and by the agent's finished turns. Plain functions over injected deps:
+ * no Koa here; push-routes.ts is the HTTP edge.
+ */
+import type { Agent as HttpsAgent } from 'node:https';
+import type { Agent } from '../agent/agent.ts';
+import type { Health } from '../contract/health.ts';
+import type { CredentialKind } from '../contract/ws.ts';
+import type { RouteSpec } from '../http/route-table.ts';
+import type { Log } from '../log.ts';
+import { payloadOf, type PushKind, type PushNotice } from './kinds.ts';
+import { createPushSender, type SendResult } from './push-sender.ts';
+import { applyPatch, createSettingsStore, type PushSettingsPatch } from './push-settings.ts';
+import { createPushTriggers, type HealthSample, type TriggerEvent, type TriggerTimings } from './push-triggers.ts';
+import { createStopOrigin } from './stop-origin.ts';
+import type { SubscriptionInput } from './subscription-input.ts';
+import { createSubscriptionStore } from './subscriptions.ts';
+import { watchTurns } from './turn-watch.ts';
+import { loadVapidKeys, type VapidKeys } from './vapid-keys.ts';
+
+/** Tuning, for tests mostly: the defaults are the product's. */
+export interface PushOptions {
+  timings?: Partial<TriggerTimings>;
+  /** How often health is sampled (1000 ms). */
+  tickMs?: number;
+  /** TLS agent for the push services; tests pass one that trusts a local authority. */
+  agent?: HttpsAgent;
+  now?: () => number;
+}
+
+export interface PushDeps extends PushOptions {
+  robot: { health(): Health };
+  dataDir: string;
+  log: Log;
+}
+
+export interface PushSettingsView {
+  subject: string;
+  kinds: Record<PushKind, boolean>;
+  /** How many browsers are subscribed, in all and for the caller's credential. */
+  subscriptions: { total: number; yours: number };
+}
+
+/** What the console routes call. */
+export interface PushConsole {
+  publicKey(): string;
+  subscribe(credential: string, input: SubscriptionInput): Promise<{ replaced: boolean }>;
+  unsubscribe(endpoint: string): Promise<{ removed: boolean }>;
+  /** Sends a test notice to every subscription. */
+  test(): Promise<SendResult>;
+  settings(credential: string): PushSettingsView;
+  updateSettings(credential: string, patch: PushSettingsPatch): Promise<PushSettingsView>;
+}
+
+export interface Push extends PushConsole {
+  /** Every frame the features broadcast to /ws: stop and resume receipts, notify frames. */
+  observe(frame: object): void;
+  /** The agent with its turn doors reporting to the triggers. */
+  watchTurns(agent: Agent): Agent;
+  /** The routes with the stop route telling which credential pressed it. */
+  withStopOrigin(routes: RouteSpec[]): RouteSpec[];
+  /** How many dashboards are open (the hub's /ws clients), bound once the hub exists. */
+  bindViewers(count: () => number): void;
+  /** Loads keys, settings and subscriptions, then samples health every tick. */
+  start(): Promise<void>;
+  stop(): void;
+  /** Settles once every notice handed to the sender so far has been sent or has failed. */
+  idle(): Promise<void>;
+}
+
+/** The daemon as the triggers see it: a stopped backend is as much an outage as silence. */
+export function sampleOf(health: Health): HealthSample {
+  const { daemon } = health;
+  const state = !daemon.reachable
+    ? 'unreachable'
+    : daemon.state !== null && daemon.state !== 'running'
+      ? 'stopped'
+      : 'up';
+  return { daemon: state, where: daemon.simulated ? 'the simulator' : daemon.url, camera: health.camera.status };
+}
+
+export function createPush(deps: PushDeps): Push {
+  const now = deps.now ?? Date.now;
+  const settings = createSettingsStore(deps);
+  const subscriptions = createSubscriptionStore(deps);
+  const triggers = createPushTriggers(deps.timings);
+  const stopOrigin = createStopOrigin();
+  const pending = new Set<Promise<void>>();
+  let keys: VapidKeys | undefined;
+  let viewers: () => number = () => 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const sender = createPushSender({
+    subscriptions,
+    vapid: () => ({ keys: keys as VapidKeys, subject: settings.get().subject }),
+    log: deps.log,
+    ...(deps.agent ? { agent: deps.agent } : {}),
+  });
+
+  function dispatch(notices: PushNotice[]): void {
+    // Before start() nothing is loaded and no browser can have asked for anything yet.
+    if (!keys) return;
+    for (const notice of notices) {
+      if (!settings.get().kinds[notice.kind]) continue;
+      const sending = sender
+        .send(payloadOf(notice), { except: notice.exceptCredential, urgent: notice.urgent })
+        .then((result) => deps.log.info('push sent', { kind: notice.kind, ...result }))
+        .catch((error: unknown) => deps.log.warn('push failed', { kind: notice.kind, error: String(error) }))
+        .finally(() => pending.delete(sending));
+      pending.add(sending);
+    }
+  }
+
+  const event = (e: TriggerEvent) => dispatch(triggers.event(e, now()));
+  const view = (credential: string): PushSettingsView => {
+    const list = subscriptions.list();
+    const { subject, kinds } = settings.get();
+    return {
+      subject,
+      kinds,
+      subscriptions: { total: list.length, yours: list.filter((s) => s.credential === credential).length },
+    };
+  };
+
+  return {
+    publicKey: () => (keys as VapidKeys).publicKey,
+    subscribe: (credential, input) => subscriptions.add(credential, input),
+    unsubscribe: async (endpoint) => ({ removed: (await subscriptions.remove([endpoint])) > 0 }),
+    test: () =>
+      sender.send(
+        payloadOf({
+          title: 'Robot Cockpit test',
+          body: 'Notifications from the robot reach this device.',
+          url: '/',
+          tag: 'test',
+        }),
+      ),
+    settings: view,
+    async updateSettings(credential, patch) {
+      await settings.update((current) => applyPatch(current, patch));
+      return view(credential);
+    },
+    observe(frame) {
+      const f = frame as Record<string, unknown>;
+      if (f.type === 'notify') {
+        const text = (k: string) => (typeof f[k] === 'string' ? (f[k] as string) : '');
+        event({ type: 'notice', title: text('title'), body: text('body'), tag: text('tag'), url: text('url') });
+      } else if (f.type === 'event' && f.action === 'stop') {
+        const by = f.credential as CredentialKind;
+        event({ type: 'stop', credential: stopOrigin.current() ?? by, by });
+      } else if (f.type === 'event' && f.action === 'resume') {
+        event({ type: 'resume' });
+      }
+    },
+    watchTurns: (agent) => watchTurns(agent, (turn) => event({ type: 'turn', ...turn, viewers: viewers() })),
+    withStopOrigin: (routes) => stopOrigin.wrap(routes),
+    bindViewers(count) {
+      viewers = count;
+    },
+    async start() {
+      const loaded = await loadVapidKeys(deps);
+      await settings.load();
+      await subscriptions.load(loaded.publicKey);
+      keys = loaded;
+      const tick = () => dispatch(triggers.observe(sampleOf(deps.robot.health()), now()));
+      timer = setInterval(tick, deps.tickMs ?? 1000);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+    async idle() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+  };
+}
