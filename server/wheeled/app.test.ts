@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSoftAuthenticator } from '../auth/testing/soft-authenticator.ts';
 import { SESSION_COOKIE } from '../http/caller.ts';
+import { startFakeRover } from './drive/testing/fake-rover.ts';
 import {
   closeCode,
   openSocket,
@@ -287,5 +288,28 @@ describe('server B chat over HTTP', () => {
       code: 'NOT_CONFIGURED',
       error: 'no model configured',
     });
+  });
+});
+
+describe('server B with a real rover behind HTTP', () => {
+  it('drives the rover SDK and reports its telemetry', async () => {
+    const rover = await startFakeRover();
+    try {
+      h = await startWheeledHarness({ backend: { kind: 'http', url: rover.url } });
+      expect((await h.call('/api/health', { token: null })).json).toMatchObject({
+        ok: true,
+        backend: { kind: 'http', simulated: false, presence: 'connected', battery: 87 },
+      });
+      expect(
+        (await h.call('/api/control', { method: 'POST', body: { linear: 1, angular: 0.5, duration: 0.2 } })).status,
+      ).toBe(200);
+      await expect.poll(() => rover.commands.at(-1), { timeout: 2000 }).toMatchObject({ linear: 0, angular: 0 });
+      // Scaled by the "normal" preset (0.6) before it reaches the SDK.
+      expect(rover.commands[0]).toMatchObject({ linear: 0.6, angular: 0.3 });
+    } finally {
+      await h?.close();
+      h = undefined;
+      await rover.close();
+    }
   });
 });

@@ -29,14 +29,13 @@ import {
   type TokenService,
 } from './auth/token-service.ts';
 import type { WheeledBase } from './drive/base.ts';
-import { createHttpRover } from './drive/http-rover.ts';
-import { createSimBase } from './drive/sim-base.ts';
-import type { DriveBackend } from './drive/types.ts';
+import { createBackend, type BackendChoice } from './drive/backend-choice.ts';
 import { createWheeledFeatures, type WheeledFeatures } from './features.ts';
 import { STATE_PATH, startStateBroadcast } from './state-socket.ts';
 
 export { runMintTokenCommand, describeMintedToken, MINT_TOKEN_USAGE } from './mint-token-command.ts';
 export type { MintedServiceToken, MintServiceInput } from './auth/token-service.ts';
+export type { BackendChoice } from './drive/backend-choice.ts';
 
 export type WheeledConfig = Pick<
   Config,
@@ -53,17 +52,6 @@ export type WheeledConfig = Pick<
   | 'origin'
   | 'model'
 >;
-
-/** The simulated base (default), or a rover SDK reached over HTTP (README-wheeled.md, "Real rover"). */
-export type BackendChoice =
-  | { kind: 'sim' }
-  | {
-      kind: 'http';
-      url: string;
-      invertAngular?: boolean;
-      camera?: boolean;
-      limits?: { maxLinear: number; maxAngular: number };
-    };
 
 export interface WheeledServerOptions {
   config: WheeledConfig;
@@ -103,18 +91,6 @@ const DEFAULT_SHELL =
   [new URL('../../dist/renderer', import.meta.url), new URL('../../../dist/renderer', import.meta.url)]
     .map((u) => fileURLToPath(u))
     .find((p) => existsSync(join(p, 'index.html'))) ?? fileURLToPath(new URL('../../dist/renderer', import.meta.url));
-
-function createBackend(choice: BackendChoice | undefined, log: Log, fetchImpl: typeof fetch | undefined): DriveBackend {
-  if (!choice || choice.kind === 'sim') return createSimBase();
-  return createHttpRover({
-    url: choice.url,
-    log: log.child('rover'),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-    ...(choice.invertAngular ? { invertAngular: true } : {}),
-    ...(choice.camera === false ? { cameraPath: null } : {}),
-    ...(choice.limits ? { limits: choice.limits } : {}),
-  });
-}
 
 /** The address a phone on the LAN should open (the .local name, else a LAN IPv4 address). */
 function lanBase(secure: boolean, port: () => number): () => string {
