@@ -3,6 +3,7 @@
  * address (no relying party can be an IP), and over plain http on a network name (not a secure
  * context). Both link to the trust page, where a device installs the robot's certificate.
  */
+import { hostname } from 'node:os';
 import { expect, test } from './fixtures/cockpit.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
@@ -10,6 +11,8 @@ test.use({ cockpitHttps: true });
 
 /** The trust page (server/auth/trust-page.ts) names no icon, so Chromium asks for /favicon.ico and logs the 404. */
 const TRUST_PAGE_FAVICON = /status of 404 .*\/favicon\.ico/;
+/** The cockpit sends Cross-Origin-Opener-Policy on every answer; over plain http Chromium ignores it, and says so. */
+const COOP_IGNORED = /Cross-Origin-Opener-Policy header has been ignored/;
 
 test('on a raw IP address the page explains passkeys cannot work and the token still does', async ({
   page,
@@ -38,17 +41,20 @@ test('over plain http on a network name the page asks for HTTPS', async ({
   browserErrors,
 }, testInfo) => {
   const port = new URL(cockpit.url).port;
-  // A LAN name for this machine, as a phone would use: Chromium resolves it to the cockpit.
+  // This machine's mDNS name, as a phone on the LAN would use it (the cockpit answers only to
+  // its own names); Chromium is told where it resolves, since no mDNS runs here.
+  const lanName = `${hostname().split('.')[0]?.toLowerCase()}.local`;
   const browser = await playwright.chromium.launch({
     ...launchOptions,
-    args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP reachy-e2e.test 127.0.0.1'],
+    args: [...(launchOptions.args ?? []), `--host-resolver-rules=MAP ${lanName} 127.0.0.1`],
   });
   try {
     const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
     const page = await context.newPage();
     browserErrors.watch(page);
     browserErrors.allow(TRUST_PAGE_FAVICON);
-    await page.goto(`http://reachy-e2e.test:${port}/`);
+    browserErrors.allow(COOP_IGNORED);
+    await page.goto(`http://${lanName}:${port}/`);
     expect(await page.evaluate('window.isSecureContext')).toBe(false);
     await expect(page.getByRole('heading', { name: 'Passkeys need HTTPS' })).toBeVisible();
     await expect(page.getByRole('button', { name: /passkey/i })).toHaveCount(0);
