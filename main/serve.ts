@@ -1,19 +1,61 @@
 /**
  * `npm run serve -- [flags]`: the headless cockpit, as a robot without a display runs it under
- * systemd. Prints where it listens, never the token itself (logs are kept).
+ * systemd. `--robot desktop` (default) runs server A, `wheeled` server B alone, `both` the two
+ * in one process sharing the passkey store and model settings. Prints where it listens, never
+ * the token itself (logs are kept). `serve -- mint-token --sub S --name N --ttl SECONDS` mints
+ * a server B service token.
  */
 import { join } from 'node:path';
-import { ConfigError, type Cockpit } from '../server/index.ts';
+import {
+  ConfigError,
+  createLog,
+  describeMintedToken,
+  runMintTokenCommand,
+  startWheeledServer,
+  type Cockpit,
+  type Config,
+  type WheeledServer,
+} from '../server/index.ts';
+import { boot } from './boot.ts';
 import { composeCockpit } from './compose.ts';
-import { parseArgs } from './flags.ts';
+import { parseArgs, type ParsedArgs } from './flags.ts';
 import { stopOnSignals } from './signals.ts';
+
+const say = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  if (args.command !== undefined) throw new Error(`unknown command "${args.command}"`);
+  if (args.command === 'mint-token') return mintToken(args);
+  if (args.command !== undefined) throw new Error(`unknown command "${args.command}" (known: mint-token)`);
+  const { config, ownerToken } = await boot(args.flags);
+  if (config.robot === 'wheeled') {
+    const b = await startB(config, ownerToken);
+    say([`cockpit: server B on ${b.url}`, `cockpit: owner token in ${join(config.dataDir, 'owner-token')}`]);
+    return stopOnSignals(b);
+  }
   const composed = await composeCockpit({ flags: args.flags });
   announce(composed.cockpit, composed.config.dataDir, platformLine(composed.platform.status()));
-  stopOnSignals(composed);
+  if (config.robot !== 'both') return stopOnSignals(composed);
+  const b = await startB(config, ownerToken, composed.cockpit);
+  say([`cockpit: server B on ${b.url}`]);
+  stopOnSignals({ stop: () => b.stop().then(() => composed.stop()) });
+}
+
+/** Server B; beside server A it shares A's passkeys, sessions and model settings (one writer per file). */
+function startB(config: Config, ownerToken: string, a?: Cockpit): Promise<WheeledServer> {
+  return startWheeledServer({
+    config,
+    log: createLog({ level: config.logLevel, scope: 'cockpit' }),
+    ownerToken,
+    ...(a ? { access: a.access, modelSettings: a.features.agent.settings } : {}),
+  });
+}
+
+async function mintToken(args: ParsedArgs): Promise<void> {
+  const { config } = await boot(args.flags);
+  const minted = await runMintTokenCommand({ dataDir: config.dataDir, options: args.options });
+  process.stdout.write(`${minted.token}\n`);
+  process.stderr.write(`${describeMintedToken(minted)}\n`);
 }
 
 function platformLine(status: { enrolled: boolean; platformUrl: string | null; deviceId: string | null }): string {
@@ -23,15 +65,12 @@ function platformLine(status: { enrolled: boolean; platformUrl: string | null; d
 }
 
 function announce(cockpit: Cockpit, dataDir: string, platform: string): void {
-  const lines = [
+  say([
     `cockpit: server A on ${cockpit.url}`,
-    cockpit.simulated
-      ? `cockpit: simulated robot daemon on ${cockpit.daemonUrl}`
-      : `cockpit: robot daemon at ${cockpit.daemonUrl}`,
+    cockpit.simulated ? `cockpit: simulated robot daemon on ${cockpit.daemonUrl}` : `cockpit: robot daemon at ${cockpit.daemonUrl}`,
     `cockpit: owner token in ${join(dataDir, 'owner-token')}`,
     platform,
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  ]);
 }
 
 main().catch((err: unknown) => {

@@ -30,6 +30,14 @@ export { loadConfig, ConfigError, CONFIG_KEYS, defaultDataDir } from './config.t
 export { createLog, stderrSink, type Log } from './log.ts';
 export { createLogRing, teeSink, type LogRing } from './diagnostics/log-ring.ts';
 export { ensureOwnerToken } from './auth/owner-token.ts';
+export {
+  startWheeledServer,
+  runMintTokenCommand,
+  describeMintedToken,
+  MINT_TOKEN_USAGE,
+  type WheeledServer,
+  type BackendChoice,
+} from './wheeled/index.ts';
 export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformStatusView } from './desktop/platform-port.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
 export type { DesktopFeatures } from './desktop/features.ts';

@@ -54,6 +54,7 @@ export async function renderTrustPage(input: TrustPageInput): Promise<string> {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Trust this robot · Robot Cockpit</title>
+<link rel="icon" href="data:,">
 <style>
 body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#0b1220;color:#e6edf7}
 main{max-width:40rem;margin:0 auto;padding:1.5rem}
