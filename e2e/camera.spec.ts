@@ -3,6 +3,7 @@
  * dashboard socket and are drawn, the readouts move, a click on the picture turns the head, and
  * the card fits a phone and a laptop.
  */
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { stateYaw } from './pages/cockpit-api.ts';
@@ -62,4 +63,41 @@ test('a click on the picture turns the head toward that point', async ({ page, c
   // The right edge of the picture: the head turns right (yaw goes down) by about half the view.
   await picture.click({ position: { x: box.width * 0.95, y: box.height / 2 } });
   await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 8000 }).toBeLessThan(before - 15);
+});
+
+test('the snapshot downloads as the JPEG on screen; full screen opens and closes', async ({ page, cockpit }) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Camera' });
+  await expect(card.getByText('Live', { exact: true })).toBeVisible({ timeout: 15_000 });
+
+  const download = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Download snapshot' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^robot-snapshot-\d{8}-\d{6}\.jpg$/);
+  const bytes = await readFile(await file.path());
+  expect(bytes.length).toBeGreaterThan(1000);
+  expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+
+  await card.getByRole('button', { name: 'Full screen' }).click();
+  const exit = page.getByRole('button', { name: 'Exit full screen' });
+  await expect(exit).toBeVisible();
+  await exit.click();
+  await expect(exit).toHaveCount(0);
+});
+
+test('when the socket brings no pictures, the view falls back to the MJPEG stream', async ({ page, cockpit }) => {
+  // Pass the dashboard socket through, minus its binary messages (the camera pictures).
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (typeof message === 'string') ws.send(message);
+    });
+  });
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Camera' });
+  await expect(card.getByText('Live · MJPEG')).toBeVisible({ timeout: 20_000 });
+  const img = card.getByRole('button', { name: /^Camera picture/ }).locator('img');
+  await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(640);
+  await expect(card.getByLabel('Frame rate')).toHaveText(/fps at the cockpit$/);
 });
