@@ -75,7 +75,6 @@ class MessengerBot implements Messenger {
     this.now = deps.now ?? Date.now;
     const schedule = deps.schedule ?? realSchedule;
     this.restarter = createRestarter({ retry: () => this.retry(), schedule, now: this.now });
-    this.publish();
   }
 
   apply(): void {
