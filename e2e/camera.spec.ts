@@ -23,7 +23,10 @@ async function canvasSize(page: Page): Promise<{ width: number; height: number }
   });
 }
 
-test('the camera view shows live pictures from the socket and the numbers move', async ({ page, cockpit }, testInfo) => {
+test('the camera view shows live pictures from the socket and the numbers move', async ({
+  page,
+  cockpit,
+}, testInfo) => {
   await openDashboard(page, cockpit.url, cockpit.token);
   const card = page.getByRole('region', { name: 'Camera' });
   await expect(card.getByText('Live', { exact: true })).toBeVisible({ timeout: 15_000 });

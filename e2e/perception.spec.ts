@@ -48,7 +48,10 @@ test('a hold taken by a script appears with its time running down, then goes', a
     body: { name: 'e2e-script', on: true, ttl: 6 },
   });
   expect(hold.status).toBe(200);
-  const row = card.getByRole('list', { name: 'Tracking holds' }).getByRole('listitem').filter({ hasText: 'e2e-script' });
+  const row = card
+    .getByRole('list', { name: 'Tracking holds' })
+    .getByRole('listitem')
+    .filter({ hasText: 'e2e-script' });
   await expect(row).toBeVisible();
   await expect(card.getByText('Paused by e2e-script')).toBeVisible();
   const seconds = async () => Number(/(\d+(?:\.\d)?) s/.exec(await row.innerText())?.[1] ?? NaN);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentLogRow } from '../../lib/api/agent-api.ts';
-import { atBottom, filterRows, mergeRows, personasOf, roleLabel, rowTime, showValue, toolSummary } from './agent-log.ts';
+import {
+  atBottom,
+  filterRows,
+  mergeRows,
+  personasOf,
+  roleLabel,
+  rowTime,
+  showValue,
+  toolSummary,
+} from './agent-log.ts';
 
 const row = (id: number, extra: Partial<AgentLogRow> = {}): AgentLogRow => ({
   id,

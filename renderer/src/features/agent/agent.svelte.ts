@@ -33,7 +33,8 @@ export class Agent {
   /** The cockpit answered NOT_CONFIGURED to an Ask. */
   refusedUnconfigured = $state(false);
   readonly notConfigured = $derived(
-    this.refusedUnconfigured || (this.settings !== null && (this.settings.provider === 'none' || this.settings.problem !== undefined)),
+    this.refusedUnconfigured ||
+      (this.settings !== null && (this.settings.provider === 'none' || this.settings.problem !== undefined)),
   );
   readonly api: AgentApi;
   #poll: ReturnType<typeof setInterval> | null = null;

@@ -12,7 +12,11 @@ const draft = (extra: Partial<SettingsDraft> = {}): SettingsDraft => ({
 
 describe('settingsBody', () => {
   it('leaves a kept key out, sends a replaced one and clears with ""', () => {
-    expect(settingsBody(draft())).toEqual({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2' });
+    expect(settingsBody(draft())).toEqual({
+      provider: 'openai',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.2',
+    });
     expect(settingsBody(draft({ keyAction: 'replace', key: ' sk-1 ' })).key).toBe('sk-1');
     expect(settingsBody(draft({ keyAction: 'clear', key: 'ignored' })).key).toBe('');
   });
@@ -35,7 +39,9 @@ describe('draftProblem', () => {
     expect(draftProblem(draft({ keyAction: 'replace' }), false)).toMatch(/Paste the new key/);
     expect(draftProblem(draft({ provider: 'anthropic' }), false)).toBe('Anthropic needs an API key.');
     expect(draftProblem(draft({ provider: 'anthropic' }), true)).toBeNull();
-    expect(draftProblem(draft({ provider: 'anthropic', keyAction: 'clear' }), true)).toBe('Anthropic needs an API key.');
+    expect(draftProblem(draft({ provider: 'anthropic', keyAction: 'clear' }), true)).toBe(
+      'Anthropic needs an API key.',
+    );
     expect(draftProblem(draft({ provider: 'none', model: '' }), false)).toBeNull();
   });
 });
@@ -43,7 +49,14 @@ describe('draftProblem', () => {
 describe('draftFrom', () => {
   it('starts from the saved view, keeping the stored key', () => {
     expect(
-      draftFrom({ provider: 'anthropic', baseUrl: '', model: 'claude', hasKey: true, source: 'dashboard', editable: true }),
+      draftFrom({
+        provider: 'anthropic',
+        baseUrl: '',
+        model: 'claude',
+        hasKey: true,
+        source: 'dashboard',
+        editable: true,
+      }),
     ).toEqual({ provider: 'anthropic', baseUrl: '', model: 'claude', keyAction: 'keep', key: '' });
   });
 });

@@ -39,7 +39,8 @@ export function draftFrom(view: ModelSettingsView): SettingsDraft {
 export function settingsBody(draft: SettingsDraft): ModelSettingsInput {
   if (draft.provider === 'none') return { provider: 'none' };
   const model = draft.model.trim();
-  if (!usesServer(draft.provider)) return model === '' ? { provider: draft.provider } : { provider: draft.provider, model };
+  if (!usesServer(draft.provider))
+    return model === '' ? { provider: draft.provider } : { provider: draft.provider, model };
   const body: ModelSettingsInput = { provider: draft.provider, baseUrl: draft.baseUrl.trim(), model };
   if (draft.keyAction === 'replace' && draft.key.trim() !== '') body.key = draft.key.trim();
   if (draft.keyAction === 'clear') body.key = '';
@@ -49,7 +50,8 @@ export function settingsBody(draft: SettingsDraft): ModelSettingsInput {
 /** What must be fixed before saving, or null. */
 export function draftProblem(draft: SettingsDraft, hasKey: boolean): string | null {
   if (!usesServer(draft.provider)) return null;
-  if (draft.model.trim() === '') return 'Enter the model name (for example llama3.2, gpt-4o-mini or claude-sonnet-4-5).';
+  if (draft.model.trim() === '')
+    return 'Enter the model name (for example llama3.2, gpt-4o-mini or claude-sonnet-4-5).';
   const url = draft.baseUrl.trim();
   if (url !== '' && !/^https?:\/\/\S+$/i.test(url)) return 'The base URL must start with http:// or https://.';
   if (draft.keyAction === 'replace' && draft.key.trim() === '') return 'Paste the new key, or keep the stored one.';

@@ -82,7 +82,9 @@ export function readPlatformStatus(u: unknown): PlatformStatus | null {
     online: s.online === true,
     lastHeartbeatAt: num(s.lastHeartbeatAt),
     envelopesHandled: num(s.envelopesHandled) ?? 0,
-    lastError: error ? { kind: str(error.kind) ?? '', message: str(error.message) ?? '', at: num(error.at) ?? 0 } : null,
+    lastError: error
+      ? { kind: str(error.kind) ?? '', message: str(error.message) ?? '', at: num(error.at) ?? 0 }
+      : null,
     unread: num(s.unread),
     halted: halted
       ? { reason: str(halted.reason) ?? '', since: num(halted.since) ?? 0, message: str(halted.message) ?? '' }
