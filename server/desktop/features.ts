@@ -15,6 +15,7 @@ import { createControl, type Control } from '../motion/control.ts';
 import { createDoaTurner, type DoaTurner } from '../perception/doa-turner.ts';
 import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
+import { createPersonas } from '../personas/personas.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
@@ -23,6 +24,7 @@ import { agentRoutes } from './routes/agent-routes.ts';
 import { cameraRoutes } from './routes/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
+import { personaRoutes } from './routes/persona-routes.ts';
 import { platformRoutes } from './routes/platform-routes.ts';
 import { pushRoutes } from './routes/push-routes.ts';
 import { handleSocketMessages } from './socket-messages.ts';
@@ -110,6 +112,16 @@ export function createDesktopFeatures({
   // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
   const agent = push.watchTurns(baseAgent);
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
+  // Voice listener and messenger bot (issue 14): OFF until switched on from the dashboard.
+  const personas = createPersonas({
+    dataDir: config.dataDir,
+    agent,
+    control,
+    holds: tracking,
+    snapshot: async () => (await camera.snapshot(2000))?.jpeg,
+    services: robot.services,
+    log,
+  });
   return {
     control,
     tracking,
@@ -124,6 +136,7 @@ export function createDesktopFeatures({
       ...platformRoutes({ port: platform?.port }),
       ...cameraRoutes(camera),
       ...pushRoutes(push),
+      ...personaRoutes(personas),
     ],
     onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),
     bindBroadcast(fn) {
@@ -136,11 +149,13 @@ export function createDesktopFeatures({
       void tracking.start();
       doa.start();
       await agent.start();
+      await personas.start();
       await push.start();
     },
     async stop() {
       push.stop();
       platformFeed.close();
+      await personas.stop();
       await agent.stop();
       doa.stop();
       await tracking.stop();
