@@ -16,11 +16,15 @@ export interface SettingsDraft {
   key: string;
 }
 
-export const PROVIDER_OPTIONS: readonly { value: ProviderChoice; label: string }[] = [
-  { value: 'none', label: 'None (the agent is off)' },
-  { value: 'openai', label: 'OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM…)' },
-  { value: 'anthropic', label: 'Anthropic' },
-  { value: 'platform', label: 'The hosted platform (this robot must be enrolled)' },
+export const PROVIDER_OPTIONS: readonly { value: ProviderChoice; label: string; help: string }[] = [
+  { value: 'none', label: 'None', help: 'The agent is off: Ask needs a provider (the thinker keeps to its rules).' },
+  {
+    value: 'openai',
+    label: 'OpenAI-compatible',
+    help: 'OpenAI, or a local server: Ollama, llama.cpp, vLLM, LM Studio.',
+  },
+  { value: 'anthropic', label: 'Anthropic', help: 'Claude models through the Anthropic Messages API; needs a key.' },
+  { value: 'platform', label: 'Platform', help: 'The hosted platform answers, through this robot’s enrolment.' },
 ];
 
 export const BASE_URL_HINT: Partial<Record<ProviderChoice, string>> = {
