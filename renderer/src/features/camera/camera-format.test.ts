@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatDegrees, formatDelay, formatFps } from './camera-format.ts';
+import { cameraReadouts, formatAge, formatDegrees, formatDelay, formatFps } from './camera-format.ts';
 
 describe('camera readouts', () => {
   it('formats ages from tenths to minutes', () => {
@@ -22,5 +22,31 @@ describe('camera readouts', () => {
     expect(formatDegrees(12.46)).toBe('+12.5°');
     expect(formatDegrees(-3)).toBe('\u22123.0°');
     expect(formatDegrees(-0.01)).toBe('+0.0°');
+  });
+});
+
+describe('cameraReadouts', () => {
+  const facts = {
+    path: 'socket' as const,
+    fresh: true,
+    shown: 42,
+    capturedAt: 10_000,
+    fps: 14.96,
+    latencyMs: 12,
+    serverFps: 15,
+  };
+
+  it('shows what the socket path measures, and no rate once pictures stop', () => {
+    expect(cameraReadouts(facts, 10_250).map((r) => r.value)).toEqual(['42', '0.3 s', '15.0 fps', '12 ms']);
+    expect(cameraReadouts({ ...facts, fresh: false }, 13_000)[2]?.value).toBe('0.0 fps');
+  });
+
+  it('shows only the cockpit rate on the MJPEG path', () => {
+    expect(cameraReadouts({ ...facts, path: 'mjpeg' }, 0).map((r) => r.value)).toEqual([
+      '—',
+      '—',
+      '15.0 fps at the cockpit',
+      '—',
+    ]);
   });
 });

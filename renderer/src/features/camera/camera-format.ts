@@ -24,3 +24,33 @@ export function formatDegrees(value: number): string {
   const rounded = Math.round(value * 10) / 10 || 0;
   return `${rounded < 0 ? '\u2212' : '+'}${Math.abs(rounded).toFixed(1)}°`;
 }
+
+export interface ReadoutFacts {
+  path: 'socket' | 'mjpeg';
+  /** A picture was drawn lately. */
+  fresh: boolean;
+  shown: number;
+  capturedAt: number | null;
+  fps: number;
+  latencyMs: number | null;
+  /** Pictures per second at the cockpit (all the MJPEG path can tell). */
+  serverFps: number;
+}
+
+/** The camera's tiles: what the socket path measures here, or the little the MJPEG path can tell. */
+export function cameraReadouts(f: ReadoutFacts, now: number): { label: string; value: string }[] {
+  if (f.path === 'mjpeg') {
+    return [
+      { label: 'Pictures shown', value: DASH },
+      { label: 'Frame age', value: DASH },
+      { label: 'Frame rate', value: `${formatFps(f.serverFps)} at the cockpit` },
+      { label: 'Cockpit → screen', value: DASH },
+    ];
+  }
+  return [
+    { label: 'Pictures shown', value: String(f.shown) },
+    { label: 'Frame age', value: formatAge(f.capturedAt === null ? null : now - f.capturedAt) },
+    { label: 'Frame rate', value: formatFps(f.fresh ? f.fps : 0) },
+    { label: 'Cockpit → screen', value: formatDelay(f.latencyMs) },
+  ];
+}

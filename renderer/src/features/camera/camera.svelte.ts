@@ -43,6 +43,8 @@ export class CameraFeed {
   askedAt = $state<number | null>(null);
   /** The MJPEG <img> has shown a picture. */
   streamShowing = $state(false);
+  /** The page is seen (pictures are not fetched for a hidden tab). */
+  visible = $state(document.visibilityState === 'visible');
   readonly api: CameraApi;
   readonly #stats = new FrameStats();
   #canvas: HTMLCanvasElement | null = null;
