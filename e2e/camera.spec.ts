@@ -50,6 +50,7 @@ test('the camera view shows live pictures from the socket and the numbers move',
   expect(lit).toBe(true);
 
   await attachScreenshot(page, testInfo, 'camera', 1280, { fullPage: false });
+  await page.setViewportSize({ width: 375, height: 812 });
   await card.scrollIntoViewIfNeeded();
   await attachScreenshot(page, testInfo, 'camera', 375, { fullPage: false });
 });

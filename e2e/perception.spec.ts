@@ -61,6 +61,7 @@ test('a hold taken by a script appears with its time running down, then goes', a
   await expect.poll(seconds, { timeout: 4000 }).toBeLessThan(first - 1);
 
   await attachScreenshot(page, testInfo, 'perception', 1280, { fullPage: false });
+  await page.setViewportSize({ width: 375, height: 812 });
   await card.scrollIntoViewIfNeeded();
   await attachScreenshot(page, testInfo, 'perception', 375, { fullPage: false });
 
