@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
-import { stateYaw } from './pages/cockpit-api.ts';
+import { api, stateYaw } from './pages/cockpit-api.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 async function openDashboard(page: Page, url: string, token: string): Promise<void> {
@@ -104,4 +104,26 @@ test('when the socket brings no pictures, the view falls back to the MJPEG strea
   const img = card.getByRole('button', { name: /^Camera picture/ }).locator('img');
   await expect.poll(() => img.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth)).toBe(640);
   await expect(card.getByLabel('Frame rate')).toHaveText(/fps at the cockpit$/);
+});
+
+test('the face the tracker sees is framed on the picture', async ({ page, cockpit }) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Camera' });
+  await expect(card.getByText('Live', { exact: true })).toBeVisible({ timeout: 15_000 });
+  const marker = card.getByText('face', { exact: true });
+  await expect(marker).toHaveCount(0);
+
+  // A person straight in front of where the head looks now (the simulator's head-pose angles).
+  const state = await api(cockpit.url, '/api/state', { token: cockpit.token });
+  const head = state.body.head as { yaw: number; pitch: number };
+  const face = (present: boolean) =>
+    fetch(`${cockpit.simUrl()}/sim/face`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(present ? { present, yaw: head.yaw, pitch: head.pitch } : { present }),
+    });
+  expect((await face(true)).status).toBe(200);
+  await expect(marker).toBeVisible({ timeout: 10_000 });
+  expect((await face(false)).status).toBe(200);
+  await expect(marker).toHaveCount(0, { timeout: 10_000 });
 });
