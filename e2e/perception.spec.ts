@@ -79,3 +79,22 @@ test('a click on the compass ring turns the head to that bearing', async ({ page
   await compass.click({ position: { x: box.width * 0.2, y: box.height * 0.2 } });
   await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 8000 }).toBeGreaterThan(20);
 });
+
+test('a speaker on the left shows on the compass, with the reason line and the turn counter', async ({
+  page,
+  cockpit,
+}) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Perception' });
+  await expect(card.getByText('Not turning: no speech')).toBeVisible();
+  const speaker = await fetch(`${cockpit.simUrl()}/sim/speaker`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ bearing: 40, speaking: true }),
+  });
+  expect(speaker.status).toBe(200);
+  await expect(card.getByLabel('Speaker', { exact: true })).toHaveText(/^\d+° left · speaking$/);
+  await expect(card.getByText('Not turning: no speech')).toHaveCount(0);
+  // Heard long enough from one side, the robot turns toward it and counts the turn.
+  await expect(card.getByLabel('Turns')).not.toHaveText('0', { timeout: 15_000 });
+});
