@@ -94,8 +94,11 @@ test('after a reload the passkey session cookie renews the JWT; signing out ends
     token: string;
   };
   expect(second.token).not.toBe(first.token);
+  // The page leaves the dashboard first, then ends the session: wait for the server's answer.
+  const loggedOut = page.waitForResponse((r) => r.url().endsWith('/api/auth/logout'));
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByText('Signed out.')).toBeVisible();
+  expect((await loggedOut).status()).toBe(200);
   for (const token of [first.token, second.token]) {
     expect((await fetch(`${rover.url}/api/state`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   }
