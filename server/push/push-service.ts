@@ -165,7 +165,14 @@ export function createPush(deps: PushDeps): Push {
       await settings.load();
       await subscriptions.load(loaded.publicKey);
       keys = loaded;
-      const tick = () => dispatch(triggers.observe(sampleOf(deps.robot.health()), now()));
+      const tick = () => {
+        // A timer callback that threw would take the whole cockpit down: a push is not worth that.
+        try {
+          dispatch(triggers.observe(sampleOf(deps.robot.health()), now()));
+        } catch (error) {
+          deps.log.warn('push health sample failed', { error: String(error) });
+        }
+      };
       timer = setInterval(tick, deps.tickMs ?? 1000);
       timer.unref();
     },
