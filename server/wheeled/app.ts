@@ -7,6 +7,8 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
+import type { HostAllowlist } from '../http/host-allowlist.ts';
+import { securityHeaders } from '../http/security-headers.ts';
 import { defineRoutes, type RouteSpec } from '../http/route-table.ts';
 import { WsHub, type WsHandler } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
@@ -20,6 +22,8 @@ export interface WheeledAppDeps {
   routes: readonly RouteSpec[];
   /** What each socket path does with a client once the hub admitted it. */
   sockets: Record<string, WsHandler>;
+  /** Host names this robot answers to (DNS rebinding defence), on HTTP and socket upgrades alike. */
+  hosts: HostAllowlist;
 }
 
 export interface WheeledApp {
@@ -32,6 +36,7 @@ export function createWheeledApp(deps: WheeledAppDeps): WheeledApp {
   const routes = defineRoutes(completeServerBRoutes(deps.routes));
   const koa = new Koa({ proxy: false });
   koa.use(errorHandler(deps.log.child('http')));
+  koa.use(securityHeaders(deps.hosts));
   const router = new Router();
   for (const route of routes) {
     if (route.method === 'WS' || !route.handler) continue;
@@ -44,6 +49,7 @@ export function createWheeledApp(deps: WheeledAppDeps): WheeledApp {
     handlers: deps.sockets,
     credentials: deps.gate.credentials,
     loopbackReads: deps.gate.loopbackReads,
+    hosts: deps.hosts,
     log: deps.log.child('ws'),
   });
   return { koa, routes, hub };

@@ -18,6 +18,7 @@ import { createHttpsService, type HttpsService } from '../auth/https-service.ts'
 import type { Config } from '../config.ts';
 import { WS_CLOSE } from '../errors.ts';
 import type { GateDeps } from '../http/access-gate.ts';
+import { createHostAllowlist } from '../http/host-allowlist.ts';
 import { closeServer, listen } from '../http/listeners.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
@@ -134,6 +135,7 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
       gate: wheeledGate(access, tokens, options.ownerToken),
       routes: features.routes,
       sockets: features.sockets,
+      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin }),
     });
     features.bindCloseSession((key) => app.hub.closeSession(key));
     const unsubscribe = access.sessions.onEnd((key) => {
