@@ -6,9 +6,28 @@ import type { Cockpit } from '../../server/index.ts';
 import { cockpitLanUrl } from '../compose.ts';
 import type { CockpitSnapshot } from './tray-model.ts';
 
-export function readSnapshot(cockpit: Pick<Cockpit, 'robot'>): CockpitSnapshot {
+/** The platform client's status members the tray reads (halted is a reason object, or null). */
+export interface PlatformStatusSource {
+  status(): { enrolled: boolean; connected: boolean; online: boolean; halted: unknown };
+}
+
+export function readSnapshot(cockpit: Pick<Cockpit, 'robot'>, platform?: PlatformStatusSource): CockpitSnapshot {
   const { robot } = cockpit;
-  return { health: robot.health(), stop: robot.services.get('stop'), demo: robot.services.get('demo') };
+  const snapshot: CockpitSnapshot = {
+    health: robot.health(),
+    stop: robot.services.get('stop'),
+    demo: robot.services.get('demo'),
+  };
+  if (platform) {
+    const s = platform.status();
+    snapshot.platform = {
+      enrolled: s.enrolled,
+      connected: s.connected,
+      online: s.online,
+      halted: s.halted !== null && s.halted !== undefined,
+    };
+  }
+  return snapshot;
 }
 
 /**

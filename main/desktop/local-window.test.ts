@@ -53,6 +53,7 @@ function trayDeps(reports: string[]): TrayDeps {
     control: composed.cockpit.features.control,
     openDashboard: none,
     openPairing: none,
+    openPlatformSettings: none,
     copyRemoteAddress: none,
     setOpenAtLogin: none,
     quit: none,

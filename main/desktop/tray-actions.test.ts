@@ -18,6 +18,8 @@ function fakeDeps(overrides: Partial<TrayDeps['control']> = {}) {
     },
     openDashboard: () => calls.push('open'),
     openPairing: () => calls.push('pairing'),
+    openPlatformSettings: () => calls.push('platform-settings'),
+    platform: { connect: () => calls.push('connect'), disconnect: async () => void calls.push('disconnect') },
     copyRemoteAddress: () => calls.push('copy'),
     setOpenAtLogin: (on) => calls.push(`login ${on}`),
     quit: () => calls.push('quit'),
@@ -72,5 +74,32 @@ describe('runTrayAction', () => {
     });
     await runTrayAction('stop', deps);
     expect(reports).toEqual(['STOP latched, daemon call failed: ECONNREFUSED']);
+  });
+});
+
+describe('platform link from the tray', () => {
+  it('connects and disconnects through the platform client', async () => {
+    const calls: string[] = [];
+    const deps = {
+      control: {
+        wake: async () => ({ uuid: 'u' }),
+        sleep: async () => ({ uuid: 'u' }),
+        stop: async () => ({ latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: true } }),
+        resume: () => ({ latched: false, wasLatched: false }),
+        demo: async () => ({ on: false, personas: {} }),
+      },
+      openDashboard: () => undefined,
+      openPairing: () => undefined,
+      openPlatformSettings: () => void calls.push('settings'),
+      platform: { connect: () => void calls.push('connect'), disconnect: async () => void calls.push('disconnect') },
+      copyRemoteAddress: () => undefined,
+      setOpenAtLogin: () => undefined,
+      quit: () => undefined,
+      report: (title: string) => void calls.push(`report ${title}`),
+    } as unknown as TrayDeps;
+    await runTrayAction('platform-link', deps, false);
+    await runTrayAction('platform-link', deps, true);
+    await runTrayAction('platform-settings', deps);
+    expect(calls).toEqual(['disconnect', 'connect', 'settings']);
   });
 });

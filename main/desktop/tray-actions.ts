@@ -13,6 +13,10 @@ export interface TrayDeps {
   control: Pick<DesktopFeatures['control'], 'wake' | 'sleep' | 'stop' | 'resume' | 'demo'>;
   openDashboard(): void;
   openPairing(): void;
+  /** The dashboard's platform card (enrolment, firmware channel). */
+  openPlatformSettings(): void;
+  /** Connects or disconnects the platform link; absent when no platform client is wired. */
+  platform?: { connect(): void; disconnect(): Promise<void> };
   copyRemoteAddress(): void;
   setOpenAtLogin(on: boolean): void;
   quit(): void;
@@ -26,6 +30,7 @@ const VERB: Partial<Record<TrayAction, string>> = {
   stop: 'STOP',
   resume: 'Resume',
   demo: 'Demo mode',
+  'platform-link': 'Platform link',
 };
 
 /**
@@ -63,6 +68,11 @@ async function perform(action: TrayAction, deps: TrayDeps, checked: boolean): Pr
       return deps.openPairing();
     case 'copy-remote':
       return deps.copyRemoteAddress();
+    case 'platform-link':
+      if (!deps.platform) return;
+      return checked ? deps.platform.connect() : deps.platform.disconnect();
+    case 'platform-settings':
+      return deps.openPlatformSettings();
     case 'login':
       return deps.setOpenAtLogin(checked);
     case 'quit':

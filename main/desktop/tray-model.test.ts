@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { snapshot, UNREACHABLE } from './testing/snapshots.ts';
-import { healthVerdict, trayMenu, trayTooltip, type MenuEntry, type TrayAction } from './tray-model.ts';
+import { healthVerdict, platformLabel, trayMenu, trayTooltip, type MenuEntry, type TrayAction } from './tray-model.ts';
 
 describe('healthVerdict', () => {
   it.each([
@@ -118,5 +118,44 @@ describe('trayMenu', () => {
       checked: false,
     });
     expect(entry(menu, 'copy-remote')).toMatchObject({ label: 'Copy remote address (no LAN address)', enabled: false });
+  });
+});
+
+describe('platform section (issue 10)', () => {
+  const base = { openAtLogin: false, remoteUrl: undefined };
+  const withPlatform = (platform: Parameters<typeof platformLabel>[0]) => ({ ...snapshot(), platform });
+
+  it('is absent without a platform client', () => {
+    expect(
+      trayMenu({ ...base, snapshot: snapshot() }).some((e) => e.type !== 'separator' && e.label.startsWith('Platform')),
+    ).toBe(false);
+  });
+
+  it('shows the link state and lets an enrolled robot connect or disconnect', () => {
+    const menu = trayMenu({
+      ...base,
+      snapshot: withPlatform({ enrolled: true, connected: true, online: true, halted: false }),
+    });
+    expect(menu).toContainEqual({ type: 'status', label: 'Platform: online' });
+    expect(menu).toContainEqual({
+      type: 'checkbox',
+      action: 'platform-link',
+      label: 'Connected to the platform',
+      checked: true,
+      enabled: true,
+    });
+    expect(menu.some((e) => e.type === 'action' && e.action === 'platform-settings')).toBe(true);
+  });
+
+  it('cannot link a robot that is not enrolled, and says when the token was refused', () => {
+    const menu = trayMenu({
+      ...base,
+      snapshot: withPlatform({ enrolled: false, connected: false, online: false, halted: false }),
+    });
+    expect(menu).toContainEqual(expect.objectContaining({ action: 'platform-link', enabled: false }));
+    expect(platformLabel({ enrolled: true, connected: true, online: false, halted: true })).toMatch(/re-enrol/);
+    expect(platformLabel({ enrolled: true, connected: false, online: false, halted: false })).toMatch(
+      /local control only/,
+    );
   });
 });

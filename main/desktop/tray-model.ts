@@ -12,6 +12,24 @@ export interface CockpitSnapshot {
   stop: ServiceState | undefined;
   /** services.demo: `running` means demo mode is on. */
   demo: ServiceState | undefined;
+  /** The platform link (issue 10): absent when no platform client is wired. */
+  platform?: PlatformSnapshot;
+}
+
+/** The part of the platform client's status the tray shows. */
+export interface PlatformSnapshot {
+  enrolled: boolean;
+  connected: boolean;
+  online: boolean;
+  halted: boolean;
+}
+
+/** One line for the tray: where the robot stands with the hosted platform. */
+export function platformLabel(p: PlatformSnapshot): string {
+  if (!p.enrolled) return 'Platform: not enrolled';
+  if (p.halted) return 'Platform: token refused (re-enrol from the dashboard)';
+  if (!p.connected) return 'Platform: disconnected (local control only)';
+  return p.online ? 'Platform: online' : 'Platform: connecting…';
 }
 
 /** Green, amber, red. */
@@ -49,7 +67,18 @@ export function trayTooltip(snapshot: CockpitSnapshot): string {
 }
 
 export type TrayAction =
-  'open' | 'wake' | 'sleep' | 'stop' | 'resume' | 'demo' | 'pairing' | 'copy-remote' | 'login' | 'quit';
+  | 'open'
+  | 'wake'
+  | 'sleep'
+  | 'stop'
+  | 'resume'
+  | 'demo'
+  | 'pairing'
+  | 'copy-remote'
+  | 'platform-link'
+  | 'platform-settings'
+  | 'login'
+  | 'quit';
 
 export type MenuEntry =
   | { type: 'status'; label: string }
@@ -95,6 +124,7 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
       enabled: true,
     },
     { type: 'separator' },
+    ...platformEntries(snapshot.platform),
     action('pairing', 'Show pairing QR…'),
     action(
       'copy-remote',
@@ -110,5 +140,25 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
       enabled: openAtLogin !== undefined,
     },
     action('quit', 'Quit Robot Cockpit'),
+  ];
+}
+
+/**
+ * The platform section: its status, a switch for the link (disconnecting keeps local control
+ * fully working) and the way to the dashboard's enrolment and firmware-channel settings.
+ */
+function platformEntries(platform: PlatformSnapshot | undefined): MenuEntry[] {
+  if (!platform) return [];
+  return [
+    { type: 'status', label: platformLabel(platform) },
+    {
+      type: 'checkbox',
+      action: 'platform-link',
+      label: 'Connected to the platform',
+      checked: platform.connected,
+      enabled: platform.enrolled,
+    },
+    { type: 'action', action: 'platform-settings', label: 'Platform settings…', enabled: true },
+    { type: 'separator' },
   ];
 }

@@ -40,7 +40,7 @@ async function startShell(): Promise<RunningShell> {
     notifications.report('Still running', `${PRODUCT_NAME} keeps serving the robot. Quit it from the tray menu.`),
   );
   const pulse = () => {
-    const snapshot = readSnapshot(server.composed.cockpit);
+    const snapshot = readSnapshot(server.composed.cockpit, server.composed.platform);
     tray.update(snapshot);
     notifications.update(snapshot);
   };

@@ -41,6 +41,8 @@ export function setupTray(
     control: server.composed.cockpit.features.control,
     openDashboard: () => window.show(),
     openPairing: () => window.showPairing(),
+    openPlatformSettings: () => window.show(),
+    platform: server.composed.platform,
     copyRemoteAddress() {
       const address = server.remoteAddress();
       if (address) clipboard.writeText(address);
