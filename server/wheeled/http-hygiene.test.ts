@@ -32,7 +32,7 @@ describe('server B HTTP hygiene', () => {
     for (const headers of [
       { host: 'rebound.example' },
       { host: 'rebound.example', authorization: `Bearer ${h.serviceToken}` },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await remoteRequest(`${h.url}/api/health`, { headers, localAddress: '127.0.0.1' });
       expect(res.status).toBe(403);
       expect(JSON.parse(res.body)).toMatchObject({ code: 'AUTH_FORBIDDEN' });
