@@ -84,8 +84,9 @@ describe('WebRTC camera source', () => {
     const asked = Date.now();
     source.wantJpeg?.(true);
     await waitFor(() => frames.some((f) => f.jpeg), 5000, 5);
-    // The simulator's keyframes are two seconds apart; the kept GOP makes the first picture quick.
-    expect(Date.now() - asked).toBeLessThan(1000);
+    // The simulator's keyframes are two seconds apart; the kept GOP makes the first picture come
+    // sooner than the next keyframe would (starting the decoder on a loaded machine takes a while).
+    expect(Date.now() - asked).toBeLessThan(1800);
     source.wantJpeg?.(false);
   });
 

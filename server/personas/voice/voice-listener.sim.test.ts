@@ -74,7 +74,8 @@ describe('voice listener (simulator, fake model, fake transcription)', () => {
     await r.rig.control.stop('token');
     const release = r.holds.find((h) => h.op === 'release');
     expect(release).toBeDefined();
-    expect(release!.at - stoppedAt).toBeLessThan(200);
+    // "At once": well before the 0.8 s tail a normal end would wait (slack for a loaded machine).
+    expect(release!.at - stoppedAt).toBeLessThan(500);
     expect(sayPlays(r)[0]!.seconds! * 1000).toBeGreaterThan(3000);
     expect(r.rig.sim.counters().soundStops).toBeGreaterThan(stops);
     expect(r.listener.status().state).toBe('paused');
