@@ -14,9 +14,12 @@ import { addVirtualAuthenticator, enrolFirstPasskey, sessionCookie } from './pag
 
 /** While the cockpit is down the page's socket retries, and Chromium logs each failed attempt. */
 const FAILED_RECONNECT = /WebSocket connection to '.*\/ws' failed/;
+/** While the cockpit is halted on purpose (and then refuses the ended session), cards' calls fail. */
+const FAILED_LOAD = /Failed to load resource: (net::ERR_|the server responded with a status of 401)/;
 
 test('a passkey session survives a restart of the cockpit', async ({ page, cockpit, browserErrors }) => {
   browserErrors.allow(FAILED_RECONNECT);
+  browserErrors.allow(FAILED_LOAD);
   await addVirtualAuthenticator(page);
   await enrolFirstPasskey(page, cockpit.localUrl, 'Laptop');
   const pill = page.getByRole('group', { name: 'Connection' });
@@ -35,11 +38,14 @@ test('a passkey session survives a restart of the cockpit', async ({ page, cockp
 
 test('an expired session is refused and the page goes back to sign-in', async ({ page, cockpit, browserErrors }) => {
   browserErrors.allow(FAILED_RECONNECT);
+  browserErrors.allow(FAILED_LOAD);
   await addVirtualAuthenticator(page);
   await enrolFirstPasskey(page, cockpit.localUrl, 'Laptop');
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
   const cookie = await sessionCookie(page.context());
   if (!cookie) throw new Error('no session cookie after enrolment');
+  // Let the cards' first calls finish before the cockpit goes away under them.
+  await page.waitForLoadState('networkidle');
 
   await cockpit.halt();
   const file = join(cockpit.dataDir, 'sessions.json');
