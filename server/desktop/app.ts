@@ -3,7 +3,7 @@
  * it never listens (ARCHITECTURE.md §8, "build apart from listen"). The entry owns the sockets.
  */
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Context, type Next } from 'koa';
 import type { Config } from '../config.ts';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
@@ -44,6 +44,8 @@ export interface DesktopApp {
   startBroadcast(): () => void;
 }
 
+const isExactPath = (path: string) => !/[:{*(]/.test(path);
+
 export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   const shell = createShellHandler({ root: deps.shellRoot, extras: deps.shellExtras ?? {} });
   const routes = defineRoutes(
@@ -51,7 +53,13 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
       ...readRoutes(deps.robot),
       ...deps.routes,
       { method: 'GET', path: '/', access: 'public', summary: 'dashboard shell (no-cache)', handler: shell },
-      { method: 'GET', path: '/{*path}', access: 'public', summary: 'static assets, single-page fallback', handler: shell },
+      {
+        method: 'GET',
+        path: '/{*path}',
+        access: 'public',
+        summary: 'static assets, single-page fallback',
+        handler: shell,
+      },
     ]),
   );
 
@@ -65,11 +73,23 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   koa.use(errorHandler(deps.log.child('http')));
   koa.use(securityHeaders(deps.hosts));
   const router = new Router();
+  const exact = new Map<string, (ctx: Context, next: Next) => Promise<unknown>>();
   for (const route of routes) {
     if (route.method === 'WS' || !route.handler) continue;
     const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[verb](route.path, accessGate(route, deps.gate), route.handler);
+    const gate = accessGate(route, deps.gate);
+    router[verb](route.path, gate, route.handler);
+    const handler = route.handler;
+    if (isExactPath(route.path))
+      exact.set(`${route.method} ${route.path}`, (ctx) => gate(ctx, async () => handler(ctx)));
   }
+  // Most routes have fixed paths: a map finds them in one step instead of testing every route's
+  // pattern (measured in the throughput benchmark). The router still serves parameterised paths,
+  // HEAD and the 405 answers, with the same gate in front.
+  koa.use((ctx, next) => {
+    const handle = exact.get(`${ctx.method} ${ctx.path}`);
+    return handle ? handle(ctx, next) : next();
+  });
   koa.use(router.routes()).use(router.allowedMethods());
 
   const hub = new WsHub({

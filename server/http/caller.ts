@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { CredentialKind } from '../contract/ws.ts';
 import { isLocalRequest } from '../auth/loopback.ts';
-import { tokensEqual } from '../auth/owner-token.ts';
+import { matchesSecret } from '../auth/owner-token.ts';
 
 export interface Caller {
   /** The credential that authenticated the request; anonymous when none did. */
@@ -79,7 +79,7 @@ export function resolveCaller(input: CallerInput, creds: CredentialSources): Cal
   const bearer = bearerOf(req.headers.authorization);
   const presented = bearer ?? (input.queryTokenAllowed ? (input.query.get('token') ?? undefined) : undefined);
   if (presented !== undefined) {
-    if (tokensEqual(presented, creds.ownerToken)) return { ...base, kind: 'token', viaBearer: true };
+    if (matchesSecret(presented, creds.ownerToken)) return { ...base, kind: 'token', viaBearer: true };
     const signed = creds.validateBearer?.(presented);
     if (signed) return { ...base, ...signed, viaBearer: true };
     return { ...base, failed: true };
