@@ -4,31 +4,9 @@
  * huge tool result cannot bloat the log, the socket or the file.
  */
 
-export type AgentRole = 'user' | 'assistant' | 'tool' | 'reasoning';
+import type { AgentLogRow, ToolRecord } from '../contract/agent.ts';
 
-export interface ToolRecord {
-  name: string;
-  input: unknown;
-  /** The tool's result (absent while it runs, or when it failed). */
-  result?: unknown;
-  error?: string;
-}
-
-export interface AgentLogRow {
-  /** Increasing integer, never reused across restarts for a finished row. */
-  id: number;
-  /** ISO time the row was created. */
-  time: string;
-  role: AgentRole;
-  /** dashboard, fleet, thinker... */
-  persona: string;
-  text: string;
-  tool?: ToolRecord;
-  /** An assistant row that reports a failure (provider error, watchdog, stop). */
-  error?: true;
-  /** Still streaming; later frames with the same id replace it. Absent once final. */
-  pending?: true;
-}
+export type { AgentLogRow, AgentRole, ToolRecord } from '../contract/agent.ts';
 
 export type NewRow = Pick<AgentLogRow, 'role' | 'persona' | 'text'> & { tool?: ToolRecord; error?: boolean };
 export type RowPatch = { text?: string; tool?: ToolRecord; error?: boolean };

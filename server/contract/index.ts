@@ -2,3 +2,4 @@
 export type * from './state.ts';
 export type * from './health.ts';
 export type * from './ws.ts';
+export type * from './agent.ts';

@@ -6,29 +6,9 @@
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
 
-export type AgentRole = 'user' | 'assistant' | 'tool' | 'reasoning';
+import type { AgentLogRow, AgentRole, ToolRecord } from '../../../../server/contract/agent.ts';
 
-export interface ToolRecord {
-  name: string;
-  input: unknown;
-  result?: unknown;
-  error?: string;
-}
-
-export interface AgentLogRow {
-  id: number;
-  /** ISO time the row was created. */
-  time: string;
-  role: AgentRole;
-  /** dashboard, fleet, thinker... */
-  persona: string;
-  text: string;
-  tool?: ToolRecord;
-  /** An assistant row that reports a failed turn. */
-  error?: true;
-  /** Still streaming; a later frame with the same id replaces it. */
-  pending?: true;
-}
+export type { AgentLogRow, AgentRole, ToolRecord };
 
 export interface AskStatus {
   running: boolean;
