@@ -6,27 +6,21 @@
  * The test doubles live beside the code they stand in for (ARCHITECTURE.md §7), hence the two
  * imports past main/'s layering rule.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import {
   emulatorSeesOnline,
   startPlatformEmulator,
   type PlatformEmulator,
 } from '../platform-client/test/platform-emulator.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../server/agent/providers/testing/fake-openai.ts';
-import { createLog } from '../server/index.ts';
-import { cockpitLanUrl, composeCockpit, type ComposedCockpit } from './compose.ts';
-
-const OWNER = 'compose-test-owner-token-0123456789';
-const TIMING = { heartbeatMs: 300, pollMs: 100 };
+import { cockpitLanUrl, type ComposedCockpit } from './compose.ts';
+import { composeForTest, dashboard, removeDataDirs, TIMING, until } from './testing/compose-rig.ts';
 
 let emu: PlatformEmulator;
 let fake: FakeOpenAi;
 let owner: { userId: string; session: string };
-const dirs: string[] = [];
 
 beforeAll(async () => {
   emu = await startPlatformEmulator();
@@ -36,63 +30,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await emu.close();
   await fake.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  removeDataDirs();
 });
 
-async function compose(env: Record<string, string> = {}, onNotify?: (n: unknown) => void): Promise<ComposedCockpit> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'compose-test-'));
-  dirs.push(dataDir);
-  return composeCockpit({
-    flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
-    env: {
-      ROBOT_TOKEN: OWNER,
-      ROBOT_HTTPS_PORT: '0',
-      ROBOT_TRACK_AUTOSTART: '0',
-      ROBOT_THINKER_INTERVAL: '3600',
-      ROBOT_RATE_LIMIT: '1000',
-      ...env,
-    },
-    log: () => createLog({ sink: () => {} }),
-    platformTiming: TIMING,
-    ...(onNotify ? { onNotify } : {}),
-  });
-}
-
-async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await predicate()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return predicate();
-}
-
-/** Talks to the cockpit as the dashboard does, keeping every answer so the token can be looked for. */
-function dashboard(base: ComposedCockpit) {
-  const seen: string[] = [];
-  const frames: Record<string, unknown>[] = [];
-  const ws = new WebSocket(`${base.cockpit.url.replace('http', 'ws')}/ws?token=${OWNER}`);
-  ws.on('message', (d) => {
-    seen.push(String(d));
-    frames.push(JSON.parse(String(d)) as Record<string, unknown>);
-  });
-  return {
-    seen,
-    frames,
-    opened: new Promise((resolve) => ws.once('open', resolve)),
-    close: () => ws.close(),
-    async call(method: string, path: string, body?: unknown) {
-      const res = await fetch(`${base.cockpit.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      seen.push(text);
-      return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
-    },
-  };
-}
+const compose = (env: Record<string, string> = {}, onNotify?: (n: unknown) => void) =>
+  composeForTest(env, onNotify ? { onNotify } : {});
 
 /** The owner relays an envelope to the device and waits for its reply payload. */
 async function relay(deviceId: string, payload: unknown, timeoutMs = 15_000): Promise<Record<string, unknown>> {

@@ -4,8 +4,10 @@
  * (ARCHITECTURE.md §2: only main/ sees both). The client runs relayed `invoke` envelopes on the
  * cockpit's agent and shows `notify` envelopes on its dashboards; the cockpit gets the client as
  * its platform port (console routes, /ws status frames), as the 'platform' model provider's
- * device ask, and use_device for dashboard turns. Disconnecting or forgetting the platform stops
- * only the client's loops: the cockpit and local control never depend on it.
+ * device ask, and use_device for dashboard turns; firmware bundles are installed by the console's
+ * updater (firmware-installer.ts) once the cockpit says the robot is idle. Disconnecting or
+ * forgetting the platform stops only the client's loops: the cockpit and local control never
+ * depend on it.
  */
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ import {
   type PlatformTiming,
 } from '../platform-client/index.ts';
 import {
+  COCKPIT_VERSION,
   createLog,
   createLogRing,
   startCockpit,
@@ -29,6 +32,7 @@ import {
   type Log,
 } from '../server/index.ts';
 import { boot } from './boot.ts';
+import { createConsoleUpdater } from './firmware-installer.ts';
 
 export interface ComposeOptions {
   flags: Flags;
@@ -40,6 +44,10 @@ export interface ComposeOptions {
   onNotify?: (notification: PlatformNotification) => void;
   /** Shorter cadences, for tests. */
   platformTiming?: PlatformTiming;
+  /** Relaunches the app after a firmware install (the desktop shell); headless hosts leave it to their service manager. */
+  restart?: () => void;
+  /** The running AppImage ($APPIMAGE); read from the environment when omitted. */
+  appImage?: string;
 }
 
 export interface ComposedCockpit {
@@ -81,11 +89,23 @@ export async function composeCockpit(options: ComposeOptions): Promise<ComposedC
   const log = options.log?.(config) ?? createLog({ level: config.logLevel, scope: 'cockpit', sink: teeSink(logRing, stderrSink) });
   // Bound late: the client exists before the cockpit it feeds, and does nothing before start().
   const late: { cockpit?: Cockpit } = {};
+  const updater = createConsoleUpdater({
+    dataDir: config.dataDir,
+    hook: config.firmwareHook,
+    appImage: options.appImage ?? (options.env ?? process.env)['APPIMAGE'],
+    packageVersion: COCKPIT_VERSION,
+    busyReason: () => (late.cockpit ? late.cockpit.busyReason() : 'the cockpit is not running'),
+    ...(options.restart ? { restart: options.restart } : {}),
+    log: log.child('firmware'),
+  });
+  await updater.load();
   const platform = createPlatformClient({
     secrets: createFileSecretStore({ dir: join(config.dataDir, 'platform') }),
     dataDir: config.dataDir,
     log: log.child('platform'),
     envIdentity: config.platform ?? null,
+    envOwnerSession: config.platformSessionToken ?? null,
+    firmware: { updater },
     // Only verbs actually implemented (reference-notes §3): the envelopes, then what a fleet turn can do.
     capabilities: () => [...ENVELOPE_VERBS, ...(late.cockpit?.fleetToolNames() ?? [])],
     lanUrl: () => (late.cockpit ? cockpitLanUrl(config.host, late.cockpit.port) : null),

@@ -15,13 +15,16 @@ import {
   type IdentityRefusal,
   type IdentityStore,
 } from './identity.ts';
+import { createFirmwarePrefsStore, type FirmwarePrefsStore } from './firmware/firmware-prefs.ts';
 import { CHANNEL_PATTERN } from './limits.ts';
+import { createOwnerSession, type OwnerSession } from './owner-session.ts';
 import type { PlatformClientDeps } from './platform-client.ts';
 import { createPlatformHttp, type PlatformHttp } from './platform-http.ts';
 import { createRealScheduler } from './scheduler.ts';
 import { createStatusStore, type PlatformStatus, type StatusStore } from './status.ts';
 import { createStrikePolicy, type StrikePolicy } from './strikes.ts';
 import type { Outcome, Scheduler } from './types.ts';
+import { checkPlatformUrl } from './url-policy.ts';
 
 /** The client's parts, shared by the operations below. */
 export interface Core {
@@ -32,8 +35,12 @@ export interface Core {
   status: StatusStore;
   strikes: StrikePolicy;
   loops: DeviceRuntime;
+  /** The owner's session token for use_device, bound to the platform it was proved on. */
+  owner: OwnerSession;
+  /** The operator's firmware channel and install consent, kept across restarts. */
+  prefs: FirmwarePrefsStore;
   /** The identity in use; the token never leaves this holder except in request bodies. */
-  current: { identity: DeviceIdentity | null; channel: string };
+  current: { identity: DeviceIdentity | null; channel: string; installAllowed: boolean };
 }
 
 /** Makes `next` the identity in use (or none) and resets strikes, halt and error. */
@@ -47,12 +54,23 @@ export function adopt(core: Core, next: DeviceIdentity | null, source: PlatformS
     deviceId: next?.deviceId ?? null,
     halted: null,
     lastError: null,
+    ownerSession: core.owner.sourceFor(next?.platformUrl ?? null),
   });
+}
+
+/** Reads what the operator chose last time: the owner session and the firmware preferences. */
+async function loadChoices(core: Core): Promise<void> {
+  await core.owner.load();
+  const prefs = await core.prefs.load();
+  core.current.channel = prefs.channel;
+  core.current.installAllowed = prefs.installAllowed;
+  core.status.updateFirmware({ channel: prefs.channel, installAllowed: prefs.installAllowed });
 }
 
 /** The environment identity wins over the stored one (ARCHITECTURE §4: environment before settings). */
 export async function loadIdentity(core: Core): Promise<Outcome<PlatformStatus, IdentityRefusal>> {
   const { deps, status, scheduler } = core;
+  await loadChoices(core);
   if (deps.envIdentity) {
     const env = checkEnrolInput(deps.envIdentity);
     if (!env.ok)
@@ -102,8 +120,21 @@ export async function enrolProved(core: Core, input: unknown): Promise<Outcome<P
   return { ok: true, value: status.snapshot(scheduler.now()) };
 }
 
-/** Switches the firmware channel and reads its pointer at the next opportunity. */
-export function setChannel(core: Core, next: string): Outcome<void, { kind: 'bad_request'; message: string }> {
+type ChoiceFailure = { kind: 'bad_request' | 'storage'; message: string };
+
+/** Stores the firmware choices; the caller updates the state only once they are durable. */
+async function savePrefs(core: Core, next: { channel: string; installAllowed: boolean }): Promise<ChoiceFailure | null> {
+  try {
+    await core.prefs.save(next);
+    return null;
+  } catch (error) {
+    core.deps.log.error('could not store the firmware preferences', { error: String(error) });
+    return { kind: 'storage', message: 'the firmware preferences could not be stored' };
+  }
+}
+
+/** Switches the firmware channel (kept across restarts) and reads its pointer soon. */
+export async function setChannel(core: Core, next: string): Promise<Outcome<void, ChoiceFailure>> {
   if (!CHANNEL_PATTERN.test(next))
     return {
       ok: false,
@@ -112,16 +143,36 @@ export function setChannel(core: Core, next: string): Outcome<void, { kind: 'bad
         message: 'a channel is 1–32 of a-z, 0-9, _ and -, starting with a letter or digit',
       },
     };
+  const failure = await savePrefs(core, { channel: next, installAllowed: core.current.installAllowed });
+  if (failure) return { ok: false, failure };
   core.current.channel = next;
   core.status.updateFirmware({ channel: next, available: null, message: null });
   core.loops.checkFirmwareSoon();
   return { ok: true, value: undefined };
 }
 
+/** Gives or withdraws the operator's consent to install a staged bundle once the robot is idle. */
+export async function setInstallAllowed(core: Core, allowed: boolean): Promise<Outcome<void, ChoiceFailure>> {
+  const failure = await savePrefs(core, { channel: core.current.channel, installAllowed: allowed });
+  if (failure) return { ok: false, failure };
+  core.current.installAllowed = allowed;
+  core.status.updateFirmware({ installAllowed: allowed });
+  if (allowed) core.loops.retryFirmwareInstall();
+  return { ok: true, value: undefined };
+}
+
+/** ROBOT_PLATFORM_SESSION_TOKEN, bound to the environment's own platform URL. */
+function envOwnerSession(deps: PlatformClientDeps): { platformUrl: string; token: string } | null {
+  if (!deps.envIdentity || !deps.envOwnerSession) return null;
+  const url = checkPlatformUrl(deps.envIdentity.platformUrl);
+  return url.ok ? { platformUrl: url.value, token: deps.envOwnerSession } : null;
+}
+
 /** Builds the parts: status, strikes, HTTP, device transport and routes, and the loops. */
 export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp; routes: DeviceRoutes } {
   const scheduler = deps.scheduler ?? createRealScheduler();
-  const current: Core['current'] = { identity: null, channel: deps.firmware?.channel ?? 'stable' };
+  const defaults = { channel: deps.firmware?.channel ?? 'stable', installAllowed: false };
+  const current: Core['current'] = { identity: null, ...defaults };
   const status = createStatusStore(scheduler.now, current.channel, deps.log);
   const strikes = createStrikePolicy();
   const http = createPlatformHttp({
@@ -136,6 +187,7 @@ export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp
     onOutcome: (path, outcome) => loops.onOutcome(path, outcome),
   });
   const routes = createDeviceRoutes(api);
+  const firmwareRoot = join(deps.dataDir, 'firmware');
   const lanUrl = deps.lanUrl ?? (() => null);
   const loops = createDeviceRuntime({
     api,
@@ -150,16 +202,28 @@ export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp
     runFleetTurn: deps.runFleetTurn,
     notify: deps.notify,
     firmware: deps.firmware
-      ? { updater: deps.firmware.updater, root: join(deps.dataDir, 'firmware'), channel: () => current.channel }
+      ? {
+          updater: deps.firmware.updater,
+          root: firmwareRoot,
+          channel: () => current.channel,
+          installAllowed: () => current.installAllowed,
+        }
       : null,
     timing: deps.timing ?? {},
   });
-  if (deps.firmware) status.updateFirmware({ state: 'idle', currentVersion: deps.firmware.updater.currentVersion() });
+  if (deps.firmware)
+    status.updateFirmware({
+      state: 'idle',
+      currentVersion: deps.firmware.updater.currentVersion(),
+      installer: deps.firmware.updater.installer(),
+    });
   return {
     deps,
     scheduler,
     lanUrl,
     identities: createIdentityStore(deps.secrets, deps.log),
+    owner: createOwnerSession(deps.secrets, envOwnerSession(deps), deps.log),
+    prefs: createFirmwarePrefsStore(firmwareRoot, defaults, deps.log),
     status,
     strikes,
     loops,

@@ -41,7 +41,12 @@ export interface DeviceRuntimeDeps {
   lanUrl: () => string | null;
   runFleetTurn: (turn: FleetTurn) => Promise<FleetTurnResult>;
   notify: (notification: PlatformNotification) => void | Promise<void>;
-  firmware: { updater: FirmwareUpdater; root: string; channel: () => string } | null;
+  firmware: {
+    updater: FirmwareUpdater;
+    root: string;
+    channel: () => string;
+    installAllowed: () => boolean;
+  } | null;
   timing: PlatformTiming;
 }
 
@@ -52,6 +57,8 @@ export interface DeviceRuntime {
   stop(): Promise<void>;
   /** Reads the firmware pointer at the next opportunity (after a channel change). */
   checkFirmwareSoon(): void;
+  /** Runs the firmware loop now, without reading the pointer again (after a consent change). */
+  retryFirmwareInstall(): void;
   /** The device transport's outcome hook: strikes, halts and the last error. */
   onOutcome(path: string, outcome: Outcome<PlatformAnswer>): void;
 }
@@ -99,6 +106,7 @@ function firmwareParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: FirmwareP
     api: deps.api,
     http: deps.http,
     updater: deps.firmware.updater,
+    installAllowed: deps.firmware.installAllowed,
     root: deps.firmware.root,
     channel: deps.firmware.channel,
     scheduler: deps.scheduler,
@@ -175,6 +183,7 @@ export function createDeviceRuntime(deps: DeviceRuntimeDeps): DeviceRuntime {
       firmware?.poller.pollSoon();
       firmware?.loop.kick();
     },
+    retryFirmwareInstall: () => firmware?.loop.kick(),
     onOutcome: (path, outcome) => reactToOutcome(deps, fast, path, outcome),
   };
 }

@@ -4,11 +4,12 @@
  * change feed, the validated device routes and the use_device tool. What an envelope turns
  * into and which agent runs a turn are injected (ARCHITECTURE §2).
  */
-import { adopt, buildCore, enrolProved, loadIdentity, setChannel } from './client-core.ts';
+import { adopt, buildCore, enrolProved, loadIdentity, setChannel, setInstallAllowed } from './client-core.ts';
+import { enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
 import type { PlatformTiming } from './device-runtime.ts';
-import { createDeviceWithSession, type EnrolFailure, type SessionEnrolInput } from './enrolment.ts';
+import type { EnrolFailure, SessionEnrolInput } from './enrolment.ts';
 import type { FleetTurn, FleetTurnResult, PlatformNotification } from './envelopes.ts';
 import type { FirmwareUpdater } from './firmware/firmware-poller.ts';
 import type { EnrolInput, IdentityRefusal } from './identity.ts';
@@ -36,8 +37,11 @@ export interface PlatformClientDeps {
   notify: (notification: PlatformNotification) => void | Promise<void>;
   /** Firmware updates; without it the pointer is not polled. */
   firmware?: { updater: FirmwareUpdater; channel?: string };
-  /** The owner's session or command-line token, for use_device; null when none is configured. */
-  ownerToken?: () => Promise<string | null>;
+  /**
+   * ROBOT_PLATFORM_SESSION_TOKEN: the owner's session or command-line token for use_device,
+   * used only with envIdentity's platform. Otherwise the operator stores one (setOwnerSession).
+   */
+  envOwnerSession?: string | null;
   scheduler?: Scheduler;
   fetch?: FetchLike;
   requestTimeoutMs?: number;
@@ -52,15 +56,25 @@ export interface PlatformClient {
   onChange(listener: (status: PlatformStatus) => void): () => void;
   /** Enrols with pasted values: checked, proved with a heartbeat, stored, connected. */
   enrol(input: EnrolInput): Promise<Outcome<PlatformStatus, EnrolFailure>>;
-  /** Creates the device with the owner's session token (POST /api/devices), then enrols it. */
-  enrolWithSession(input: SessionEnrolInput): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  /**
+   * Creates the device with the owner's session token (POST /api/devices), then enrols it; with
+   * keepSession the token is also stored for use_device.
+   */
+  enrolWithSession(input: SessionEnrolInput & { keepSession?: boolean }): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  /** Proves the owner's session token (by listing devices) and stores it for use_device. */
+  setOwnerSession(token: string): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  /** Deletes the stored owner session token. */
+  forgetOwnerSession(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Resumes the loops after disconnect(). */
   connect(): void;
   /** Stops the loops and keeps the identity. */
   disconnect(): Promise<void>;
   /** Stops the loops and deletes the stored identity. */
   forget(): Promise<void>;
-  setFirmwareChannel(channel: string): Outcome<void, { kind: 'bad_request'; message: string }>;
+  /** Switches the firmware channel; kept across restarts. */
+  setFirmwareChannel(channel: string): Promise<Outcome<void, { kind: 'bad_request' | 'storage'; message: string }>>;
+  /** The operator's consent to install a staged bundle once the robot is idle; kept across restarts. */
+  setFirmwareInstall(allowed: boolean): Promise<Outcome<void, { kind: 'bad_request' | 'storage'; message: string }>>;
   /**
    * One owner-scoped agent turn on the platform (POST /api/devices/ask, streamed): yields the
    * answer's text and in-stream errors; throws an AskError when not enrolled, refused or cut off.
@@ -86,10 +100,9 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     status: () => status.snapshot(scheduler.now()),
     onChange: (listener) => status.subscribe(listener),
     enrol: (input) => enrolProved(core, input),
-    async enrolWithSession(input) {
-      const created = await createDeviceWithSession(input, deps.fetch, deps.requestTimeoutMs);
-      return created.ok ? enrolProved(core, created.value) : created;
-    },
+    enrolWithSession: (input) => enrolWithSession(core, input),
+    setOwnerSession: (token) => setOwnerSession(core, token),
+    forgetOwnerSession: () => forgetOwnerSession(core),
     connect() {
       if (current.identity && !status.snapshot(scheduler.now()).connected) loops.start();
     },
@@ -97,18 +110,21 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     async forget() {
       await loops.stop();
       await core.identities.forget();
+      // The owner's token belongs with the identity: a robot moved elsewhere must not carry it.
+      await core.owner.forget();
       adopt(core, null, null);
       status.update({ lastHeartbeatAt: null, unread: null });
     },
     setFirmwareChannel: (next) => setChannel(core, next),
+    setFirmwareInstall: (allowed) => setInstallAllowed(core, allowed),
     ask,
     routes: core.routes,
     useDeviceTool: createUseDeviceTool({
       scheduler,
       selfDeviceId: () => current.identity?.deviceId ?? null,
-      async session() {
-        const token = current.identity ? await deps.ownerToken?.() : null;
-        return current.identity && token ? createSessionClient(core.http, token) : null;
+      session() {
+        const token = ownerTokenNow(core);
+        return Promise.resolve(token ? createSessionClient(core.http, token) : null);
       },
     }),
   };

@@ -2,66 +2,15 @@
  * The status snapshot the dashboard and tray read (issue 10, item 8), and its change feed.
  * It never holds the device token: the identity enters only as platform URL and device id.
  */
+import type { FirmwareStatus, PlatformLastError, PlatformStatus } from '../server/contract/platform.ts';
 import { CADENCE } from './limits.ts';
 import type { FailureKind, PlatformLog } from './types.ts';
 
-/** Where the firmware pointer stands. */
-export type FirmwareState =
-  | 'disabled'
-  | 'idle'
-  | 'checking'
-  | 'up_to_date'
-  | 'downloading'
-  | 'staged'
-  | 'applying'
-  | 'applied'
-  | 'refused'
-  | 'failed';
+export type { FirmwareState, FirmwareStatus, HaltReason, PlatformStatus } from '../server/contract/platform.ts';
 
-/** Firmware part of the status. */
-export interface FirmwareStatus {
-  state: FirmwareState;
-  channel: string;
-  currentVersion: string | null;
-  /** Version the platform points at, when newer or forced. */
-  available: string | null;
-  /** Version verified and staged in the data dir, waiting for an idle robot and the operator. */
-  staged: string | null;
-  lastCheckedAt: number | null;
-  message: string | null;
-}
-
-/** Why the fast loops are halted: the token was refused under the strike policy (§3). */
-export interface HaltReason {
-  reason: 'token_rejected';
-  since: number;
-  message: string;
-}
-
-/** The last failure worth showing. */
-export interface LastError {
+/** The last failure worth showing, with the client's own failure kinds. */
+export interface LastError extends PlatformLastError {
   kind: FailureKind;
-  message: string;
-  at: number;
-}
-
-/** The snapshot returned by status(). */
-export interface PlatformStatus {
-  enrolled: boolean;
-  /** Where the identity came from: pasted and stored, or the host's environment. */
-  identitySource: 'stored' | 'env' | null;
-  platformUrl: string | null;
-  deviceId: string | null;
-  /** Loops are running (false after disconnect()). */
-  connected: boolean;
-  /** A heartbeat succeeded within the 60 s presence window and nothing halted. */
-  online: boolean;
-  lastHeartbeatAt: number | null;
-  envelopesHandled: number;
-  lastError: LastError | null;
-  unread: number | null;
-  halted: HaltReason | null;
-  firmware: FirmwareStatus;
 }
 
 /** Holds the status fields and tells subscribers about changes. */
@@ -86,6 +35,7 @@ export function createStatusStore(now: () => number, channel: string, log: Platf
     lastError: null,
     unread: null,
     halted: null,
+    ownerSession: null,
     firmware: {
       state: 'disabled',
       channel,
@@ -94,6 +44,8 @@ export function createStatusStore(now: () => number, channel: string, log: Platf
       staged: null,
       lastCheckedAt: null,
       message: null,
+      installAllowed: false,
+      installer: null,
     },
   };
   const listeners = new Set<(status: PlatformStatus) => void>();

@@ -9,10 +9,11 @@ afterEach(() => h?.close());
 
 /** A harness whose client has the owner's command-line token, plus a second device (a phone). */
 async function withPeer() {
-  h = await startHarness({ deps: { ownerToken: async () => h.owner.session } });
+  h = await startHarness();
   // Enrolled but with the loops stopped, so the only timers are the tool's own.
   await h.client.start();
   await h.client.disconnect();
+  expect(await h.client.setOwnerSession(h.owner.session)).toMatchObject({ ok: true, value: { ownerSession: 'stored' } });
   const phone = h.emu.enrolDevice(h.owner.session, 'phone');
   return { tool: h.client.useDeviceTool, phone };
 }

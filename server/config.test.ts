@@ -139,5 +139,28 @@ describe('loadConfig', () => {
       expect(problems.join('\n')).toMatch(/ROBOT_DEVICE_TOKEN: expected/);
       expect(problems.join('\n')).not.toContain('secret');
     });
+
+    it('takes the owner session token only with the environment identity, never echoing it', () => {
+      const session = 'tsess_0123456789abcdef';
+      expect(loadConfig({ ...base, env: { ...identity, ROBOT_PLATFORM_SESSION_TOKEN: session } }).platformSessionToken).toBe(
+        session,
+      );
+      expect(loadConfig({ ...base, env: identity }).platformSessionToken).toBeUndefined();
+      expect(() => loadConfig({ ...base, env: { ROBOT_PLATFORM_SESSION_TOKEN: session } })).toThrow(
+        /ROBOT_PLATFORM_SESSION_TOKEN needs ROBOT_PLATFORM_URL/,
+      );
+      expect(() => loadConfig({ ...base, env: { ...identity, ROBOT_PLATFORM_SESSION_TOKEN: 'has space x' } })).toThrow(
+        /ROBOT_PLATFORM_SESSION_TOKEN: expected [^"]*$/m,
+      );
+    });
+  });
+
+  it('takes ROBOT_FIRMWARE_HOOK as an absolute path only', () => {
+    expect(loadConfig({ ...base, env: { ROBOT_FIRMWARE_HOOK: '/usr/local/bin/install-bundle' } }).firmwareHook).toBe(
+      '/usr/local/bin/install-bundle',
+    );
+    expect(loadConfig(base).firmwareHook).toBeUndefined();
+    for (const bad of ['install-bundle', './x', '/x\ny'])
+      expect(() => loadConfig({ ...base, env: { ROBOT_FIRMWARE_HOOK: bad } })).toThrow(/ROBOT_FIRMWARE_HOOK/);
   });
 });

@@ -4,7 +4,7 @@
  * process.env: every part receives the slice it needs.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import {
   CAMERA_SETTING_EXPECTS,
   DEFAULT_CAMERA_SETTING,
@@ -45,6 +45,10 @@ export interface Config {
   readonly model: { provider?: string; baseUrl?: string; model?: string; key?: string };
   /** The robot's platform identity from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN (all or none). */
   readonly platform: PlatformIdentity | undefined;
+  /** The owner's session or command-line token on that platform, for use_device (ROBOT_PLATFORM_SESSION_TOKEN). */
+  readonly platformSessionToken: string | undefined;
+  /** An executable that installs a staged firmware bundle: `<hook> <bundle dir> <version>`. */
+  readonly firmwareHook: string | undefined;
 }
 
 /** A device identity on the hosted platform, as the platform client's enrolment takes it. */
@@ -137,6 +141,10 @@ const matching =
   (raw) =>
     pattern.test(raw) ? raw : undefined;
 
+/** An absolute path without control characters (it reaches a spawn's argv, never a shell). */
+const absolutePath: Parser<string> = (raw) =>
+  isAbsolute(raw) && raw.length <= 1024 && ![...raw].some((c) => c < ' ' || c === '\x7f') ? raw : undefined;
+
 /** True for localhost, 127.0.0.0/8 and ::1: hosts that never leave the machine. */
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -220,6 +228,12 @@ const TABLE = {
     expect: 'a device token of 8-512 printable characters without spaces',
     secret: true,
   },
+  ROBOT_PLATFORM_SESSION_TOKEN: {
+    parse: matching(/^[\x21-\x7e]{8,512}$/),
+    expect: 'a session or command-line token of 8-512 printable characters without spaces',
+    secret: true,
+  },
+  ROBOT_FIRMWARE_HOOK: { parse: absolutePath, expect: 'the absolute path of an executable' },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -264,6 +278,9 @@ export function loadConfig(sources: ConfigSources): Config {
   if (flags.sim && flags.daemon !== undefined) problems.push('--sim and --daemon cannot be used together');
   const platformProblem = partialPlatform(given);
   if (platformProblem) problems.push(platformProblem);
+  // The session token is sent only to the platform the environment names, never to a pasted one.
+  if (given.has('ROBOT_PLATFORM_SESSION_TOKEN') && !given.has('ROBOT_PLATFORM_URL'))
+    problems.push('ROBOT_PLATFORM_SESSION_TOKEN needs ROBOT_PLATFORM_URL, ROBOT_DEVICE_ID and ROBOT_DEVICE_TOKEN');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const home = sources.home ?? homedir();
@@ -300,6 +317,8 @@ export function loadConfig(sources: ConfigSources): Config {
       }),
     ),
     platform: platformIdentity(parsed),
+    platformSessionToken: parsed.ROBOT_PLATFORM_SESSION_TOKEN,
+    firmwareHook: parsed.ROBOT_FIRMWARE_HOOK,
   });
 }
 

@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
 import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
 import type { PlatformNotice } from './desktop/platform-port.ts';
+import { busyReason } from './desktop/robot-busy.ts';
 import type { FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
@@ -30,6 +31,8 @@ export { loadConfig, ConfigError, CONFIG_KEYS, defaultDataDir } from './config.t
 export { createLog, stderrSink, type Log } from './log.ts';
 export { createLogRing, teeSink, type LogRing } from './diagnostics/log-ring.ts';
 export { ensureOwnerToken } from './auth/owner-token.ts';
+export { writeFileAtomic } from './store/atomic-write.ts';
+export { COCKPIT_VERSION } from './version.ts';
 export {
   startWheeledServer,
   runMintTokenCommand,
@@ -38,7 +41,8 @@ export {
   type WheeledServer,
   type BackendChoice,
 } from './wheeled/index.ts';
-export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformStatusView } from './desktop/platform-port.ts';
+export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformSessionEnrolInput } from './desktop/platform-port.ts';
+export type { PlatformStatus, PlatformStatusView } from './contract/platform.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
 export type { DesktopFeatures } from './desktop/features.ts';
 export type { Health } from './contract/health.ts';
@@ -90,6 +94,8 @@ export interface Cockpit {
   fleetToolNames(): string[];
   /** A platform notify envelope: an event receipt and a `notify` frame on /ws. */
   notify(notice: PlatformNotice): void;
+  /** Why the robot is in use (a move, a turn, speech, a person in the last minute), or null when idle. */
+  busyReason(): string | null;
   stop(): Promise<void>;
 }
 
@@ -222,6 +228,14 @@ function cockpitHandle(parts: {
     runFleetTurn: (turn) => parts.features.agent.runFleetTurn(turn),
     fleetToolNames: () => parts.features.agent.runtime.toolsFor(true).map((tool) => tool.name),
     notify: (notice) => parts.features.notify(notice),
+    busyReason: () =>
+      busyReason({
+        moveRunning: parts.features.control.arbiter.current() !== undefined,
+        runningTurns: parts.features.agent.runtime.runningTurns(),
+        speaking: parts.features.control.speaking(),
+        events: parts.features.events.recent(),
+        now: Date.now(),
+      }),
     // Daemon media is never released on the way down: other apps on the robot still use it.
     stop: () => (stopping ??= runCleanup(parts.cleanup)),
   };

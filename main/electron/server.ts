@@ -37,6 +37,11 @@ export async function setupServer(): Promise<DesktopServer> {
     flags: chosen,
     log: (config) => (log = createLog({ level: config.logLevel, scope: 'cockpit' })),
     onNotify: (notification) => listeners.forEach((listener) => listener(notification)),
+    // After a firmware install: quit (the usual graceful shutdown) and start the new version.
+    restart: () => {
+      app.relaunch();
+      app.quit();
+    },
   });
   const desktopLog = (log ?? createLog({ scope: 'cockpit' })).child('desktop');
   const { cockpit, config } = composed;

@@ -1,8 +1,9 @@
 /**
  * The firmware pointer loop (issue 10, item 4): PUT /api/firmware/manifest {channel} hourly
- * by default; a newer bundle is verified and staged, then applied through the injected
- * updater only while the robot is idle and the operator allows it. A downgrade is refused
- * unless the pointer is forced (the platform's own rule, reference-notes §2.6).
+ * by default; a newer bundle is verified and staged, then installed through the injected
+ * updater only while the robot is idle and the operator allows it (a persisted consent, off by
+ * default). A downgrade is refused unless the pointer is forced (the platform's own rule,
+ * reference-notes §2.6).
  */
 import type { DeviceApi } from '../device-api.ts';
 import { CADENCE, PATHS } from '../limits.ts';
@@ -18,10 +19,10 @@ export interface FirmwareUpdater {
   currentVersion(): string;
   /** True when no move, turn or speech is in progress. */
   isIdle(): boolean;
-  /** True when the operator has allowed updates to be applied. */
-  operatorAllows(): boolean;
-  /** Installs a staged bundle (typically followed by a restart). */
-  apply(bundle: StagedBundle): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** How this console installs a bundle, for the status (e.g. `hook /usr/local/bin/x`); null when it cannot. */
+  installer(): string | null;
+  /** Installs a staged bundle; `message` tells the operator what happens next (e.g. a restart). */
+  apply(bundle: StagedBundle): Promise<{ ok: true; message?: string } | { ok: false; message: string }>;
 }
 
 /** Dependencies of the firmware loop. */
@@ -29,6 +30,8 @@ export interface FirmwarePollerDeps {
   api: DeviceApi;
   http: PlatformHttp;
   updater: FirmwareUpdater;
+  /** The operator's consent to install a staged bundle (off by default). */
+  installAllowed: () => boolean;
   /** Folder for staged bundles, inside the data dir. */
   root: string;
   channel: () => string;
@@ -55,29 +58,37 @@ interface PollerState {
 
 type Deps = FirmwarePollerDeps & { pollMs: number; applyRetryMs: number };
 
-/** Applies the staged bundle when the robot is idle and the operator allows it; returns the next delay. */
+/** Why a staged bundle cannot be installed right now, or null when it can. */
+function waitingFor(deps: Deps): string | null {
+  if (deps.updater.installer() === null) return 'staged; this console has no installer for it';
+  if (!deps.installAllowed()) return 'staged; installing waits for the operator to allow it';
+  if (!deps.updater.isIdle()) return 'staged; waiting for the robot to be idle';
+  return null;
+}
+
+/** Installs the staged bundle when nothing stands in the way; returns the next delay. */
 async function tryApply(deps: Deps, state: PollerState): Promise<number> {
   const bundle = state.staged;
   if (!bundle) return deps.pollMs;
-  if (!deps.updater.isIdle() || !deps.updater.operatorAllows()) {
-    deps.report({
-      state: 'staged',
-      staged: bundle.version,
-      message: 'waiting for an idle robot and the operator’s consent',
-    });
+  const waiting = waitingFor(deps);
+  if (waiting) {
+    deps.report({ state: 'staged', staged: bundle.version, message: waiting });
     return deps.applyRetryMs;
   }
   deps.report({ state: 'applying', message: null });
   state.staged = null;
-  const out = await deps.updater.apply(bundle);
+  const out = await deps.updater.apply(bundle).catch((error: unknown) => ({
+    ok: false as const,
+    message: error instanceof Error ? error.message : String(error),
+  }));
   if (out.ok)
     deps.report({
       state: 'applied',
       staged: null,
       currentVersion: bundle.version,
-      message: `applied ${bundle.version}`,
+      message: out.message ?? `installed ${bundle.version}`,
     });
-  else deps.report({ state: 'failed', staged: null, message: `apply failed: ${out.message}` });
+  else deps.report({ state: 'failed', staged: null, message: `install failed: ${out.message}` });
   return deps.pollMs;
 }
 
@@ -132,6 +143,7 @@ export function createFirmwarePoller(input: FirmwarePollerDeps): FirmwarePoller 
   const state: PollerState = { staged: null, lastPollAt: null, rejected: null };
   return {
     async tick() {
+      deps.report({ installer: deps.updater.installer() });
       const due = state.lastPollAt === null || deps.scheduler.now() - state.lastPollAt >= deps.pollMs;
       if (due) await poll(deps, state);
       return state.staged ? tryApply(deps, state) : deps.pollMs;

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPlatformClient } from '../platform-client.ts';
+import { createMemorySecretStore } from '../secret-store.ts';
 import { startHarness, type Harness } from '../test/client-harness.ts';
 import type { StagedBundle } from './bundle.ts';
 import type { FirmwareUpdater } from './firmware-poller.ts';
@@ -14,18 +16,18 @@ const HOUR = 3_600_000;
 
 interface TestUpdater extends FirmwareUpdater {
   idle: boolean;
-  allowed: boolean;
+  installerName: string | null;
   applied: StagedBundle[];
 }
 
 function updater(current = '1.0.0'): TestUpdater {
   const u: TestUpdater = {
     idle: false,
-    allowed: true,
+    installerName: 'test installer',
     applied: [],
     currentVersion: () => current,
     isIdle: () => u.idle,
-    operatorAllows: () => u.allowed,
+    installer: () => u.installerName,
     async apply(bundle) {
       u.applied.push(bundle);
       return { ok: true };
@@ -56,8 +58,10 @@ async function publish(
   expect(out.status).toBe(200);
 }
 
-async function startWith(u: TestUpdater) {
+/** A client with the updater; the operator has allowed installs unless `allowed` is false. */
+async function startWith(u: TestUpdater, allowed = true) {
   h = await startHarness({ deps: { firmware: { updater: u } } });
+  if (allowed) expect((await h.client.setFirmwareInstall(true)).ok).toBe(true);
   return h;
 }
 
@@ -81,15 +85,66 @@ describe('firmware pointer', () => {
 
     await h.sched.advance(60_000);
     expect(u.applied).toHaveLength(0);
+    expect(h.client.status().firmware.message).toBe('staged; waiting for the robot to be idle');
     u.idle = true;
-    u.allowed = false;
+    await h.client.setFirmwareInstall(false);
     await h.sched.advance(60_000);
     expect(u.applied).toHaveLength(0);
-    u.allowed = true;
+    expect(h.client.status().firmware).toMatchObject({
+      installAllowed: false,
+      message: 'staged; installing waits for the operator to allow it',
+    });
+    await h.client.setFirmwareInstall(true);
     await h.sched.advance(60_000);
     expect(u.applied).toHaveLength(1);
     expect(u.applied[0]).toMatchObject({ version: '1.1.0', dir, force: false });
-    expect(h.client.status().firmware).toMatchObject({ state: 'applied', staged: null });
+    expect(h.client.status().firmware).toMatchObject({ state: 'applied', staged: null, currentVersion: '1.1.0' });
+  });
+
+  it('keeps a bundle staged while the console has no installer, and reports an install that fails', async () => {
+    const u = updater();
+    u.idle = true;
+    u.installerName = null;
+    await startWith(u);
+    await publish('1.1.0', { 'app.js': 'x' });
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'staged',
+      installer: null,
+      message: 'staged; this console has no installer for it',
+    });
+    expect(u.applied).toHaveLength(0);
+    u.installerName = 'hook /bin/false';
+    u.apply = () => Promise.reject(new Error('hook exited with code 1'));
+    await h.sched.advance(60_000);
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'failed',
+      installer: 'hook /bin/false',
+      message: 'install failed: hook exited with code 1',
+    });
+  });
+
+  it('keeps the channel and the install consent across restarts, and refuses a bad channel', async () => {
+    const u = updater();
+    await startWith(u, false);
+    await h.client.start();
+    expect(h.client.status().firmware).toMatchObject({ channel: 'stable', installAllowed: false });
+    expect((await h.client.setFirmwareChannel('beta')).ok).toBe(true);
+    expect((await h.client.setFirmwareInstall(true)).ok).toBe(true);
+    expect(await h.client.setFirmwareChannel('Not A Channel')).toMatchObject({ ok: false, failure: { kind: 'bad_request' } });
+    const again = createPlatformClient({
+      secrets: createMemorySecretStore(),
+      dataDir: h.dataDir,
+      log: { debug() {}, info() {}, warn() {}, error() {} },
+      capabilities: () => [],
+      runFleetTurn: () => Promise.reject(new Error('unused')),
+      notify: () => {},
+      firmware: { updater: u },
+    });
+    await again.start();
+    expect(again.status().firmware).toMatchObject({ channel: 'beta', installAllowed: true });
+    await again.disconnect();
   });
 
   it('refuses a bundle whose file does not match its sha256 and stages nothing', async () => {
@@ -155,8 +210,8 @@ describe('firmware pointer', () => {
     await h.sched.advance(HOUR);
     expect(h.times('PUT', '/api/firmware/manifest')).toEqual([0, HOUR]);
     await publish('1.5.0', { 'app.js': 'beta' }, { channel: 'beta' });
-    expect(h.client.setFirmwareChannel('Beta!')).toMatchObject({ ok: false });
-    expect(h.client.setFirmwareChannel('beta')).toEqual({ ok: true, value: undefined });
+    expect(await h.client.setFirmwareChannel('Beta!')).toMatchObject({ ok: false });
+    expect(await h.client.setFirmwareChannel('beta')).toEqual({ ok: true, value: undefined });
     await h.sched.advance(0);
     const puts = h.emu.requests.filter((r) => r.method === 'PUT' && r.path === '/api/firmware/manifest');
     expect(puts.at(-1)?.body).toMatchObject({ channel: 'beta' });

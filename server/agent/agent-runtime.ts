@@ -58,6 +58,8 @@ export interface AgentRuntime {
   toolsFor(fleet: boolean): AgentTool[];
   /** Aborts every running turn (shutdown); each still writes its error row. */
   abortAll(reason: Error): void;
+  /** How many turns run now, of any persona. */
+  runningTurns(): number;
 }
 
 export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
@@ -70,6 +72,7 @@ export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
   };
   return {
     toolsFor,
+    runningTurns: () => running.size,
     start(request) {
       const provider = deps.model.provider();
       const userRow = deps.agentLog.add({ role: 'user', persona: request.persona, text: request.prompt });

@@ -3,3 +3,4 @@ export type * from './state.ts';
 export type * from './health.ts';
 export type * from './ws.ts';
 export type * from './agent.ts';
+export type * from './platform.ts';

@@ -5,37 +5,8 @@
  * feed below turns its changes into `{type: "platform"}` frames on /ws, and notify envelopes
  * into an event receipt plus a `{type: "notify"}` frame.
  */
+import type { PlatformStatus, PlatformStatusView } from '../contract/platform.ts';
 import type { EventInput } from './event-log.ts';
-
-/** The firmware part of the status (the platform client's FirmwareStatus). */
-export interface PlatformFirmwareView {
-  state: string;
-  channel: string;
-  currentVersion: string | null;
-  available: string | null;
-  staged: string | null;
-  lastCheckedAt: number | null;
-  message: string | null;
-}
-
-/**
- * What the dashboard reads from GET /api/console/platform and /ws `platform` frames. Times are
- * epoch milliseconds. Documented in platform-client/README.md ("Status").
- */
-export interface PlatformStatusView {
-  enrolled: boolean;
-  identitySource: 'stored' | 'env' | null;
-  platformUrl: string | null;
-  deviceId: string | null;
-  connected: boolean;
-  online: boolean;
-  lastHeartbeatAt: number | null;
-  envelopesHandled: number;
-  lastError: { kind: string; message: string; at: number } | null;
-  unread: number | null;
-  halted: { reason: string; since: number; message: string } | null;
-  firmware: PlatformFirmwareView;
-}
 
 /** Errors as values, as the platform client returns them. */
 export type PortOutcome<T> = { ok: true; value: T } | { ok: false; failure: { kind: string; message: string } };
@@ -49,17 +20,36 @@ export interface PlatformEnrolInput {
 
 /** The platform client as the cockpit uses it. */
 export interface PlatformPort {
-  status(): PlatformStatusView;
-  onChange(listener: (status: PlatformStatusView) => void): () => void;
+  status(): PlatformStatus;
+  onChange(listener: (status: PlatformStatus) => void): () => void;
   /** Checks the values (https, or http on a loopback host), proves them with a heartbeat, stores them. */
-  enrol(input: PlatformEnrolInput): Promise<PortOutcome<PlatformStatusView>>;
+  enrol(input: PlatformEnrolInput): Promise<PortOutcome<PlatformStatus>>;
   /** Resumes the loops after disconnect(). */
   connect(): void;
   /** Stops the loops and keeps the identity; local control is untouched. */
   disconnect(): Promise<void>;
   /** Stops the loops and deletes the stored identity. */
   forget(): Promise<void>;
-  setFirmwareChannel(channel: string): PortOutcome<void>;
+  /** Persists the channel and reads its pointer at the next opportunity. */
+  setFirmwareChannel(channel: string): Promise<PortOutcome<void>>;
+  /** Persists the operator's consent to install a staged bundle once the robot is idle. */
+  setFirmwareInstall(allowed: boolean): Promise<PortOutcome<void>>;
+  /** Creates this robot as a device with the owner's session token (POST /api/devices), then enrols it. */
+  enrolWithSession(input: PlatformSessionEnrolInput): Promise<PortOutcome<PlatformStatus>>;
+  /** Proves the owner's session token against the platform (listing devices), then stores it for use_device. */
+  setOwnerSession(token: string): Promise<PortOutcome<PlatformStatus>>;
+  /** Deletes the stored owner session token. */
+  forgetOwnerSession(): Promise<PortOutcome<PlatformStatus>>;
+}
+
+/** Enrolment for an owner who has a session or command-line token. */
+export interface PlatformSessionEnrolInput {
+  platformUrl: string;
+  sessionToken: string;
+  /** The device's name in the owner's fleet. */
+  name: string;
+  /** Also keep the session token, so the robot's agent can reach the owner's other devices. */
+  keepSession: boolean;
 }
 
 /** A notify envelope (the push mirror, platform-api.md "Web Push" 3). */
@@ -71,7 +61,7 @@ export interface PlatformNotice {
 }
 
 /** The status as it leaves the cockpit: only these fields, whatever the port's object holds. */
-export function platformView(status: PlatformStatusView): PlatformStatusView & { available: true } {
+export function platformView(status: PlatformStatus): PlatformStatusView {
   const { firmware: f, lastError: e, halted: x } = status;
   return {
     available: true,
@@ -86,6 +76,7 @@ export function platformView(status: PlatformStatusView): PlatformStatusView & {
     lastError: e ? { kind: e.kind, message: e.message, at: e.at } : null,
     unread: status.unread,
     halted: x ? { reason: x.reason, since: x.since, message: x.message } : null,
+    ownerSession: status.ownerSession,
     firmware: {
       state: f.state,
       channel: f.channel,
@@ -94,6 +85,8 @@ export function platformView(status: PlatformStatusView): PlatformStatusView & {
       staged: f.staged,
       lastCheckedAt: f.lastCheckedAt,
       message: f.message,
+      installAllowed: f.installAllowed,
+      installer: f.installer,
     },
   };
 }

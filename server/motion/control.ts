@@ -65,6 +65,8 @@ export interface Control {
   readonly arbiter: Arbiter;
   readonly reelRunner: Reel;
   readonly latch: StopLatch;
+  /** True while the speaker plays a clip. */
+  speaking(): boolean;
   /** Opens the move-event subscription. */
   start(): void;
   close(): void;
@@ -168,6 +170,7 @@ export function createControl(deps: ControlDeps): Control {
     arbiter: p.arbiter,
     reelRunner: p.reel,
     latch: p.latch,
+    speaking: () => p.speaker.speaking(),
     start: () => p.events.start(),
     close() {
       p.reel.abort('shutdown', 'system');

@@ -13,9 +13,11 @@ import { loadConfig } from '../../config.ts';
 import { startCockpit, type Cockpit } from '../../index.ts';
 import { silentLog } from '../../log.ts';
 import { startHarness, TEST_TOKEN, until, type Harness } from '../../testing/cockpit-harness.ts';
-import type { PlatformPort, PlatformStatusView, PortOutcome } from '../platform-port.ts';
+import type { PlatformStatus as PlatformStatusView } from '../../contract/platform.ts';
+import type { PlatformPort, PortOutcome } from '../platform-port.ts';
 
 const TOKEN = 'tind_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
+const SESSION = 'tcli_session-0123456789abcdefghijklmnop';
 
 const initial = (): PlatformStatusView => ({
   enrolled: false,
@@ -29,6 +31,7 @@ const initial = (): PlatformStatusView => ({
   lastError: null,
   unread: null,
   halted: null,
+  ownerSession: null,
   firmware: {
     state: 'disabled',
     channel: 'stable',
@@ -37,6 +40,8 @@ const initial = (): PlatformStatusView => ({
     staged: null,
     lastCheckedAt: null,
     message: null,
+    installAllowed: false,
+    installer: null,
   },
 });
 
@@ -50,7 +55,7 @@ function fakePort() {
     const leaky = Object.assign({}, status, { token: TOKEN });
     for (const listener of listeners) listener(leaky);
   };
-  const port: PlatformPort & { set: typeof set } = {
+  const port: PlatformPort & { set: typeof set; failStorage: boolean } = {
     set,
     status: () => Object.assign({}, status, { token: TOKEN }),
     onChange: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
@@ -66,12 +71,35 @@ function fakePort() {
     connect: () => set({ connected: true }),
     disconnect: async () => set({ connected: false, online: false }),
     forget: async () => set({ ...initial(), firmware: status.firmware }),
-    setFirmwareChannel(channel) {
+    async setFirmwareChannel(channel) {
       if (!/^[a-z0-9][a-z0-9_-]{0,31}$/.test(channel))
         return { ok: false, failure: { kind: 'bad_request', message: 'a channel is 1–32 of a-z, 0-9, _ and -' } };
       set({ firmware: { ...status.firmware, channel } });
       return { ok: true, value: undefined };
     },
+    async setFirmwareInstall(installAllowed) {
+      if (port.failStorage) return { ok: false, failure: { kind: 'storage', message: 'the disk is full' } };
+      set({ firmware: { ...status.firmware, installAllowed } });
+      return { ok: true, value: undefined };
+    },
+    async enrolWithSession(input): Promise<PortOutcome<PlatformStatusView>> {
+      if (input.sessionToken !== SESSION)
+        return { ok: false, failure: { kind: 'unauthorized', message: `the platform refused ${input.sessionToken}` } };
+      set({ enrolled: true, identitySource: 'stored', platformUrl: input.platformUrl, deviceId: `dev-${input.name}` });
+      if (input.keepSession) set({ ownerSession: 'stored' });
+      return { ok: true, value: port.status() };
+    },
+    async setOwnerSession(token): Promise<PortOutcome<PlatformStatusView>> {
+      if (token !== SESSION)
+        return { ok: false, failure: { kind: 'bad_request', message: `the platform refused ${token}` } };
+      set({ ownerSession: 'stored' });
+      return { ok: true, value: port.status() };
+    },
+    async forgetOwnerSession(): Promise<PortOutcome<PlatformStatusView>> {
+      set({ ownerSession: null });
+      return { ok: true, value: port.status() };
+    },
+    failStorage: false,
   };
   return port;
 }
@@ -94,7 +122,7 @@ beforeAll(async () => {
     flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
   });
   cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN, platform: { port } });
-  bare = await startHarness();
+  bare = await startHarness({ ROBOT_RATE_LIMIT: '1000' });
 });
 afterAll(async () => {
   await cockpit.stop();
@@ -110,6 +138,7 @@ async function call(method: string, path: string, body?: unknown, base = cockpit
   });
   const text = await res.text();
   expect(text).not.toContain(TOKEN);
+  expect(text).not.toContain(SESSION);
   return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
 }
 
@@ -141,6 +170,9 @@ describe('without a platform client', () => {
       ['POST', '/api/console/platform/disconnect', undefined],
       ['DELETE', '/api/console/platform', undefined],
       ['PUT', '/api/console/platform/firmware', { channel: 'beta' }],
+      ['POST', '/api/console/platform/enrol-session', { platformUrl: 'https://p.example', sessionToken: SESSION, name: 'r' }],
+      ['PUT', '/api/console/platform/owner-session', { token: SESSION }],
+      ['DELETE', '/api/console/platform/owner-session', undefined],
     ] as const) {
       expect(await call(method, path, body, bare.url)).toMatchObject({ status: 503, json: { code: 'NOT_CONFIGURED' } });
     }
@@ -196,14 +228,68 @@ describe('with a platform client', () => {
     expect(await call('PUT', '/api/console/platform/firmware', { channel: 'Not OK' })).toMatchObject({ status: 400 });
   });
 
+  it('sets the install consent with or without the channel, and validates both', async () => {
+    expect((await call('PUT', '/api/console/platform/firmware', { installAllowed: true })).json).toMatchObject({
+      firmware: { channel: 'beta', installAllowed: true, installer: null },
+    });
+    expect(
+      (await call('PUT', '/api/console/platform/firmware', { channel: 'stable', installAllowed: false })).json,
+    ).toMatchObject({ firmware: { channel: 'stable', installAllowed: false } });
+    for (const body of [{}, { installAllowed: 'yes' }, { channel: 3 }, { channel: 'x'.repeat(33) }, { other: 1 }])
+      expect(await call('PUT', '/api/console/platform/firmware', body)).toMatchObject({
+        status: 400,
+        json: { code: 'BAD_REQUEST' },
+      });
+    port.failStorage = true;
+    expect(await call('PUT', '/api/console/platform/firmware', { installAllowed: true })).toEqual({
+      status: 503,
+      json: { error: 'the disk is full', code: 'STORAGE_FAILED' },
+    });
+    port.failStorage = false;
+  });
+
+  it('stores the owner session for use_device, never echoing it, and forgets it', async () => {
+    expect(await call('PUT', '/api/console/platform/owner-session', { token: `${SESSION}x` })).toEqual({
+      status: 400,
+      json: { error: 'the platform refused [token]', code: 'BAD_REQUEST' },
+    });
+    for (const body of [{}, { token: '' }, { token: SESSION, extra: 1 }, { token: 'x'.repeat(513) }])
+      expect(await call('PUT', '/api/console/platform/owner-session', body)).toMatchObject({ status: 400 });
+    expect((await call('PUT', '/api/console/platform/owner-session', { token: SESSION })).json).toMatchObject({
+      ownerSession: 'stored',
+    });
+    expect((await call('DELETE', '/api/console/platform/owner-session')).json).toMatchObject({ ownerSession: null });
+  });
+
   it('forgets the identity; connect then needs a new enrolment', async () => {
     expect((await call('DELETE', '/api/console/platform')).json).toMatchObject({ enrolled: false, deviceId: null });
     expect(await call('POST', '/api/console/platform/connect')).toMatchObject({ status: 409 });
   });
 
+  it('enrols with the owner session token, keeping it only when asked', async () => {
+    const body = { platformUrl: 'https://platform.example', sessionToken: SESSION, name: 'desk' };
+    for (const bad of [{ ...body, keepSession: 'yes' }, { ...body, name: '' }, { ...body, deviceId: 'x' }])
+      expect(await call('POST', '/api/console/platform/enrol-session', bad)).toMatchObject({ status: 400 });
+    expect(await call('POST', '/api/console/platform/enrol-session', { ...body, sessionToken: `${SESSION}x` })).toEqual({
+      status: 400,
+      json: { error: 'the platform refused [token]', code: 'BAD_REQUEST' },
+    });
+    expect((await call('POST', '/api/console/platform/enrol-session', { ...body, keepSession: true })).json).toMatchObject(
+      { enrolled: true, deviceId: 'dev-desk', ownerSession: 'stored' },
+    );
+    port.set(initial());
+  });
+
   it('leaves enrolment and forgetting to the environment while ROBOT_PLATFORM_* decide', async () => {
     port.set({ enrolled: true, identitySource: 'env' });
     expect(await call('POST', '/api/console/platform/enrol', pasted)).toMatchObject({ status: 409 });
+    expect(
+      await call('POST', '/api/console/platform/enrol-session', {
+        platformUrl: 'https://platform.example',
+        sessionToken: SESSION,
+        name: 'desk',
+      }),
+    ).toMatchObject({ status: 409 });
     expect(await call('DELETE', '/api/console/platform')).toMatchObject({ status: 409 });
     port.set(initial());
   });

@@ -1,6 +1,7 @@
 /**
- * The platform card's console routes (issue 10): status, enrolment with pasted values,
- * connect, disconnect, forget, firmware channel. Thin: the body is checked at the edge (types,
+ * The platform card's console routes (issue 10): status, enrolment with pasted values or with
+ * the owner's session token, connect, disconnect, forget, the firmware channel and install
+ * consent, and the owner session that use_device needs. Thin: the body is checked at the edge (types,
  * lengths, no unknown fields), the platform client decides the rest (https or a loopback host,
  * the proving heartbeat) and its refusal is relayed. The device token goes in and never comes
  * back out: answers carry the status view only, and a refusal message is scrubbed of it.
@@ -10,7 +11,13 @@ import type { Context } from 'koa';
 import { AppError, badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
-import { platformView, type PlatformEnrolInput, type PlatformPort, type PortOutcome } from '../platform-port.ts';
+import {
+  platformView,
+  type PlatformEnrolInput,
+  type PlatformPort,
+  type PlatformSessionEnrolInput,
+  type PortOutcome,
+} from '../platform-port.ts';
 
 export interface PlatformRouteDeps {
   port: PlatformPort | undefined;
@@ -18,6 +25,7 @@ export interface PlatformRouteDeps {
 
 /** Edge limits: generous beside the client's own (id ≤128, token ≤512), tight enough for a form. */
 const FIELDS = { platformUrl: 2048, deviceId: 128, token: 512 } as const;
+const SESSION_FIELDS = { platformUrl: 2048, sessionToken: 512, name: 64 } as const;
 
 function noStore(ctx: Context, body: unknown): void {
   ctx.set('Cache-Control', 'no-store');
@@ -29,12 +37,21 @@ function required(port: PlatformPort | undefined): PlatformPort {
   return port;
 }
 
-/** A JSON object with exactly the named string fields, each 1..max characters. */
-function stringFields<K extends string>(body: unknown, limits: Record<K, number>): Record<K, string> {
+function objectBody(body: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw badRequest('the body must be a JSON object');
-  const extra = Object.keys(body).filter((key) => !(key in limits));
+  const extra = Object.keys(body).filter((key) => !allowed.includes(key));
   if (extra.length > 0) throw badRequest(`unknown field ${extra[0]}`);
+  return body as Record<string, unknown>;
+}
+
+/** A JSON object with exactly the named string fields, each 1..max characters (plus `optional` others). */
+function stringFields<K extends string>(
+  body: unknown,
+  limits: Record<K, number>,
+  optional: readonly string[] = [],
+): Record<K, string> {
+  objectBody(body, [...Object.keys(limits), ...optional]);
   const out = {} as Record<K, string>;
   for (const [key, max] of Object.entries(limits) as [K, number][]) {
     const value = (body as Record<string, unknown>)[key];
@@ -51,7 +68,28 @@ function refusal(outcome: Extract<PortOutcome<unknown>, { ok: false }>, token?: 
   const message = token ? outcome.failure.message.split(token).join('[token]') : outcome.failure.message;
   // A refused token is bad input from the form (400), not the dashboard's own credential (401).
   if (kind === 'bad_request' || kind === 'unauthorized') return badRequest(message);
+  if (kind === 'storage') return new AppError('STORAGE_FAILED', message);
   return new AppError('NOT_CONFIGURED', message);
+}
+
+/** Body of PUT /api/console/platform/firmware: a channel, the install consent, or both. */
+function firmwareChoices(body: unknown): { channel?: string; installAllowed?: boolean } {
+  const { channel, installAllowed } = objectBody(body, ['channel', 'installAllowed']);
+  if (channel === undefined && installAllowed === undefined)
+    throw badRequest('send channel (1-32 of a-z, 0-9, _ and -) and/or installAllowed (boolean)');
+  if (channel !== undefined && (typeof channel !== 'string' || channel.length > 32))
+    throw badRequest('channel must be a string of 1-32 of a-z, 0-9, _ and -');
+  if (installAllowed !== undefined && typeof installAllowed !== 'boolean')
+    throw badRequest('installAllowed must be true or false');
+  return { ...(channel !== undefined ? { channel } : {}), ...(installAllowed !== undefined ? { installAllowed } : {}) };
+}
+
+/** Body of POST /api/console/platform/enrol-session. */
+function sessionEnrolment(body: unknown): PlatformSessionEnrolInput {
+  const fields = stringFields(body, SESSION_FIELDS, ['keepSession']);
+  const keep = (body as Record<string, unknown>).keepSession;
+  if (keep !== undefined && typeof keep !== 'boolean') throw badRequest('keepSession must be true or false');
+  return { ...fields, keepSession: keep === true };
 }
 
 /** The environment decides the identity while ROBOT_PLATFORM_* are set (ARCHITECTURE §4). */
@@ -82,6 +120,22 @@ function identityRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         refuseWhileEnv(client);
         const out = await client.enrol(input);
         if (!out.ok) throw refusal(out, input.token);
+        noStore(ctx, platformView(out.value));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/console/platform/enrol-session',
+      access: 'key',
+      control: true,
+      summary:
+        'create this robot as a device with the owner\'s {platformUrl, sessionToken, name, keepSession?}, then enrol it',
+      async handler(ctx) {
+        const client = required(port);
+        const input = sessionEnrolment(await readJsonBody(ctx));
+        refuseWhileEnv(client);
+        const out = await client.enrolWithSession(input);
+        if (!out.ok) throw refusal(out, input.sessionToken);
         noStore(ctx, platformView(out.value));
       },
     },
@@ -135,18 +189,52 @@ function loopRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
       path: '/api/console/platform/firmware',
       access: 'key',
       control: true,
-      summary: 'firmware channel: {channel} 1-32 of a-z, 0-9, _ and -',
+      summary: 'firmware choices: {channel?} 1-32 of a-z, 0-9, _ and -, {installAllowed?} install once idle',
       async handler(ctx) {
         const client = required(port);
-        const { channel } = stringFields(await readJsonBody(ctx), { channel: 32 });
-        const out = client.setFirmwareChannel(channel);
-        if (!out.ok) throw refusal(out);
+        const { channel, installAllowed } = firmwareChoices(await readJsonBody(ctx));
+        for (const out of [
+          channel !== undefined ? await client.setFirmwareChannel(channel) : null,
+          installAllowed !== undefined ? await client.setFirmwareInstall(installAllowed) : null,
+        ])
+          if (out && !out.ok) throw refusal(out);
         noStore(ctx, platformView(client.status()));
       },
     },
   ];
 }
 
+function ownerSessionRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
+  return [
+    {
+      method: 'PUT',
+      path: '/api/console/platform/owner-session',
+      access: 'key',
+      control: true,
+      summary: "the owner's session token {token} for use_device, proved on the platform and stored; never shown",
+      async handler(ctx) {
+        const client = required(port);
+        const { token } = stringFields(await readJsonBody(ctx), { token: 512 });
+        const out = await client.setOwnerSession(token);
+        if (!out.ok) throw refusal(out, token);
+        noStore(ctx, platformView(out.value));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/console/platform/owner-session',
+      access: 'key',
+      control: true,
+      summary: "delete the stored owner session token (use_device stops reaching the owner's devices)",
+      async handler(ctx) {
+        const out = await required(port).forgetOwnerSession();
+        if (!out.ok) throw refusal(out);
+        noStore(ctx, platformView(out.value));
+      },
+    },
+  ];
+}
+
 export function platformRoutes(deps: PlatformRouteDeps): RouteSpec[] {
-  return [...identityRoutes(deps), ...loopRoutes(deps)];
+  return [...identityRoutes(deps), ...loopRoutes(deps), ...ownerSessionRoutes(deps)];
 }

@@ -1,0 +1,79 @@
+/**
+ * Helpers for tests of the composed console (compose*.test.ts): a console on the simulator with
+ * a fresh data dir, and a dashboard that talks to it over HTTP and /ws, keeping every answer so
+ * a test can check that no secret ever came back.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { createLog } from '../../server/index.ts';
+import { composeCockpit, type ComposeOptions, type ComposedCockpit } from '../compose.ts';
+
+export const OWNER = 'compose-test-owner-token-0123456789';
+export const TIMING = { heartbeatMs: 300, pollMs: 100 };
+
+const dirs: string[] = [];
+
+/** A console on the built-in simulator; its data dir is removed by removeDataDirs(). */
+export function composeForTest(
+  env: Record<string, string> = {},
+  extra: Partial<Omit<ComposeOptions, 'flags' | 'env'>> = {},
+): Promise<ComposedCockpit> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'compose-test-'));
+  dirs.push(dataDir);
+  return composeCockpit({
+    flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
+    env: {
+      ROBOT_TOKEN: OWNER,
+      ROBOT_HTTPS_PORT: '0',
+      ROBOT_TRACK_AUTOSTART: '0',
+      ROBOT_THINKER_INTERVAL: '3600',
+      ROBOT_RATE_LIMIT: '1000',
+      ...env,
+    },
+    log: () => createLog({ sink: () => {} }),
+    platformTiming: TIMING,
+    ...extra,
+  });
+}
+
+export function removeDataDirs(): void {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await predicate()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return predicate();
+}
+
+/** Talks to the cockpit as the dashboard does, keeping every answer so a token can be looked for. */
+export function dashboard(base: ComposedCockpit) {
+  const seen: string[] = [];
+  const frames: Record<string, unknown>[] = [];
+  const ws = new WebSocket(`${base.cockpit.url.replace('http', 'ws')}/ws?token=${OWNER}`);
+  ws.on('message', (d) => {
+    seen.push(String(d));
+    frames.push(JSON.parse(String(d)) as Record<string, unknown>);
+  });
+  return {
+    seen,
+    frames,
+    opened: new Promise((resolve) => ws.once('open', resolve)),
+    close: () => ws.close(),
+    async call(method: string, path: string, body?: unknown) {
+      const res = await fetch(`${base.cockpit.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      seen.push(text);
+      return { status: res.status, json: JSON.parse(text) as Record<string, unknown> };
+    },
+  };
+}

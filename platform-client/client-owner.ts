@@ -1,0 +1,86 @@
+/**
+ * The owner's side of the client (issue 10, items 1 and 6): keeping the owner's session token
+ * for use_device, and enrolling with it. A pasted token is proved by listing the owner's
+ * devices on the robot's own platform before it is stored, so a typo or an expired session is
+ * caught at the form, not in the middle of an agent turn.
+ */
+import type { Core } from './client-core.ts';
+import { enrolProved } from './client-core.ts';
+import { createDeviceWithSession, type EnrolFailure, type SessionEnrolInput } from './enrolment.ts';
+import { isSessionTokenShape } from './owner-session.ts';
+import type { PlatformHttp } from './platform-http.ts';
+import { createSessionClient } from './session-client.ts';
+import type { PlatformStatus } from './status.ts';
+import type { Outcome } from './types.ts';
+
+type Refusal = { ok: false; failure: EnrolFailure };
+const refuse = (kind: EnrolFailure['kind'], message: string): Refusal => ({ ok: false, failure: { kind, message } });
+
+function reportOwnerSession(core: Core): PlatformStatus {
+  core.status.update({ ownerSession: core.owner.sourceFor(core.current.identity?.platformUrl ?? null) });
+  return core.status.snapshot(core.scheduler.now());
+}
+
+/** Proves the token on the enrolled platform, then stores it bound to that platform. */
+export async function setOwnerSession(
+  core: Core & { http: PlatformHttp },
+  token: string,
+): Promise<Outcome<PlatformStatus, EnrolFailure>> {
+  const platformUrl = core.current.identity?.platformUrl;
+  if (!platformUrl) return refuse('bad_request', 'enrol the robot first: the session token is for its platform');
+  if (core.owner.sourceFor(platformUrl) === 'env')
+    return refuse('bad_request', 'ROBOT_PLATFORM_SESSION_TOKEN decides the owner session on this robot');
+  const trimmed = token.trim();
+  if (!isSessionTokenShape(trimmed))
+    return refuse('bad_request', 'a session token is 8–512 printable characters without spaces');
+  const listed = await createSessionClient(core.http, trimmed).listDevices();
+  if (!listed.ok) {
+    if (listed.failure.kind === 'unauthorized')
+      return refuse('bad_request', 'the platform refused this session token (signed out or expired)');
+    return refuse('unavailable', `could not check the session token: ${listed.failure.message}`);
+  }
+  try {
+    await core.owner.save(platformUrl, trimmed);
+  } catch (error) {
+    core.deps.log.error('could not store the owner session', { error: String(error) });
+    return refuse('storage', 'the session token could not be stored');
+  }
+  core.deps.log.info('owner session stored for use_device', { platformUrl, devices: listed.value.length });
+  return { ok: true, value: reportOwnerSession(core) };
+}
+
+/** Deletes the stored token; an environment token stays (the host decides it). */
+export async function forgetOwnerSession(core: Core): Promise<Outcome<PlatformStatus, EnrolFailure>> {
+  try {
+    await core.owner.forget();
+  } catch (error) {
+    core.deps.log.error('could not delete the owner session', { error: String(error) });
+    return refuse('storage', 'the session token could not be deleted');
+  }
+  return { ok: true, value: reportOwnerSession(core) };
+}
+
+/** Creates the device with the owner's token, enrols it, and keeps the token when asked to. */
+export async function enrolWithSession(
+  core: Core & { http: PlatformHttp },
+  input: SessionEnrolInput & { keepSession?: boolean },
+): Promise<Outcome<PlatformStatus, EnrolFailure>> {
+  const { keepSession, ...create } = input;
+  const created = await createDeviceWithSession(create, core.deps.fetch, core.deps.requestTimeoutMs);
+  if (!created.ok) return created;
+  const enrolled = await enrolProved(core, created.value);
+  if (!enrolled.ok || !keepSession) return enrolled;
+  // The platform accepted the token a moment ago (it created the device): store it without asking again.
+  try {
+    await core.owner.save(created.value.platformUrl, input.sessionToken.trim());
+  } catch (error) {
+    core.deps.log.error('could not store the owner session', { error: String(error) });
+    return refuse('storage', 'enrolled, but the session token could not be stored');
+  }
+  return { ok: true, value: reportOwnerSession(core) };
+}
+
+/** The token use_device may send: the one bound to the robot's current platform. */
+export function ownerTokenNow(core: Core): string | null {
+  return core.owner.tokenFor(core.current.identity?.platformUrl ?? null);
+}
