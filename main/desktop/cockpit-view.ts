@@ -8,7 +8,13 @@ import type { CockpitSnapshot } from './tray-model.ts';
 
 /** The platform client's status members the tray reads (halted is a reason object, or null). */
 export interface PlatformStatusSource {
-  status(): { enrolled: boolean; connected: boolean; online: boolean; halted: unknown };
+  status(): {
+    enrolled: boolean;
+    connected: boolean;
+    online: boolean;
+    halted: unknown;
+    firmware?: { state: string; staged: string | null; currentVersion: string | null; installAllowed: boolean };
+  };
 }
 
 export function readSnapshot(cockpit: Pick<Cockpit, 'robot'>, platform?: PlatformStatusSource): CockpitSnapshot {
@@ -25,6 +31,16 @@ export function readSnapshot(cockpit: Pick<Cockpit, 'robot'>, platform?: Platfor
       connected: s.connected,
       online: s.online,
       halted: s.halted !== null && s.halted !== undefined,
+      ...(s.firmware
+        ? {
+            firmware: {
+              state: s.firmware.state,
+              staged: s.firmware.staged,
+              currentVersion: s.firmware.currentVersion,
+              installAllowed: s.firmware.installAllowed,
+            },
+          }
+        : {}),
     };
   }
   return snapshot;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { snapshot, UNREACHABLE } from './testing/snapshots.ts';
-import { healthVerdict, platformLabel, trayMenu, trayTooltip, type MenuEntry, type TrayAction } from './tray-model.ts';
+import {
+  firmwareLabel,
+  healthVerdict,
+  platformLabel,
+  trayMenu,
+  trayTooltip,
+  type MenuEntry,
+  type TrayAction,
+} from './tray-model.ts';
 
 describe('healthVerdict', () => {
   it.each([
@@ -157,5 +165,19 @@ describe('platform section (issue 10)', () => {
     expect(platformLabel({ enrolled: true, connected: false, online: false, halted: false })).toMatch(
       /local control only/,
     );
+  });
+
+  it('adds a line for an update that waits for the operator or was just installed', () => {
+    const fw = (state: string, installAllowed = false) => ({ state, staged: '0.2.0', currentVersion: '0.1.0', installAllowed });
+    expect(firmwareLabel(undefined)).toBeNull();
+    expect(firmwareLabel(fw('up_to_date'))).toBeNull();
+    expect(firmwareLabel(fw('staged'))).toBe('Update 0.2.0 ready (allow it in Platform settings)');
+    expect(firmwareLabel(fw('staged', true))).toBe('Update 0.2.0 waits for an idle robot');
+    expect(firmwareLabel({ ...fw('applied'), currentVersion: '0.2.0' })).toBe('Update 0.2.0 installed');
+    const menu = trayMenu({
+      ...base,
+      snapshot: withPlatform({ enrolled: true, connected: true, online: true, halted: false, firmware: fw('staged') }),
+    });
+    expect(menu).toContainEqual({ type: 'status', label: 'Update 0.2.0 ready (allow it in Platform settings)' });
   });
 });

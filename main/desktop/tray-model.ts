@@ -22,6 +22,20 @@ export interface PlatformSnapshot {
   connected: boolean;
   online: boolean;
   halted: boolean;
+  /** Where a firmware update stands, when there is one worth a line. */
+  firmware?: { state: string; staged: string | null; currentVersion: string | null; installAllowed: boolean };
+}
+
+/** A tray line for a firmware update that needs the operator or just happened; null otherwise. */
+export function firmwareLabel(f: PlatformSnapshot['firmware']): string | null {
+  if (!f) return null;
+  if (f.state === 'staged' && f.staged)
+    return f.installAllowed
+      ? `Update ${f.staged} waits for an idle robot`
+      : `Update ${f.staged} ready (allow it in Platform settings)`;
+  if (f.state === 'applying') return 'Installing an update…';
+  if (f.state === 'applied' && f.currentVersion) return `Update ${f.currentVersion} installed`;
+  return null;
 }
 
 /** One line for the tray: where the robot stands with the hosted platform. */
@@ -149,8 +163,10 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
  */
 function platformEntries(platform: PlatformSnapshot | undefined): MenuEntry[] {
   if (!platform) return [];
+  const update = firmwareLabel(platform.firmware);
   return [
     { type: 'status', label: platformLabel(platform) },
+    ...(update ? [{ type: 'status' as const, label: update }] : []),
     {
       type: 'checkbox',
       action: 'platform-link',
