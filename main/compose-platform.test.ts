@@ -152,7 +152,7 @@ describe('use_device with the owner session stored from the dashboard', () => {
   it('has no owner session at first, so use_device answers that none is configured', async () => {
     expect((await ui.call('GET', '/api/console/platform')).json).toMatchObject({ ownerSession: null });
     const tool = c.cockpit.features.agent.runtime.toolsFor(false).find((t) => t.name === 'use_device');
-    const ctx = { signal: new AbortController().signal, fleet: false, persona: 'dashboard', credential: 'owner' as const };
+    const ctx = { signal: new AbortController().signal, fleet: false, persona: 'dashboard', credential: 'token' as const };
     expect(await tool?.run({ action: 'list' }, ctx)).toMatchObject({
       ok: false,
       error: expect.stringMatching(/no owner session/),

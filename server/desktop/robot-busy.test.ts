@@ -16,8 +16,8 @@ describe('busyReason', () => {
   });
 
   it('counts a person for a minute after their last action; the cockpit’s own receipts never', () => {
-    expect(busyReason({ ...idle, events: [event('owner', 5_000)] })).toBe('an operator was active in the last minute');
-    expect(busyReason({ ...idle, events: [event('owner', OPERATOR_IDLE_MS + 1)] })).toBeNull();
+    expect(busyReason({ ...idle, events: [event('token', 5_000)] })).toBe('an operator was active in the last minute');
+    expect(busyReason({ ...idle, events: [event('token', OPERATOR_IDLE_MS + 1)] })).toBeNull();
     expect(busyReason({ ...idle, events: [event('system', 1_000)] })).toBeNull();
   });
 });
