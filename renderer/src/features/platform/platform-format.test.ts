@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformStatus } from '../../lib/api/platform-api.ts';
-import { ago, channelProblem, enrolProblem, firmwareLine, haltedText, platformHeadline } from './platform-format.ts';
+import type { PlatformStatusView } from '../../../../server/contract/index.ts';
+import {
+  ago,
+  channelProblem,
+  enrolProblem,
+  haltedText,
+  platformHeadline,
+  sessionEnrolProblem,
+  sessionTokenProblem,
+} from './platform-format.ts';
 
-const status: PlatformStatus = {
+const status: PlatformStatusView = {
   available: true,
   enrolled: true,
   identitySource: 'stored',
@@ -15,7 +23,18 @@ const status: PlatformStatus = {
   lastError: null,
   unread: 0,
   halted: null,
-  firmware: null,
+  ownerSession: null,
+  firmware: {
+    state: 'idle',
+    channel: 'stable',
+    currentVersion: null,
+    available: null,
+    staged: null,
+    lastCheckedAt: null,
+    message: null,
+    installAllowed: false,
+    installer: null,
+  },
 };
 
 describe('platformHeadline', () => {
@@ -27,7 +46,7 @@ describe('platformHeadline', () => {
       'bad',
     );
     expect(platformHeadline({ ...status, enrolled: false }).label).toBe('Not enrolled');
-    expect(platformHeadline({ ...status, available: false }).label).toBe('Not available');
+    expect(platformHeadline({ available: false, enrolled: false }).label).toBe('Not available');
     expect(platformHeadline(null).label).toBe('');
   });
 });
@@ -43,23 +62,6 @@ describe('ago', () => {
   });
 });
 
-describe('firmwareLine', () => {
-  it('says the state, the running version and what is new', () => {
-    const f = {
-      state: 'idle',
-      channel: 'stable',
-      currentVersion: '1.2.3',
-      available: '1.2.4',
-      staged: null,
-      lastCheckedAt: null,
-      message: null,
-    };
-    expect(firmwareLine(f)).toBe('idle · running 1.2.3 · 1.2.4 available');
-    expect(firmwareLine({ ...f, available: '1.2.3', staged: '1.2.4' })).toBe('idle · running 1.2.3 · 1.2.4 staged');
-    expect(firmwareLine(null)).toBe('—');
-  });
-});
-
 describe('form checks', () => {
   it('checks the channel like the cockpit', () => {
     expect(channelProblem('beta_2')).toBeNull();
@@ -72,6 +74,22 @@ describe('form checks', () => {
     expect(enrolProblem(input)).toBeNull();
     expect(enrolProblem({ ...input, token: ' ' })).toMatch(/Fill in/);
     expect(enrolProblem({ ...input, platformUrl: 'p.example' })).toMatch(/https/);
+  });
+
+  it('wants a URL, a session token and a name of at most 64 characters to enrol with a session', () => {
+    const input = { platformUrl: 'http://127.0.0.1:4000', sessionToken: 's', name: 'Robot Cockpit' };
+    expect(sessionEnrolProblem(input)).toBeNull();
+    expect(sessionEnrolProblem({ ...input, sessionToken: '  ' })).toMatch(/session token/);
+    expect(sessionEnrolProblem({ ...input, name: '' })).toMatch(/name/);
+    expect(sessionEnrolProblem({ ...input, name: 'x'.repeat(65) })).toMatch(/at most 64/);
+    expect(sessionEnrolProblem({ ...input, name: ` ${'x'.repeat(64)} ` })).toBeNull();
+    expect(sessionEnrolProblem({ ...input, platformUrl: 'ftp://p.example' })).toMatch(/https/);
+  });
+
+  it('wants a pasted owner session token within the route’s limit', () => {
+    expect(sessionTokenProblem(' tok ')).toBeNull();
+    expect(sessionTokenProblem('   ')).toMatch(/Paste/);
+    expect(sessionTokenProblem('x'.repeat(513))).toMatch(/512/);
   });
 
   it('explains a halt with what to do', () => {

@@ -1,12 +1,13 @@
 /**
- * Pure helpers of the platform card: the one-word state of the link, ages of heartbeats, the
- * firmware line, and the checks the enrolment and channel forms make before asking the cockpit
- * (which checks again and has the last word).
+ * Pure helpers of the platform card: the one-word state of the link, ages of heartbeats, and the
+ * checks the enrolment and channel forms make before asking the cockpit (which checks again and
+ * has the last word). Firmware and owner-session wording lives in platform-wording.ts.
  */
-import type { EnrolInput, PlatformFirmware, PlatformStatus } from '../../lib/api/platform-api.ts';
+import type { ConsolePlatformStatus, EnrolInput, SessionEnrolInput } from '../../lib/api/platform-api.ts';
+import type { PlatformStatus } from '../../../../server/contract/index.ts';
 import type { Tone } from '../../lib/ui/tone.ts';
 
-export function platformHeadline(status: PlatformStatus | null): { tone: Tone; label: string } {
+export function platformHeadline(status: ConsolePlatformStatus | null): { tone: Tone; label: string } {
   if (!status) return { tone: 'idle', label: '' };
   if (!status.available) return { tone: 'idle', label: 'Not available' };
   if (!status.enrolled) return { tone: 'idle', label: 'Not enrolled' };
@@ -26,15 +27,6 @@ export function ago(at: number | null, now: number): string {
   return h < 48 ? `${h} h ago` : `${Math.round(h / 24)} d ago`;
 }
 
-export function firmwareLine(f: PlatformFirmware | null): string {
-  if (!f) return '—';
-  const parts: string[] = [f.state];
-  if (f.currentVersion) parts.push(`running ${f.currentVersion}`);
-  if (f.available && f.available !== f.currentVersion) parts.push(`${f.available} available`);
-  if (f.staged) parts.push(`${f.staged} staged`);
-  return parts.join(' · ');
-}
-
 /** Why the robot was halted, in words, with what to do. */
 export function haltedText(halted: NonNullable<PlatformStatus['halted']>): string {
   const why =
@@ -48,11 +40,37 @@ export function channelProblem(channel: string): string | null {
   return CHANNEL.test(channel) ? null : 'A channel is 1–32 of a–z, 0–9, _ and -.';
 }
 
-/** What is missing or malformed in the enrolment form, or null. */
+/** The cockpit takes https, or http on a host that never leaves the machine. */
+function urlProblem(url: string): string | null {
+  return /^https?:\/\/\S+$/i.test(url.trim())
+    ? null
+    : 'The platform URL starts with https:// (http:// only on this computer).';
+}
+
+/** What is missing or malformed in the enrolment form with a device token, or null. */
 export function enrolProblem(input: EnrolInput): string | null {
-  const url = input.platformUrl.trim();
-  if (url === '' || input.deviceId.trim() === '' || input.token.trim() === '')
+  if (input.platformUrl.trim() === '' || input.deviceId.trim() === '' || input.token.trim() === '')
     return 'Fill in the platform URL, the device id and the device token.';
-  if (!/^https?:\/\/\S+$/i.test(url)) return 'The platform URL starts with https:// (http:// only on this computer).';
+  return urlProblem(input.platformUrl);
+}
+
+/** The route's limit on a device name (POST /api/console/platform/enrol-session). */
+export const DEVICE_NAME_MAX = 64;
+
+/** What is missing or malformed in the enrolment form with a session token, or null. */
+export function sessionEnrolProblem(input: Omit<SessionEnrolInput, 'keepSession'>): string | null {
+  if (input.platformUrl.trim() === '' || input.sessionToken.trim() === '' || input.name.trim() === '')
+    return 'Fill in the platform URL, the session token and a name for this robot.';
+  if (input.name.trim().length > DEVICE_NAME_MAX) return `The name is at most ${DEVICE_NAME_MAX} characters.`;
+  return urlProblem(input.platformUrl);
+}
+
+/** The route's limit on a pasted session token (PUT /api/console/platform/owner-session). */
+const SESSION_TOKEN_MAX = 512;
+
+export function sessionTokenProblem(token: string): string | null {
+  const trimmed = token.trim();
+  if (trimmed === '') return 'Paste a session token first.';
+  if (trimmed.length > SESSION_TOKEN_MAX) return `A session token is at most ${SESSION_TOKEN_MAX} characters.`;
   return null;
 }

@@ -1,17 +1,19 @@
 /**
  * The platform card's state: the status (GET once linked, then `platform` frames), the console
- * actions with their pending and refused states, and the platform's notices as toasts (plus a
- * system notification where the person has allowed them; the page never asks on its own).
+ * actions (enrolment, the link, firmware choices, the owner session) with their pending and
+ * refused states, and the platform's notices as toasts (plus a system notification where the
+ * person has allowed them; the page never asks on its own).
  */
 import type { ServerFrame } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import {
   readNotice,
   readPlatformStatus,
+  type ConsolePlatformStatus,
   type EnrolInput,
   type PlatformApi,
   type PlatformNotice,
-  type PlatformStatus,
+  type SessionEnrolInput,
 } from '../../lib/api/platform-api.ts';
 
 export interface Toast extends PlatformNotice {
@@ -28,7 +30,7 @@ function browserPermission(): NoticePermission {
 }
 
 export class Platform {
-  status = $state.raw<PlatformStatus | null>(null);
+  status = $state.raw<ConsolePlatformStatus | null>(null);
   /** What is being done right now (for the buttons), or ''. */
   pending = $state('');
   problem = $state('');
@@ -60,6 +62,11 @@ export class Platform {
     return this.#run('Enrolling', () => this.#api.enrol(input));
   }
 
+  /** As enrol: the session token is the caller's to forget. */
+  enrolWithSession(input: SessionEnrolInput): Promise<boolean> {
+    return this.#run('Enrolling', () => this.#api.enrolWithSession(input));
+  }
+
   setConnected(on: boolean): Promise<boolean> {
     return this.#run(on ? 'Connecting' : 'Disconnecting', () => (on ? this.#api.connect() : this.#api.disconnect()));
   }
@@ -69,7 +76,20 @@ export class Platform {
   }
 
   setChannel(channel: string): Promise<boolean> {
-    return this.#run('Setting the channel', () => this.#api.setChannel(channel));
+    return this.#run('Setting the channel', () => this.#api.setFirmware({ channel }));
+  }
+
+  setInstallAllowed(installAllowed: boolean): Promise<boolean> {
+    return this.#run('Saving the install choice', () => this.#api.setFirmware({ installAllowed }));
+  }
+
+  /** The token is the caller's to forget; the cockpit proves it on the platform before keeping it. */
+  setOwnerSession(token: string): Promise<boolean> {
+    return this.#run('Checking the session token', () => this.#api.setOwnerSession(token));
+  }
+
+  forgetOwnerSession(): Promise<boolean> {
+    return this.#run('Removing the session token', () => this.#api.forgetOwnerSession());
   }
 
   async allowNotifications(): Promise<void> {
@@ -86,7 +106,7 @@ export class Platform {
     this.#timers = [];
   }
 
-  async #run(doing: string, call: () => Promise<ApiResult<PlatformStatus | null>>): Promise<boolean> {
+  async #run(doing: string, call: () => Promise<ApiResult<ConsolePlatformStatus | null>>): Promise<boolean> {
     this.pending = doing;
     this.problem = '';
     const result = await call();

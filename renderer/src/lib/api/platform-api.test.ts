@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readNotice, readPlatformStatus } from './platform-api.ts';
+import type { HttpClient, RequestOptions } from './http-client.ts';
+import { createPlatformApi, readNotice, readPlatformStatus } from './platform-api.ts';
 
 const documented = {
   available: true,
@@ -14,6 +15,7 @@ const documented = {
   lastError: null,
   unread: 0,
   halted: null,
+  ownerSession: 'stored',
   firmware: {
     state: 'disabled',
     channel: 'stable',
@@ -22,6 +24,8 @@ const documented = {
     staged: null,
     lastCheckedAt: null,
     message: null,
+    installAllowed: false,
+    installer: 'hook /usr/local/bin/install-bundle',
   },
 };
 
@@ -33,11 +37,7 @@ describe('readPlatformStatus', () => {
   it('reads a frame (no `available` flag) as available, and the cockpit without a client as not', () => {
     const { available: _available, ...frame } = documented;
     expect(readPlatformStatus({ type: 'platform', ...frame })?.available).toBe(true);
-    expect(readPlatformStatus({ enrolled: false, available: false })).toMatchObject({
-      available: false,
-      enrolled: false,
-      firmware: null,
-    });
+    expect(readPlatformStatus({ enrolled: false, available: false })).toEqual({ available: false, enrolled: false });
   });
 
   it('keeps errors and halts, and refuses what is not a status', () => {
@@ -46,9 +46,69 @@ describe('readPlatformStatus', () => {
       lastError: { kind: 'transport', message: 'no route', at: 5 },
       halted: { reason: 'token_rejected', since: 6, message: 'the platform refused the token' },
     });
-    expect(status?.lastError).toEqual({ kind: 'transport', message: 'no route', at: 5 });
-    expect(status?.halted?.reason).toBe('token_rejected');
+    expect(status).toMatchObject({
+      lastError: { kind: 'transport', message: 'no route', at: 5 },
+      halted: { reason: 'token_rejected', since: 6 },
+    });
     expect(readPlatformStatus({ online: true })).toBeNull();
+  });
+
+  it('reads the owner session and the install choices defensively', () => {
+    const status = readPlatformStatus({
+      ...documented,
+      ownerSession: 'the-token-itself',
+      firmware: { ...documented.firmware, installAllowed: 'yes', installer: 42 },
+    });
+    expect(status).toMatchObject({ ownerSession: null, firmware: { installAllowed: false, installer: null } });
+    const env = readPlatformStatus({
+      ...documented,
+      ownerSession: 'env',
+      firmware: { ...documented.firmware, installAllowed: true },
+    });
+    expect(env).toMatchObject({ ownerSession: 'env', firmware: { installAllowed: true } });
+  });
+
+  it('drops a wired status whose firmware part it cannot read', () => {
+    expect(readPlatformStatus({ ...documented, firmware: null })).toBeNull();
+    expect(readPlatformStatus({ ...documented, firmware: { ...documented.firmware, state: 'exploded' } })).toBeNull();
+  });
+});
+
+describe('createPlatformApi', () => {
+  function recorder(answer: unknown) {
+    const calls: Array<{ via: string; path: string; options: RequestOptions | undefined }> = [];
+    const client = (via: string): HttpClient => ({
+      request: <T>(path: string, options?: RequestOptions) => {
+        calls.push({ via, path, options });
+        return Promise.resolve({ ok: true as const, status: 200, data: answer as T });
+      },
+    });
+    return { calls, api: createPlatformApi(client('http'), client('slow')) };
+  }
+
+  it('sends the new calls to their routes, the ones that wait for the platform on the slow client', async () => {
+    const { calls, api } = recorder(documented);
+    const enrolled = await api.enrolWithSession({
+      platformUrl: 'https://p.example',
+      sessionToken: 's',
+      name: 'Robot Cockpit',
+      keepSession: true,
+    });
+    expect(enrolled.ok && enrolled.data).toEqual(documented);
+    await api.setFirmware({ installAllowed: true });
+    await api.setOwnerSession('owner-secret');
+    await api.forgetOwnerSession();
+    expect(calls.map((c) => [c.via, c.options?.method, c.path, c.options?.body])).toEqual([
+      [
+        'slow',
+        'POST',
+        '/api/console/platform/enrol-session',
+        { platformUrl: 'https://p.example', sessionToken: 's', name: 'Robot Cockpit', keepSession: true },
+      ],
+      ['http', 'PUT', '/api/console/platform/firmware', { installAllowed: true }],
+      ['slow', 'PUT', '/api/console/platform/owner-session', { token: 'owner-secret' }],
+      ['http', 'DELETE', '/api/console/platform/owner-session', undefined],
+    ]);
   });
 });
 

@@ -1,37 +1,22 @@
 /**
  * The platform card's console routes (platform-client/README.md, "Status"): the status view,
- * enrolment with pasted values, connect, disconnect, forget and the firmware channel. The device
- * token goes in once and never comes back: no answer carries it.
+ * enrolment with pasted values or with the owner's session token, connect, disconnect, forget,
+ * the firmware choices and the owner session. Tokens go in once and never come back: no answer
+ * carries them. The status types are the cockpit's own (server/contract/platform.ts); frames are
+ * still read field by field, so a malformed one is dropped rather than trusted.
  */
+import type { FirmwareState, FirmwareStatus, PlatformStatusView } from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
 
-export interface PlatformFirmware {
-  state: string;
-  channel: string;
-  currentVersion: string | null;
-  available: string | null;
-  staged: string | null;
-  lastCheckedAt: number | null;
-  message: string | null;
+/** GET /api/console/platform on a cockpit with no platform client wired in. */
+export interface PlatformUnavailable {
+  available: false;
+  enrolled: false;
 }
 
-/** Times are epoch milliseconds. `available: false` means no platform client is wired in. */
-export interface PlatformStatus {
-  available: boolean;
-  enrolled: boolean;
-  identitySource: 'stored' | 'env' | null;
-  platformUrl: string | null;
-  deviceId: string | null;
-  connected: boolean;
-  online: boolean;
-  lastHeartbeatAt: number | null;
-  envelopesHandled: number;
-  lastError: { kind: string; message: string; at: number } | null;
-  unread: number | null;
-  halted: { reason: string; since: number; message: string } | null;
-  firmware: PlatformFirmware | null;
-}
+/** What the card shows: the cockpit's status view, or that this cockpit has no platform client. */
+export type ConsolePlatformStatus = PlatformStatusView | PlatformUnavailable;
 
 export interface PlatformNotice {
   title: string;
@@ -46,14 +31,48 @@ export interface EnrolInput {
   token: string;
 }
 
+/** POST /api/console/platform/enrol-session: the platform creates the device from the owner's token. */
+export interface SessionEnrolInput {
+  platformUrl: string;
+  sessionToken: string;
+  /** The device's name on the platform, 1–64 characters. */
+  name: string;
+  /** Also keep the token as the owner session, so the robot's agent can reach the owner's other devices. */
+  keepSession: boolean;
+}
+
+/** At least one of them (the route refuses an empty body). */
+export type FirmwareChoices =
+  { channel: string; installAllowed?: boolean } | { channel?: string; installAllowed: boolean };
+
+// A record, so the compiler insists on every FirmwareState of the contract and nothing else.
+const FIRMWARE_STATES: Record<FirmwareState, true> = {
+  disabled: true,
+  idle: true,
+  checking: true,
+  up_to_date: true,
+  downloading: true,
+  staged: true,
+  applying: true,
+  applied: true,
+  refused: true,
+  failed: true,
+};
+
 const str = (u: unknown): string | null => (typeof u === 'string' ? u : null);
 const num = (u: unknown): number | null => (typeof u === 'number' && Number.isFinite(u) ? u : null);
 const rec = (u: unknown): Record<string, unknown> | null =>
   typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : null;
+const source = (u: unknown): 'stored' | 'env' | null => (u === 'stored' || u === 'env' ? u : null);
 
-function readFirmware(u: unknown): PlatformFirmware | null {
+function isFirmwareState(u: unknown): u is FirmwareState {
+  return typeof u === 'string' && Object.hasOwn(FIRMWARE_STATES, u);
+}
+
+/** The firmware part; null when it is missing or names a state this dashboard does not know. */
+function readFirmware(u: unknown): FirmwareStatus | null {
   const f = rec(u);
-  if (!f || typeof f.state !== 'string') return null;
+  if (!f || !isFirmwareState(f.state)) return null;
   return {
     state: f.state,
     channel: str(f.channel) ?? '',
@@ -62,20 +81,29 @@ function readFirmware(u: unknown): PlatformFirmware | null {
     staged: str(f.staged),
     lastCheckedAt: num(f.lastCheckedAt),
     message: str(f.message),
+    // Consent is only ever what the cockpit said it is: anything but `true` reads as not given.
+    installAllowed: f.installAllowed === true,
+    installer: str(f.installer),
   };
 }
 
-/** The status of GET /api/console/platform or a `platform` frame; null when it is none. */
-export function readPlatformStatus(u: unknown): PlatformStatus | null {
+/**
+ * The status of GET /api/console/platform or a `platform` frame; null when it is none (no
+ * `enrolled` flag, or a wired client's status without a readable firmware part).
+ */
+export function readPlatformStatus(u: unknown): ConsolePlatformStatus | null {
   const s = rec(u);
   if (!s || typeof s.enrolled !== 'boolean') return null;
+  // Frames are only sent by a wired client, and they do not repeat the flag.
+  if (s.available === false) return { available: false, enrolled: false };
+  const firmware = readFirmware(s.firmware);
+  if (!firmware) return null;
   const error = rec(s.lastError);
   const halted = rec(s.halted);
   return {
-    // Frames are only sent by a wired client, and they do not repeat the flag.
-    available: s.available !== false,
+    available: true,
     enrolled: s.enrolled,
-    identitySource: s.identitySource === 'stored' || s.identitySource === 'env' ? s.identitySource : null,
+    identitySource: source(s.identitySource),
     platformUrl: str(s.platformUrl),
     deviceId: str(s.deviceId),
     connected: s.connected === true,
@@ -86,10 +114,12 @@ export function readPlatformStatus(u: unknown): PlatformStatus | null {
       ? { kind: str(error.kind) ?? '', message: str(error.message) ?? '', at: num(error.at) ?? 0 }
       : null,
     unread: num(s.unread),
+    // The contract knows one reason for a halt; the card explains it and shows the message.
     halted: halted
-      ? { reason: str(halted.reason) ?? '', since: num(halted.since) ?? 0, message: str(halted.message) ?? '' }
+      ? { reason: 'token_rejected', since: num(halted.since) ?? 0, message: str(halted.message) ?? '' }
       : null,
-    firmware: readFirmware(s.firmware),
+    ownerSession: source(s.ownerSession),
+    firmware,
   };
 }
 
@@ -100,27 +130,40 @@ export function readNotice(u: unknown): PlatformNotice | null {
   return { title: n.title, body: str(n.body) ?? '', tag: str(n.tag) ?? '', url: str(n.url) ?? '' };
 }
 
+type StatusResult = Promise<ApiResult<ConsolePlatformStatus | null>>;
+
 export interface PlatformApi {
-  status(): Promise<ApiResult<PlatformStatus | null>>;
-  enrol(input: EnrolInput): Promise<ApiResult<PlatformStatus | null>>;
-  connect(): Promise<ApiResult<PlatformStatus | null>>;
-  disconnect(): Promise<ApiResult<PlatformStatus | null>>;
-  forget(): Promise<ApiResult<PlatformStatus | null>>;
-  setChannel(channel: string): Promise<ApiResult<PlatformStatus | null>>;
+  status(): StatusResult;
+  enrol(input: EnrolInput): StatusResult;
+  enrolWithSession(input: SessionEnrolInput): StatusResult;
+  connect(): StatusResult;
+  disconnect(): StatusResult;
+  forget(): StatusResult;
+  setFirmware(choices: FirmwareChoices): StatusResult;
+  /** Proved on the platform before it is stored; refused (400) when the platform refuses it. */
+  setOwnerSession(token: string): StatusResult;
+  forgetOwnerSession(): StatusResult;
 }
 
-/** `slow` serves enrolment, which waits for a proving heartbeat (bounded at 15 s by the client). */
+/**
+ * `slow` serves what waits for the platform: both enrolments (a proving heartbeat, bounded at
+ * 15 s by the client) and the owner session (proved by listing the owner's devices).
+ */
 export function createPlatformApi(http: HttpClient, slow: HttpClient = http): PlatformApi {
-  const read = async (call: Promise<ApiResult<unknown>>): Promise<ApiResult<PlatformStatus | null>> => {
+  const read = async (call: Promise<ApiResult<unknown>>): StatusResult => {
     const result = await call;
     return result.ok ? { ...result, data: readPlatformStatus(result.data) } : result;
   };
+  const base = '/api/console/platform';
   return {
-    status: () => read(http.request('/api/console/platform')),
-    enrol: (input) => read(slow.request('/api/console/platform/enrol', { method: 'POST', body: input })),
-    connect: () => read(http.request('/api/console/platform/connect', { method: 'POST' })),
-    disconnect: () => read(http.request('/api/console/platform/disconnect', { method: 'POST' })),
-    forget: () => read(http.request('/api/console/platform', { method: 'DELETE' })),
-    setChannel: (channel) => read(http.request('/api/console/platform/firmware', { method: 'PUT', body: { channel } })),
+    status: () => read(http.request(base)),
+    enrol: (input) => read(slow.request(`${base}/enrol`, { method: 'POST', body: input })),
+    enrolWithSession: (input) => read(slow.request(`${base}/enrol-session`, { method: 'POST', body: input })),
+    connect: () => read(http.request(`${base}/connect`, { method: 'POST' })),
+    disconnect: () => read(http.request(`${base}/disconnect`, { method: 'POST' })),
+    forget: () => read(http.request(base, { method: 'DELETE' })),
+    setFirmware: (choices) => read(http.request(`${base}/firmware`, { method: 'PUT', body: choices })),
+    setOwnerSession: (token) => read(slow.request(`${base}/owner-session`, { method: 'PUT', body: { token } })),
+    forgetOwnerSession: () => read(http.request(`${base}/owner-session`, { method: 'DELETE' })),
   };
 }
