@@ -47,6 +47,7 @@ function startB(config: Config, ownerToken: string, a?: Cockpit): Promise<Wheele
     config,
     log: createLog({ level: config.logLevel, scope: 'cockpit' }),
     ownerToken,
+    ...(config.roverUrl ? { backend: { kind: 'http', url: config.roverUrl } } : {}),
     ...(a ? { access: a.access, modelSettings: a.features.agent.settings } : {}),
   });
 }

@@ -163,4 +163,12 @@ describe('loadConfig', () => {
     for (const bad of ['install-bundle', './x', '/x\ny'])
       expect(() => loadConfig({ ...base, env: { ROBOT_FIRMWARE_HOOK: bad } })).toThrow(/ROBOT_FIRMWARE_HOOK/);
   });
+
+  it('takes ROBOT_ROVER_URL as an http(s) URL for server B, the simulated base otherwise', () => {
+    expect(loadConfig(base).roverUrl).toBeUndefined();
+    expect(loadConfig({ ...base, env: { ROBOT_ROVER_URL: 'http://127.0.0.1:8000/' } }).roverUrl).toBe(
+      'http://127.0.0.1:8000',
+    );
+    expect(() => loadConfig({ ...base, env: { ROBOT_ROVER_URL: 'rover.local' } })).toThrow(/ROBOT_ROVER_URL/);
+  });
 });

@@ -49,6 +49,8 @@ export interface Config {
   readonly platformSessionToken: string | undefined;
   /** An executable that installs a staged firmware bundle: `<hook> <bundle dir> <version>`. */
   readonly firmwareHook: string | undefined;
+  /** Server B's rover SDK (ROBOT_ROVER_URL); undefined drives the simulated base. */
+  readonly roverUrl: string | undefined;
 }
 
 /** A device identity on the hosted platform, as the platform client's enrolment takes it. */
@@ -234,6 +236,7 @@ const TABLE = {
     secret: true,
   },
   ROBOT_FIRMWARE_HOOK: { parse: absolutePath, expect: 'the absolute path of an executable' },
+  ROBOT_ROVER_URL: { parse: baseUrl, expect: 'the http(s) URL of the rover SDK, e.g. http://127.0.0.1:8000' },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -319,6 +322,7 @@ export function loadConfig(sources: ConfigSources): Config {
     platform: platformIdentity(parsed),
     platformSessionToken: parsed.ROBOT_PLATFORM_SESSION_TOKEN,
     firmwareHook: parsed.ROBOT_FIRMWARE_HOOK,
+    roverUrl: parsed.ROBOT_ROVER_URL,
   });
 }
 
