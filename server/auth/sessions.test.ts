@@ -46,6 +46,18 @@ describe('createSessionStore', () => {
     expect(restarted.validate('')).toBeUndefined();
   });
 
+  it('says by key whether a session lives: not after logout (also after a restart) or expiry', async () => {
+    const store = await open();
+    const a = await store.create({ credentialId: 'c', ttlSeconds: 60 });
+    const b = await store.create({ credentialId: 'c', ttlSeconds: 120 });
+    expect(store.isLive(a.key)).toBe(true);
+    expect(store.isLive(a.id)).toBe(false);
+    await store.destroy(a.id);
+    expect((await open()).isLive(a.key)).toBe(false);
+    clock.advance(120_000);
+    expect(store.isLive(b.key)).toBe(false);
+  });
+
   it('refuses and removes an expired session, telling listeners', async () => {
     const store = await open();
     const seen = ends(store);

@@ -31,6 +31,8 @@ export interface SessionStore {
   create(input: { credentialId: string; ttlSeconds: number }): Promise<{ id: string; key: string; expiresAt: number }>;
   /** The live session for a cookie value; an expired one is removed and reported. */
   validate(id: string): Session | undefined;
+  /** True while the session with this key (not the cookie value) lives: tokens minted for it check this. */
+  isLive(key: string): boolean;
   /** Ends one session (logout); false when it did not exist. */
   destroy(id: string): Promise<boolean>;
   /** Ends every session opened with a credential (the passkey was deleted); returns how many. */
@@ -107,6 +109,11 @@ class PersistedSessions implements SessionStore {
       this.#log.error('could not remove an expired session', { error: String(error) }),
     );
     return undefined;
+  }
+
+  isLive(key: string): boolean {
+    const found = this.#doc.get().sessions.find((s) => s.digest === key);
+    return found !== undefined && found.expiresAt > this.#clock.now();
   }
 
   async destroy(id: string): Promise<boolean> {

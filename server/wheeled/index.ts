@@ -114,7 +114,11 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
     if (https) cleanup.push(() => https.stop());
     const access =
       options.access ?? (await createAccess({ config, log: log.child('auth'), ownerToken: options.ownerToken }));
-    const tokens = await createTokenService({ dataDir: config.dataDir, log: log.child('tokens') });
+    const tokens = await createTokenService({
+      dataDir: config.dataDir,
+      log: log.child('tokens'),
+      sessionLive: (key) => access.sessions.isLive(key),
+    });
     const model = options.modelSettings ?? (await loadModelSettings(config, log, options.tuning?.fetch));
     let port = config.bPort;
     const features = createWheeledFeatures({

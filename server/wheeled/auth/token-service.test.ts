@@ -83,6 +83,21 @@ describe('token service', () => {
     tokens.endSession('sess');
     expect(tokens.verify(token)).toBeUndefined();
   });
+
+  it('refuses a session token after a restart once its passkey session is gone (a logout persists)', async () => {
+    const live = new Set(['sess']);
+    const options = { dataDir: dir, log: silentLog, sessionLive: (key: string) => live.has(key) };
+    const first = await createTokenService(options);
+    const { token } = await first.mintSessionToken({
+      sessionKey: 'sess',
+      credentialId: 'cred',
+      sessionExpiresAt: Date.now() + 3_600_000,
+    });
+    const restarted = await createTokenService(options);
+    expect(restarted.verify(token)).toMatchObject({ kind: 'passkey', sessionKey: 'sess' });
+    live.delete('sess');
+    expect(restarted.verify(token)).toBeUndefined();
+  });
 });
 
 describe('mint-token command', () => {

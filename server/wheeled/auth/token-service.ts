@@ -82,6 +82,11 @@ export async function createTokenService(options: {
   dataDir: string;
   log: Log;
   now?: () => number;
+  /**
+   * Whether the passkey session a session token names still lives. Sessions are persisted, so a
+   * logout survives a restart; without this a logged-out token would pass until its expiry.
+   */
+  sessionLive?: (sessionKey: string) => boolean;
 }): Promise<TokenService> {
   const now = options.now ?? Date.now;
   const secret = await ensureJwtSecret(options.dataDir);
@@ -142,7 +147,7 @@ export async function createTokenService(options: {
       const claims = verifyToken(secret, token, seconds(now()));
       if (!claims) return undefined;
       if (claims.typ === 'session') {
-        if (ended.has(claims.sid)) return undefined;
+        if (ended.has(claims.sid) || options.sessionLive?.(claims.sid) === false) return undefined;
         // Sockets opened with this token live as long as the passkey session, not the token.
         return {
           kind: 'passkey',
