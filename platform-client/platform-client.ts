@@ -4,7 +4,8 @@
  * change feed, the validated device routes and the use_device tool. What an envelope turns
  * into and which agent runs a turn are injected (ARCHITECTURE §2).
  */
-import { adopt, buildCore, enrolProved, loadIdentity, setChannel, setInstallAllowed } from './client-core.ts';
+import { adopt, buildCore, enrolProved, loadIdentity } from './client-core.ts';
+import { setChannel, setInstallAllowed } from './client-firmware.ts';
 import { enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
