@@ -1,6 +1,6 @@
 /**
  * The platform client's internals: its parts (Core) and the operations on them that are more
- * than a line: loading the identity, enrolling, changing the firmware channel. Split from
+ * than a line: loading the identity and the operator's choices, enrolling. Split from
  * platform-client.ts so the public shape stays readable on its own.
  */
 import { join } from 'node:path';
