@@ -4,10 +4,12 @@
  * frame through its own mailbox, so a slow viewer drops frames without slowing the others.
  * The upstream client runs while someone needs it (a viewer, or a snapshot in the last
  * `idleStopMs`), or always when `idleStopMs` is null; H.264 sources decode to JPEG only while
- * a JPEG viewer or a recent snapshot needs it.
+ * a JPEG viewer or a recent snapshot needs it. The robot's microphone, where the source carries
+ * it, is listened to through the hub too, so that a listener keeps the one upstream client open.
  */
 import type { CameraHealth } from '../contract/health.ts';
 import type { Log } from '../log.ts';
+import type { MicrophoneListener, MicrophoneSubscription } from './audio/microphone-tap.ts';
 import { createFpsMeter } from './fps-meter.ts';
 import type { CameraFrame, CameraSource, FrameKind } from './frame.ts';
 import { createMailbox, type Deliver, type Mailbox } from './latest-only.ts';
@@ -43,6 +45,9 @@ export interface HubStats extends RunnerStats {
   dropped: number;
 }
 
+/** Listening to the microphone either works or says why not (errors as values). */
+export type MicrophoneListen = { ok: true; subscription: MicrophoneSubscription } | { ok: false; error: string };
+
 export interface FrameHub {
   /** A camera is configured (the setting is not `off`). */
   readonly configured: boolean;
@@ -57,6 +62,10 @@ export interface FrameHub {
   snapshot(waitMs?: number): Promise<CameraFrame | undefined>;
   health(): CameraHealth;
   stats(): HubStats;
+  /** The source's microphone for status lines; null when the source has none (device, off). */
+  readonly microphoneName: string | null;
+  /** Listens to the robot's microphone; the hub ends the listener (`end`) when it stops. */
+  listenMicrophone(listener: MicrophoneListener): MicrophoneListen;
 }
 
 const FRESH_MS = 1000;
@@ -75,6 +84,7 @@ class CameraFrameHub implements FrameHub {
   private readonly viewers: Record<FrameKind, Set<Viewer>> = { jpeg: new Set(), h264: new Set() };
   private readonly newest: Partial<Record<FrameKind, { frame: CameraFrame; at: number }>> = {};
   private readonly waiters = new Set<(frame: CameraFrame | undefined) => void>();
+  private readonly microphoneListeners = new Map<MicrophoneListener, MicrophoneSubscription>();
   private readonly fps = createFpsMeter();
   private enabled = false;
   /** The upstream client stays open until then without viewers (a snapshot or a viewer just left). */
@@ -104,6 +114,30 @@ class CameraFrameHub implements FrameHub {
     this.configured = this.runner !== null;
   }
 
+  get microphoneName(): string | null {
+    return this.options.source?.microphone?.name ?? null;
+  }
+
+  listenMicrophone(listener: MicrophoneListener): MicrophoneListen {
+    const microphone = this.options.source?.microphone;
+    if (!microphone) {
+      const what = this.options.source
+        ? `the camera source (${this.options.source.name})`
+        : 'no camera is configured, so it';
+      return { ok: false, error: `${what} has no robot microphone: it comes only with the daemon's WebRTC camera` };
+    }
+    const subscription = microphone.listen(listener);
+    this.microphoneListeners.set(listener, subscription);
+    this.settle();
+    const close = (): void => {
+      if (!this.microphoneListeners.delete(listener)) return;
+      subscription.close();
+      this.keepNeeded(this.now());
+      this.settle();
+    };
+    return { ok: true, subscription: { close } };
+  }
+
   start(): void {
     this.enabled = true;
     this.settle();
@@ -122,6 +156,12 @@ class CameraFrameHub implements FrameHub {
     }
     for (const resolve of this.waiters) resolve(undefined);
     this.waiters.clear();
+    const listening = [...this.microphoneListeners];
+    this.microphoneListeners.clear();
+    for (const [listener, subscription] of listening) {
+      subscription.close();
+      listener.end('the camera stopped');
+    }
     await this.runner?.halt();
   }
 
@@ -208,7 +248,7 @@ class CameraFrameHub implements FrameHub {
     clearTimeout(this.demandTimer);
     if (!this.runner) return;
     const t = this.now();
-    const viewers = this.viewers.jpeg.size + this.viewers.h264.size;
+    const viewers = this.viewers.jpeg.size + this.viewers.h264.size + this.microphoneListeners.size;
     const needed = this.enabled && (this.idleStopMs === null || viewers > 0 || t < this.neededUntil);
     this.runner.wantJpeg(this.viewers.jpeg.size > 0 || t < this.jpegUntil);
     if (!needed) {

@@ -1,3 +1,5 @@
+import type { CameraMicrophone } from './audio/microphone-tap.ts';
+
 /**
  * What flows through the camera feature: frames from ONE upstream source per robot
  * (ARCHITECTURE.md §1), fanned out by the frame hub to every viewer.
@@ -39,4 +41,9 @@ export interface CameraSource {
    * when. Sources that produce JPEG natively leave this out.
    */
   wantJpeg?(on: boolean): void;
+  /**
+   * The robot's microphone, when this source's connection carries it (the daemon's WebRTC
+   * session does; local capture devices and MJPEG do not).
+   */
+  readonly microphone?: CameraMicrophone;
 }

@@ -8,7 +8,15 @@ import type { CameraSetting } from './camera-setting.ts';
 import { createFrameHub, type FrameHub } from './frame-hub.ts';
 import { chooseCameraSource } from './sources/choose-source.ts';
 
-export { createFrameHub, type FrameHub, type FrameHubOptions, type HubStats, type Subscription } from './frame-hub.ts';
+export {
+  createFrameHub,
+  type FrameHub,
+  type FrameHubOptions,
+  type HubStats,
+  type MicrophoneListen,
+  type Subscription,
+} from './frame-hub.ts';
+export type { CameraMicrophone, MicrophoneListener, MicrophoneSubscription } from './audio/microphone-tap.ts';
 export type { CameraFrame, CameraSource, FrameKind, H264AccessUnit } from './frame.ts';
 export {
   CAMERA_SETTING_EXPECTS,

@@ -9,6 +9,7 @@ import type { Log } from '../log.ts';
 import type { CameraSensor } from './camera-render.ts';
 import { createCameraSession, type CameraSession } from './camera-session.ts';
 import type { SignallingHub } from './camera-signalling.ts';
+import type { SimMicrophone } from './microphone.ts';
 
 export const PRODUCER_META = Object.freeze({ name: 'reachymini' });
 
@@ -16,8 +17,8 @@ export interface CameraProducer {
   /** Announce (true) or withdraw (false) the producer; idempotent. */
   setAvailable(on: boolean): void;
   readonly available: boolean;
-  /** Sessions open now and since start: each is one upstream camera client. */
-  counts(): { open: number; total: number };
+  /** Sessions open now and since start (each is one upstream camera client); open ones encoding audio. */
+  counts(): { open: number; total: number; audio: number };
   close(): void;
 }
 
@@ -31,6 +32,7 @@ class Producer implements CameraProducer {
   constructor(
     private readonly hub: SignallingHub,
     private readonly sensor: CameraSensor,
+    private readonly microphone: SimMicrophone,
     private readonly log: Log,
   ) {
     // Messages from the hub arrive synchronously; handling them on the next turn keeps the hub's
@@ -50,8 +52,9 @@ class Producer implements CameraProducer {
     if (!on) for (const id of [...this.sessions.keys()]) this.drop(id);
   }
 
-  counts(): { open: number; total: number } {
-    return { open: this.sessions.size, total: this.total };
+  counts(): { open: number; total: number; audio: number } {
+    const audio = [...this.sessions.values()].filter((session) => session.audio).length;
+    return { open: this.sessions.size, total: this.total, audio };
   }
 
   close(): void {
@@ -76,6 +79,7 @@ class Producer implements CameraProducer {
   private start(sessionId: string): void {
     const session = createCameraSession({
       sensor: this.sensor,
+      microphone: this.microphone,
       log: this.log,
       signal: (inner) => this.hub.receive(this.peerId, { type: 'peer', sessionId, ...inner }),
       onFailed: (reason) => this.fail(sessionId, reason),
@@ -99,6 +103,11 @@ class Producer implements CameraProducer {
   }
 }
 
-export function createCameraProducer(hub: SignallingHub, sensor: CameraSensor, log: Log): CameraProducer {
-  return new Producer(hub, sensor, log);
+export function createCameraProducer(
+  hub: SignallingHub,
+  sensor: CameraSensor,
+  microphone: SimMicrophone,
+  log: Log,
+): CameraProducer {
+  return new Producer(hub, sensor, microphone, log);
 }

@@ -1,18 +1,22 @@
 /**
  * One consumer's WebRTC session with the simulated camera, producer side, the way webrtcsink
- * runs it: the producer offers (sendonly H.264, packetization-mode=1), trickles its ICE
+ * runs it: the producer offers (sendonly H.264, packetization-mode=1, and the microphone's
+ * Opus, camera-session-audio.ts), trickles its ICE
  * candidates after the offer, and starts its own encoder once the peer connection is up, so
  * the consumer's first frame is a keyframe. A picture-loss indication restarts the encoder,
  * which is how this encoder is made to send a new keyframe.
  */
-import { MediaStreamTrack, RTCPeerConnection, useH264, type RTCIceCandidate } from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, useH264, useOPUS, type RTCIceCandidate } from 'werift';
 import type { Log } from '../log.ts';
+import { addSessionAudio, type SessionAudio } from './camera-session-audio.ts';
 import { startH264Encoder, type H264Encoder } from './camera-encoder.ts';
 import type { CameraSensor } from './camera-render.ts';
+import type { SimMicrophone } from './microphone.ts';
 import { createRtpStream } from './rtp-h264.ts';
 
 export interface SessionDeps {
   sensor: CameraSensor;
+  microphone: SimMicrophone;
   log: Log;
   /** Sends the inner part of a `peer` message, `{sdp}` or `{ice}`, to the consumer. */
   signal(inner: Record<string, unknown>): void;
@@ -25,6 +29,8 @@ export interface CameraSession {
   offer(): Promise<void>;
   /** An answer or a remote candidate from the consumer. */
   handlePeer(message: Record<string, unknown>): Promise<void>;
+  /** The consumer's answer took the microphone, so an Opus encoder runs for this session. */
+  readonly audio: boolean;
   close(): void;
 }
 
@@ -46,13 +52,15 @@ function withoutCandidates(sdp: string): string {
 
 class ProducerSession implements CameraSession {
   private readonly pc = new RTCPeerConnection({
-    codecs: { video: [useH264()] },
+    // The daemon's Opus carries in-band FEC (daemon-api.md §6 "Microphone").
+    codecs: { video: [useH264()], audio: [useOPUS({ parameters: 'minptime=10;useinbandfec=1' })] },
     iceAdditionalHostAddresses: ['127.0.0.1'],
     iceInterfaceAddresses: { udp4: '127.0.0.1' },
     iceUseIpv6: false,
   });
   private readonly track = new MediaStreamTrack({ kind: 'video' });
   private readonly rtp = createRtpStream();
+  private readonly microphone: SessionAudio;
   private encoder: H264Encoder | undefined;
   private unsubscribe: (() => void) | undefined;
   private offered = false;
@@ -63,6 +71,7 @@ class ProducerSession implements CameraSession {
 
   constructor(private readonly deps: SessionDeps) {
     const sender = this.pc.addTransceiver(this.track, { direction: 'sendonly' }).sender;
+    this.microphone = addSessionAudio(this.pc, deps);
     this.pc.onIceCandidate.subscribe((c) => {
       if (!c) return;
       if (this.offered) this.sendCandidate(c);
@@ -71,6 +80,7 @@ class ProducerSession implements CameraSession {
     this.pc.connectionStateChange.subscribe((state) => {
       if (this.closed) return;
       if (state === 'connected' && !this.encoder) this.startEncoder();
+      if (state === 'connected') this.microphone.connected();
       if (state === 'failed' || state === 'closed') deps.onFailed(`peer connection ${state}`);
     });
     sender.onPictureLossIndication.subscribe(() => this.onPictureLoss());
@@ -88,6 +98,7 @@ class ProducerSession implements CameraSession {
     const sdp = message.sdp as { type?: unknown; sdp?: unknown } | undefined;
     const ice = message.ice as { candidate?: unknown; sdpMLineIndex?: unknown } | undefined;
     if (sdp?.type === 'answer' && typeof sdp.sdp === 'string') {
+      this.microphone.answered(sdp.sdp);
       await this.pc.setRemoteDescription({ type: 'answer', sdp: sdp.sdp });
     } else if (ice && typeof ice.candidate === 'string' && ice.candidate !== '') {
       const sdpMLineIndex = typeof ice.sdpMLineIndex === 'number' ? ice.sdpMLineIndex : 0;
@@ -95,9 +106,14 @@ class ProducerSession implements CameraSession {
     }
   }
 
+  get audio(): boolean {
+    return this.microphone.accepted;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.microphone.close();
     this.unsubscribe?.();
     this.encoder?.close();
     this.track.stop();

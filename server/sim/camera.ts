@@ -2,7 +2,8 @@
  * The simulated daemon's camera, reachable only the way the real one is: webrtcsink signalling
  * on its own port (8443 on the robot) and an H.264 WebRTC track. There is no HTTP frame route,
  * as on the real daemon (daemon-api.md §3.6). The camera is available while /sim/camera is on
- * and the media devices are not released to another program (§3.7, §6c).
+ * and the media devices are not released to another program (§3.7, §6c). Its microphone
+ * comes the same way, as an Opus track in the camera session (§6 "Microphone").
  */
 import type { Log } from '../log.ts';
 import type { CameraCounters, SimContext } from './context.ts';
@@ -10,6 +11,7 @@ import { createCameraProducer } from './camera-producer.ts';
 import { createCameraSensor, type ViewSource } from './camera-render.ts';
 import { startSignallingServer } from './camera-signalling-server.ts';
 import { createSignallingHub } from './camera-signalling.ts';
+import { createSimMicrophone } from './microphone.ts';
 import { xyzrpyFromPose } from './pose.ts';
 
 export interface SimCamera {
@@ -32,16 +34,26 @@ export async function startSimCamera(ctx: SimContext, options: { port: number; l
   const log = options.log.child('camera');
   const sensor = createCameraSensor({ log, view: viewOf(ctx) });
   const hub = createSignallingHub();
-  const producer = createCameraProducer(hub, sensor, log);
+  const microphone = createSimMicrophone();
+  const producer = createCameraProducer(hub, sensor, microphone, log);
   const server = await startSignallingServer(hub, { port: options.port, log }).catch((error: unknown) => {
     producer.close();
+    microphone.close();
     throw error;
   });
   const counters = (): CameraCounters => {
     const s = producer.counts();
     // The producer is in process; every socket is a consumer (or a listener) of the camera.
-    return { cameraSessions: s.open, cameraSessionsTotal: s.total, cameraSignallingClients: server.connections() };
+    return {
+      cameraSessions: s.open,
+      cameraSessionsTotal: s.total,
+      cameraAudioSessions: s.audio,
+      cameraSignallingClients: server.connections(),
+    };
   };
+  // A released microphone hears nothing (the daemon's pipeline is stopped, §3.7).
+  ctx.camera.hear = (clip) => !ctx.media.released && microphone.hear(clip);
+  ctx.camera.microphone = () => microphone.status();
   ctx.camera.sync = () => producer.setAvailable(ctx.camera.on && !ctx.media.released);
   ctx.camera.counters = counters;
   ctx.camera.signallingUrl = server.url;
@@ -54,6 +66,7 @@ export async function startSimCamera(ctx: SimContext, options: { port: number; l
     counters,
     async close() {
       producer.close();
+      microphone.close();
       sensor.close();
       await server.close();
     },

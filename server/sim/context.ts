@@ -10,6 +10,7 @@ import { createMoveRunner, type MoveRunner } from './moves.ts';
 import type { SequenceDeps } from './sequences.ts';
 import { createSoundBoard, type SoundBoard, type SoundPlay } from './sounds.ts';
 import { createTimers, type Timers } from './timers.ts';
+import type { MicrophoneStatus } from './microphone.ts';
 import type { FaceTarget } from './tracking.ts';
 import { createWorld, type World } from './world.ts';
 
@@ -31,11 +32,16 @@ export interface SimCounters {
   /** Camera WebRTC sessions open now and since start: each is one upstream camera client. */
   cameraSessions: number;
   cameraSessionsTotal: number;
+  /** Of the open camera sessions, those whose answer took the microphone (each runs an Opus encoder). */
+  cameraAudioSessions: number;
   /** Sockets open on the camera signalling server. */
   cameraSignallingClients: number;
 }
 
-export type CameraCounters = Pick<SimCounters, 'cameraSessions' | 'cameraSessionsTotal' | 'cameraSignallingClients'>;
+export type CameraCounters = Pick<
+  SimCounters,
+  'cameraSessions' | 'cameraSessionsTotal' | 'cameraAudioSessions' | 'cameraSignallingClients'
+>;
 
 /** The simulated camera (camera.ts) as the routes see it. */
 export interface CameraState {
@@ -46,6 +52,9 @@ export interface CameraState {
   /** Re-reads `on` and the media release; the camera replaces this once it runs. */
   sync(): void;
   counters(): CameraCounters;
+  /** /sim/microphone: the robot hears this clip (PCM16 LE mono 48 kHz); the camera replaces this. */
+  hear(clip: Buffer): void;
+  microphone(): MicrophoneStatus | null;
 }
 
 export interface Faults {
@@ -139,7 +148,14 @@ export function createSimContext(log: Log): SimContext {
       on: true,
       signallingUrl: '',
       sync: () => {},
-      counters: () => ({ cameraSessions: 0, cameraSessionsTotal: 0, cameraSignallingClients: 0 }),
+      counters: () => ({
+        cameraSessions: 0,
+        cameraSessionsTotal: 0,
+        cameraAudioSessions: 0,
+        cameraSignallingClients: 0,
+      }),
+      hear: () => {},
+      microphone: () => null,
     },
     volume: { speaker: 70, microphone: 50 },
     robotName: 'reachy_mini',

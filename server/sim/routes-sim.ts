@@ -6,6 +6,7 @@
 import type { SimContext } from './context.ts';
 import { isObject } from './fields.ts';
 import { DetailError, jsonBody, route, type Reply, type Route, type SimRequest } from './http-kit.ts';
+import { fileClip, spokenClip } from './microphone-clips.ts';
 
 const DEG = Math.PI / 180;
 
@@ -56,6 +57,7 @@ export function simStatus(ctx: SimContext): Record<string, unknown> {
     motorMode: ctx.world.mode,
     tracking: { enabled: ctx.world.tracking.enabled, weight: ctx.world.tracking.requestedWeight },
     camera: { on: ctx.camera.on, live: ctx.camera.on && !ctx.media.released, signallingUrl: ctx.camera.signallingUrl },
+    microphone: ctx.camera.microphone(),
     runningMoves: ctx.moves.listed().length,
     counters: ctx.snapshotCounters(),
   };
@@ -75,6 +77,18 @@ function backendAction(ctx: SimContext, action: unknown): void {
   if (!work) throw new SimInputError('action must be "stop", "start" or "restart"');
   const command = action === 'stop' ? 'daemon-stop' : action === 'start' ? 'daemon-start' : 'daemon-restart';
   if (life.runJob(command, work) === undefined) throw new DetailError(409, 'a daemon job is in flight');
+}
+
+/** `{"text"}` spoken by espeak-ng, or `{"file"}` decoded by ffmpeg: what the robot is made to hear. */
+async function microphoneClip(b: Record<string, unknown>): Promise<Buffer> {
+  const { text, file } = b;
+  const ok = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= 2000;
+  if (ok(text) === ok(file))
+    throw new SimInputError('give either text or file (a non-empty string up to 2000 characters)');
+  const clip = ok(text) ? spokenClip(text) : fileClip(file as string);
+  return clip.catch((error: unknown) => {
+    throw new SimInputError(`nothing to hear: ${(error as Error).message}`);
+  });
 }
 
 export function simRoutes(ctx: SimContext): Route[] {
@@ -107,6 +121,10 @@ export function simRoutes(ctx: SimContext): Route[] {
     post('/sim/camera', (b) => {
       ctx.camera.on = bool(b, 'on');
       ctx.camera.sync();
+    }),
+    route('POST', '/sim/microphone', async (req): Promise<Reply> => {
+      ctx.camera.hear(await microphoneClip(body(req)));
+      return { json: simStatus(ctx) };
     }),
   ];
 }

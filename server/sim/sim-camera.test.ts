@@ -4,7 +4,7 @@
  * camera client.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RTCPeerConnection, useH264 } from 'werift';
+import { RTCPeerConnection, useH264, useOPUS } from 'werift';
 import WebSocket from 'ws';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { ok, waitFor } from './test-helpers.ts';
@@ -74,16 +74,22 @@ describe('signalling', () => {
     expect(sdp).toMatch(/a=rtpmap:\d+ h264\/90000/i);
     expect(sdp).toContain('packetization-mode=1');
     expect(sdp).toContain('a=sendonly');
+    // The microphone is offered too, as webrtcsink does: Opus, sendonly.
+    const audio = sdp.slice(sdp.indexOf('m=audio'));
+    expect(audio).toMatch(/a=rtpmap:\d+ opus\/48000\/2/i);
+    expect(audio).toContain('a=sendonly');
     expect(sdp).not.toContain('a=candidate');
     const ice = await p.next('peer', (m) => m.ice !== undefined);
     expect((ice.ice as { candidate: string }).candidate).toMatch(/^candidate:.* 127\.0\.0\.1 \d+ typ host/);
     expect(sim.counters()).toMatchObject({ cameraSessions: 1, cameraSignallingClients: 1 });
 
-    // Answer like a consumer: the first packet of the stream is the SPS of a keyframe.
-    const pc = new RTCPeerConnection({ codecs: { video: [useH264()] } });
+    // Answer like a consumer that does not listen to the microphone: the first packet of the
+    // stream is the SPS of a keyframe, and no Opus encoder runs for the refused audio.
+    const pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] } });
     const firstNalTypes: number[] = [];
     pc.onTrack.subscribe((t) => t.onReceiveRtp.subscribe((rtp) => firstNalTypes.push((rtp.payload[0] ?? 0) & 0x1f)));
     await pc.setRemoteDescription({ type: 'offer', sdp });
+    for (const t of pc.getTransceivers()) if (t.kind === 'audio') t.setDirection('inactive');
     await pc.setLocalDescription(await pc.createAnswer());
     p.send({ type: 'peer', sessionId: started.sessionId, sdp: { type: 'answer', sdp: pc.localDescription?.sdp } });
     for (const m of p.messages.filter((x) => x.type === 'peer' && x.ice)) {
@@ -92,6 +98,7 @@ describe('signalling', () => {
     await waitFor(() => firstNalTypes.length >= 3);
     expect(firstNalTypes[0]).toBe(7);
     expect(firstNalTypes[1]).toBe(8);
+    expect(sim.counters().cameraAudioSessions).toBe(0);
 
     p.send({ type: 'endSession', sessionId: started.sessionId });
     await waitFor(() => sim.counters().cameraSessions === 0);

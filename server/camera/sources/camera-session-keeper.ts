@@ -4,9 +4,12 @@
  * `list` → pick the producer → `startSession` → `sessionStarted` → answer the `peer` offer,
  * add the trickled `peer` candidates. As a listener it hears `peerStatusChanged` when the
  * producer comes back after an outage and starts a session at once; after `endSession` (or a
- * failed connection) it asks for the producers again.
+ * failed connection) it asks for the producers again. Whether the session carries the
+ * microphone is fixed by the answer, so changing it ends the session and starts the next one
+ * (never two at once): the camera pauses for about a quarter of a second.
  */
 import type { Log } from '../../log.ts';
+import type { MicrophoneTap } from '../audio/microphone-tap.ts';
 import type { H264FrameMaker } from '../h264/frame-maker.ts';
 import type { SignallingClient, SignallingMessage } from './signalling-client.ts';
 import { createConsumerSession, type ConsumerSession } from './webrtc-consumer.ts';
@@ -22,7 +25,7 @@ export function pickProducer(producers: unknown, name: string): string | undefin
 }
 
 export class CameraSessionKeeper {
-  private session: { id: string; consumer: ConsumerSession } | undefined;
+  private session: { id: string; consumer: ConsumerSession; audio: boolean } | undefined;
   /** startSession sent, sessionStarted not back yet: one request at a time, or the robot runs two sessions. */
   private requesting = false;
   private relistTimer: NodeJS.Timeout | undefined;
@@ -31,6 +34,7 @@ export class CameraSessionKeeper {
   constructor(
     private readonly client: SignallingClient,
     private readonly frames: H264FrameMaker,
+    private readonly microphone: MicrophoneTap,
     private readonly producerName: string,
     private readonly log: Log,
   ) {}
@@ -46,6 +50,19 @@ export class CameraSessionKeeper {
 
   requestKeyframe(): void {
     this.session?.consumer.requestKeyframe();
+  }
+
+  /** The microphone is wanted (or not any more): a running session that differs is replaced. */
+  audioChanged(): void {
+    const session = this.session;
+    if (this.stopped || !session || session.audio === this.microphone.wanted) return;
+    this.log.info('renegotiating the camera session for the microphone', {
+      audio: this.microphone.wanted ? 'recvonly' : 'inactive',
+    });
+    // endSession goes out first on the same socket, so the producer has ended the old session
+    // before it hears of the next: at most one runs at any time.
+    this.endSession(true);
+    this.client.send({ type: 'list' });
   }
 
   onMessage(m: SignallingMessage): void {
@@ -90,14 +107,17 @@ export class CameraSessionKeeper {
       this.client.send({ type: 'endSession', sessionId });
       return;
     }
+    const audio = this.microphone.wanted;
     const consumer = createConsumerSession({
       log: this.log,
+      audio,
+      onOpus: (packet, samples) => this.microphone.opus(packet, samples),
       signal: (inner) => this.client.send({ type: 'peer', sessionId, ...inner }),
       onAccessUnit: (au) => this.frames.accessUnit(au),
       onParameterSets: (nals) => this.frames.setParameterSets(nals),
       onFailed: (reason) => this.fail(reason),
     });
-    this.session = { id: sessionId, consumer };
+    this.session = { id: sessionId, consumer, audio };
   }
 
   private onPeer(m: SignallingMessage): void {

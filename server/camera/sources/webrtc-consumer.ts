@@ -1,15 +1,17 @@
 /**
  * The cockpit's side of one camera session with webrtcsink: the producer offers, we answer
- * with werift (recvonly H.264; audio, which the daemon also offers, is answered inactive so
- * the robot spends no encoder on it, daemon-api.md §10.8), take remote candidates as they
- * trickle in, and turn the video RTP into access units. Our own candidates travel inside the
- * answer (werift gathers before it resolves), so none are trickled.
+ * with werift (recvonly H.264; the microphone's Opus, which the daemon also offers, recvonly
+ * only while someone listens and otherwise inactive, so the robot spends no encoder on it,
+ * daemon-api.md §10.8), take remote candidates as they trickle in, and turn the video RTP into
+ * access units and the audio RTP into ordered Opus packets. Our own candidates travel inside
+ * the answer (werift gathers before it resolves), so none are trickled.
  */
 import { RTCPeerConnection, useH264, useOPUS, type MediaStreamTrack, type RtpPacket } from 'werift';
 import { JitterBufferBase } from 'werift/nonstandard';
 import type { Log } from '../../log.ts';
 import type { H264AccessUnit } from '../frame.ts';
 import { createRtpDepacketizer } from '../h264/rtp-depacketizer.ts';
+import { createOpusRtpReceiver } from '../audio/opus-rtp-receiver.ts';
 
 export interface ConsumerDeps {
   log: Log;
@@ -19,6 +21,10 @@ export interface ConsumerDeps {
   /** SPS/PPS the offer carried in sprop-parameter-sets (RFC 6184 §8.1), for keyframes without them. */
   onParameterSets(nals: Buffer[]): void;
   onFailed(reason: string): void;
+  /** Answer the audio m-line recvonly (someone listens to the microphone) rather than inactive. */
+  audio: boolean;
+  /** One Opus packet of the microphone, in order, gaps concealed. */
+  onOpus(packet: Buffer, samples: number): void;
 }
 
 export interface ConsumerSession {
@@ -53,6 +59,7 @@ class Consumer implements ConsumerSession {
 
   constructor(private readonly deps: ConsumerDeps) {
     this.pc.onTrack.subscribe((track) => {
+      if (track.kind === 'audio' && deps.audio) return this.listenTo(track);
       if (track.kind !== 'video' || this.video) return;
       this.video = track;
       track.onReceiveRtp.subscribe((rtp) => {
@@ -92,9 +99,17 @@ class Consumer implements ConsumerSession {
   private async answer(offer: string): Promise<void> {
     this.deps.onParameterSets(spropParameterSets(offer));
     await this.pc.setRemoteDescription({ type: 'offer', sdp: offer });
-    for (const t of this.pc.getTransceivers()) if (t.kind === 'audio') t.setDirection('inactive');
+    const audio = this.deps.audio ? 'recvonly' : 'inactive';
+    for (const t of this.pc.getTransceivers()) if (t.kind === 'audio') t.setDirection(audio);
     await this.pc.setLocalDescription(await this.pc.createAnswer());
     this.deps.signal({ sdp: { type: 'answer', sdp: this.pc.localDescription?.sdp ?? '' } });
+  }
+
+  private listenTo(track: MediaStreamTrack): void {
+    const receiver = createOpusRtpReceiver((packet, samples) => this.deps.onOpus(packet, samples));
+    track.onReceiveRtp.subscribe((rtp) => {
+      if (!this.closed) receiver.push(rtp);
+    });
   }
 
   private onRtp(rtp: RtpPacket): void {

@@ -1,11 +1,13 @@
 /**
  * The robot daemon's camera (daemon-api.md §6a, §10.8): ONE WebRTC session with webrtcsink
  * through its signalling server at ws://<robot>:8443, kept by CameraSessionKeeper. H.264
- * frames always; JPEG frames while someone wants them (frame-maker.ts). It never touches
+ * frames always; JPEG frames while someone wants them (frame-maker.ts); the robot's microphone
+ * through the same session while someone listens (audio/microphone-tap.ts). It never touches
  * /api/media: a camera that is not there is waited for, not forced (cockpit-api.md,
  * operational rules).
  */
 import type { Log } from '../../log.ts';
+import { createMicrophoneTap, type CameraMicrophone, type MicrophoneTap } from '../audio/microphone-tap.ts';
 import type { CameraFrame, CameraSource } from '../frame.ts';
 import { createH264FrameMaker, type H264FrameMaker } from '../h264/frame-maker.ts';
 import { CameraSessionKeeper } from './camera-session-keeper.ts';
@@ -22,6 +24,8 @@ export interface WebrtcSourceOptions {
   connectTimeoutMs?: number;
   jpegQuality?: number;
   ffmpegBinary?: string;
+  /** After the last microphone listener leaves, audio stays in the session this long (default 3 s). */
+  microphoneLingerMs?: number;
 }
 
 interface Run {
@@ -33,12 +37,24 @@ interface Run {
 class WebrtcCameraSource implements CameraSource {
   readonly name: string;
   private readonly log: Log;
+  private readonly tap: MicrophoneTap;
   private run: Run | undefined;
   private jpeg = false;
 
   constructor(private readonly o: WebrtcSourceOptions) {
     this.name = `webrtc ${o.url}`;
     this.log = o.log.child('webrtc');
+    this.tap = createMicrophoneTap({
+      name: `daemon microphone (${this.name})`,
+      log: this.log.child('microphone'),
+      onWant: () => this.run?.keeper.audioChanged(),
+      ...(o.microphoneLingerMs !== undefined ? { offLingerMs: o.microphoneLingerMs } : {}),
+      ...(o.ffmpegBinary ? { ffmpegBinary: o.ffmpegBinary } : {}),
+    });
+  }
+
+  get microphone(): CameraMicrophone {
+    return this.tap;
   }
 
   async start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void): Promise<void> {
@@ -57,7 +73,7 @@ class WebrtcCameraSource implements CameraSource {
       ...(this.o.jpegQuality ? { jpegQuality: this.o.jpegQuality } : {}),
       ...(this.o.ffmpegBinary ? { ffmpegBinary: this.o.ffmpegBinary } : {}),
     });
-    ref.keeper = new CameraSessionKeeper(client, frames, this.o.producerName ?? 'reachymini', this.log);
+    ref.keeper = new CameraSessionKeeper(client, frames, this.tap, this.o.producerName ?? 'reachymini', this.log);
     this.run = { client, frames, keeper: ref.keeper };
     frames.wantJpeg(this.jpeg);
     ref.keeper.begin();

@@ -1,0 +1,50 @@
+/**
+ * The microphone's RTP (RFC 7587: one Opus packet per RTP payload, 48 kHz timestamps) put back
+ * in order and made continuous: a small jitter buffer (rtp-reorder.ts) reorders and waits a
+ * little for late packets; a gap in the timestamps (a lost packet, or the sender's discontinuous
+ * transmission) is filled with concealment packets so the decoded audio keeps its real length.
+ */
+import type { RtpPacket } from 'werift';
+import { concealmentPacket, opusPacketSamples } from './opus-toc.ts';
+import { createRtpReorder } from './rtp-reorder.ts';
+
+/** How long a missing packet is waited for: speech detection tolerates this much delay. */
+const JITTER_MS = 60;
+/** Gaps up to this long (48 kHz samples, 1 s) are concealed; a longer one is a new start. */
+const MAX_CONCEALED = 48_000;
+
+export interface OpusRtpReceiver {
+  push(rtp: RtpPacket): void;
+}
+
+export function createOpusRtpReceiver(onPacket: (opus: Buffer, samples: number) => void): OpusRtpReceiver {
+  const reorder = createRtpReorder((JITTER_MS * 48_000) / 1000);
+  let expected: number | undefined;
+  let last: Buffer | undefined;
+
+  const deliver = (rtp: RtpPacket): void => {
+    const { payload } = rtp;
+    const samples = opusPacketSamples(payload);
+    if (samples === 0) return;
+    const ts = rtp.header.timestamp;
+    if (expected !== undefined && last) {
+      // Signed distance in the 32-bit timestamp space: negative means a packet already played.
+      const gap = (ts - expected) | 0;
+      if (gap < 0) return;
+      if (gap > 0 && gap <= MAX_CONCEALED) {
+        const filler = concealmentPacket(last);
+        const step = opusPacketSamples(filler);
+        for (let filled = 0; filled + step <= gap; filled += step) onPacket(filler, step);
+      }
+    }
+    expected = (ts + samples) >>> 0;
+    last = payload;
+    onPacket(payload, samples);
+  };
+
+  return {
+    push(rtp) {
+      for (const ordered of reorder.push(rtp)) deliver(ordered);
+    },
+  };
+}
