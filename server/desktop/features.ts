@@ -121,6 +121,8 @@ export function createDesktopFeatures({
     snapshot: async () => (await camera.snapshot(2000))?.jpeg,
     services: robot.services,
     log,
+    // The robot's microphone comes through the camera's one WebRTC session (voice source `daemon`).
+    microphone: camera,
   });
   return {
     control,

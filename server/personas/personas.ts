@@ -16,6 +16,8 @@ import type { Holds } from '../motion/receipts.ts';
 import { createMessenger, type Messenger } from './messenger/messenger-bot.ts';
 import { createMessengerSettings, type MessengerSettingsView } from './messenger/messenger-settings.ts';
 import { createMessengerState } from './messenger/messenger-state.ts';
+import type { MicrophoneProvider } from './voice/daemon-audio-source.ts';
+import { DAEMON_SOURCE, DEFAULT_SOURCE } from './voice/source-setting.ts';
 import type { MessengerStatus } from './messenger/messenger-status.ts';
 import { createVoiceListener, type VoiceListener } from './voice/voice-listener.ts';
 import { createVoiceSettings, type VoiceSettingsView } from './voice/voice-settings.ts';
@@ -33,6 +35,8 @@ export interface PersonasDeps {
   services: Map<string, ServiceState>;
   log: Log;
   platform?: NodeJS.Platform;
+  /** The camera's frame hub: the robot's microphone (voice source `daemon`) where it is the daemon's WebRTC. */
+  microphone?: MicrophoneProvider;
 }
 
 export interface VoicePersonaView {
@@ -64,9 +68,12 @@ export interface Personas {
 export function createPersonas(deps: PersonasDeps): Personas {
   const log = deps.log.child('personas');
   const file = (name: string) => join(deps.dataDir, name);
+  // "Through the daemon's media where available" (issue 14): the default follows the camera.
+  const defaultSource = deps.microphone?.microphoneName ? DAEMON_SOURCE : DEFAULT_SOURCE;
   const voiceSettings = createVoiceSettings({
     file: file('voice-persona.json'),
     log,
+    defaultSource,
     ...(deps.platform ? { platform: deps.platform } : {}),
   });
   const messengerSettings = createMessengerSettings({ file: file('messenger-persona.json'), log });
@@ -80,6 +87,7 @@ export function createPersonas(deps: PersonasDeps): Personas {
     services: deps.services,
     log: log.child('voice'),
     ...(deps.platform ? { platform: deps.platform } : {}),
+    ...(deps.microphone ? { microphone: deps.microphone } : {}),
   });
   const messenger: Messenger = createMessenger({
     settings: messengerSettings,

@@ -94,7 +94,7 @@ describe('persona routes', () => {
       status: { state: 'off' },
     });
     expect((await call('GET', '/api/console/personas')).text).not.toContain('sk-voice-secret');
-    const bad = await call('PUT', '/api/console/personas/voice', { source: 'daemon' });
+    const bad = await call('PUT', '/api/console/personas/voice', { source: 'robot' });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text)).toEqual({ error: expect.stringMatching(/^source must be/), code: 'BAD_REQUEST' });
   });

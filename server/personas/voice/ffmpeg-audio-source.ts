@@ -59,9 +59,9 @@ export function createFfmpegAudioSource(options: FfmpegAudioOptions): AudioSourc
   };
 }
 
-/** The source a setting names; `realtime` paces a file like a microphone (off in tests). */
+/** The source a device or file setting names; `realtime` paces a file like a microphone (off in tests). */
 export function createSettingSource(
-  setting: SourceSetting,
+  setting: Exclude<SourceSetting, { kind: 'daemon' }>,
   deps: { log: Log; binary?: string; realtimeFiles?: boolean },
 ): AudioSource {
   const args = setting.kind === 'file' ? fileArgs(setting.path, deps.realtimeFiles ?? true) : captureArgs(setting.spec);

@@ -9,6 +9,8 @@ describe('source setting', () => {
     ['pulse:default', 'linux', { kind: 'device', spec: { device: 'default', platform: 'linux', backend: 'pulse' } }],
     ['alsa:hw:1,0', 'linux', { kind: 'device', spec: { device: 'hw:1,0', platform: 'linux', backend: 'alsa' } }],
     ['file:/tmp/a:b.wav', 'linux', { kind: 'file', path: '/tmp/a:b.wav' }],
+    ['daemon', 'linux', { kind: 'daemon' }],
+    ['daemon', 'win32', { kind: 'daemon' }],
   ] as const)('%s on %s', (raw, platform, expected) => {
     expect(parseSourceSetting(raw, platform)).toEqual(expected);
   });
@@ -17,7 +19,8 @@ describe('source setting', () => {
     ['device', 'win32', /name the microphone on win32/],
     ['device:', 'linux', /needs a name/],
     ['pulse:default', 'darwin', /Linux sound system/],
-    ['daemon', 'linux', /source must be/],
+    ['daemon:ws://robot:8443', 'linux', /source must be daemon, device/],
+    ['robot', 'linux', /source must be/],
     ['file:/tmp/a\nb', 'linux', /source must be/],
   ] as const)('refuses %j on %s', (raw, platform, message) => {
     expect(() => parseSourceSetting(raw, platform)).toThrow(message);
@@ -27,5 +30,6 @@ describe('source setting', () => {
     expect(describeSource(parseSourceSetting('device', 'linux'))).toBe('microphone default (alsa)');
     expect(describeSource(parseSourceSetting('device:0', 'darwin'))).toBe('microphone 0');
     expect(describeSource(parseSourceSetting('file:/x.wav', 'linux'))).toBe('file /x.wav');
+    expect(describeSource(parseSourceSetting('daemon', 'linux'))).toBe('daemon microphone');
   });
 });

@@ -9,7 +9,9 @@ import { silentLog } from '../../log.ts';
 import { startSimDaemon } from '../../sim/index.ts';
 import { createManualSchedule } from '../testing/manual-schedule.ts';
 import type { AudioHandlers, AudioSource } from './audio-source.ts';
-import { createSettingSource } from './ffmpeg-audio-source.ts';
+import { createFrameHub } from '../../camera/index.ts';
+import { createDeviceSource } from '../../camera/sources/device-source.ts';
+import { createAudioSource } from './make-audio-source.ts';
 import { synth } from './testing/synthetic-audio.ts';
 import { createVoiceListener, type VoiceListenerDeps } from './voice-listener.ts';
 import { VOICE_DEFAULTS, type VoiceConfig } from './voice-settings.ts';
@@ -153,7 +155,7 @@ describe('voice listener', () => {
     try {
       const before = sim.counters();
       const t = build(
-        { makeSource: (setting) => createSettingSource(setting, { log: silentLog }) },
+        { makeSource: (setting) => createAudioSource(setting, { log: silentLog }) },
         { source: 'alsa:no-such-card' },
       );
       t.listener.apply();
@@ -164,6 +166,41 @@ describe('voice listener', () => {
       await t.listener.close();
       const after = sim.counters();
       expect(after).toMatchObject({ mediaReleases: 0, mediaAcquires: 0, httpRequests: before.httpRequests });
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('fails with the reason, retries with the backoff and never touches the daemon when `daemon` has no WebRTC camera', async () => {
+    const sim = await startSimDaemon();
+    try {
+      const before = sim.counters();
+      // A local webcam as the camera: it has no robot microphone.
+      const camera = createFrameHub({
+        source: createDeviceSource({ device: '/dev/video9', platform: 'linux' }, silentLog),
+        log: silentLog,
+      });
+      const t = build(
+        { makeSource: (setting) => createAudioSource(setting, { log: silentLog, microphone: camera }) },
+        { source: 'daemon' },
+      );
+      t.listener.apply();
+      await expect.poll(() => t.listener.status().state).toBe('failed');
+      expect(t.listener.status().lastError?.text).toMatch(
+        /^no daemon microphone: the camera source \(device .*\) has no robot microphone/,
+      );
+      expect(t.listener.status().detail).toMatch(/retrying in 5 s$/);
+      t.clock.advance(5000);
+      await expect.poll(() => t.listener.status().failures).toBe(2);
+      expect(t.listener.status().detail).toMatch(/retrying in 10 s$/);
+      await t.listener.close();
+      expect(camera.stats().starts).toBe(0);
+      expect(sim.counters()).toMatchObject({
+        mediaReleases: 0,
+        mediaAcquires: 0,
+        httpRequests: before.httpRequests,
+        cameraSessionsTotal: before.cameraSessionsTotal,
+      });
     } finally {
       await sim.close();
     }

@@ -5,7 +5,8 @@
  * tail included) what the microphone hears is dropped, so the robot does not answer itself.
  * Paused by the latched stop and demo mode (persona registry), switched by the settings (off,
  * muted, source); a source that fails is restarted after 5 s doubling to 300 s. It never calls
- * the daemon's media routes: its sources are local, so failing to start costs the robot nothing.
+ * the daemon's media routes: the robot's microphone comes through the camera's one session
+ * (`daemon`), other sources are local, so failing to start costs the robot nothing.
  */
 import type { AgentLog } from '../../agent/agent-log.ts';
 import type { AgentRuntime } from '../../agent/agent-runtime.ts';
@@ -16,7 +17,8 @@ import type { Holds } from '../../motion/receipts.ts';
 import { realSchedule, type Schedule } from '../../perception/schedule.ts';
 import { createRestarter, type Restarter } from '../restart-backoff.ts';
 import { SAMPLE_RATE, type AudioSource } from './audio-source.ts';
-import { createSettingSource } from './ffmpeg-audio-source.ts';
+import type { MicrophoneProvider } from './daemon-audio-source.ts';
+import { createAudioSource } from './make-audio-source.ts';
 import { parseSourceSetting, type SourceSetting } from './source-setting.ts';
 import { createSpeakingHold, type SpeakingHold } from './speaking-hold.ts';
 import { createOpenAiTranscriber, type Transcriber } from './transcriber.ts';
@@ -34,6 +36,8 @@ export interface VoiceListenerDeps {
   log: Log;
   services?: Map<string, ServiceState>;
   platform?: NodeJS.Platform;
+  /** The camera's frame hub: the robot's microphone for the `daemon` source. */
+  microphone?: MicrophoneProvider;
   makeSource?: (setting: SourceSetting) => AudioSource;
   makeTranscriber?: (config: VoiceConfig['transcription']) => Transcriber;
   schedule?: Schedule;
@@ -161,7 +165,12 @@ class Listener implements VoiceListener {
     let audio: AudioSource;
     try {
       const parsed = parseSourceSetting(setting, this.deps.platform ?? process.platform);
-      audio = this.deps.makeSource?.(parsed) ?? createSettingSource(parsed, { log: this.deps.log });
+      audio =
+        this.deps.makeSource?.(parsed) ??
+        createAudioSource(parsed, {
+          log: this.deps.log,
+          ...(this.deps.microphone ? { microphone: this.deps.microphone } : {}),
+        });
     } catch (error) {
       return this.fail((error as Error).message, false);
     }

@@ -26,6 +26,20 @@ describe('voice settings', () => {
     });
   });
 
+  it("default to the robot's microphone where the camera carries it, and take `daemon` as a source", async () => {
+    const withCamera = createVoiceSettings({
+      file: join(dir.dir, 'other.json'),
+      log: silentLog,
+      defaultSource: 'daemon',
+    });
+    await withCamera.load();
+    expect(withCamera.view().source).toBe('daemon');
+    await settings.update({ source: 'daemon' });
+    expect(settings.view().source).toBe('daemon');
+    await settings.update({ source: 'alsa:hw:1,0' });
+    expect(settings.view().source).toBe('alsa:hw:1,0');
+  });
+
   it('keep the key server-side (0600), show hasKey, keep it for the same endpoint and drop it for another', async () => {
     await settings.update({ enabled: true, transcription: { baseUrl: 'http://127.0.0.1:9000/v1/', key: 'sk-secret' } });
     expect(settings.view().transcription).toEqual({
@@ -57,7 +71,8 @@ describe('voice settings', () => {
   it.each([
     [{ volume: 3 }, 'unknown field volume'],
     [{ enabled: 'yes' }, 'enabled must be true or false'],
-    [{ source: 'daemon' }, 'source must be'],
+    [{ source: 'robot' }, 'source must be daemon, device'],
+    [{ source: 'daemon:ws://x:8443' }, 'source must be'],
     [{ transcription: { baseUrl: 'ftp://x' } }, 'transcription.baseUrl must be an http(s) URL'],
     [{ transcription: { baseUrl: 'https://u:p@x/v1' } }, 'must not carry credentials'],
     [{ transcription: { language: 'english' } }, 'transcription.language must be a language code'],

@@ -92,11 +92,18 @@ export function mergeVoiceConfig(stored: VoiceConfig, raw: unknown, platform: No
   };
 }
 
-export function createVoiceSettings(deps: { file: string; log: Log; platform?: NodeJS.Platform }): VoiceSettings {
+export function createVoiceSettings(deps: {
+  file: string;
+  log: Log;
+  platform?: NodeJS.Platform;
+  /** The source before the owner picks one (`daemon` where the camera carries the robot's microphone). */
+  defaultSource?: string;
+}): VoiceSettings {
   const platform = deps.platform ?? process.platform;
+  const defaults: VoiceConfig = { ...VOICE_DEFAULTS, source: deps.defaultSource ?? VOICE_DEFAULTS.source };
   const doc: JsonDocument<VoiceConfig> = createJsonDocument({
     file: deps.file,
-    defaults: () => VOICE_DEFAULTS,
+    defaults: () => defaults,
     validate,
     log: deps.log,
   });

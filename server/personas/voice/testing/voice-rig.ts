@@ -10,7 +10,7 @@ import { startAgentRig, type AgentRig } from '../../../agent/testing/agent-rig.t
 import { silentLog } from '../../../log.ts';
 import { until } from '../../../motion/testing/rig.ts';
 import { makeTempDir } from '../../../store/testing/temp-dir.ts';
-import { createSettingSource } from '../ffmpeg-audio-source.ts';
+import { createAudioSource } from '../make-audio-source.ts';
 import { createVoiceListener, type VoiceListener } from '../voice-listener.ts';
 import { VOICE_DEFAULTS, type VoiceConfig } from '../voice-settings.ts';
 import { startFakeTranscription, type FakeTranscription } from './fake-transcription.ts';
@@ -59,7 +59,7 @@ export async function startVoiceRig(spoken: string, heard: string): Promise<Voic
     },
     services: rig.robot.services,
     log: silentLog,
-    makeSource: (setting) => createSettingSource(setting, { log: silentLog, realtimeFiles: false }),
+    makeSource: (setting) => createAudioSource(setting, { log: silentLog, realtimeFiles: false }),
   });
   return {
     rig,
