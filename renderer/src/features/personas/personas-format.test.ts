@@ -3,6 +3,9 @@ import type { MessengerView } from './personas-api.ts';
 import {
   chatName,
   messengerBody,
+  SOURCE_CHOICES,
+  sourceChoice,
+  sourceFor,
   sourceProblem,
   statusLine,
   voiceBody,
@@ -77,6 +80,15 @@ describe('personas format', () => {
       null,
       null,
     ]);
-    expect(sourceProblem('daemon')).toMatch(/^Use device/);
+    expect(sourceProblem('daemon')).toBeNull();
+    expect(sourceProblem('robot')).toMatch(/^Use daemon, device/);
+  });
+
+  it('maps the source menu to settings and back', () => {
+    expect(['daemon', 'device', 'alsa:hw:1,0', ''].map(sourceChoice)).toEqual(['daemon', 'device', 'other', 'other']);
+    expect(sourceFor('daemon', 'alsa:x')).toBe('daemon');
+    expect(sourceFor('other', 'alsa:x')).toBe('alsa:x');
+    expect(sourceFor('other', 'daemon')).toBe('');
+    expect(SOURCE_CHOICES.find((c) => c.value === 'daemon')?.label).toBe('Robot microphone (daemon)');
   });
 });

@@ -84,6 +84,26 @@ export function messengerBody(draft: MessengerDraft): object {
 /** A hint for the source field; null when it looks like one of the accepted forms. */
 export function sourceProblem(source: string): string | null {
   const s = source.trim();
-  if (s === 'device' || /^(device|alsa|pulse|file):.+/.test(s)) return null;
-  return 'Use device, device:<name>, alsa:<name>, pulse:<name> or file:<path>.';
+  if (s === 'daemon' || s === 'device' || /^(device|alsa|pulse|file):.+/.test(s)) return null;
+  return 'Use daemon, device, device:<name>, alsa:<name>, pulse:<name> or file:<path>.';
+}
+
+/** The source menu: the two common choices by name, anything else typed in. */
+export type SourceChoice = 'daemon' | 'device' | 'other';
+
+export const SOURCE_CHOICES: readonly { value: SourceChoice; label: string }[] = [
+  { value: 'daemon', label: 'Robot microphone (daemon)' },
+  { value: 'device', label: "This computer's default microphone" },
+  { value: 'other', label: 'Another capture device or a file…' },
+];
+
+export function sourceChoice(source: string): SourceChoice {
+  const s = source.trim();
+  return s === 'daemon' || s === 'device' ? s : 'other';
+}
+
+/** The source a menu choice stands for; `other` keeps what was typed (empty when it was a named choice). */
+export function sourceFor(choice: SourceChoice, current: string): string {
+  if (choice !== 'other') return choice;
+  return sourceChoice(current) === 'other' ? current : '';
 }
