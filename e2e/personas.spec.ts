@@ -67,9 +67,13 @@ test('voice: a microphone that cannot be opened is reported with the next try; m
 }) => {
   const card = await openCard(page, cockpit.url, cockpit.token);
   await card.getByRole('button', { name: 'Voice settings…' }).click();
-  const source = card.getByRole('textbox', { name: 'Microphone' });
-  await source.fill('daemon');
-  await expect(card.getByText(/^Use device, device:<name>/)).toBeVisible();
+  // The robot's own microphone is the default while the camera is the daemon's.
+  const menu = card.getByRole('combobox', { name: 'Microphone' });
+  await expect(menu).toHaveValue('daemon');
+  await menu.selectOption({ label: 'Another capture device or a file…' });
+  const source = card.getByRole('textbox', { name: 'Device or file' });
+  await source.fill('robot');
+  await expect(card.getByText(/^Use daemon, device, device:<name>/)).toBeVisible();
   await expect(card.getByRole('button', { name: 'Save voice settings' })).toBeDisabled();
   await source.fill('alsa:no-such-card');
   await card.getByLabel('API key').fill('sk-never-shown');
