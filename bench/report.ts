@@ -2,7 +2,7 @@
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import type { CameraResult } from './camera-fanout.ts';
-import type { ControlResult } from './control-path.ts';
+import { WARMUP, type ControlResult } from './control-path.ts';
 import type { DashboardResult } from './dashboard.ts';
 import { ROOT } from './processes.ts';
 import type { FanoutResult } from './state-fanout.ts';
@@ -60,6 +60,8 @@ export function renderReport(r: Results): string {
     ),
     '',
     '## Control path (POST /api/control/look vs the same goto straight to the daemon)',
+    '',
+    `Sequential, after ${WARMUP} uncounted pairs (V8 compiling the path).`,
     '',
     '| Requests | Direct p50 / p99 (ms) | Through the cockpit p50 / p99 (ms) | Ratio (p50) | Receive → daemon send p50 / p99 (ms) |',
     '|---|---|---|---|---|',

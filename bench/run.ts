@@ -3,7 +3,7 @@
  * fan-out, camera fan-out, the control path, throughput and the dashboard; prints the report
  * and writes bench/RESULTS.md. BENCH_QUICK=1 shortens every phase (a smoke run, not figures).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureCameraFanout, warmCamera } from './camera-fanout.ts';
 import { measureControlPath } from './control-path.ts';
@@ -17,6 +17,16 @@ const quick = process.env['BENCH_QUICK'] === '1';
 const stateSeconds = quick ? 3 : 20;
 const phaseSeconds = quick ? 3 : 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Written by hand below this line of RESULTS.md (profiles, before/after); a run keeps it. */
+const NOTES_MARK = '<!-- notes: written by hand, kept by npm run bench -->';
+
+function writeResults(report: string): void {
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const at = old.indexOf(NOTES_MARK);
+  writeFileSync(file, at < 0 ? report : `${report.trimEnd()}\n\n${old.slice(at)}`);
+}
 
 async function main(): Promise<void> {
   // Control requests come faster than an operator's: lift the per-client rate limit for the run.
@@ -40,7 +50,7 @@ async function main(): Promise<void> {
     const results: Results = { state, camera, control, throughput, dashboard };
     const report = renderReport(results);
     say(`\n${report}`);
-    if (!quick) writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), report);
+    if (!quick) writeResults(report);
   } finally {
     await stack.stop();
   }

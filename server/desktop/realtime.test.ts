@@ -72,4 +72,10 @@ describe('request timing', () => {
     expect(ms).toBeGreaterThanOrEqual(0);
     expect(ms).toBeLessThan(1000);
   });
+
+  it('leaves reads out: they are served from the state cache and skip the async context', async () => {
+    const res = await h.authed('/api/state');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('server-timing')).toBeNull();
+  });
 });
