@@ -85,6 +85,23 @@ describe('console firmware installer', () => {
     expect(again.currentVersion()).toBe('1.2.0');
   });
 
+  it('keeps the console’s secrets out of the hook’s environment', async () => {
+    const out = join(dir, 'env.txt');
+    vi.stubEnv('ROBOT_DEVICE_TOKEN', 'tind_secret-device-token');
+    vi.stubEnv('ROBOT_MODEL_KEY', 'sk-secret');
+    vi.stubEnv('ROBOT_LOG_LEVEL', 'debug');
+    try {
+      const u = updater({ hook: script('env.sh', `env > ${out}`) });
+      expect((await u.apply(staged('1.2.1', { a: 'x' }))).ok).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const env = readFileSync(out, 'utf8');
+    expect(env).not.toMatch(/secret/);
+    expect(env).toMatch(/^ROBOT_LOG_LEVEL=debug$/m);
+    expect(env).toMatch(/^ROBOT_FIRMWARE_VERSION=1\.2\.1$/m);
+  });
+
   it('reports a failing hook by its exit code and last line, recording nothing', async () => {
     const u = updater({ hook: script('fail.sh', 'echo "checking"; echo "dpkg: error: disk full" >&2; exit 3') });
     expect(await u.apply(staged('1.3.0', { a: 'x' }))).toEqual({

@@ -58,6 +58,14 @@ export function installedRecordPath(dataDir: string): string {
   return join(dataDir, 'firmware', 'installed.json');
 }
 
+/** The hook's environment: the console's, without its secrets (a hook installs files, it needs no token). */
+function hookEnv(bundle: StagedBundle): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^ROBOT_.*(TOKEN|KEY|SECRET)/.test(key)),
+  );
+  return { ...env, ROBOT_FIRMWARE_DIR: bundle.dir, ROBOT_FIRMWARE_VERSION: bundle.version };
+}
+
 /** Runs the hook; its last output line explains a failure. */
 function runHook(hook: string, bundle: StagedBundle, timeoutMs: number): Promise<Installed> {
   return new Promise((resolve) => {
@@ -66,7 +74,7 @@ function runHook(hook: string, bundle: StagedBundle, timeoutMs: number): Promise
     const child = spawn(hook, [bundle.dir, bundle.version], {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
-      env: { ...process.env, ROBOT_FIRMWARE_DIR: bundle.dir, ROBOT_FIRMWARE_VERSION: bundle.version },
+      env: hookEnv(bundle),
     });
     const keep = (chunk: Buffer) => void (tail = (tail + chunk.toString('utf8')).slice(-OUTPUT_TAIL));
     child.stdout.on('data', keep);
