@@ -135,7 +135,7 @@ describe('access matrix of server A', () => {
       }
     }
     expect(mismatches).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('accepts ?token= only on image, stream and socket URLs', async () => {
     const viaQuery = (path: string) => remoteRequest(`${h.url}${path}?token=${TEST_TOKEN}`, { localAddress: nextPeer() });
