@@ -3,6 +3,7 @@
  * is kept in the SecretStore and leaves this module only inside request bodies; nothing the
  * dashboard can read (status, logs) ever carries it.
  */
+import { TOKEN_PATTERN } from './limits.ts';
 import type { SecretStore } from './secret-store.ts';
 import type { Outcome, PlatformLog } from './types.ts';
 import { checkPlatformUrl } from './url-policy.ts';
@@ -33,8 +34,6 @@ export const IDENTITY_SECRET = 'platform-device';
 // Device ids are UUIDs on the original worker (reference-notes §2.6 speaks of their dashes);
 // any URL-safe id up to 128 characters is accepted so a format change does not lock us out.
 const DEVICE_ID = /^[A-Za-z0-9_-]{1,128}$/;
-// Tokens are `tind_` plus base64url (§2.1); only the character set is checked, not the prefix.
-const TOKEN = /^[\x21-\x7e]{8,512}$/;
 
 /** Validates pasted or environment-provided enrolment values into an identity. */
 export function checkEnrolInput(input: unknown): Outcome<DeviceIdentity, IdentityRefusal> {
@@ -47,7 +46,7 @@ export function checkEnrolInput(input: unknown): Outcome<DeviceIdentity, Identit
   if (!url.ok) return refuse(url.failure.message);
   if (typeof deviceId !== 'string' || !DEVICE_ID.test(deviceId.trim()))
     return refuse('the device id is missing or malformed');
-  if (typeof token !== 'string' || !TOKEN.test(token.trim())) return refuse('the device token is missing or malformed');
+  if (typeof token !== 'string' || !TOKEN_PATTERN.test(token.trim())) return refuse('the device token is missing or malformed');
   return { ok: true, value: { platformUrl: url.value, deviceId: deviceId.trim(), token: token.trim() } };
 }
 

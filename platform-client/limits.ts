@@ -82,6 +82,13 @@ export const LIMITS = Object.freeze({
 
 /** Pattern of a task id (reference-notes §2.6). */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;
+/**
+ * Shape of a device, session or command-line token: 8–512 printable characters without spaces.
+ * Device tokens are `tind_` plus base64url (§2.1); only the character set is checked, not the
+ * prefix, so a format change does not lock anyone out.
+ */
+export const TOKEN_PATTERN = /^[\x21-\x7e]{8,512}$/;
+
 /** Pattern of a firmware channel (reference-notes §2.6). */
 export const CHANNEL_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 

@@ -6,17 +6,16 @@
  * platform the stored token is not sent anywhere. The host's environment may supply one for
  * its own environment identity instead.
  */
+import { TOKEN_PATTERN } from './limits.ts';
 import type { SecretStore } from './secret-store.ts';
 import type { PlatformLog } from './types.ts';
 
 /** Name of the secret that holds `{platformUrl, token}`. */
 export const OWNER_SESSION_SECRET = 'platform-owner-session';
 
-const TOKEN = /^[\x21-\x7e]{8,512}$/;
-
 /** Checks a pasted token's shape: 8–512 printable characters, no spaces. */
 export function isSessionTokenShape(token: string): boolean {
-  return TOKEN.test(token);
+  return TOKEN_PATTERN.test(token);
 }
 
 export interface OwnerSession {

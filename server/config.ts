@@ -143,6 +143,8 @@ const matching =
   (raw) =>
     pattern.test(raw) ? raw : undefined;
 
+const PRINTABLE_TOKEN = /^[\x21-\x7e]{8,512}$/;
+
 /** An absolute path without control characters (it reaches a spawn's argv, never a shell). */
 const absolutePath: Parser<string> = (raw) =>
   isAbsolute(raw) && raw.length <= 1024 && ![...raw].some((c) => c < ' ' || c === '\x7f') ? raw : undefined;
@@ -220,18 +222,19 @@ const TABLE = {
     parse: platformUrl,
     expect: 'an https URL of the platform (plain http only on a loopback host such as 127.0.0.1)',
   },
-  // The platform client's own checks (platform-client/identity.ts): URL-safe ids, printable tokens.
+  // The platform client's own checks (platform-client/identity.ts, limits.ts TOKEN_PATTERN; server/
+  // may not import it): URL-safe ids, printable tokens.
   ROBOT_DEVICE_ID: {
     parse: matching(/^[A-Za-z0-9_-]{1,128}$/),
     expect: 'a device id of 1-128 letters, digits, _ or -',
   },
   ROBOT_DEVICE_TOKEN: {
-    parse: matching(/^[\x21-\x7e]{8,512}$/),
+    parse: matching(PRINTABLE_TOKEN),
     expect: 'a device token of 8-512 printable characters without spaces',
     secret: true,
   },
   ROBOT_PLATFORM_SESSION_TOKEN: {
-    parse: matching(/^[\x21-\x7e]{8,512}$/),
+    parse: matching(PRINTABLE_TOKEN),
     expect: 'a session or command-line token of 8-512 printable characters without spaces',
     secret: true,
   },
