@@ -136,11 +136,11 @@ test('enrol with a session token, keep it for the agent, then replace and remove
   await form.getByRole('button', { name: 'Enrol' }).click();
   await expect(card.getByText('Online', { exact: true })).toBeVisible({ timeout: 20_000 });
 
+  const owned = card.getByRole('group', { name: 'Reach your other devices' });
+  await expect(owned).toContainText('Stored');
   const status = await platformStatus(cockpit.url, cockpit.token);
   expect(status).toMatchObject({ enrolled: true, ownerSession: 'stored' });
   expect(emulator.ctx.state.devices.get(status.deviceId as string)?.name).toBe('reachy-session');
-  const owned = card.getByRole('group', { name: 'Reach your other devices' });
-  await expect(owned).toContainText('Stored');
   await expect(owned).toContainText('list and message your other devices');
   expect(await page.content()).not.toContain(owner.session);
 

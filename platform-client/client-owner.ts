@@ -60,7 +60,11 @@ export async function forgetOwnerSession(core: Core): Promise<Outcome<PlatformSt
   return { ok: true, value: reportOwnerSession(core) };
 }
 
-/** Creates the device with the owner's token, enrols it, and keeps the token when asked to. */
+/**
+ * Creates the device with the owner's token, enrols it, and keeps the token when asked to. The
+ * token is stored before the enrolment is adopted, so the first status the dashboards hear of
+ * the enrolled robot already says whether use_device can reach the owner's other devices.
+ */
 export async function enrolWithSession(
   core: Core & { http: PlatformHttp },
   input: SessionEnrolInput & { keepSession?: boolean },
@@ -68,16 +72,18 @@ export async function enrolWithSession(
   const { keepSession, ...create } = input;
   const created = await createDeviceWithSession(create, core.deps.fetch, core.deps.requestTimeoutMs);
   if (!created.ok) return created;
-  const enrolled = await enrolProved(core, created.value);
-  if (!enrolled.ok || !keepSession) return enrolled;
-  // The platform accepted the token a moment ago (it created the device): store it without asking again.
-  try {
-    await core.owner.save(created.value.platformUrl, input.sessionToken.trim());
-  } catch (error) {
-    core.deps.log.error('could not store the owner session', { error: String(error) });
-    return refuse('storage', 'enrolled, but the session token could not be stored');
+  if (keepSession) {
+    // The platform accepted the token a moment ago (it created the device): no need to prove it again.
+    try {
+      await core.owner.save(created.value.platformUrl, input.sessionToken.trim());
+    } catch (error) {
+      core.deps.log.error('could not store the owner session', { error: String(error) });
+      return refuse('storage', 'the device was created, but the session token could not be stored; enrol again');
+    }
   }
-  return { ok: true, value: reportOwnerSession(core) };
+  const enrolled = await enrolProved(core, created.value);
+  if (!enrolled.ok && keepSession) await core.owner.forget().catch(() => undefined);
+  return enrolled;
 }
 
 /** The token use_device may send: the one bound to the robot's current platform. */

@@ -78,6 +78,8 @@ describe('owner session for use_device', () => {
   it('enrols with the session token, keeping it for use_device only when asked', async () => {
     h = await startHarness({ enrolled: false });
     await h.client.start();
+    const heard: Array<{ enrolled: boolean; ownerSession: string | null }> = [];
+    h.client.onChange((s) => heard.push({ enrolled: s.enrolled, ownerSession: s.ownerSession }));
     const kept = await h.client.enrolWithSession({
       platformUrl: h.emu.url,
       sessionToken: h.owner.session,
@@ -85,6 +87,8 @@ describe('owner session for use_device', () => {
       keepSession: true,
     });
     expect(kept).toMatchObject({ ok: true, value: { enrolled: true, ownerSession: 'stored' } });
+    // The first status of the enrolled robot already says so: a dashboard never sees it without.
+    expect(heard.find((x) => x.enrolled)).toEqual({ enrolled: true, ownerSession: 'stored' });
     const devices = (await h.owned('GET', '/api/devices')).body.devices as Array<{ name: string }>;
     expect(devices.map((d) => d.name)).toContain('desk robot');
     await h.client.forget();
