@@ -59,6 +59,8 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** WebSocket close codes, beside the HTTP ones so there is one place to look. */
 export const WS_CLOSE = Object.freeze({
   GOING_AWAY: 1001,
+  /** The server failed while handling this one socket; other sockets are unaffected. */
+  INTERNAL: 1011,
   UNAUTHORIZED: 4401,
   FORBIDDEN: 4403,
   NOT_FOUND: 4404,

@@ -22,7 +22,7 @@ import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
 import { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
 import { createHostAllowlist } from './http/host-allowlist.ts';
-import { closeServer, listen } from './http/listeners.ts';
+import { answerClientErrors, closeServer, listen, SERVER_OPTIONS } from './http/listeners.ts';
 import type { Log } from './log.ts';
 import { startSimDaemon, type SimDaemon } from './sim/index.ts';
 
@@ -161,7 +161,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     camera.start();
     const stopBroadcast = app.startBroadcast();
     cleanup.push(stopBroadcast);
-    const servers = await startListeners(app, config, https);
+    const servers = await startListeners(app, config, https, log.child('http'));
     // Undone in reverse: sockets get their 1001 first, then the listeners drain and close.
     cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
     cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
@@ -181,14 +181,16 @@ interface Listeners {
   all: Server[];
 }
 
-async function startListeners(app: DesktopApp, config: Config, https: HttpsService | undefined): Promise<Listeners> {
-  const http = createServer(app.koa.callback());
+async function startListeners(app: DesktopApp, config: Config, https: HttpsService | undefined, log: Log): Promise<Listeners> {
+  const http = createServer(SERVER_OPTIONS, app.koa.callback());
+  answerClientErrors(http, log);
   app.hub.attach(http);
   const all: Server[] = [http];
   const port = await listen(http, config.httpPort, config.host);
   let httpsPort: number | undefined;
   if (https) {
     const secure = https.server(app.koa.callback());
+    answerClientErrors(secure, log);
     app.hub.attach(secure);
     all.push(secure);
     httpsPort = await listen(secure, config.httpsPort, config.host);

@@ -139,7 +139,8 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       access: 'public',
       summary: 'end the session and drop its cookie',
       async handler(ctx) {
-        const id = ctx.cookies.get(SESSION_COOKIE);
+        // The gate parsed the cookie (server/http/untrusted-input.ts); only a live session has an id.
+        const id = callerOf(ctx).sessionId;
         if (id) await deps.passkeys.logout(id);
         ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 0 });
         ctx.body = { ok: true };

@@ -3,6 +3,7 @@
  * certificate from the local authority, renewed while running, and the CA download and trust
  * page that the shell serves publicly.
  */
+import { SERVER_OPTIONS } from '../http/listeners.ts';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { RequestListener } from 'node:http';
 import type { ShellExtras } from '../http/static-shell.ts';
@@ -48,7 +49,7 @@ export async function createHttpsService(options: { dataDir: string; log: Log; l
       return tls;
     },
     server(listener) {
-      server ??= createHttpsServer({ key: tls.keyPem, cert: tls.certPem }, listener);
+      server ??= createHttpsServer({ ...SERVER_OPTIONS, key: tls.keyPem, cert: tls.certPem }, listener);
       return server;
     },
     secureBaseUrl,

@@ -7,6 +7,7 @@ import Koa, { type Context, type Next } from 'koa';
 import type { Config } from '../config.ts';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
+import { onResponseError, refuseMalformed } from '../http/malformed-request.ts';
 import type { HostAllowlist } from '../http/host-allowlist.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { requestTiming } from '../http/request-timing.ts';
@@ -64,11 +65,8 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   );
 
   const koa = new Koa({ proxy: false });
-  // A viewer hanging up mid-stream is routine, not an error worth a stack trace.
-  koa.on('error', (err: NodeJS.ErrnoException) => {
-    const routine = err.code === 'ECONNRESET' || err.code === 'EPIPE' || err.code === 'ERR_STREAM_PREMATURE_CLOSE';
-    deps.log[routine ? 'debug' : 'warn']('response error', { code: err.code, error: err.message });
-  });
+  koa.on('error', onResponseError(deps.log));
+  koa.use(refuseMalformed());
   koa.use(requestTiming());
   koa.use(errorHandler(deps.log.child('http')));
   koa.use(securityHeaders(deps.hosts));
@@ -105,6 +103,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     credentials: deps.gate.credentials,
     loopbackReads: deps.config.loopbackReads,
     hosts: deps.hosts,
+    ...(deps.gate.failures ? { failures: deps.gate.failures } : {}),
     log: deps.log.child('ws'),
   });
   return { koa, routes, hub, startBroadcast: () => startStateBroadcast(deps.robot, hub, deps.config.wsHz) };

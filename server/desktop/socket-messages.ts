@@ -18,7 +18,7 @@ export interface SocketMessageDeps {
 
 export function handleSocketMessages(deps: SocketMessageDeps): (client: WsClient) => void {
   return (client) => {
-    client.ws.on('message', (data, isBinary) => {
+    client.onMessage((data, isBinary) => {
       if (isBinary || (data as Buffer).length > MAX_MESSAGE) {
         client.send({ type: 'error', code: 'BAD_REQUEST', error: 'messages are JSON text of at most 4 KB' });
         return;

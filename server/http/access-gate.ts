@@ -5,7 +5,8 @@
  */
 import type { Context, Middleware } from 'koa';
 import { AppError } from '../errors.ts';
-import { hasKey, resolveCaller, SESSION_COOKIE, type Caller, type CredentialSources } from './caller.ts';
+import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
+import { readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
 
 export interface GateDeps {
@@ -14,7 +15,7 @@ export interface GateDeps {
   /** Growing delays for failed credentials from non-local clients (issue 3, brute force). */
   failures?: { delayFor(key: string): number; recordFailure(key: string): void; recordSuccess(key: string): void };
   /** Rate limit and origin check for control routes; throws an AppError to refuse. */
-  controlGuard?: (ctx: Context, caller: Caller) => void;
+  controlGuard?: (ctx: Context, caller: Caller, route: RouteSpec) => void;
 }
 
 export function callerOf(ctx: Context): Caller {
@@ -33,12 +34,15 @@ export function isAllowed(route: Pick<RouteSpec, 'access' | 'method'>, caller: C
 
 export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
   return async function gate(ctx, next) {
+    const cookie = readSessionCookie(ctx.req.headers.cookie);
+    // A public route serves whoever asks (the sign-in page must load to replace a bad cookie).
+    if (!cookie.ok && route.access !== 'public') throw new AppError('BAD_REQUEST', cookie.reason);
     const caller = resolveCaller(
       {
         req: ctx.req,
         queryTokenAllowed: route.queryToken === true,
         query: new URLSearchParams(ctx.querystring),
-        cookie: ctx.cookies.get(SESSION_COOKIE),
+        cookie: cookie.ok ? cookie.value : undefined,
       },
       deps.credentials,
     );
@@ -54,7 +58,7 @@ export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
     if (!isAllowed(route, caller, deps.loopbackReads)) {
       throw new AppError('AUTH_REQUIRED', caller.failed ? 'invalid or expired credential' : 'sign in or present the owner token');
     }
-    if (route.control) deps.controlGuard?.(ctx, caller);
+    if (route.control) deps.controlGuard?.(ctx, caller, route);
     await next();
   };
 }

@@ -9,6 +9,7 @@ import { checkOrigin } from '../auth/origin-check.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import { AppError } from '../errors.ts';
 import type { Caller } from './caller.ts';
+import type { RouteSpec } from './route-table.ts';
 
 export interface ControlGuardOptions {
   limiter: RateLimiter;
@@ -23,9 +24,10 @@ export function clientKey(ctx: Context, caller: Caller): string {
   return `${ctx.req.socket.remoteAddress ?? 'unknown'}|${who}`;
 }
 
-export function createControlGuard(options: ControlGuardOptions): (ctx: Context, caller: Caller) => void {
-  return function guardControl(ctx, caller) {
-    const decision = options.limiter.check(clientKey(ctx, caller));
+export function createControlGuard(options: ControlGuardOptions): (ctx: Context, caller: Caller, route: RouteSpec) => void {
+  return function guardControl(ctx, caller, route) {
+    // STOP is exempt from the limit (route-table.ts, safetyStop) and is not counted against it.
+    const decision = route.safetyStop ? { ok: true as const } : options.limiter.check(clientKey(ctx, caller));
     if (!decision.ok) {
       throw new AppError('RATE_LIMITED', `rate limit ${options.limit}/s`, {
         'Retry-After': String(decision.retryAfterSeconds),

@@ -3,6 +3,7 @@
  * `{error, code}` with its status; anything else is a bug, logged with its stack and answered
  * with a plain JSON 500 that leaks nothing.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
@@ -25,6 +26,13 @@ export function errorHandler(log: Log): Middleware {
         if (err.status >= 500) log.warn('request failed', { path: ctx.path, code: err.code, error: err.message });
         return;
       }
+      if (clientHungUp(ctx.req, err)) {
+        // Nobody is left to answer; not a fault of ours either.
+        log.debug('client hung up mid-request', { path: ctx.path, error: (err as Error).message });
+        ctx.status = 400;
+        ctx.body = { error: 'request incomplete', code: 'BAD_REQUEST' };
+        return;
+      }
       const status = (err as { status?: number; expose?: boolean }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         // Koa's own ctx.throw / http-errors for client faults (e.g. bad URI encoding).
@@ -37,4 +45,11 @@ export function errorHandler(log: Log): Middleware {
       ctx.body = { error: 'internal error', code: 'INTERNAL' };
     }
   };
+}
+
+/** The request's socket closed before its body was read (a tab closed, Wi-Fi lost mid-upload). */
+function clientHungUp(req: IncomingMessage, err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const message = (err as Error | undefined)?.message;
+  return (req.destroyed && !req.complete) || code === 'ECONNRESET' || code === 'ECONNABORTED' || message === 'aborted';
 }

@@ -19,6 +19,11 @@ export interface RouteSpec {
   access: Access;
   /** /api/control/*: rate limit then same-origin check (cockpit-api.md, Authentication rule 3). */
   control?: boolean;
+  /**
+   * The emergency stop: never rate limited, because the one action that must always work cannot
+   * be refused for the looks sent before it. It still needs a key and passes the Origin check.
+   */
+  safetyStop?: true;
   /** `?token=` may stand in for the Authorization header (image, stream and socket URLs). */
   queryToken?: boolean;
   /** Body limit in bytes when a route needs more than the default 64 KB. */

@@ -6,6 +6,7 @@
 import type { Middleware } from 'koa';
 import { AppError } from '../errors.ts';
 import type { HostAllowlist } from './host-allowlist.ts';
+import { parseHost } from './untrusted-input.ts';
 
 /**
  * 'unsafe-inline' for styles only: Svelte writes style attributes for dynamic values, and the
@@ -38,7 +39,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
 export function securityHeaders(hosts: HostAllowlist): Middleware {
   return async function secure(ctx, next) {
     ctx.set(SECURITY_HEADERS as Record<string, string>);
-    if (!hosts.allows(ctx.get('host') || undefined)) {
+    const host = ctx.get('host') || undefined;
+    const parsed = parseHost(host);
+    if (!parsed.ok) throw new AppError('BAD_REQUEST', parsed.reason);
+    if (!hosts.allows(host)) {
       throw new AppError('AUTH_FORBIDDEN', 'this robot does not answer to that host name');
     }
     await next();

@@ -6,12 +6,14 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import WebSocket, { WebSocketServer } from 'ws';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { WS_CLOSE } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { HostAllowlist } from './host-allowlist.ts';
-import { isAllowed } from './access-gate.ts';
-import { resolveCaller, SESSION_COOKIE, type Caller, type CredentialSources } from './caller.ts';
+import { isAllowed, type GateDeps } from './access-gate.ts';
+import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
+import { readRequest } from './malformed-request.ts';
+import { readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
 
 /** Past this many queued bytes a client is too slow: frames are dropped for it. */
@@ -25,6 +27,8 @@ export interface WsClient {
   readonly query: URLSearchParams;
   /** Sends unless the client is slow or gone; returns whether it was sent. */
   send(frame: string | object): boolean;
+  /** Listens to the client's messages; a listener that throws closes this socket alone (1011). */
+  onMessage(listener: (data: RawData, isBinary: boolean) => void): void;
 }
 
 export type WsHandler = (client: WsClient) => void;
@@ -37,6 +41,8 @@ export interface WsHubOptions {
   log: Log;
   /** Sockets from pages on a foreign host name are refused (DNS rebinding). */
   hosts?: HostAllowlist;
+  /** The brute-force throttle the HTTP gate uses: a wrong credential on a socket counts the same. */
+  failures?: GateDeps['failures'];
 }
 
 export class WsHub {
@@ -85,19 +91,80 @@ export class WsHub {
     for (const set of this.clientsByPath.values()) for (const c of set) c.ws.close(code, reason);
   }
 
+  /**
+   * Everything a stranger's upgrade can carry is parsed before the handshake; a malformed request
+   * is answered 400 and never becomes a socket. Nothing thrown here may leave: one client's bytes
+   * can only ever end that client's connection.
+   */
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const route = this.options.routes.find((r) => r.method === 'WS' && r.path === url.pathname);
-    this.wss.handleUpgrade(req, socket, head, (ws) => {
-      if (this.options.hosts && !this.options.hosts.allows(req.headers.host)) return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
-      if (!route) return ws.close(WS_CLOSE.NOT_FOUND, 'no such socket');
-      const caller = resolveCaller(
-        { req, queryTokenAllowed: route.queryToken === true, query: url.searchParams, cookie: cookieOf(req) },
-        this.options.credentials,
-      );
-      if (!isAllowed(route, caller, this.options.loopbackReads)) return ws.close(WS_CLOSE.UNAUTHORIZED, 'unauthorized');
-      this.admit(ws, caller, route.path, url.searchParams);
-    });
+    // A reset during the handshake must not become an unhandled 'error' event.
+    socket.on('error', (err) => this.options.log.debug('upgrade socket error', { error: err.message }));
+    try {
+      const request = readRequest(req);
+      if (!request.ok) return refuseUpgrade(socket, request.reason);
+      const cookie = readSessionCookie(req.headers.cookie);
+      if (!cookie.ok) return refuseUpgrade(socket, cookie.reason);
+      const { pathname, query } = request.value;
+      const route = this.options.routes.find((r) => r.method === 'WS' && r.path === pathname);
+      const caller = route
+        ? resolveCaller({ req, queryTokenAllowed: route.queryToken === true, query, cookie: cookie.value }, this.options.credentials)
+        : undefined;
+      const delay = caller ? this.throttle(req, caller) : 0;
+      const handshake = () => this.handshake(req, socket, head, route, caller, query);
+      if (delay > 0) setTimeout(handshake, delay).unref();
+      else handshake();
+    } catch (err) {
+      this.options.log.warn('upgrade failed', { error: String((err as Error)?.stack ?? err) });
+      socket.destroy();
+    }
+  }
+
+  /** Wrong credentials on a socket slow the guesser down exactly as on HTTP (access-gate.ts). */
+  private throttle(req: IncomingMessage, caller: Caller): number {
+    const failures = this.options.failures;
+    if (!failures) return 0;
+    const key = req.socket.remoteAddress ?? 'unknown';
+    if (caller.failed && !caller.local) {
+      const delay = failures.delayFor(key);
+      failures.recordFailure(key);
+      return delay;
+    }
+    if (hasKey(caller)) failures.recordSuccess(key);
+    return 0;
+  }
+
+  private handshake(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    route: RouteSpec | undefined,
+    caller: Caller | undefined,
+    query: URLSearchParams,
+  ): void {
+    if (socket.destroyed) return;
+    try {
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        this.guard(ws, 'connection', () => {
+          if (this.options.hosts && !this.options.hosts.allows(req.headers.host)) return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
+          if (!route || !caller) return ws.close(WS_CLOSE.NOT_FOUND, 'no such socket');
+          if (!isAllowed(route, caller, this.options.loopbackReads)) return ws.close(WS_CLOSE.UNAUTHORIZED, 'unauthorized');
+          this.admit(ws, caller, route.path, query);
+        });
+      });
+    } catch (err) {
+      this.options.log.warn('upgrade failed', { error: String((err as Error)?.stack ?? err) });
+      socket.destroy();
+    }
+  }
+
+  /** Runs one socket's handler; anything it throws closes that socket alone (1011) with a log line. */
+  private guard(ws: WebSocket, scope: string, run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      this.options.log.warn('socket handler failed', { scope, error: String((err as Error)?.stack ?? err) });
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(WS_CLOSE.INTERNAL, 'internal error');
+    }
   }
 
   private admit(ws: WebSocket, caller: Caller, path: string, query: URLSearchParams): void {
@@ -107,6 +174,9 @@ export class WsHub {
       path,
       query,
       send: (frame) => this.sendTo(ws, frame),
+      onMessage: (listener) => {
+        ws.on('message', (data, isBinary) => this.guard(ws, `message ${path}`, () => listener(data, isBinary)));
+      },
     };
     const set = this.clientsByPath.get(path) ?? new Set();
     this.clientsByPath.set(path, set);
@@ -124,7 +194,7 @@ export class WsHub {
       set.delete(client);
     });
     const handler = this.options.handlers[path];
-    if (handler) handler(client);
+    if (handler) this.guard(ws, `connection ${path}`, () => handler(client));
   }
 
   private sendTo(ws: WebSocket, frame: string | object): boolean {
@@ -151,12 +221,11 @@ export class WsHub {
   }
 }
 
-function cookieOf(req: IncomingMessage): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [name, ...rest] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
+/** An HTTP answer on the raw socket, before any handshake: the client learns why, then the line closes. */
+function refuseUpgrade(socket: Duplex, reason: string): void {
+  const body = JSON.stringify({ error: reason, code: 'BAD_REQUEST' });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }

@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
+import { onResponseError, refuseMalformed } from '../http/malformed-request.ts';
 import type { HostAllowlist } from '../http/host-allowlist.ts';
 import { securityHeaders } from '../http/security-headers.ts';
 import { defineRoutes, type RouteSpec } from '../http/route-table.ts';
@@ -35,6 +36,8 @@ export interface WheeledApp {
 export function createWheeledApp(deps: WheeledAppDeps): WheeledApp {
   const routes = defineRoutes(completeServerBRoutes(deps.routes));
   const koa = new Koa({ proxy: false });
+  koa.on('error', onResponseError(deps.log));
+  koa.use(refuseMalformed());
   koa.use(errorHandler(deps.log.child('http')));
   koa.use(securityHeaders(deps.hosts));
   const router = new Router();
@@ -50,6 +53,7 @@ export function createWheeledApp(deps: WheeledAppDeps): WheeledApp {
     credentials: deps.gate.credentials,
     loopbackReads: deps.gate.loopbackReads,
     hosts: deps.hosts,
+    ...(deps.gate.failures ? { failures: deps.gate.failures } : {}),
     log: deps.log.child('ws'),
   });
   return { koa, routes, hub };

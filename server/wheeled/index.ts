@@ -19,7 +19,7 @@ import type { Config } from '../config.ts';
 import { WS_CLOSE } from '../errors.ts';
 import type { GateDeps } from '../http/access-gate.ts';
 import { createHostAllowlist } from '../http/host-allowlist.ts';
-import { closeServer, listen } from '../http/listeners.ts';
+import { answerClientErrors, closeServer, listen, SERVER_OPTIONS } from '../http/listeners.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
 import { createWheeledApp, type WheeledApp } from './app.ts';
@@ -157,7 +157,7 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
         hz: config.wsHz,
       }),
     );
-    const server = listener(app, https);
+    const server = listener(app, https, log.child('http'));
     port = await listen(server, config.bPort, config.host);
     // Undone in reverse: sockets get their 1001 first, then the listener drains and closes.
     cleanup.push(() => closeServer(server));
@@ -198,8 +198,9 @@ async function loadModelSettings(
   return settings;
 }
 
-function listener(app: WheeledApp, https: HttpsService | undefined): Server {
-  const server = https ? https.server(app.koa.callback()) : createServer(app.koa.callback());
+function listener(app: WheeledApp, https: HttpsService | undefined, log: Log): Server {
+  const server = https ? https.server(app.koa.callback()) : createServer(SERVER_OPTIONS, app.koa.callback());
+  answerClientErrors(server, log);
   app.hub.attach(server);
   return server;
 }

@@ -82,11 +82,14 @@ export function controlRoutes({ control }: ControlRouteDeps): RouteSpec[] {
       control.say(input.parseSay(await body(ctx)).text, c),
     ),
     // The stop reads no body: a malformed one must never keep the robot moving.
-    post(
-      '/api/control/stop',
-      'latched stop: cancel every move, reel, speech, joystick; pause personas (no body)',
-      (_ctx, c) => control.stop(c),
-    ),
+    {
+      ...post(
+        '/api/control/stop',
+        'latched stop: cancel every move, reel, speech, joystick; pause personas (no body); never rate limited',
+        (_ctx, c) => control.stop(c),
+      ),
+      safetyStop: true,
+    },
     post('/api/console/resume', 'release the latched stop (no body)', (_ctx, c) => control.resume(c)),
   ];
 }

@@ -121,7 +121,7 @@ export function chatSocketHandler(deps: {
       });
     };
 
-    client.ws.on('message', (data: RawData, isBinary: boolean) => {
+    client.onMessage((data: RawData, isBinary: boolean) => {
       if (isBinary) return send({ type: 'error', error: 'binary frames belong on /ws/voice' });
       const message = classify(data.toString());
       if (message.kind === 'ping') return send({ type: 'pong', time: Date.now() });

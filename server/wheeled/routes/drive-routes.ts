@@ -57,7 +57,8 @@ export function driveRoutes(base: WheeledBase): RouteSpec[] {
       path: '/api/control/stop',
       access: 'key',
       control: true,
-      summary: 'stop the base at once',
+      safetyStop: true,
+      summary: 'stop the base at once; never rate limited',
       handler(ctx) {
         base.controller.stop(authorOf(ctx));
         reply(ctx, { ok: true, stopped: true });

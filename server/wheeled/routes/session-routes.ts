@@ -110,9 +110,8 @@ export function sessionRoutes(deps: SessionRouteDeps): RouteSpec[] {
       access: 'public',
       summary: 'end the passkey session: its JWTs stop working and its sockets close',
       async handler(ctx) {
-        const cookie = ctx.cookies.get(SESSION_COOKIE);
-        if (cookie) await passkeys.logout(cookie);
         const caller = callerOf(ctx);
+        if (caller.sessionId) await passkeys.logout(caller.sessionId);
         if (caller.kind === 'passkey' && caller.sessionKey) deps.tokens.endSession(caller.sessionKey);
         setCookie(ctx, '', 0);
         ctx.body = { ok: true };

@@ -52,7 +52,7 @@ export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) =>
     };
     const credential = (client.caller.kind === 'anonymous' ? 'token' : client.caller.kind) as CredentialKind;
     const session = openSession(deps, io, credential);
-    client.ws.on('message', (data: RawData, isBinary: boolean) => {
+    client.onMessage((data: RawData, isBinary: boolean) => {
       if (isBinary)
         return session.audio(
           Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data),
