@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
+import type { Clock } from './auth/clock.ts';
 import { createCamera } from './camera/index.ts';
 import { startHealthHistory } from './diagnostics/health-history.ts';
 import { createLogRing, type LogRing } from './diagnostics/log-ring.ts';
@@ -62,6 +63,8 @@ export interface CockpitOptions {
   platform?: FeatureOptions['platform'];
   /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
   push?: FeatureOptions['push'];
+  /** The access model's clock (sessions, rate limit, brute-force throttle); tests move it by hand. */
+  clock?: Clock;
 }
 
 export interface Cockpit {
@@ -122,6 +125,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       log: log.child('auth'),
       ownerToken: options.ownerToken,
       pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     const camera = createCamera({
       setting: config.camera,

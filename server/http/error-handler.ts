@@ -15,8 +15,12 @@ export function errorHandler(log: Log): Middleware {
       if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
         ctx.status = 404;
         ctx.body = { error: `no route ${ctx.method} ${ctx.path}`, code: 'NOT_FOUND' };
-      } else if (ctx.status === 405 && ctx.path.startsWith('/api/')) {
+      } else if (ctx.status === 405) {
         ctx.body = { error: `method ${ctx.method} not allowed on ${ctx.path}`, code: 'BAD_REQUEST' };
+      } else if (ctx.status === 501) {
+        // The router's answer to a method it does not know (TRACE, PRI, …): the client's fault.
+        ctx.status = 405;
+        ctx.body = { error: `method ${ctx.method.slice(0, 32)} not allowed`, code: 'BAD_REQUEST' };
       }
     } catch (err) {
       if (isAppError(err)) {

@@ -17,6 +17,8 @@ export const SERVER_OPTIONS = Object.freeze({
   headersTimeout: 10_000,
   requestTimeout: 60_000,
   connectionsCheckingInterval: 1000,
+  // Node would answer a missing Host with an empty 400; the cockpit's own check says why in JSON.
+  requireHostHeader: false,
 });
 
 export function listen(server: Server, port: number, host: string): Promise<number> {

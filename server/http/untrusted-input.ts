@@ -106,3 +106,30 @@ export function parseHost(header: string | undefined): Parsed<HostParts> {
   if (!port || Number(port[1]) > 65535) return bad('malformed Host header');
   return ok({ name, port: Number(port[1]) });
 }
+
+const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** A comma list of distinct RFC 7230 tokens; the cockpit names no subprotocol, but may be offered some. */
+function validProtocols(header: string | string[]): boolean {
+  if (typeof header !== 'string') return false;
+  const names = header.split(',').map((p) => p.trim());
+  return names.every((p) => TOKEN.test(p)) && new Set(names).size === names.length;
+}
+
+/**
+ * The handshake headers RFC 6455 requires of a client. The ws library checks them too, but
+ * answers a failure in plain text; checking first gives the same JSON refusal as everywhere else.
+ */
+export function checkUpgradeHeaders(req: { method?: string | undefined; headers: Record<string, string | string[] | undefined> }): Parsed<true> {
+  if (req.method !== 'GET') return bad('a socket is opened with GET');
+  const upgrade = req.headers['upgrade'];
+  if (typeof upgrade !== 'string' || upgrade.trim().toLowerCase() !== 'websocket') return bad('only WebSocket upgrades are served');
+  const key = req.headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !WS_KEY.test(key.trim())) return bad('missing or malformed Sec-WebSocket-Key');
+  const version = req.headers['sec-websocket-version'];
+  if (version !== '13' && version !== '8') return bad('unsupported Sec-WebSocket-Version (13 is)');
+  const protocols = req.headers['sec-websocket-protocol'];
+  if (protocols !== undefined && !validProtocols(protocols)) return bad('malformed Sec-WebSocket-Protocol');
+  return ok(true);
+}

@@ -13,7 +13,7 @@ import type { HostAllowlist } from './host-allowlist.ts';
 import { isAllowed, type GateDeps } from './access-gate.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
 import { readRequest } from './malformed-request.ts';
-import { readSessionCookie } from './untrusted-input.ts';
+import { checkUpgradeHeaders, readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
 
 /** Past this many queued bytes a client is too slow: frames are dropped for it. */
@@ -102,6 +102,8 @@ export class WsHub {
     try {
       const request = readRequest(req);
       if (!request.ok) return refuseUpgrade(socket, request.reason);
+      const handshake = checkUpgradeHeaders(req);
+      if (!handshake.ok) return refuseUpgrade(socket, handshake.reason);
       const cookie = readSessionCookie(req.headers.cookie);
       if (!cookie.ok) return refuseUpgrade(socket, cookie.reason);
       const { pathname, query } = request.value;
@@ -110,9 +112,9 @@ export class WsHub {
         ? resolveCaller({ req, queryTokenAllowed: route.queryToken === true, query, cookie: cookie.value }, this.options.credentials)
         : undefined;
       const delay = caller ? this.throttle(req, caller) : 0;
-      const handshake = () => this.handshake(req, socket, head, route, caller, query);
-      if (delay > 0) setTimeout(handshake, delay).unref();
-      else handshake();
+      const complete = () => this.handshake(req, socket, head, route, caller, query);
+      if (delay > 0) setTimeout(complete, delay).unref();
+      else complete();
     } catch (err) {
       this.options.log.warn('upgrade failed', { error: String((err as Error)?.stack ?? err) });
       socket.destroy();
@@ -144,6 +146,9 @@ export class WsHub {
     if (socket.destroyed) return;
     try {
       this.wss.handleUpgrade(req, socket, head, (ws) => {
+        // First, before any check can close it: a client's invalid frames arrive as 'error'
+        // events (ws closes the socket itself), and an unheard 'error' would end the process.
+        ws.on('error', (err) => this.options.log.debug('socket error', { path: route?.path, error: err.message }));
         this.guard(ws, 'connection', () => {
           if (this.options.hosts && !this.options.hosts.allows(req.headers.host)) return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
           if (!route || !caller) return ws.close(WS_CLOSE.NOT_FOUND, 'no such socket');
@@ -188,7 +193,6 @@ export class WsHub {
       ? setTimeout(() => ws.close(WS_CLOSE.UNAUTHORIZED, 'session expired'), Math.max(0, caller.expiresAt - Date.now()))
       : undefined;
     expiry?.unref();
-    ws.on('error', (err) => this.options.log.debug('socket error', { path, error: err.message }));
     ws.on('close', () => {
       clearTimeout(expiry);
       set.delete(client);
@@ -224,6 +228,8 @@ export class WsHub {
 /** An HTTP answer on the raw socket, before any handshake: the client learns why, then the line closes. */
 function refuseUpgrade(socket: Duplex, reason: string): void {
   const body = JSON.stringify({ error: reason, code: 'BAD_REQUEST' });
+  // Node stops reading an upgraded socket, so its end never comes: destroy once the answer is out.
+  socket.once('finish', () => socket.destroy());
   socket.end(
     `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
