@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHostAllowlist, hostName } from './host-allowlist.ts';
+import { createFakeClock } from '../auth/testing/fake-clock.ts';
+import { createHostAllowlist, hostName, REREAD_MS } from './host-allowlist.ts';
 import { CONTENT_SECURITY_POLICY } from './security-headers.ts';
 
 describe('host allowlist', () => {
@@ -23,6 +24,38 @@ describe('host allowlist', () => {
   it('reads names out of Host headers', () => {
     expect(hostName('[::1]:8097')).toBe('::1');
     expect(hostName('Robot.Local:80')).toBe('robot.local');
+  });
+});
+
+describe('host allowlist after the machine’s addresses change', () => {
+  it('re-reads them on a miss, at most once per period', () => {
+    const clock = createFakeClock();
+    let addresses = ['127.0.0.1', '192.168.1.20'];
+    let reads = 0;
+    const hosts = createHostAllowlist({
+      clock,
+      identity: () => {
+        reads += 1;
+        return { hostNames: ['localhost'], addresses };
+      },
+    });
+    expect(reads).toBe(1);
+    addresses = ['127.0.0.1', '192.168.1.77'];
+    // Inside the period a miss costs no scan, however many arrive.
+    for (let i = 0; i < 50; i += 1) expect(hosts.allows('192.168.1.77:8097')).toBe(false);
+    expect(reads).toBe(1);
+    clock.advance(REREAD_MS);
+    expect(hosts.allows('192.168.1.77:8097')).toBe(true);
+    expect(reads).toBe(2);
+    // The old address is gone with the re-read; known names never trigger one.
+    expect(hosts.allows('192.168.1.20')).toBe(false);
+    expect(hosts.allows('localhost:8097')).toBe(true);
+    expect(reads).toBe(2);
+  });
+
+  it('refuses malformed Host headers outright', () => {
+    const hosts = createHostAllowlist({ identity: { hostNames: ['localhost'], addresses: ['127.0.0.1'] } });
+    for (const header of ['[::1', 'a b', 'localhost:99999', '']) expect(hosts.allows(header), header).toBe(false);
   });
 });
 

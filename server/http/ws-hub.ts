@@ -167,7 +167,7 @@ export class WsHub {
     try {
       run();
     } catch (err) {
-      this.options.log.warn('socket handler failed', { scope, error: String((err as Error)?.stack ?? err) });
+      this.options.log.warn('socket handler failed', { during: scope, error: String((err as Error)?.stack ?? err) });
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(WS_CLOSE.INTERNAL, 'internal error');
     }
   }
