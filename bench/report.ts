@@ -1,4 +1,5 @@
 /** Formats benchmark figures as a markdown report with the targets of the performance issue. */
+import type { SlowClientsResult } from './slow-clients.ts';
 import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import type { CameraResult } from './camera-fanout.ts';
@@ -14,6 +15,7 @@ export interface Results {
   control: ControlResult;
   throughput: ThroughputResult;
   dashboard: DashboardResult;
+  slowClients: SlowClientsResult;
 }
 
 const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -73,6 +75,12 @@ export function renderReport(r: Results): string {
     '|---|---|---|---|',
     `| ${r.throughput.concurrency} | ${f(r.throughput.cockpitRps, 0)} | ${f(r.throughput.bareRps, 0)} | ${f(r.throughput.ratio, 2)} |`,
     '',
+    '## Slow clients (150 half-sent requests held open)',
+    '',
+    '| Half-open | Requests | Quiet p50 / p99 (ms) | With them p50 / p99 (ms) | Added at p99 (ms) |',
+    '|---|---|---|---|---|',
+    `| ${r.slowClients.halfOpen} | ${r.slowClients.requests} | ${f(r.slowClients.quietP50, 2)} / ${f(r.slowClients.quietP99, 2)} | ${f(r.slowClients.loadedP50, 2)} / ${f(r.slowClients.loadedP99, 2)} | ${f(r.slowClients.addedP99, 2)} |`,
+    '',
     '## Dashboard',
     '',
     `Initial JavaScript: ${f(r.dashboard.initialJsGzipKb)} KB gzipped. Navigation to first live state: median ${f(r.dashboard.firstLiveStateMsMedian, 0)} ms, max ${f(r.dashboard.firstLiveStateMsMax, 0)} ms over ${r.dashboard.runs} runs (headless system Chromium).`,
@@ -86,6 +94,7 @@ export function renderReport(r: Results): string {
     `| upstream with ${most?.viewers ?? '?'} viewers ≤ 1.05 × with 1 | ${f(upstreamRatio, 3)} × | ${pass(upstreamRatio <= 1.05)} |`,
     `| ${cam50?.viewers ?? '?'} MJPEG viewers: < 1 % of a core each | ${f(cam50?.cpuPercentPerViewer ?? NaN, 3)} % | ${pass((cam50?.cpuPercentPerViewer ?? Infinity) < 1)} |`,
     `| control path: cockpit p99 < 2 ms (receive → daemon send) | ${f(r.control.receiveToDaemonP99, 3)} ms | ${pass(r.control.receiveToDaemonP99 < 2)} |`,
+    `| 150 half-open requests add < 100 ms at p99 | ${f(r.slowClients.addedP99, 2)} ms | ${pass(r.slowClients.addedP99 < 100)} |`,
     `| /api/state ≥ 0.8 × bare Koa | ${f(r.throughput.ratio, 2)} × | ${pass(r.throughput.ratio >= 0.8)} |`,
     `| initial JS ≤ 150 KB gzipped | ${f(r.dashboard.initialJsGzipKb)} KB | ${pass(r.dashboard.initialJsGzipKb <= 150)} |`,
     `| first live state < 1 s | ${f(r.dashboard.firstLiveStateMsMedian, 0)} ms (median) | ${pass(r.dashboard.firstLiveStateMsMedian < 1000)} |`,

@@ -10,6 +10,7 @@ import { measureControlPath } from './control-path.ts';
 import { measureDashboard } from './dashboard.ts';
 import { ROOT, startStack } from './processes.ts';
 import { renderReport, type Results } from './report.ts';
+import { measureSlowClients } from './slow-clients.ts';
 import { measureStateFanout } from './state-fanout.ts';
 import { measureThroughput } from './throughput.ts';
 
@@ -43,13 +44,15 @@ async function main(): Promise<void> {
     const throughput = await measureThroughput(stack, phaseSeconds);
     say('bench: control path');
     const control = await measureControlPath(stack, quick ? 50 : 300);
+    say('bench: slow clients');
+    const slowClients = await measureSlowClients(stack, quick ? 50 : 300);
     say('bench: camera fan-out');
     await warmCamera(stack);
     const camera = [];
     for (const viewers of [1, 10, 50]) camera.push(await measureCameraFanout(stack, viewers, phaseSeconds));
     say('bench: dashboard');
     const dashboard = await measureDashboard(stack, quick ? 2 : 5);
-    const results: Results = { state, camera, control, throughput, dashboard };
+    const results: Results = { state, camera, control, throughput, dashboard, slowClients };
     const report = renderReport(results);
     say(`\n${report}`);
     if (!quick) writeResults(report);

@@ -195,7 +195,15 @@ export class StateFeed {
     this.backoff.reset();
     this.meter.tick(now);
     this.sample = { state, receivedAt: now };
-    for (const listener of this.listeners) listener(this.sample);
+    // A frame of a shape no listener expected must cost that frame, not the process.
+    for (const listener of this.listeners) {
+      try {
+        listener(this.sample);
+      } catch (err) {
+        this.lastError = `state frame not understood: ${(err as Error).message}`;
+        this.log.warn('state listener failed', { error: String((err as Error)?.stack ?? err) });
+      }
+    }
   }
 
   private startPolling(): void {

@@ -179,7 +179,13 @@ class MoveEventStream implements MoveEvents {
     } else if (END_OF[event.type]) {
       this.end(event.uuid, END_OF[event.type] as MoveEnd);
     }
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        this.options.log.warn('move event listener failed', { error: String((err as Error)?.stack ?? err) });
+      }
+    }
   }
 
   private end(uuid: string, how: MoveEnd): void {
