@@ -19,6 +19,8 @@ export interface RecorderStatus {
   /** What the ring holds now. */
   ringBytes: number;
   ringSeconds: number;
+  /** Messages handed to the recorder since it started, by channel topic (`/camera/jpeg`...). */
+  channels: Record<string, number>;
   /** Messages not written because the disk queue was full (never the state fan-out waiting). */
   dropped: number;
   /** A STOP's window still being recorded (its 30 s after), as epoch ms of the STOP. */

@@ -10,7 +10,7 @@ import { createRecorder, type Recorder } from './recorder.ts';
 import { createRecorderSources, type RecorderInputs, type RecorderTap } from './sources.ts';
 
 export type { Recorder } from './recorder.ts';
-export type { RecorderTap, RecorderInputs } from './sources.ts';
+export { NO_RECORDER_TAP, type RecorderTap, type RecorderInputs } from './sources.ts';
 export { buildReplay, frameAt } from './replay.ts';
 
 export interface RecorderSettings {

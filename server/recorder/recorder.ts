@@ -16,7 +16,7 @@ import { exportWindow } from './export-window.ts';
 import { createKeptStore, defaultName, type KeptStore } from './kept-store.ts';
 import { createRing } from './ring.ts';
 import { createScrubber } from './scrub.ts';
-import type { ChannelKind } from './schemas.ts';
+import { CHANNELS, type ChannelKind } from './schemas.ts';
 
 export const STOP_BEFORE_MS = 60_000;
 export const STOP_AFTER_MS = 30_000;
@@ -111,8 +111,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
     }
   };
 
+  const counts: Record<string, number> = {};
   const write = (kind: ChannelKind, data: Uint8Array, ms: number) => {
-    if (running) ring.write(kind, ms, data);
+    if (!running) return;
+    const topic = CHANNELS[kind].topic;
+    counts[topic] = (counts[topic] ?? 0) + 1;
+    ring.write(kind, ms, data);
   };
 
   return {
@@ -167,6 +171,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         maxBytes: options.maxBytes,
         ringBytes: stats.bytes,
         ringSeconds: Math.round(stats.seconds),
+        channels: { ...counts },
         dropped: stats.dropped,
         pendingStops: [...pendingStops],
         problem: stats.problem,

@@ -38,13 +38,15 @@ export function withoutSecretFields(value: unknown, depth = 0): unknown {
   );
 }
 
+type JoystickDoor = (frame: unknown, caller: { kind: CredentialKind | 'anonymous' }) => { accepted: boolean; code?: string };
+
 export interface RecorderTap {
   /** Every frame broadcast to dashboards passes here (receipts, agent log rows). */
   observe(frame: object): void;
   /** The control routes, each handler also recording its request and outcome. */
   wrapControlRoutes(routes: RouteSpec[]): RouteSpec[];
-  /** Records a joystick frame from /ws with its caller and the result. */
-  joystick(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }, result: { accepted: boolean; code?: string }): void;
+  /** The same control, its joystick frames from /ws also recorded with their caller and result. */
+  watchJoystick<T extends { streamTarget: JoystickDoor }>(control: T): T;
   /** For the apps feature: an app started or stopped on the robot. */
   recordAppEvent(event: { app: string; phase: 'start' | 'stop'; detail?: string }): void;
 }
@@ -140,19 +142,32 @@ export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs
         };
       });
     },
-    joystick(frame, caller, result) {
-      const input = withoutSecretFields(frame);
-      recordControl({
-        action: 'joystick',
-        path: '/ws',
-        credential: caller.kind,
-        outcome: result.accepted ? 'ok' : 'refused',
-        ...(result.code ? { code: result.code } : {}),
-        ...(input ? { input } : {}),
-      });
+    watchJoystick(control) {
+      const streamTarget: JoystickDoor = (frame, caller) => {
+        const result = control.streamTarget(frame, caller);
+        const input = withoutSecretFields(frame);
+        recordControl({
+          action: 'joystick',
+          path: '/ws',
+          credential: caller.kind,
+          outcome: result.accepted ? 'ok' : 'refused',
+          ...(result.code ? { code: result.code } : {}),
+          ...(input ? { input } : {}),
+        });
+        return result;
+      };
+      return { ...control, streamTarget };
     },
     recordAppEvent(event) {
       recorder.record('app', event);
     },
   };
 }
+
+/** The tap when no recorder runs (server B, tests of features alone): everything passes through. */
+export const NO_RECORDER_TAP: RecorderTap = Object.freeze({
+  observe: () => {},
+  wrapControlRoutes: (routes: RouteSpec[]) => routes,
+  watchJoystick: <T>(control: T) => control,
+  recordAppEvent: () => {},
+});
