@@ -68,7 +68,7 @@ it('records state at the feed rate, camera frames, controls, then keeps and repl
   expect((await authed('/api/control/stop', { method: 'POST' })).status).toBe(200);
   expect(cockpit.recorder.status().pendingStops).toEqual([clock.now()]);
   // A secret that leaked into a value is replaced before the disk.
-  cockpit.recorder.record('app', { app: 'leaky', phase: 'start', detail: `${TEST_TOKEN} ${PROVIDER_KEY}` });
+  cockpit.recorder.recordAppEvent({ app: 'leaky', phase: 'start', detail: `${TEST_TOKEN} ${PROVIDER_KEY}` });
   expect((await authed('/api/console/resume', { method: 'POST' })).status).toBe(200);
 
   const saved = await authed('/api/console/recordings', { method: 'POST', body: JSON.stringify({ minutes: 2, name: 'bench check' }) });

@@ -2,6 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBack, fakeState, startRecorderRig, type RecorderRig } from './testing/recorder-rig.ts';
 import { CHANNEL_KINDS, CHANNELS, schemaName } from './schemas.ts';
+import { silentLog } from '../log.ts';
+import { createRecorder } from './recorder.ts';
 
 let rig: RecorderRig | undefined;
 afterEach(async () => {
@@ -77,7 +79,7 @@ describe('keeping what matters', () => {
       if (i === 60) r.recorder.record('event', { action: 'look', text: 'look', credential: 'token' });
       if (i === 70) r.recorder.record('agent', { id: 1, role: 'user', persona: 'dashboard', text: 'hi' });
       if (i === 80) r.recorder.record('health', { ok: true, presence: 'connected', camera: 'live', problems: [] });
-      if (i === 90) r.recorder.record('app', { app: 'demo', phase: 'start' });
+      if (i === 90) r.recorder.recordAppEvent({ app: 'demo', phase: 'start' });
       if (i % 3 === 0) r.recorder.record('pose', { timestamp: { sec: 0, nsec: 0 }, frame_id: 'body', pose: {} });
     });
     const saved = await r.recorder.keepLast(1, 'last minute');
@@ -104,5 +106,30 @@ describe('keeping what matters', () => {
   it('refuses a window longer than the ring, with a 400', async () => {
     rig = await startRecorderRig({ maxMinutes: 2 });
     await expect(rig.recorder.keepLast(3)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('kept recordings and the ring survive a restart; names and deletions persist', async () => {
+    rig = await startRecorderRig({ segmentMs: 10_000 });
+    const r = rig;
+    await recordFor(r, 20);
+    const saved = await r.recorder.keepLast(1);
+    await recordFor(r, 5);
+    await r.recorder.stop();
+    const again = createRecorder({ dir: r.dir, maxMinutes: 10, maxBytes: 1 << 30, cameraFps: 5, clock: r.clock, log: silentLog, tickMs: null });
+    await again.start();
+    expect(again.kept.list().map((k) => k.id)).toEqual([saved.id]);
+    expect((await readBack(again.kept.fileOf(saved.id))).counts['/robot/state']).toBe(200);
+    // The ring from before the restart is still there: a save now reaches back before it.
+    r.clock.advance(1000);
+    again.record('state', fakeState(1));
+    const across = await again.keepLast(1);
+    expect((await readBack(again.kept.fileOf(across.id))).counts['/robot/state']).toBe(251);
+    await again.kept.rename(saved.id, 'renamed');
+    await again.kept.remove(across.id);
+    await again.stop();
+    const third = createRecorder({ dir: r.dir, maxMinutes: 10, maxBytes: 1 << 30, cameraFps: 5, clock: r.clock, log: silentLog, tickMs: null });
+    await third.start();
+    expect(third.kept.list().map((k) => k.name)).toEqual(['renamed']);
+    await third.stop();
   });
 });

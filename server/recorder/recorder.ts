@@ -37,6 +37,12 @@ export interface RecorderOptions {
   tickMs?: number | null;
 }
 
+export interface AppEvent {
+  app: string;
+  phase: 'start' | 'stop';
+  detail?: string;
+}
+
 export interface Recorder {
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -44,6 +50,11 @@ export interface Recorder {
   record(kind: ChannelKind, value: object, ms?: number): void;
   /** Records prepared bytes (camera frames, already JSON). */
   recordBytes(kind: ChannelKind, data: Uint8Array, ms?: number): void;
+  /**
+   * The hook for the apps feature: an app started or stopped on the robot (channel `/apps`).
+   * Whoever composes the apps feature calls it on each start and stop.
+   */
+  recordAppEvent(event: AppEvent): void;
   /** A STOP happened at `ms`: its window is kept once the 30 s after it have been recorded. */
   noteStop(ms: number): void;
   tick(): Promise<void>;
@@ -144,6 +155,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
     recordBytes(kind, data, ms = clock.now()) {
       write(kind, data, ms);
+    },
+    recordAppEvent(event) {
+      this.record('app', { app: event.app, phase: event.phase, ...(event.detail !== undefined ? { detail: event.detail } : {}) });
     },
     noteStop(ms) {
       pendingStops.push(ms);

@@ -47,8 +47,6 @@ export interface RecorderTap {
   wrapControlRoutes(routes: RouteSpec[]): RouteSpec[];
   /** The same control, its joystick frames from /ws also recorded with their caller and result. */
   watchJoystick<T extends { streamTarget: JoystickDoor }>(control: T): T;
-  /** For the apps feature: an app started or stopped on the robot. */
-  recordAppEvent(event: { app: string; phase: 'start' | 'stop'; detail?: string }): void;
 }
 
 export interface RecorderSources extends RecorderTap {
@@ -158,9 +156,6 @@ export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs
       };
       return { ...control, streamTarget };
     },
-    recordAppEvent(event) {
-      recorder.record('app', event);
-    },
   };
 }
 
@@ -169,5 +164,4 @@ export const NO_RECORDER_TAP: RecorderTap = Object.freeze({
   observe: () => {},
   wrapControlRoutes: (routes: RouteSpec[]) => routes,
   watchJoystick: <T>(control: T) => control,
-  recordAppEvent: () => {},
 });
