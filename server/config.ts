@@ -56,6 +56,7 @@ export interface Config {
 }
 
 export interface RecorderConfig {
+  /** 0 turns the recorder off (kept recordings stay listed and downloadable). */
   readonly maxMinutes: number;
   readonly maxBytes: number;
   /** Camera frames per second in recordings; 0 records no frames. */
@@ -252,7 +253,7 @@ const TABLE = {
   },
   ROBOT_FIRMWARE_HOOK: { parse: absolutePath, expect: 'the absolute path of an executable' },
   ROBOT_ROVER_URL: { parse: baseUrl, expect: 'the http(s) URL of the rover SDK, e.g. http://127.0.0.1:8000' },
-  ROBOT_RECORD_MINUTES: { parse: int(1, 1440), expect: 'an integer 1-1440 (minutes the recorder keeps)' },
+  ROBOT_RECORD_MINUTES: { parse: int(0, 1440), expect: 'an integer 0-1440 (minutes the recorder keeps; 0 turns it off)' },
   ROBOT_RECORD_MB: { parse: int(10, 1_000_000), expect: 'an integer 10-1000000 (megabytes the recorder may use)' },
   ROBOT_RECORD_FPS: { parse: int(0, 15), expect: 'an integer 0-15 (camera frames per second recorded; 0 records none)' },
 } as const satisfies Record<string, Entry<unknown>>;

@@ -55,6 +55,7 @@ export function createBlackBox(options: BlackBoxOptions): BlackBox {
     tap: sources,
     async start() {
       await recorder.start();
+      if (!recorder.status().recording) return;
       sources.attach();
       if (options.tickMs !== null) {
         healthTimer = setInterval(() => sources.sampleHealth(), options.tickMs ?? 1000);

@@ -132,4 +132,12 @@ describe('keeping what matters', () => {
     expect(third.kept.list().map((k) => k.name)).toEqual(['renamed']);
     await third.stop();
   });
+
+  it('ROBOT_RECORD_MINUTES=0 turns it off: nothing recorded, saving says why', async () => {
+    rig = await startRecorderRig({ maxMinutes: 0 });
+    rig.recorder.record('state', fakeState(1));
+    rig.recorder.noteStop(rig.clock.now());
+    expect(rig.recorder.status()).toMatchObject({ recording: false, channels: {}, pendingStops: [] });
+    await expect(rig.recorder.keepLast(1)).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
+  });
 });

@@ -134,6 +134,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
     async start() {
       await settings.load();
       await kept.load();
+      // Off (ROBOT_RECORD_MINUTES=0): kept recordings stay listed and downloadable, nothing is recorded.
+      if (maxMs === 0) return;
       await ring.open();
       running = true;
       const every = options.tickMs === undefined ? 1000 : options.tickMs;
@@ -146,11 +148,13 @@ export function createRecorder(options: RecorderOptions): Recorder {
       clearInterval(timer);
       // A STOP whose 30 s after are not over yet is kept with what there is.
       await keepDueStops(true);
+      const wasRunning = running;
       running = false;
       await keeps;
-      await ring.close();
+      if (wasRunning) await ring.close();
     },
     record(kind, value, ms = clock.now()) {
+      if (!running) return;
       write(kind, encoder.encode(scrub(JSON.stringify(value))), ms);
     },
     recordBytes(kind, data, ms = clock.now()) {
@@ -160,7 +164,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       this.record('app', { app: event.app, phase: event.phase, ...(event.detail !== undefined ? { detail: event.detail } : {}) });
     },
     noteStop(ms) {
-      pendingStops.push(ms);
+      if (running) pendingStops.push(ms);
     },
     async tick() {
       await keepDueStops(false);
@@ -169,6 +173,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       await ring.prune(now, window);
     },
     async keepLast(minutes, name) {
+      if (maxMs === 0) throw new AppError('NOT_CONFIGURED', 'the recorder is off (ROBOT_RECORD_MINUTES=0)');
       if (!Number.isFinite(minutes) || minutes <= 0 || minutes > options.maxMinutes)
         throw new AppError('BAD_REQUEST', `minutes must be a number above 0 and at most ${options.maxMinutes} (the ring's length)`);
       const now = clock.now();

@@ -2,7 +2,7 @@
  * A recorder in a fresh folder on a fake clock, ticked by the test, and helpers to read what it
  * wrote back with the official indexed reader.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeClock, type FakeClock } from '../../auth/testing/fake-clock.ts';
@@ -35,7 +35,7 @@ export async function startRecorderRig(options: Partial<RecorderOptions> = {}): 
   });
   await recorder.start();
   const ringDir = join(dir, 'ring');
-  const ringFiles = () => readdirSync(ringDir).filter((n) => n.endsWith('.mcap'));
+  const ringFiles = () => (existsSync(ringDir) ? readdirSync(ringDir).filter((n) => n.endsWith('.mcap')) : []);
   return {
     dir,
     clock,
