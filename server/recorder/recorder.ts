@@ -72,7 +72,17 @@ export interface Recorder {
 export function createRecorder(options: RecorderOptions): Recorder {
   const { clock, log } = options;
   const maxMs = options.maxMinutes * 60_000;
-  const ring = createRing({ dir: join(options.dir, 'ring'), maxMs, maxBytes: options.maxBytes, segmentMs: options.segmentMs ?? 10_000, log });
+  const pendingStops: number[] = [];
+  /** Windows being copied into kept files right now. */
+  const copying = new Set<readonly [number, number]>();
+  const ring = createRing({
+    dir: join(options.dir, 'ring'),
+    maxMs,
+    maxBytes: options.maxBytes,
+    segmentMs: options.segmentMs ?? 10_000,
+    log,
+    keep: () => [...pendingStops.map((at) => [at - STOP_BEFORE_MS, at + STOP_AFTER_MS] as const), ...copying],
+  });
   const kept = createKeptStore({ dir: join(options.dir, 'kept'), log, now: () => clock.now() });
   const settings = createJsonDocument({
     file: join(options.dir, 'recorder-settings.json'),
@@ -81,7 +91,6 @@ export function createRecorder(options: RecorderOptions): Recorder {
     log,
   });
   const scrub = createScrubber(options.secrets ?? (() => []));
-  const pendingStops: number[] = [];
   const cameraListeners: ((on: boolean) => void)[] = [];
   let keeps: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -89,10 +98,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const encoder = new TextEncoder();
 
   const keepWindow = (fromMs: number, toMs: number, reason: KeepReason, name: string | undefined, moment: number) => {
+    const window = [fromMs, toMs] as const;
     const task = keeps.then(async () => {
+      copying.add(window);
       await ring.rotate();
       const { id, path } = kept.reserve(clock.now());
-      const done = await exportWindow(ring.segments(), fromMs, toMs, path);
+      const done = await exportWindow(ring.segments(), fromMs, toMs, path).finally(() => copying.delete(window));
       if (!done) throw new AppError('CONFLICT', 'nothing has been recorded in that window yet');
       const seconds = Math.round((done.lastMs - done.firstMs) / 100) / 10;
       const { size } = await stat(path);
@@ -168,9 +179,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
     async tick() {
       await keepDueStops(false);
-      const now = clock.now();
-      const window = pendingStops.map((at) => [at - STOP_BEFORE_MS, at + STOP_AFTER_MS] as const);
-      await ring.prune(now, window);
+      await ring.prune(clock.now());
     },
     async keepLast(minutes, name) {
       if (maxMs === 0) throw new AppError('NOT_CONFIGURED', 'the recorder is off (ROBOT_RECORD_MINUTES=0)');
@@ -207,7 +216,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     async idle() {
       await keepDueStops(false);
       await keeps;
-      await ring.prune(clock.now(), pendingStops.map((at) => [at - STOP_BEFORE_MS, at + STOP_AFTER_MS] as const));
+      await ring.prune(clock.now());
     },
   };
 }

@@ -29,6 +29,8 @@ export interface RingOptions {
   log: Log;
   /** Bytes waiting for the disk before new messages are dropped. */
   maxPendingBytes?: number;
+  /** Time windows still needed (a STOP's, a save being copied): their files are not deleted. */
+  keep?: () => readonly (readonly [number, number])[];
 }
 
 export interface Ring {
@@ -38,8 +40,8 @@ export interface Ring {
   rotate(): Promise<void>;
   /** Finished segments, oldest first. */
   segments(): readonly Segment[];
-  /** Deletes the oldest finished segments beyond the bounds, except those overlapping `keep`. */
-  prune(now: number, keep: readonly (readonly [number, number])[]): Promise<void>;
+  /** Deletes the oldest finished segments beyond the bounds, except those a kept window needs. */
+  prune(now: number): Promise<void>;
   stats(now: number): { bytes: number; seconds: number; dropped: number; problem: string | null };
   close(): Promise<void>;
 }
@@ -71,9 +73,8 @@ export function createRing(options: RingOptions): Ring {
    * file, so on disk it holds at most that plus two chunks.
    */
   const headroom = segmentBytes + 2 * CHUNK_BYTES;
-  let protect: readonly (readonly [number, number])[] = [];
-
   const pruneNow = async (now: number): Promise<void> => {
+    const protect = options.keep?.() ?? [];
     const isProtected = (s: Segment) => protect.some(([from, to]) => s.startMs <= to && s.endMs >= from);
     const total = () => finished.reduce((sum, s) => sum + s.bytes, 0);
     for (let i = 0; i < finished.length; ) {
@@ -147,10 +148,7 @@ export function createRing(options: RingOptions): Ring {
     },
     rotate: () => enqueue(closeCurrent),
     segments: () => finished,
-    prune(now, keep) {
-      protect = keep;
-      return enqueue(() => pruneNow(now));
-    },
+    prune: (now) => enqueue(() => pruneNow(now)),
     stats(now) {
       const all = [...finished, ...(current ? [current.segment] : [])];
       const bytes = finished.reduce((sum, s) => sum + s.bytes, 0) + (current?.file.bytes ?? 0);
