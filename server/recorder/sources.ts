@@ -59,15 +59,18 @@ export interface RecorderSources extends RecorderTap {
 export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs, clock: { now(): number }): RecorderSources {
   const encoder = new TextEncoder();
   const frameGapMs = () => 1000 / Math.max(1, recorder.status().cameraFps);
-  let lastFrameAt = -Infinity;
+  /** When the next frame is due: a schedule, not "200 ms since the last", keeps the rate at 5 fps from a 15 fps source. */
+  let frameDue = -Infinity;
   let lastHealth = '';
   let unsubscribeState: (() => void) | undefined;
   let cameraSubscription: { close(): void } | undefined;
 
   const onFrame = (frame: CameraFrame) => {
     const now = clock.now();
-    if (!frame.jpeg || now - lastFrameAt < frameGapMs() - 1) return;
-    lastFrameAt = now;
+    if (!frame.jpeg || now < frameDue) return;
+    const gap = frameGapMs();
+    // The first frame, or one after a stall, restarts the schedule rather than catching up in a burst.
+    frameDue = now - frameDue > 2 * gap ? now + gap : frameDue + gap;
     recorder.recordBytes('camera', encoder.encode(JSON.stringify(compressedImageMessage(frame.jpeg, frame.capturedAt))), now);
   };
   const followCamera = (on: boolean) => {
