@@ -52,12 +52,18 @@ function childPid(child: ChildProcess): number {
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    const ended = () => child.exitCode !== null || child.signalCode !== null;
+    if (ended()) return resolve();
     const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
+    // The 'exit' event was seen not to arrive for these tsx children although exitCode was set:
+    // the code is polled as well, so a stop never waits forever.
+    const poll = setInterval(() => ended() && done(), 100);
+    const done = () => {
       clearTimeout(kill);
+      clearInterval(poll);
       resolve();
-    });
+    };
+    child.once('exit', done);
     child.kill('SIGTERM');
   });
 }

@@ -5,6 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import type { CameraResult } from './camera-fanout.ts';
 import { WARMUP, type ControlResult } from './control-path.ts';
 import type { DashboardResult } from './dashboard.ts';
+import type { RecorderResult } from './recorder.ts';
 import { ROOT } from './processes.ts';
 import type { FanoutResult } from './state-fanout.ts';
 import type { ThroughputResult } from './throughput.ts';
@@ -16,6 +17,7 @@ export interface Results {
   throughput: ThroughputResult;
   dashboard: DashboardResult;
   slowClients: SlowClientsResult;
+  recorder: RecorderResult;
 }
 
 const f = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -85,6 +87,19 @@ export function renderReport(r: Results): string {
     '',
     `Initial JavaScript: ${f(r.dashboard.initialJsGzipKb)} KB gzipped. Navigation to first live state: median ${f(r.dashboard.firstLiveStateMsMedian, 0)} ms, max ${f(r.dashboard.firstLiveStateMsMax, 0)} ms over ${r.dashboard.runs} runs (headless system Chromium).`,
     '',
+    '## Black box recorder (on with its defaults, camera at 5 fps, vs ROBOT_RECORD_MINUTES=0)',
+    '',
+    `Each side is a fresh cockpit with one MJPEG viewer open (so the camera decoder runs in both); ${r.recorder.seconds} s per figure.`,
+    '',
+    '| | Cockpit CPU | Control p50 / p99 (ms) | Receive → daemon send p50 / p99 (ms) |',
+    '|---|---|---|---|',
+    ...(['on', 'off'] as const).map((k) => {
+      const x = r.recorder[k];
+      return `| recorder ${k} | ${f(x.cpuPercent)} % | ${f(x.control.cockpitP50, 2)} / ${f(x.control.cockpitP99, 2)} | ${f(x.control.receiveToDaemonP50, 3)} / ${f(x.control.receiveToDaemonP99, 3)} |`;
+    }),
+    '',
+    `Disk: ${f(r.recorder.bytesPerMinuteWithCamera / 2 ** 20, 2)} MiB per minute with camera frames (${f(r.recorder.cameraFramesPerSecond, 2)} frames/s recorded), ${f(r.recorder.bytesPerMinuteStateOnly / 2 ** 20, 2)} MiB per minute with camera recording off.`,
+    '',
     '## Targets',
     '',
     '| Target | Figure | |',
@@ -97,6 +112,8 @@ export function renderReport(r: Results): string {
     `| 150 half-open requests add < 100 ms at p99 | ${f(r.slowClients.addedP99, 2)} ms | ${pass(r.slowClients.addedP99 < 100)} |`,
     `| /api/state ≥ 0.8 × bare Koa | ${f(r.throughput.ratio, 2)} × | ${pass(r.throughput.ratio >= 0.8)} |`,
     `| initial JS ≤ 150 KB gzipped | ${f(r.dashboard.initialJsGzipKb)} KB | ${pass(r.dashboard.initialJsGzipKb <= 150)} |`,
+    `| recorder overhead ≤ 2 % of a core (camera at 5 fps) | ${f(r.recorder.overheadPercent)} % | ${pass(r.recorder.overheadPercent <= 2)} |`,
+    `| control path with the recorder on: receive → daemon send p99 < 2 ms | ${f(r.recorder.on.control.receiveToDaemonP99, 3)} ms | ${pass(r.recorder.on.control.receiveToDaemonP99 < 2)} |`,
     `| first live state < 1 s | ${f(r.dashboard.firstLiveStateMsMedian, 0)} ms (median) | ${pass(r.dashboard.firstLiveStateMsMedian < 1000)} |`,
     '',
   ];

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: starts the simulated daemon and the cockpit on loopback and measures state
- * fan-out, camera fan-out, the control path, throughput and the dashboard; prints the report
+ * fan-out, camera fan-out, the control path, throughput, the dashboard and the black box
+ * recorder (CPU, disk bytes per minute, control path with it on and off); prints the report
  * and writes bench/RESULTS.md. BENCH_QUICK=1 shortens every phase (a smoke run, not figures).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { measureCameraFanout, warmCamera } from './camera-fanout.ts';
 import { measureControlPath } from './control-path.ts';
 import { measureDashboard } from './dashboard.ts';
 import { ROOT, startStack } from './processes.ts';
+import { measureRecorder } from './recorder.ts';
 import { renderReport, type Results } from './report.ts';
 import { measureSlowClients } from './slow-clients.ts';
 import { measureStateFanout } from './state-fanout.ts';
@@ -52,7 +54,11 @@ async function main(): Promise<void> {
     for (const viewers of [1, 10, 50]) camera.push(await measureCameraFanout(stack, viewers, phaseSeconds));
     say('bench: dashboard');
     const dashboard = await measureDashboard(stack, quick ? 2 : 5);
-    const results: Results = { state, camera, control, throughput, dashboard, slowClients };
+    await stack.stop();
+    // The recorder on and off, each in a cockpit of its own started after this one has stopped.
+    say('bench: black box recorder on and off');
+    const recorder = await measureRecorder(phaseSeconds, quick ? 50 : 300);
+    const results: Results = { state, camera, control, throughput, dashboard, slowClients, recorder };
     const report = renderReport(results);
     say(`\n${report}`);
     if (!quick) writeResults(report);

@@ -51,7 +51,20 @@ export interface Config {
   readonly firmwareHook: string | undefined;
   /** Server B's rover SDK (ROBOT_ROVER_URL); undefined drives the simulated base. */
   readonly roverUrl: string | undefined;
+  /** The black box recorder's ring bounds and camera rate (server/recorder/README-recorder.md). */
+  readonly recorder: RecorderConfig;
 }
+
+export interface RecorderConfig {
+  /** 0 turns the recorder off (kept recordings stay listed and downloadable). */
+  readonly maxMinutes: number;
+  readonly maxBytes: number;
+  /** Camera frames per second in recordings; 0 records no frames. */
+  readonly cameraFps: number;
+}
+
+/** The recorder's defaults, also shown in the README's configuration table (a test compares them). */
+export const RECORDER_DEFAULTS: RecorderConfig = Object.freeze({ maxMinutes: 10, maxBytes: 500 * 1024 * 1024, cameraFps: 5 });
 
 /** A device identity on the hosted platform, as the platform client's enrolment takes it. */
 export interface PlatformIdentity {
@@ -240,6 +253,9 @@ const TABLE = {
   },
   ROBOT_FIRMWARE_HOOK: { parse: absolutePath, expect: 'the absolute path of an executable' },
   ROBOT_ROVER_URL: { parse: baseUrl, expect: 'the http(s) URL of the rover SDK, e.g. http://127.0.0.1:8000' },
+  ROBOT_RECORD_MINUTES: { parse: int(0, 1440), expect: 'an integer 0-1440 (minutes the recorder keeps; 0 turns it off)' },
+  ROBOT_RECORD_MB: { parse: int(10, 1_000_000), expect: 'an integer 10-1000000 (megabytes the recorder may use)' },
+  ROBOT_RECORD_FPS: { parse: int(0, 15), expect: 'an integer 0-15 (camera frames per second recorded; 0 records none)' },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -326,6 +342,11 @@ export function loadConfig(sources: ConfigSources): Config {
     platformSessionToken: parsed.ROBOT_PLATFORM_SESSION_TOKEN,
     firmwareHook: parsed.ROBOT_FIRMWARE_HOOK,
     roverUrl: parsed.ROBOT_ROVER_URL,
+    recorder: Object.freeze({
+      maxMinutes: parsed.ROBOT_RECORD_MINUTES ?? RECORDER_DEFAULTS.maxMinutes,
+      maxBytes: parsed.ROBOT_RECORD_MB !== undefined ? parsed.ROBOT_RECORD_MB * 1024 * 1024 : RECORDER_DEFAULTS.maxBytes,
+      cameraFps: parsed.ROBOT_RECORD_FPS ?? RECORDER_DEFAULTS.cameraFps,
+    }),
   });
 }
 

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
-import type { Clock } from './auth/clock.ts';
+import { systemClock, type Clock } from './auth/clock.ts';
 import { createCamera } from './camera/index.ts';
 import { startHealthHistory } from './diagnostics/health-history.ts';
 import { createLogRing, type LogRing } from './diagnostics/log-ring.ts';
@@ -20,6 +20,8 @@ import type { PlatformNotice } from './desktop/platform-port.ts';
 import { busyReason } from './desktop/robot-busy.ts';
 import type { FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
+import { recordingRoutes } from './desktop/routes/recording-routes.ts';
+import { createBlackBox, type Recorder } from './recorder/index.ts';
 import { WS_CLOSE } from './errors.ts';
 import { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
 import { createHostAllowlist } from './http/host-allowlist.ts';
@@ -46,6 +48,8 @@ export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformSessionE
 export type { PlatformStatus, PlatformStatusView } from './contract/platform.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
 export type { DesktopFeatures } from './desktop/features.ts';
+export type { Recorder } from './recorder/index.ts';
+export type { KeptRecording } from './contract/recordings.ts';
 export type { Health } from './contract/health.ts';
 export type { ServiceState } from './contract/state.ts';
 export type { CredentialKind } from './contract/ws.ts';
@@ -63,7 +67,7 @@ export interface CockpitOptions {
   platform?: FeatureOptions['platform'];
   /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
   push?: FeatureOptions['push'];
-  /** The access model's clock (sessions, rate limit, brute-force throttle); tests move it by hand. */
+  /** The cockpit's clock: the access model (sessions, rate limit, brute-force throttle) and the black box recorder; tests move it by hand. */
   clock?: Clock;
 }
 
@@ -81,6 +85,8 @@ export interface Cockpit {
   readonly access: Access;
   /** Server A's features: the desktop tray calls the same control functions as the routes. */
   readonly features: DesktopFeatures;
+  /** The black box recorder (server/recorder): the tray saves the last minutes through it. */
+  readonly recorder: Recorder;
   /** The HTTPS address phones on the LAN open (pairing links use it); undefined without one. */
   remoteUrl(): string | undefined;
   /**
@@ -134,6 +140,14 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       ...(sim?.cameraSignallingUrl ? { simSignallingUrl: sim.cameraSignallingUrl } : {}),
     });
     cleanup.push(() => camera.stop());
+    const blackBox = createBlackBox({
+      dataDir: config.dataDir,
+      settings: config.recorder,
+      inputs: { feed: robot.feed, state: () => robot.state(), health: () => robot.health(), camera },
+      clock: options.clock ?? systemClock,
+      log: log.child('recorder'),
+      secrets: () => secretsOf(config, options.ownerToken),
+    });
     const features = createDesktopFeatures({
       robot,
       camera,
@@ -141,6 +155,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       config,
       platform: options.platform,
       push: options.push,
+      recorder: blackBox.tap,
     });
     const history = startHealthHistory(() => robot.health());
     cleanup.push(() => history.stop());
@@ -150,7 +165,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       log,
       robot,
       gate: access.gate,
-      routes: [...access.routes, ...features.routes, ...diagnostics],
+      routes: [...access.routes, ...features.routes, ...diagnostics, ...recordingRoutes(blackBox.recorder)],
       onSocket: features.onSocket,
       hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
@@ -163,6 +178,8 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     cleanup.push(() => features.stop());
     await features.start();
     camera.start();
+    await blackBox.start();
+    cleanup.push(() => blackBox.stop());
     const stopBroadcast = app.startBroadcast();
     cleanup.push(stopBroadcast);
     const servers = await startListeners(app, config, https, log.child('http'));
@@ -172,7 +189,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     // Open MJPEG streams end with the camera, before the listeners wait out their drain.
     cleanup.push(() => camera.stop());
     const remoteUrl = () => https?.secureBaseUrl(config.httpsPort);
-    return cockpitHandle({ app, robot, access, features, sim, daemonUrl, https, servers, cleanup, remoteUrl });
+    return cockpitHandle({ app, robot, access, features, recorder: blackBox.recorder, sim, daemonUrl, https, servers, cleanup, remoteUrl });
   } catch (err) {
     await runCleanup(cleanup);
     throw err;
@@ -207,6 +224,7 @@ function cockpitHandle(parts: {
   robot: RobotCore;
   access: Access;
   features: DesktopFeatures;
+  recorder: Recorder;
   sim: SimDaemon | undefined;
   daemonUrl: string;
   https: HttpsService | undefined;
@@ -227,6 +245,7 @@ function cockpitHandle(parts: {
     app: parts.app,
     access: parts.access,
     features: parts.features,
+    recorder: parts.recorder,
     remoteUrl: parts.remoteUrl,
     createLocalWindowSession: (ttlSeconds) =>
       parts.access.sessions.create({ credentialId: LOCAL_WINDOW_CREDENTIAL, ttlSeconds }),
@@ -245,6 +264,12 @@ function cockpitHandle(parts: {
     // Daemon media is never released on the way down: other apps on the robot still use it.
     stop: () => (stopping ??= runCleanup(parts.cleanup)),
   };
+}
+
+/** Every credential the cockpit holds: the recorder never writes one (server/recorder/scrub.ts). */
+function secretsOf(config: Config, ownerToken: string): string[] {
+  const all = [ownerToken, config.token, config.regToken, config.model.key, config.platform?.token, config.platformSessionToken];
+  return all.filter((s): s is string => typeof s === 'string');
 }
 
 /** Undo in reverse order of setup; one failing step does not stop the others. */

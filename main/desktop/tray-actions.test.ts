@@ -103,3 +103,34 @@ describe('platform link from the tray', () => {
     expect(calls).toEqual(['disconnect', 'connect', 'settings']);
   });
 });
+
+describe('save last minutes from the tray', () => {
+  it('keeps the last five minutes (fewer on a shorter ring) and says where to find them', async () => {
+    const { deps, reports } = fakeDeps();
+    const asked: number[] = [];
+    const recorder = (maxMinutes: number) => ({
+      status: () => ({ maxMinutes }) as ReturnType<NonNullable<TrayDeps['recordings']>['status']>,
+      keepLast: async (minutes: number) => {
+        asked.push(minutes);
+        return { name: `Saved ${minutes}` } as Awaited<ReturnType<NonNullable<TrayDeps['recordings']>['keepLast']>>;
+      },
+    });
+    await runTrayAction('save-recording', { ...deps, recordings: recorder(10) });
+    await runTrayAction('save-recording', { ...deps, recordings: recorder(2) });
+    expect(asked).toEqual([5, 2]);
+    expect(reports).toEqual([
+      "Recording saved: “Saved 5”: replay or download it in the dashboard's Black box card.",
+      "Recording saved: “Saved 2”: replay or download it in the dashboard's Black box card.",
+    ]);
+  });
+
+  it('reports a refusal (nothing recorded yet) instead of throwing', async () => {
+    const { deps, reports } = fakeDeps();
+    const recordings = {
+      status: () => ({ maxMinutes: 10 }) as ReturnType<NonNullable<TrayDeps['recordings']>['status']>,
+      keepLast: () => Promise.reject(new Error('nothing has been recorded in that window yet')),
+    };
+    await runTrayAction('save-recording', { ...deps, recordings });
+    expect(reports).toEqual(['Saving the recording failed: nothing has been recorded in that window yet']);
+  });
+});

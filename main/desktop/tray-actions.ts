@@ -3,8 +3,8 @@
  * call (server/motion/control.ts), as credential 'local-window', so the stop latch, the motion
  * arbiter and the event receipts treat the tray exactly like the dashboard in the window.
  */
-import type { CredentialKind, DesktopFeatures } from '../../server/index.ts';
-import type { TrayAction } from './tray-model.ts';
+import type { CredentialKind, DesktopFeatures, Recorder } from '../../server/index.ts';
+import { TRAY_SAVE_MINUTES, type TrayAction } from './tray-model.ts';
 
 /** The tray acts as the desktop window does. */
 export const TRAY_CREDENTIAL: CredentialKind = 'local-window';
@@ -20,7 +20,9 @@ export interface TrayDeps {
   copyRemoteAddress(): void;
   setOpenAtLogin(on: boolean): void;
   quit(): void;
-  /** A refusal or failure, for the operator to see (a notification); never thrown. */
+  /** The black box recorder: "Save last minutes" keeps a window of it. */
+  recordings?: Pick<Recorder, 'keepLast' | 'status'>;
+  /** A refusal, a failure or a saved recording, for the operator to see (a notification); never thrown. */
   report(title: string, message: string): void;
 }
 
@@ -31,6 +33,7 @@ const VERB: Partial<Record<TrayAction, string>> = {
   resume: 'Resume',
   demo: 'Demo mode',
   'platform-link': 'Platform link',
+  'save-recording': 'Saving the recording',
 };
 
 /**
@@ -62,6 +65,12 @@ async function perform(action: TrayAction, deps: TrayDeps, checked: boolean): Pr
       return void control.resume(TRAY_CREDENTIAL);
     case 'demo':
       return void (await control.demo(checked, TRAY_CREDENTIAL));
+    case 'save-recording': {
+      if (!deps.recordings) return;
+      const minutes = Math.min(TRAY_SAVE_MINUTES, deps.recordings.status().maxMinutes);
+      const kept = await deps.recordings.keepLast(minutes);
+      return deps.report('Recording saved', `“${kept.name}”: replay or download it in the dashboard's Black box card.`);
+    }
     case 'open':
       return deps.openDashboard();
     case 'pairing':

@@ -80,6 +80,7 @@ describe('trayMenu', () => {
       'STOP',
       'Resume',
       'Demo mode',
+      'Save last 5 minutes',
       '—',
       'Show pairing QR…',
       'Copy remote address (https://robot.local:8098)',

@@ -87,6 +87,7 @@ export type TrayAction =
   | 'stop'
   | 'resume'
   | 'demo'
+  | 'save-recording'
   | 'pairing'
   | 'copy-remote'
   | 'platform-link'
@@ -107,6 +108,9 @@ export interface MenuInput {
   /** The address phones on the LAN use, when there is one. */
   remoteUrl: string | undefined;
 }
+
+/** Minutes the tray's "Save last minutes" keeps (fewer when the recorder's ring is shorter). */
+export const TRAY_SAVE_MINUTES = 5;
 
 const STATUS_LABEL: Record<Tone, string> = { ok: 'Robot OK', degraded: 'Degraded', stopped: 'Stopped' };
 
@@ -137,6 +141,8 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
       checked: snapshot.demo?.state === 'running',
       enabled: true,
     },
+    // The black box keeps recording whatever the robot's state: saving is always possible.
+    action('save-recording', `Save last ${TRAY_SAVE_MINUTES} minutes`),
     { type: 'separator' },
     ...platformEntries(snapshot.platform),
     action('pairing', 'Show pairing QR…'),

@@ -43,6 +43,7 @@ export function setupTray(
     openPairing: () => window.showPairing(),
     openPlatformSettings: () => window.show(),
     platform: server.composed.platform,
+    recordings: server.composed.cockpit.recorder,
     copyRemoteAddress() {
       const address = server.remoteAddress();
       if (address) clipboard.writeText(address);

@@ -17,6 +17,7 @@ import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
 import { createPersonas } from '../personas/personas.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
+import { NO_RECORDER_TAP, type RecorderTap } from '../recorder/index.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
@@ -57,6 +58,8 @@ export interface FeatureOptions {
   platform?: { port?: PlatformPort; ask?: PlatformAsk; fleetTools?: () => readonly AgentTool[] };
   /** Web Push tuning (thresholds, the push services' TLS agent): tests only. */
   push?: PushOptions;
+  /** The black box recorder's tap: broadcasts, control requests and joystick frames are recorded. */
+  recorder?: RecorderTap;
 }
 
 export function createDesktopFeatures({
@@ -66,12 +69,14 @@ export function createDesktopFeatures({
   config,
   platform,
   push: pushOptions,
+  recorder = NO_RECORDER_TAP,
 }: FeatureOptions): DesktopFeatures {
   let broadcastTo: (frame: object) => void = () => {};
   const push = createPush({ robot, dataDir: config.dataDir, log: log.child('push'), ...pushOptions });
   // Push reads what dashboards are told (stop receipts, notify frames) to reach the ones not open.
   const broadcast = (frame: object) => {
     push.observe(frame);
+    recorder.observe(frame);
     broadcastTo(frame);
   };
   const events = createEventLog({ broadcast });
@@ -132,7 +137,7 @@ export function createDesktopFeatures({
     agent,
     push,
     routes: [
-      ...push.withStopOrigin(controlRoutes({ control })),
+      ...recorder.wrapControlRoutes(push.withStopOrigin(controlRoutes({ control }))),
       ...perceptionRoutes({ tracking, doa }),
       ...agentRoutes(agent),
       ...platformRoutes({ port: platform?.port }),
@@ -140,7 +145,7 @@ export function createDesktopFeatures({
       ...pushRoutes(push),
       ...personaRoutes(personas),
     ],
-    onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),
+    onSocket: handleSocketMessages({ control: recorder.watchJoystick(control), handlers: { camera: cameraSocketHandler(camera) } }),
     bindBroadcast(fn) {
       broadcastTo = fn;
     },

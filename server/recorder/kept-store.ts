@@ -1,0 +1,108 @@
+/**
+ * Kept recordings: their files in `<recordings>/kept/` and one index document beside them. They
+ * live outside the ring's folder, so the ring never deletes or overwrites them, and the index
+ * is written atomically, so they survive restarts and crashes.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KeepReason, KeptRecording } from '../contract/recordings.ts';
+import { AppError } from '../errors.ts';
+import type { Log } from '../log.ts';
+import { ensureDir } from '../store/atomic-write.ts';
+import { createJsonDocument, type JsonDocument } from '../store/json-document.ts';
+
+export const RECORDING_ID = /^rec-[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/;
+export const NAME_MAX = 80;
+
+interface KeptIndex {
+  recordings: KeptRecording[];
+}
+
+function isRecording(u: unknown): u is KeptRecording {
+  if (typeof u !== 'object' || u === null) return false;
+  const r = u as Record<string, unknown>;
+  return (
+    typeof r.id === 'string' &&
+    RECORDING_ID.test(r.id) &&
+    typeof r.name === 'string' &&
+    (r.reason === 'manual' || r.reason === 'stop') &&
+    typeof r.keptAt === 'string' &&
+    typeof r.startedAt === 'string' &&
+    typeof r.endedAt === 'string' &&
+    typeof r.seconds === 'number' &&
+    typeof r.bytes === 'number' &&
+    typeof r.messages === 'number'
+  );
+}
+
+export interface KeptStore {
+  load(): Promise<void>;
+  list(): KeptRecording[];
+  get(id: string): KeptRecording;
+  /** Where a new recording's file goes, and its id. */
+  reserve(now: number): { id: string; path: string };
+  add(entry: KeptRecording): Promise<KeptRecording>;
+  rename(id: string, name: string): Promise<KeptRecording>;
+  remove(id: string): Promise<void>;
+  fileOf(id: string): string;
+}
+
+export function createKeptStore(options: { dir: string; log: Log; now: () => number }): KeptStore {
+  const doc: JsonDocument<KeptIndex> = createJsonDocument({
+    file: join(options.dir, 'kept.json'),
+    defaults: () => ({ recordings: [] }),
+    validate: (u) =>
+      typeof u === 'object' && u !== null && Array.isArray((u as KeptIndex).recordings)
+        ? { recordings: (u as KeptIndex).recordings.filter(isRecording) }
+        : undefined,
+    log: options.log,
+    now: options.now,
+  });
+  const fileOf = (id: string) => join(options.dir, `${id}.mcap`);
+  const find = (id: string): KeptRecording => {
+    const found = RECORDING_ID.test(id) ? doc.get().recordings.find((r) => r.id === id) : undefined;
+    if (!found) throw new AppError('NOT_FOUND', `no kept recording ${JSON.stringify(id.slice(0, 80))}`);
+    return found;
+  };
+  return {
+    async load() {
+      await ensureDir(options.dir);
+      await doc.load();
+      // Files of a save that crashed before its index entry was written are not recordings.
+      const listed = new Set(doc.get().recordings.map((r) => `${r.id}.mcap`));
+      for (const name of await readdir(options.dir)) {
+        if (name.endsWith('.mcap.tmp') || (name.endsWith('.mcap') && !listed.has(name))) await rm(join(options.dir, name), { force: true });
+      }
+    },
+    list: () => [...doc.get().recordings].sort((a, b) => b.keptAt.localeCompare(a.keptAt)),
+    get: find,
+    reserve(now) {
+      const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+      const id = `rec-${stamp}-${randomBytes(3).toString('hex')}`;
+      return { id, path: fileOf(id) };
+    },
+    async add(entry) {
+      await doc.update((cur) => ({ recordings: [...cur.recordings, entry] }));
+      return entry;
+    },
+    async rename(id, name) {
+      find(id);
+      const next = await doc.update((cur) => ({
+        recordings: cur.recordings.map((r) => (r.id === id ? { ...r, name } : r)),
+      }));
+      return next.recordings.find((r) => r.id === id) as KeptRecording;
+    },
+    async remove(id) {
+      find(id);
+      await doc.update((cur) => ({ recordings: cur.recordings.filter((r) => r.id !== id) }));
+      await rm(fileOf(id), { force: true });
+    },
+    fileOf: (id) => fileOf(find(id).id),
+  };
+}
+
+export function defaultName(reason: KeepReason, startMs: number): string {
+  const when = new Date(startMs).toISOString().slice(0, 19).replace('T', ' ');
+  return reason === 'stop' ? `STOP at ${when} UTC` : `Saved ${when} UTC`;
+}

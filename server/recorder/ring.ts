@@ -1,0 +1,162 @@
+/**
+ * The ring on disk: the recording is cut into short MCAP files (segments), each finished with
+ * its index when it is closed, and the oldest are deleted to stay within the time and byte
+ * bounds. Writes go through one queue, so a caller never waits on the disk; when the queue is
+ * full a message is dropped and counted rather than held in memory without bound.
+ */
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Log } from '../log.ts';
+import { ensureDir } from '../store/atomic-write.ts';
+import { CHUNK_BYTES, createMcapFile, lastMessageMs, type McapFileWriter } from './mcap-file.ts';
+import { recoverFile } from './recover.ts';
+import type { ChannelKind } from './schemas.ts';
+
+export interface Segment {
+  path: string;
+  startMs: number;
+  /** The last message's time. */
+  endMs: number;
+  bytes: number;
+}
+
+export interface RingOptions {
+  dir: string;
+  maxMs: number;
+  maxBytes: number;
+  /** Length of one file; a kill loses at most the unfinished chunk of the open one. */
+  segmentMs: number;
+  log: Log;
+  /** Bytes waiting for the disk before new messages are dropped. */
+  maxPendingBytes?: number;
+  /** Time windows still needed (a STOP's, a save being copied): their files are not deleted. */
+  keep?: () => readonly (readonly [number, number])[];
+}
+
+export interface Ring {
+  open(): Promise<void>;
+  write(kind: ChannelKind, ms: number, data: Uint8Array): void;
+  /** Closes the open segment once what is queued now is written: it becomes readable. */
+  rotate(): Promise<void>;
+  /** Finished segments, oldest first. */
+  segments(): readonly Segment[];
+  /** Deletes the oldest finished segments beyond the bounds, except those a kept window needs. */
+  prune(now: number): Promise<void>;
+  stats(now: number): { bytes: number; seconds: number; dropped: number; problem: string | null };
+  close(): Promise<void>;
+}
+
+const NAME = /^seg-(\d{13})\.mcap$/;
+
+export function createRing(options: RingOptions): Ring {
+  const maxPending = options.maxPendingBytes ?? 32 * 1024 * 1024;
+  /** Each segment holds at most this share of the byte bound, so pruning stays fine-grained. */
+  const segmentBytes = Math.max(64 * 1024, Math.floor(options.maxBytes / 20));
+  const finished: Segment[] = [];
+  let current: { file: McapFileWriter; segment: Segment } | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  let pending = 0;
+  let dropped = 0;
+  let problem: string | null = null;
+
+  const enqueue = (task: () => Promise<void>): Promise<void> => {
+    const run = queue.then(task).catch((error: unknown) => {
+      problem = `recorder write failed: ${String(error)}`;
+      options.log.warn('recorder write failed', { error: String(error) });
+    });
+    queue = run;
+    return run;
+  };
+
+  /**
+   * Room left for the open segment: it is cut at `segmentBytes` once a chunk has reached the
+   * file, so on disk it holds at most that plus two chunks.
+   */
+  const headroom = segmentBytes + 2 * CHUNK_BYTES;
+  const pruneNow = async (now: number): Promise<void> => {
+    const protect = options.keep?.() ?? [];
+    const isProtected = (s: Segment) => protect.some(([from, to]) => s.startMs <= to && s.endMs >= from);
+    const total = () => finished.reduce((sum, s) => sum + s.bytes, 0);
+    for (let i = 0; i < finished.length; ) {
+      const s = finished[i] as Segment;
+      const over = s.endMs < now - options.maxMs || total() > options.maxBytes - headroom;
+      if (!over) break;
+      if (isProtected(s)) {
+        i += 1;
+        continue;
+      }
+      finished.splice(i, 1);
+      await rm(s.path, { force: true });
+    }
+  };
+
+  const closeCurrent = async (): Promise<void> => {
+    if (!current) return;
+    const { file, segment } = current;
+    current = undefined;
+    await file.close();
+    segment.bytes = (await stat(segment.path)).size;
+    finished.push(segment);
+    // The bounds hold between ticks too: a closed segment makes room at once.
+    await pruneNow(segment.endMs);
+  };
+
+  const writeNow = async (kind: ChannelKind, ms: number, data: Uint8Array): Promise<void> => {
+    if (current && (ms - current.segment.startMs >= options.segmentMs || current.file.bytes >= segmentBytes)) await closeCurrent();
+    if (!current) {
+      let startMs = ms;
+      // Two segments in one millisecond (a rotate for a save, then the next message) keep apart.
+      while (finished.some((s) => s.startMs === startMs)) startMs += 1;
+      const path = join(options.dir, `seg-${String(startMs).padStart(13, '0')}.mcap`);
+      current = { file: await createMcapFile(path), segment: { path, startMs, endMs: ms, bytes: 0 } };
+    }
+    await current.file.add(kind, ms, data);
+    current.segment.endMs = Math.max(current.segment.endMs, ms);
+    problem = null;
+  };
+
+  return {
+    async open() {
+      await ensureDir(options.dir);
+      const names = (await readdir(options.dir)).filter((n) => NAME.test(n)).sort();
+      for (const name of names) {
+        const path = join(options.dir, name);
+        try {
+          // A segment left open by a crash gets its index now; a finished one is left as it is.
+          await recoverFile(path);
+          const startMs = Number(NAME.exec(name)?.[1]);
+          finished.push({ path, startMs, endMs: (await lastMessageMs(path)) ?? startMs, bytes: (await stat(path)).size });
+        } catch (error) {
+          options.log.warn('unreadable ring segment removed', { name, error: String(error) });
+          await rm(path, { force: true });
+        }
+      }
+    },
+    write(kind, ms, data) {
+      if (pending + data.length > maxPending) {
+        dropped += 1;
+        return;
+      }
+      pending += data.length;
+      void enqueue(async () => {
+        try {
+          await writeNow(kind, ms, data);
+        } finally {
+          pending -= data.length;
+        }
+      });
+    },
+    rotate: () => enqueue(closeCurrent),
+    segments: () => finished,
+    prune: (now) => enqueue(() => pruneNow(now)),
+    stats(now) {
+      const all = [...finished, ...(current ? [current.segment] : [])];
+      const bytes = finished.reduce((sum, s) => sum + s.bytes, 0) + (current?.file.bytes ?? 0);
+      const first = all[0];
+      return { bytes, seconds: first ? Math.max(0, (now - first.startMs) / 1000) : 0, dropped, problem };
+    },
+    async close() {
+      await enqueue(closeCurrent);
+    },
+  };
+}
