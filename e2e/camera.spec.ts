@@ -1,8 +1,8 @@
 /**
  * The camera card against a real cockpit and its simulated robot: pictures arrive over the
  * dashboard socket and are drawn, the readouts move, a click on the picture turns the head, and
- * the card fits a phone and a laptop. The pictures come from the synthetic camera (no WebRTC or
- * ffmpeg: the daemon's video path has its own integration tests), and page time stands still
+ * the card fits a phone and a laptop. The pictures come from the synthetic camera (the fixture's
+ * default: no WebRTC or ffmpeg; the daemon's video path has its own integration tests), and page time stands still
  * while the card is judged, so a picture cannot turn stale because the machine is busy: "Live"
  * means a picture drawn within 2 s of page time, and only the test moves page time.
  */
@@ -11,8 +11,6 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { api, stateYaw } from './pages/cockpit-api.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
-
-test.use({ cockpitEnv: { ROBOT_CAMERA: 'synthetic' } });
 
 /** Opens the dashboard and stops page time once the socket is live. */
 async function openDashboard(page: Page, url: string, token: string): Promise<void> {
