@@ -55,8 +55,9 @@ export default ts.config(
       ...never('**/renderer/**', '**/e2e/**'),
     ],
     [],
-    // Tests of the entries drive real doubles (the simulator, the platform emulator, fake models).
-    ['main/**/*.test.ts'],
+    // Tests of the entries (and their rigs) drive real doubles (the simulator, the platform
+    // emulator, fake models) and share the tests' helpers in server/testing.
+    ['main/**/*.test.ts', 'main/testing/**'],
   ),
   {
     files: ['main/**'],

@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { smallTouchTargets } from './pages/browser.ts';
-import { api, stateYaw } from './pages/cockpit-api.ts';
+import { api, restingYaw, stateYaw } from './pages/cockpit-api.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 async function openDashboard(page: Page, url: string, token?: string): Promise<void> {
@@ -21,48 +21,67 @@ async function demoModeOn(page: Page): Promise<void> {
   await expect(demo).toHaveAttribute('aria-checked', 'true');
 }
 
+/**
+ * Stops time in the page: from here its timers (the joystick's sends, the sliders' settle
+ * windows) run only when the test moves the page clock, however busy the machine is.
+ */
+async function pausePageTime(page: Page): Promise<void> {
+  await page.clock.pauseAt(Date.now() + 1000);
+}
+
+/** Holds a key for `ms` of page time: the joystick sends on the page clock. */
 async function holdKey(page: Page, key: string, ms: number): Promise<void> {
   await page.keyboard.down(key);
-  await page.waitForTimeout(ms);
+  await page.clock.runFor(ms);
   await page.keyboard.up(key);
 }
 
 test('held keys drive the head and it holds when they are let go; typing does not drive', async ({ page, cockpit }) => {
+  await page.clock.install();
   await openDashboard(page, cockpit.url, cockpit.token);
   await demoModeOn(page);
+  await pausePageTime(page);
+  const status = page.getByRole('region', { name: 'Drive' }).getByText(/^(Ready|Driving)$/);
   const yawReadout = page.getByLabel('Head yaw', { exact: true });
-  const start = await stateYaw(cockpit.url, cockpit.token);
+  const start = await restingYaw(cockpit.url, cockpit.token);
 
+  // Left turns the head to the robot's left: positive yaw, 45°/s while held, so 700 ms of page
+  // time is about 33°. Let go, the page sends nothing more and the head rests where it was sent.
   await holdKey(page, 'ArrowLeft', 700);
-  // Left turns the head to the robot's left: positive yaw, ~45°/s while held.
-  await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 5000 }).toBeGreaterThan(start + 15);
+  await expect(status).toHaveText('Ready');
+  await expect.poll(() => stateYaw(cockpit.url, cockpit.token)).toBeGreaterThan(start + 15);
   await expect(yawReadout).toHaveText(/^\+\d+\.\d°$/);
-  await page.waitForTimeout(600);
-  const held = await stateYaw(cockpit.url, cockpit.token);
-  await page.waitForTimeout(600);
-  expect(Math.abs((await stateYaw(cockpit.url, cockpit.token)) - held)).toBeLessThan(1);
+  // Page time going on without a key held: a driver still running would turn the head further.
+  await page.clock.runFor(1000);
+  const held = await restingYaw(cockpit.url, cockpit.token);
+  expect(held - start).toBeGreaterThan(25);
+  expect(held - start).toBeLessThan(40);
 
   await holdKey(page, 'd', 700);
-  await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 5000 }).toBeLessThan(held - 15);
+  await expect.poll(() => stateYaw(cockpit.url, cockpit.token)).toBeLessThan(held - 15);
   await expect(page.getByRole('list', { name: /Event receipts/ })).toContainText('joystick');
 
-  // Letters typed into the say box are text, not steering.
-  await page.waitForTimeout(600);
-  const before = await stateYaw(cockpit.url, cockpit.token);
+  // Letters typed into the say box are text, not steering: the driver never starts (the status
+  // would say Driving from the key down on), so page time passing sends nothing.
+  const before = await restingYaw(cockpit.url, cockpit.token);
   const box = page.getByLabel('Text the robot says');
   await box.click();
-  await holdKey(page, 'a', 600);
+  await page.keyboard.down('a');
+  await page.clock.runFor(600);
+  await expect(status).toHaveText('Ready');
+  await page.keyboard.up('a');
   await page.keyboard.type('aaaa dddd');
-  await page.waitForTimeout(500);
-  expect(Math.abs((await stateYaw(cockpit.url, cockpit.token)) - before)).toBeLessThan(1);
+  await page.clock.runFor(500);
   await expect(box).toHaveValue(/aaaa dddd$/);
 
   // With the keyboard switched off, keys on the page do nothing either.
   await page.getByLabel('Keyboard drives the head').uncheck();
   await page.locator('body').click({ position: { x: 5, y: 300 } });
-  await holdKey(page, 'ArrowLeft', 500);
-  await page.waitForTimeout(400);
-  expect(Math.abs((await stateYaw(cockpit.url, cockpit.token)) - before)).toBeLessThan(1);
+  await page.keyboard.down('ArrowLeft');
+  await page.clock.runFor(500);
+  await expect(status).toHaveText('Ready');
+  await page.keyboard.up('ArrowLeft');
+  expect(Math.abs((await restingYaw(cockpit.url, cockpit.token)) - before)).toBeLessThan(1);
 
   // The pad drives by pointer: held to the left of its centre, the head turns left.
   const pad = page.getByRole('application', { name: 'Head joystick pad' });
@@ -72,11 +91,11 @@ test('held keys drive the head and it holds when they are let go; typing does no
   await page.mouse.move(area.x + area.width / 2, area.y + area.height / 2);
   await page.mouse.down();
   await page.mouse.move(area.x + 4, area.y + area.height / 2, { steps: 4 });
-  await expect(page.getByText('Driving', { exact: true })).toBeVisible();
-  await page.waitForTimeout(700);
+  await expect(status).toHaveText('Driving');
+  await page.clock.runFor(700);
   await page.mouse.up();
-  await expect(page.getByText('Ready', { exact: true })).toBeVisible();
-  await expect.poll(() => stateYaw(cockpit.url, cockpit.token), { timeout: 5000 }).toBeGreaterThan(before + 15);
+  await expect(status).toHaveText('Ready');
+  await expect.poll(() => stateYaw(cockpit.url, cockpit.token)).toBeGreaterThan(before + 15);
 });
 
 test('STOP latches in every open tab, the API refuses motion, Resume clears it everywhere', async ({
@@ -121,6 +140,7 @@ test('STOP latches in every open tab, the API refuses motion, Resume clears it e
 });
 
 test('moves, speech and the robot card send their controls; the feed names the credential', async ({ page, cockpit }) => {
+  await page.clock.install();
   await openDashboard(page, cockpit.url, cockpit.token);
   const feed = page.getByRole('list', { name: /Event receipts/ });
 
@@ -148,21 +168,28 @@ test('moves, speech and the robot card send their controls; the feed names the c
   await expect(page.getByRole('button', { name: 'Relaxed' })).toHaveAttribute('aria-pressed', 'true');
   await expect(feed).toContainText('motors disabled');
 
-  // One change of the slider sends once, after a short pause (each daemon volume call plays a
-  // sound). Key presses a loaded machine spaces out may fairly send twice, so set it in one go.
+  // The sliders send once their changes pause (each daemon volume call plays a sound). Page time
+  // stands still, so key presses land in one settle window however slowly the machine types them.
+  await pausePageTime(page);
   const volume = page.getByLabel('Volume');
   await volume.fill('70');
+  await page.clock.runFor(300);
   await expect(feed).toContainText('volume 70');
-  await page.waitForTimeout(800);
-  await expect(feed.getByText(/^volume /)).toHaveCount(1);
 
   // The height slider sends one look (keeping the rest of the pose) once the keys pause.
   const height = page.getByLabel('Set height');
   await height.focus();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('End');
+  await page.clock.runFor(300);
   await expect(feed).toContainText(/look .*z 20 mm in 0\.8 s/);
-  await page.waitForTimeout(800);
+
+  // Nothing more goes out: page time runs past every settle window, then Home is the barrier:
+  // once its receipt is in the feed, anything the sliders sent before it would be too.
+  await page.clock.runFor(2000);
+  await page.getByRole('button', { name: 'Home', exact: true }).click();
+  await expect(feed).toContainText('home');
+  await expect(feed.getByText(/^volume /)).toHaveCount(1);
   await expect(feed.getByText(/ in 0\.8 s$/)).toHaveCount(1);
 });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createLog } from '../../server/index.ts';
 import { composeCockpit, type ComposeOptions, type ComposedCockpit } from '../compose.ts';
+import { holdsEventually } from '../../server/testing/eventually.ts';
 
 export const OWNER = 'compose-test-owner-token-0123456789';
 export const TIMING = { heartbeatMs: 300, pollMs: 100 };
@@ -42,13 +43,8 @@ export function removeDataDirs(): void {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-export async function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await predicate()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return predicate();
+export function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
+  return holdsEventually(predicate, { timeoutMs, intervalMs: 50 });
 }
 
 /** Talks to the cockpit as the dashboard does, keeping every answer so a token can be looked for. */

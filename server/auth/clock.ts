@@ -1,12 +1,4 @@
 /**
- * Time as a dependency: everything with an expiry or a window takes a Clock, so tests move time
- * forward instead of sleeping (ARCHITECTURE.md §7: no timing assertions).
+ * The auth modules' path to the server clock (server/clock.ts is the one definition).
  */
-
-/** Epoch milliseconds. */
-export interface Clock {
-  now(): number;
-}
-
-/** The real clock. */
-export const systemClock: Clock = { now: () => Date.now() };
+export { systemClock, type Clock } from '../clock.ts';

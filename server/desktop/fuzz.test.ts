@@ -66,7 +66,16 @@ it('survives generated socket messages and keeps serving', async () => {
   let closed: number | undefined;
   ws.on('close', (code) => (closed = code));
   for (let i = 0; i < 1500; i += 1) ws.send(fuzzSocketMessage(rng));
-  await new Promise((r) => setTimeout(r, 1000));
+  // The barrier: a message the cockpit answers, sent after all of them on the same socket. Its
+  // answer comes after every earlier message was handled; a socket closed by one never gets it.
+  const marker = 'fuzz-barrier';
+  const answered = new Promise<void>((resolve) =>
+    ws.on('message', (data) => {
+      if (String(data).includes('BAD_REQUEST') && String(data).includes(marker)) resolve();
+    }),
+  );
+  ws.send(JSON.stringify({ type: marker }));
+  await Promise.race([answered, new Promise((resolve) => ws.once('close', resolve))]);
   expect(closed).toBeUndefined();
   ws.close();
   expect((await fetch(`${h.url}/api/health`)).status).toBe(200);

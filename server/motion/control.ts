@@ -5,6 +5,7 @@
  * `streamTarget`. Motion controls are refused with 409 STOP_LATCHED while the stop is engaged;
  * motors, volume, demo, reel abort and the stop itself stay available (README-control.md).
  */
+import type { TimerClock } from '../clock.ts';
 import type { MotorMode, ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
@@ -40,6 +41,8 @@ export interface ControlDeps {
   /** Tuning for tests: a short reel, a shorter pause, faster debounce and watchdog. */
   reel?: { script?: readonly ReelStep[]; pauseMs?: number };
   volumeQuietMs?: number;
+  /** Time for the timing rules that take it (the volume debounce); the real clock by default. */
+  clock?: TimerClock;
   joystick?: { tickMs?: number; idleMs?: number };
 }
 
@@ -111,6 +114,7 @@ function buildParts(deps: ControlDeps): Parts {
     daemon,
     log: log.child('volume'),
     ...(deps.volumeQuietMs !== undefined ? { quietMs: deps.volumeQuietMs } : {}),
+    ...(deps.clock ? { clock: deps.clock } : {}),
     onSettled: (level, error) => {
       if (error)
         deps.emit(receipt('volume', `volume ${level} not applied: ${error}`, 'system', { level, applied: false }));

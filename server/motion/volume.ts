@@ -5,6 +5,7 @@
  * the last level of a burst is sent, once the burst has been quiet for ~400 ms. A burst that
  * never pauses still lands every `maxWaitMs`; one call at a time is in flight.
  */
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { Log } from '../log.ts';
 import { messageOf } from './stop-all.ts';
@@ -14,6 +15,8 @@ export interface VolumeOptions {
   log: Log;
   quietMs?: number;
   maxWaitMs?: number;
+  /** The debounce's time (server/clock.ts); tests pass a manual one. */
+  clock?: TimerClock;
   /** Told when a level was applied or failed, for the event receipt of the outcome. */
   onSettled?: (level: number, error?: string) => void;
 }
@@ -32,12 +35,13 @@ export function createVolumeControl(options: VolumeOptions): VolumeControl {
   let requested: number | undefined;
   let applied: number | undefined;
   let unsent: number | undefined;
+  const clock = options.clock ?? systemClock;
   let burstStart = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let cancelTimer: (() => void) | undefined;
   let inflight: Promise<void> | undefined;
 
   const send = async (): Promise<void> => {
-    timer = undefined;
+    cancelTimer = undefined;
     if (unsent === undefined) return;
     if (inflight) {
       // One call at a time: the latest level goes out when this one returns.
@@ -62,19 +66,19 @@ export function createVolumeControl(options: VolumeOptions): VolumeControl {
 
   return {
     set(level) {
-      const now = Date.now();
+      const now = clock.now();
       if (unsent === undefined) burstStart = now;
       requested = level;
       unsent = level;
-      clearTimeout(timer);
+      cancelTimer?.();
       const wait = Math.max(0, Math.min(quietMs, burstStart + maxWaitMs - now));
-      timer = setTimeout(() => void send(), wait);
+      cancelTimer = clock.schedule(() => void send(), wait);
       return level;
     },
     status: () => ({ requested, applied, pending: unsent !== undefined || inflight !== undefined }),
     close() {
-      clearTimeout(timer);
-      timer = undefined;
+      cancelTimer?.();
+      cancelTimer = undefined;
       unsent = undefined;
     },
   };

@@ -1,7 +1,7 @@
 /** Daemon stop/start/restart jobs, the 503 gate and the state streams (§3.4, §4, §5.7). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
-import { api, ok, openWs, sleep, waitFor } from './test-helpers.ts';
+import { api, ok, openWs, waitFor } from './test-helpers.ts';
 
 let sim: SimDaemon;
 beforeEach(async () => {
@@ -73,13 +73,11 @@ describe('stop and start', () => {
 });
 
 describe('state WebSocket', () => {
-  it('delivers about the requested frequency, FullState frames with control_mode', async () => {
+  // The frequency itself is a rate: bench/ measures rates, tests do not (a busy machine skews them).
+  it('delivers FullState frames with control_mode', async () => {
     const s = await openWs(sim, '/api/state/ws/full?frequency=20&with_head_joints=true');
-    await sleep(1500);
-    const n = s.messages.length;
+    await waitFor(() => s.messages.length >= 3);
     s.ws.close();
-    expect(n).toBeGreaterThanOrEqual(12);
-    expect(n).toBeLessThanOrEqual(33);
     const frame = s.messages[0] as Record<string, unknown>;
     expect(Object.keys(frame)).toEqual([
       'control_mode',

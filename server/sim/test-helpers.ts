@@ -3,6 +3,7 @@
  * simulator on a free loopback port.
  */
 import WebSocket from 'ws';
+import { eventually } from '../testing/eventually.ts';
 import type { SimDaemon } from './index.ts';
 
 export interface ApiReply {
@@ -48,18 +49,12 @@ export function sleep(ms: number): Promise<void> {
 /** Polls until `check` returns a truthy value; generous by default for a loaded machine. */
 type Falsy = null | undefined | false | 0 | '';
 
-export async function waitFor<T>(
+export function waitFor<T>(
   check: () => Promise<T | Falsy> | T | Falsy,
   timeoutMs = 10_000,
   everyMs = 50,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as T;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(everyMs);
-  }
+  return eventually(check, { timeoutMs, intervalMs: everyMs });
 }
 
 export interface OpenSocket {

@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
 import { loadConfig } from '../config.ts';
 import { startCockpit, type Cockpit } from '../index.ts';
+import { holdsEventually } from './eventually.ts';
 import { silentLog } from '../log.ts';
 
 export const TEST_TOKEN = 'test-owner-token-0123456789abcdef';
@@ -55,13 +56,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
 }
 
 /** Polls until the predicate holds or the time runs out; returns whether it held. */
-export async function until(predicate: () => Promise<boolean> | boolean, timeoutMs: number, stepMs = 50): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await predicate()) return true;
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-  return predicate();
+export function until(predicate: () => Promise<boolean> | boolean, timeoutMs: number, stepMs = 50): Promise<boolean> {
+  return holdsEventually(predicate, { timeoutMs, intervalMs: stepMs });
 }
 
 /** Opens a socket and resolves with it once open, or with its close code if it is closed first. */

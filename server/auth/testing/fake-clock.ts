@@ -1,6 +1,8 @@
 /**
- * A clock that only moves when a test says so.
+ * A clock that only moves when a test says so: the manual server clock
+ * (server/testing/manual-clock.ts), seen through the auth modules' interface.
  */
+import { createManualClock, MANUAL_CLOCK_START } from '../../testing/manual-clock.ts';
 import type { Clock } from '../clock.ts';
 
 export interface FakeClock extends Clock {
@@ -8,15 +10,6 @@ export interface FakeClock extends Clock {
   set(ms: number): void;
 }
 
-export function createFakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
-  let t = start;
-  return {
-    now: () => t,
-    advance: (ms) => {
-      t += ms;
-    },
-    set: (ms) => {
-      t = ms;
-    },
-  };
+export function createFakeClock(start = MANUAL_CLOCK_START): FakeClock {
+  return createManualClock(start);
 }

@@ -7,6 +7,7 @@ import type { Log } from '../../log.ts';
 import { defaultSignallingUrl, type CameraSetting } from '../camera-setting.ts';
 import type { CameraSource } from '../frame.ts';
 import { createDeviceSource } from './device-source.ts';
+import { createSyntheticSource } from './synthetic-source.ts';
 import { createWebrtcSource } from './webrtc-source.ts';
 
 export interface SourceContext {
@@ -24,6 +25,8 @@ export function chooseCameraSource(setting: CameraSetting, ctx: SourceContext): 
   switch (setting.kind) {
     case 'off':
       return null;
+    case 'synthetic':
+      return createSyntheticSource();
     case 'device':
       return createDeviceSource({ device: setting.device, platform: ctx.platform }, log);
     case 'daemon': {

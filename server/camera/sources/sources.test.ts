@@ -5,6 +5,7 @@ import { silentLog } from '../../log.ts';
 import { defaultSignallingUrl, parseCameraSetting } from '../camera-setting.ts';
 import type { CameraFrame } from '../frame.ts';
 import { isWholeJpeg } from '../jpeg.ts';
+import { holdsEventually } from '../../testing/eventually.ts';
 import { chooseCameraSource } from './choose-source.ts';
 import { deviceArgs, mjpegOutputArgs } from './device-args.ts';
 import { createMjpegProcessSource } from './mjpeg-process-source.ts';
@@ -108,8 +109,7 @@ describe('MJPEG process source', () => {
       (f) => frames.push(f),
       (e) => errors.push(e),
     );
-    const end = Date.now() + 5000;
-    while (frames.length < 5 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await holdsEventually(() => frames.length >= 5);
     await source.stop();
     expect(frames.length).toBeGreaterThanOrEqual(5);
     expect(frames.map((f) => f.seq).slice(0, 5)).toEqual([1, 2, 3, 4, 5]);

@@ -7,6 +7,7 @@ import type { ServiceState } from '../../contract/state.ts';
 import { HttpDaemonClient } from '../../daemon/daemon-client.ts';
 import { silentLog } from '../../log.ts';
 import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { createControl, type Control, type ControlDeps } from '../control.ts';
 import { createMoveLibraryCache, type MoveLibraryCache } from '../move-library.ts';
 import type { Holds, Receipt } from '../receipts.ts';
@@ -94,13 +95,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls until `check` returns a truthy value. */
-export async function until<T>(check: () => Promise<T> | T, timeoutMs = 10_000, everyMs = 25): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(everyMs);
-  }
+/** Polls until `check` returns a truthy value (server/testing/eventually.ts). */
+export function until<T>(check: () => Promise<T> | T, timeoutMs = 10_000, everyMs = 25): Promise<T> {
+  return eventually(check, { timeoutMs, intervalMs: everyMs });
 }

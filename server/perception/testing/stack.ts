@@ -8,6 +8,7 @@ import { createRobotCore, type RobotCore } from '../../desktop/robot-core.ts';
 import { silentLog } from '../../log.ts';
 import { createControl, type Control } from '../../motion/control.ts';
 import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { createDoaTurner, type DoaTurner } from '../doa-turner.ts';
 import { motionGate } from '../motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../tracking.ts';
@@ -90,12 +91,7 @@ export async function waitFor(
   predicate: () => boolean | Promise<boolean>,
   timeoutMs = 5000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await predicate()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await eventually(predicate, { what, timeoutMs, intervalMs: 50 });
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,6 +3,8 @@
  * reads the JSON body, lets the protocol check it, asks the script for a reply and writes what
  * the protocol rendered: a JSON error, or SSE frames (optionally spaced out in time), possibly
  * left hanging until the client goes away. Every parsed request is recorded for assertions.
+ * A test that looks at a stream mid-way holds it (`hold(afterFrames)`): each stream stops after
+ * that many frames until `release()`, so "still streaming" is a state the test owns, not a race.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +36,12 @@ export interface FakeModelServer {
   setScript(script: Script): void;
   /** Responses left hanging and still open. */
   hanging(): number;
+  /** Later streams stop after `afterFrames` frames (and streams already past it at once) until release(). */
+  hold(afterFrames: number): void;
+  /** Resolves once a stream is stopped at the hold, with the frames it has written. */
+  held(): Promise<number>;
+  /** Lets every held stream go on, and lifts the hold for later ones. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +57,25 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The hold of a test on the streams: a gate every stream passes before each frame. */
+interface StreamHold {
+  afterFrames: number;
+  /** Opens when released. */
+  released: Promise<void>;
+  release(): void;
+  /** Frames written by the first stream stopped at the gate, once one is. */
+  stopped: Promise<number>;
+  stop(written: number): void;
+}
+
+function createHold(afterFrames: number): StreamHold {
+  let release = () => {};
+  let stop: (written: number) => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const stopped = new Promise<number>((resolve) => (stop = resolve));
+  return { afterFrames, released, release, stopped, stop };
+}
+
 interface ServerState {
   protocol: FakeProtocol;
   options: FakeServerOptions;
@@ -56,11 +83,17 @@ interface ServerState {
   requests: FakeRequest[];
   /** Responses left hanging, ended by the client leaving or by close(). */
   open: Set<ServerResponse>;
+  hold: StreamHold | undefined;
 }
 
 async function writeFrames(state: ServerState, res: ServerResponse, rendered: { frames: string[]; hang: boolean }) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  for (const frame of rendered.frames) {
+  for (const [index, frame] of rendered.frames.entries()) {
+    const hold = state.hold;
+    if (hold && index >= hold.afterFrames) {
+      hold.stop(index);
+      await hold.released;
+    }
     if (res.destroyed) return;
     res.write(frame);
     if (state.options.frameDelayMs) await sleep(state.options.frameDelayMs);
@@ -102,7 +135,9 @@ export async function startFakeModelServer(
     script: options.script ?? defaultScript,
     requests: [],
     open: new Set(),
+    hold: undefined,
   };
+
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -116,8 +151,18 @@ export async function startFakeModelServer(
     requests: state.requests,
     setScript: (next) => (state.script = next),
     hanging: () => state.open.size,
+    hold(afterFrames) {
+      state.hold?.release();
+      state.hold = createHold(afterFrames);
+    },
+    held: () => state.hold?.stopped ?? Promise.reject(new Error('held() without hold()')),
+    release() {
+      state.hold?.release();
+      state.hold = undefined;
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        state.hold?.release();
         for (const res of state.open) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());

@@ -118,6 +118,23 @@ describe('the fake OpenAI-compatible server', () => {
     expect(cut.at(-1)).toMatchObject({ type: 'error', error: expect.stringMatching(/ended before/) });
   });
 
+  it('holds a stream after the given frames until released', async () => {
+    fake = await startFakeOpenAi({ script: () => ({ kind: 'answer', text: 'Hello! How can I help?' }) });
+    fake.hold(2);
+    const res = await fetch(`${fake.url}/chat/completions`, { method: 'POST', body: JSON.stringify(request('hi')) });
+    expect(await fake.held()).toBe(2);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let before = '';
+    while (before.split('\n\n').length - 1 < 2) before += new TextDecoder().decode((await reader.read()).value);
+    // Held: exactly the two frames are out (the role frame and the first piece of text).
+    expect(before.split('\n\n').filter((f) => f !== '')).toHaveLength(2);
+    fake.release();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    const frames = `${before}${rest}`.split('\n\n').filter((f) => f.trim() !== '').map((f) => `${f}\n\n`);
+    expect(streamShape(frames)).toEqual(streamShape(OPENAI_TEXT_STREAM));
+  });
+
   it('hangs until the client goes away', async () => {
     fake = await startFakeOpenAi({ script: () => ({ kind: 'hang' }) });
     const controller = new AbortController();
