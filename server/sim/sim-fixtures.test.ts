@@ -154,9 +154,9 @@ describe('motion and error bodies', () => {
         {
           type: 'uuid_parsing',
           loc: ['body', 'uuid'],
-          msg: 'Input should be a valid UUID, invalid character: found `n` at 1',
+          msg: 'Input should be a valid UUID, invalid character: found `n` at 0',
           input: 'not-a-uuid',
-          ctx: { error: 'invalid character: found `n` at 1' },
+          ctx: { error: 'invalid character: found `n` at 0' },
         },
       ],
     });
