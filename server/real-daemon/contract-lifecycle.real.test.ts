@@ -14,7 +14,7 @@ import { DAEMON_START_MS, startRealRig, type RealRig } from './testing/real-rig.
 const install = realDaemonInstall('mockup');
 if (!install.installed && install.required) {
   it('the real daemon is installed for CI', () => {
-    throw new Error(install.note);
+    throw new Error(install.failure);
   });
 }
 

@@ -23,7 +23,7 @@ for (const flavour of ['mockup', 'mujoco'] as const) {
   const install = realDaemonInstall(flavour);
   if (!install.installed && install.required) {
     it(`the real daemon (${flavour}) is installed for CI`, () => {
-      throw new Error(install.note);
+      throw new Error(install.failure);
     });
   }
   describe.skipIf(!install.installed)(`real daemon motion contract, ${flavour} (${install.note})`, () => {

@@ -16,7 +16,7 @@ import { cockpitSocket, DAEMON_START_MS, startRealRig, type RealRig } from './te
 const install = realDaemonInstall('mockup');
 if (!install.installed && install.required) {
   it('the real daemon is installed for CI', () => {
-    throw new Error(install.note);
+    throw new Error(install.failure);
   });
 }
 

@@ -15,7 +15,7 @@ import { DAEMON_START_MS } from './testing/real-rig.ts';
 const install = realDaemonInstall('mockup');
 if (!install.installed && install.required) {
   it('the real daemon is installed for CI', () => {
-    throw new Error(install.note);
+    throw new Error(install.failure);
   });
 }
 

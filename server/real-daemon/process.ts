@@ -58,7 +58,15 @@ export async function startRealDaemon(options: RealDaemonOptions): Promise<RealD
   const launch = async (): Promise<void> => {
     const proc = spawn(options.paths.daemon, daemonArgs(port, flavour), {
       // The recorded-move datasets cannot be fetched here: fail fast instead of waiting on the hub.
-      env: { ...process.env, HF_HUB_OFFLINE: '1', PYTHONUNBUFFERED: '1' },
+      // Since 1.13 the daemon sends anonymous usage telemetry unless the environment forbids it;
+      // a test or a try-out run has nothing to report.
+      env: {
+        ...process.env,
+        HF_HUB_OFFLINE: '1',
+        PYTHONUNBUFFERED: '1',
+        REACHY_MINI_TELEMETRY: '0',
+        DO_NOT_TRACK: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

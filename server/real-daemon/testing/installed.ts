@@ -16,6 +16,8 @@ export interface Installed {
   required: boolean;
   /** Suffix for a describe title: how to get the suite to run. */
   note: string;
+  /** The failure under CI when the venv is missing. */
+  failure: string;
 }
 
 export function realDaemonInstall(flavour: Flavour = 'mockup', env: NodeJS.ProcessEnv = process.env): Installed {
@@ -29,5 +31,6 @@ export function realDaemonInstall(flavour: Flavour = 'mockup', env: NodeJS.Proce
     // MuJoCo is "where it installs": CI proves it only when its venv was made.
     required: ci && flavour === 'mockup',
     note: installed ? `reachy-mini ${REAL_DAEMON_VERSION}` : `skipped: reachy-mini ${REAL_DAEMON_VERSION} not installed, run ${command}`,
+    failure: `reachy-mini ${REAL_DAEMON_VERSION} is not installed in ${paths.root}: CI must run \`${command}\` before the tests`,
   };
 }
