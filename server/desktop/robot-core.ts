@@ -20,6 +20,9 @@ import { createSystemSampler } from './system-stats.ts';
 /** What health says when the daemon reports `no_media` (e.g. the real daemon with --no-media). */
 const NO_CAMERA = 'the robot daemon runs without media (no_media): it has no camera';
 
+/** How often to look again for a local daemon process that was not found. */
+const PID_RETRY_MS = 5000;
+
 /** Below a broadcast tick (15-50 Hz) and the daemon's own 50 Hz: invisible to readers. */
 const STATE_JSON_TTL_MS = 10;
 
@@ -69,12 +72,19 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const capabilityWatch = watchCapabilities({ daemon, feed, log: options.log.child('capabilities') });
   const daemonAddress = new URL(options.daemonUrl);
   const daemonPort = Number(daemonAddress.port || 80);
-  const daemonIsLocal = isLocalHost(daemonAddress.hostname);
-  // The daemon's process, when it runs here: looked up again only when the one found is gone.
+  // The in-process simulator is this process: its figures are the cockpit's own.
+  const daemonIsLocal = !options.simulated && isLocalHost(daemonAddress.hostname);
+  // The daemon's process, when it runs here. Finding it walks every process's descriptors, so a
+  // found one is kept while it lives, and a miss is retried only every PID_RETRY_MS.
   let daemonPid: number | null = null;
+  let missedAt = -Infinity;
   const daemonPidNow = (): number | undefined => {
     if (!daemonIsLocal) return undefined;
-    if (daemonPid === null || !processAlive(daemonPid)) daemonPid = findListenerPid(daemonPort);
+    if (daemonPid !== null && processAlive(daemonPid)) return daemonPid;
+    daemonPid = null;
+    if (Date.now() - missedAt < PID_RETRY_MS) return undefined;
+    daemonPid = findListenerPid(daemonPort);
+    if (daemonPid === null) missedAt = Date.now();
     return daemonPid ?? undefined;
   };
   let pressureCache = { at: 0, value: readPressure(daemonPort, daemonPidNow()) };

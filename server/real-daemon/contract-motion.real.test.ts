@@ -40,7 +40,8 @@ for (const flavour of ['mockup', 'mujoco'] as const) {
     beforeAll(async () => {
       rig = await startRealRig(install.paths, flavour);
       // Motors on before moving: a daemon may boot with them in any mode.
-      expect((await rig.control('/api/control/motors', { mode: 'enabled' })).status).toBe(200);
+      const motors = await rig.control('/api/control/motors', { mode: 'enabled' });
+      expect(motors.status, JSON.stringify(motors.body)).toBe(200);
     }, DAEMON_START_MS + 30_000);
     afterAll(() => rig?.close());
 

@@ -5,6 +5,7 @@
  * did, not what the cockpit says it did.
  */
 import WebSocket from 'ws';
+import type { Health } from '../../contract/health.ts';
 import { startHarness, TEST_TOKEN, until, type Harness } from '../../testing/cockpit-harness.ts';
 import { startRealDaemon, type RealDaemon } from '../process.ts';
 import type { Flavour, VenvPaths } from '../venv.ts';
@@ -33,8 +34,16 @@ export async function startRealRig(paths: VenvPaths, flavour: Flavour = 'mockup'
     await daemon.close();
     throw err;
   }
-  const connected = await until(async () => (await h.authed('/api/state')).status === 200, 20_000, 100);
-  if (!connected) throw new Error('the cockpit never got a state from the real daemon');
+  // Connected (state streaming, status answering) and the daemon's route list read.
+  const ready = async () => {
+    const health = (await (await h.get('/api/health')).json()) as Health;
+    return health.daemon.presence === 'connected' && health.daemon.version_check.capabilities_known;
+  };
+  if (!(await until(ready, 20_000, 100))) {
+    await h.close();
+    await daemon.close();
+    throw new Error('the cockpit never connected to the real daemon');
+  }
   const parse = async (res: Response) => {
     const text = await res.text();
     try {
