@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
-import { silentLog } from '../log.ts';
+import { createLog, silentLog, type Log, type LogRecord } from '../log.ts';
 import { watchCapabilities } from './capability-watch.ts';
 import type { DaemonStatus } from './wire.ts';
 
 type Listener = (status: DaemonStatus | undefined, error: string | null) => void;
 
-function setup(answers: unknown[]) {
+function setup(answers: unknown[], log: Log = silentLog) {
   let listener: Listener = () => {};
   const reads: number[] = [];
   const daemon = {
@@ -25,7 +25,7 @@ function setup(answers: unknown[]) {
       };
     },
   };
-  const watch = watchCapabilities({ daemon, feed, log: silentLog });
+  const watch = watchCapabilities({ daemon, feed, log });
   const status = (version: string) => listener({ version } as DaemonStatus, null);
   const lost = () => listener(undefined, 'daemon unreachable');
   return { watch, status, lost, reads };
@@ -62,5 +62,16 @@ describe('capability watch', () => {
     s.status('1.10.0');
     s.status('1.10.0');
     expect(s.reads).toHaveLength(1);
+  });
+
+  it('warns once per connection when the daemon is outside the tested range, and keeps working', async () => {
+    const records: LogRecord[] = [];
+    const s = setup([doc('/a')], createLog({ sink: (r) => records.push(r) }));
+    s.status('9.0.0');
+    const caps = await s.watch.ready();
+    expect(caps.has('GET', '/a')).toBe(true);
+    s.status('9.0.0');
+    const warnings = records.filter((r) => r.level === 'warn').map((r) => r.msg);
+    expect(warnings).toEqual([expect.stringMatching(/9\.0\.0 is outside the tested range/)]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
-import { capabilitiesFrom, UNKNOWN_CAPABILITIES, type Capabilities } from './capabilities.ts';
+import { capabilitiesFrom, UNKNOWN_CAPABILITIES, versionReport, type Capabilities } from './capabilities.ts';
 import type { DaemonClient } from './daemon-client.ts';
 import type { StateFeed } from './state-feed.ts';
 
@@ -38,6 +38,10 @@ export function watchCapabilities(deps: {
         error: isAppError(err) ? err.message : String(err),
       });
     } finally {
+      const report = versionReport(caps);
+      // Version skew is a warning, once per connection, never a refusal to run.
+      if (report.warning) deps.log.warn(report.warning);
+      if (report.missing.length > 0) deps.log.info('the daemon lacks routes the cockpit can use', { missing: report.missing });
       loading = false;
       loadedFor = version;
       lostSinceLoad = false;
