@@ -41,6 +41,7 @@ export const ERROR_CODES = Object.freeze({
   MOVE_UNKNOWN: { kind: 'not_found', meaning: 'the move is not in the library' },
   CONFLICT: { kind: 'conflict', meaning: 'the request conflicts with the current state' },
   STOP_LATCHED: { kind: 'conflict', meaning: 'the latched stop is engaged; resume first' },
+  ROBOT_APP_LOCKED: { kind: 'conflict', meaning: 'a daemon app or remote session holds the robot; the body names it in `holder`' },
   RATE_LIMITED: { kind: 'rate_limited', meaning: 'too many control requests per second' },
   BODY_TOO_LARGE: { kind: 'too_large', meaning: 'the request body is over the limit' },
   DAEMON_UNREACHABLE: { kind: 'unavailable', meaning: 'the robot daemon does not answer' },
@@ -72,9 +73,17 @@ export class AppError extends Error {
   readonly status: number;
   /** Extra headers the response must carry (Retry-After on 429). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Members added to the `{error, code}` body, e.g. who holds the robot for ROBOT_APP_LOCKED. */
+  readonly extra: Readonly<Record<string, unknown>>;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+    extra: Record<string, unknown> = {},
+  ) {
     super(message);
+    this.extra = extra;
     this.name = 'AppError';
     this.code = code;
     this.kind = ERROR_CODES[code].kind;

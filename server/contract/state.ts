@@ -52,21 +52,46 @@ export interface DoaReading {
   speech: boolean;
 }
 
+/** The daemon's IMU reading (Wireless robots only), as it reports it. */
+export interface ImuReading {
+  /** m/s² */
+  accelerometer: number[];
+  /** rad/s */
+  gyroscope: number[];
+  /** w, x, y, z */
+  quaternion: number[];
+  /** °C; null when the daemon sent none. */
+  temperature: number | null;
+}
+
 export interface RobotState {
   /** ISO time of the daemon sample this state comes from. */
   timestamp: string;
   /** Milliseconds since that sample reached the cockpit. */
   ageMs: number;
+  /**
+   * Present (true) only while the daemon is not streaming (reconnecting, stopped, unreachable):
+   * this is then the last known state, `ageMs` old.
+   */
+  stale?: true;
   head: HeadPose;
   bodyYaw: number;
   antennas: Antennas;
   motorMode: MotorMode | null;
-  /** Measured rate of the upstream state feed, frames per second. */
-  loopHz: number;
+  /**
+   * The daemon's own control-loop frequency as it reports it (`backend_status.control_loop_stats`
+   * of its status, real motors only); null when it reports none (mockup and MuJoCo backends).
+   */
+  loopHz: number | null;
+  /** The cockpit's measured rate of the daemon's state stream, frames per second. */
+  upstreamHz: number;
   daemon: DaemonInfo;
   system: SystemStats;
   services: Record<string, ServiceState>;
+  /** Face tracking, present while the daemon's face tracker is available. */
   tracking?: unknown;
-  doa?: DoaReading | null;
-  imu?: unknown;
+  /** Present only when the daemon sends a direction-of-arrival reading (it has a microphone array). */
+  doa?: DoaReading;
+  /** Present only when the daemon sends an IMU reading. */
+  imu?: ImuReading;
 }

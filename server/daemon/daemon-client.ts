@@ -5,7 +5,7 @@
  */
 import { AppError } from '../errors.ts';
 import { HttpTransport, type DaemonResponse } from './http-transport.ts';
-import type { DaemonStatus, FaceTarget, FullBodyTarget, FullState, GotoRequest, WireDoa } from './wire.ts';
+import type { AppLockStatus, DaemonStatus, FaceTarget, FullBodyTarget, FullState, GotoRequest, WireDoa } from './wire.ts';
 
 export const EMOTIONS_DATASET = 'pollen-robotics/reachy-mini-emotions-library';
 export const DANCES_DATASET = 'pollen-robotics/reachy-mini-dances-library';
@@ -34,6 +34,10 @@ export interface DaemonClient {
   setWobbling(on: boolean): Promise<void>;
   setTracking(enabled: boolean, weight?: number): Promise<{ status: string; enabled: boolean }>;
   face(): Promise<FaceTarget>;
+  /** FastAPI's OpenAPI document (`/openapi.json`): the route list behind the capability map. */
+  openApi(): Promise<unknown>;
+  /** Who holds the robot's managed-app slot (`/api/daemon/robot-app-lock-status`). */
+  appLockStatus(): Promise<AppLockStatus>;
   close(): Promise<void>;
 }
 
@@ -164,6 +168,19 @@ export class HttpDaemonClient implements DaemonClient {
       face_target?: FaceTarget;
     };
     return body.face_target ?? { detected: false, x: null, y: null, roll: null, ts: null };
+  }
+
+  async openApi(): Promise<unknown> {
+    return ok(await this.http.request({ path: '/openapi.json', timeoutMs: SLOW_MS }), 'openapi');
+  }
+
+  async appLockStatus(): Promise<AppLockStatus> {
+    const body = ok(await this.http.request({ path: '/api/daemon/robot-app-lock-status' }), 'app lock') as {
+      state?: unknown;
+      holder_name?: unknown;
+    };
+    const state = body?.state === 'local_app' || body?.state === 'remote_session' ? body.state : 'free';
+    return { state, holder_name: typeof body?.holder_name === 'string' ? body.holder_name : null };
   }
 
   close(): Promise<void> {

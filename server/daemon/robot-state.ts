@@ -2,7 +2,15 @@
  * Builds the cockpit's RobotState (degrees, millimetres) from the feed's latest sample. Called
  * once per broadcast tick and shared by every viewer, never once per viewer.
  */
-import type { DaemonInfo, DoaReading, MotorMode, RobotState, ServiceState, SystemStats } from '../contract/state.ts';
+import type {
+  DaemonInfo,
+  DoaReading,
+  ImuReading,
+  MotorMode,
+  RobotState,
+  ServiceState,
+  SystemStats,
+} from '../contract/state.ts';
 import { round, toDeg, toHeadPose } from './units.ts';
 import type { FeedSnapshot } from './state-feed.ts';
 import type { WireDoa } from './wire.ts';
@@ -11,6 +19,7 @@ export interface StateExtras {
   simulated: boolean;
   system: SystemStats;
   services: Record<string, ServiceState>;
+  /** Absent while the daemon's face tracker is unavailable (no camera). */
   tracking?: unknown;
 }
 
@@ -27,14 +36,41 @@ export function buildRobotState(feed: FeedSnapshot, extras: StateExtras, now: nu
     bodyYaw: round(toDeg(s.body_yaw ?? 0), 2),
     antennas: { right: round(toDeg(antennas[0]), 2), left: round(toDeg(antennas[1]), 2) },
     motorMode: (s.control_mode as MotorMode | null) ?? null,
-    loopHz: feed.hz,
+    loopHz: daemonLoopHz(feed),
+    upstreamHz: feed.hz,
     daemon: daemonInfo(feed, extras.simulated),
     system: extras.system,
     services: extras.services,
-    doa: s.doa ? toDoa(s.doa) : null,
   };
+  if (feed.presence !== 'connected') state.stale = true;
+  if (s.doa) state.doa = toDoa(s.doa);
+  const imu = toImu(s.imu);
+  if (imu) state.imu = imu;
   if (extras.tracking !== undefined) state.tracking = extras.tracking;
   return state;
+}
+
+/** `backend_status.control_loop_stats.mean_control_loop_frequency`: only the real-motor backend sends it. */
+export function daemonLoopHz(feed: Pick<FeedSnapshot, 'status'>): number | null {
+  const hz = feed.status?.backend_status?.control_loop_stats?.mean_control_loop_frequency;
+  return typeof hz === 'number' && Number.isFinite(hz) ? round(hz, 1) : null;
+}
+
+/** The daemon's ImuData (1.10 final): accelerometer, gyroscope, quaternion, temperature. */
+export function toImu(raw: unknown): ImuReading | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  const nums = (v: unknown) => (Array.isArray(v) && v.every((n) => typeof n === 'number') ? (v as number[]) : null);
+  const accelerometer = nums(r['accelerometer']);
+  const gyroscope = nums(r['gyroscope']);
+  const quaternion = nums(r['quaternion']);
+  if (!accelerometer || !gyroscope || !quaternion) return undefined;
+  return {
+    accelerometer,
+    gyroscope,
+    quaternion,
+    temperature: typeof r['temperature'] === 'number' ? r['temperature'] : null,
+  };
 }
 
 export function daemonInfo(feed: FeedSnapshot, simulated: boolean): DaemonInfo {

@@ -41,6 +41,8 @@ export interface FeedSnapshot {
 }
 
 type Listener = (sample: Sample) => void;
+/** After each status poll: the status, or undefined with the reason the daemon did not answer. */
+type StatusListener = (status: DaemonStatus | undefined, error: string | null) => void;
 
 /** WebSocket failures in a row before the feed falls back to polling REST. */
 const FALLBACK_AFTER_FAILURES = 3;
@@ -55,6 +57,7 @@ export class StateFeed {
   private readonly meter = new RateMeter();
   private readonly backoff = createBackoff(250, 5000);
   private readonly listeners = new Set<Listener>();
+  private readonly statusListeners = new Set<StatusListener>();
   private socket: WebSocket | undefined;
   private generation = 0;
   private sample: Sample | undefined;
@@ -103,6 +106,11 @@ export class StateFeed {
     return () => this.listeners.delete(listener);
   }
 
+  onStatus(listener: StatusListener): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   snapshot(): FeedSnapshot {
     const now = this.now();
     const fresh = this.sample !== undefined && now - this.sample.receivedAt < this.silenceMs;
@@ -139,7 +147,7 @@ export class StateFeed {
   private connect(): void {
     if (this.stopped) return;
     const generation = ++this.generation;
-    const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${this.upstreamHz}&with_doa=true`;
+    const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${this.upstreamHz}&with_doa=true&with_imu=true`;
     const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
     this.socket = socket;
     socket.on('open', () => {
@@ -211,7 +219,7 @@ export class StateFeed {
     this.log.warn('falling back to polling /api/state/full');
     const tick = async () => {
       try {
-        this.accept(JSON.stringify(await this.daemon.fullState('with_doa=true')));
+        this.accept(JSON.stringify(await this.daemon.fullState('with_doa=true&with_imu=true')));
       } catch (err) {
         this.lastError = isAppError(err) ? err.message : String(err);
       }
@@ -235,6 +243,8 @@ export class StateFeed {
       this.lastError = this.statusError;
     }
     if (this.status?.state !== 'running') this.stopPolling();
+    const answered = this.statusError === null ? this.status : undefined;
+    for (const listener of this.statusListeners) listener(answered, this.statusError);
     this.later(this.statusIntervalMs, () => void this.pollStatus());
   }
 

@@ -28,6 +28,8 @@ export interface FullState {
   timestamp: string;
   passive_joints: number[] | null;
   doa: WireDoa | null;
+  /** From 1.10.0 final: null unless `with_imu=true` on a robot with an IMU (Wireless). */
+  imu?: unknown;
 }
 
 /** 0 = left, π/2 = front, π = right (daemon-api.md §3.1). */
@@ -62,6 +64,13 @@ export interface DaemonStatus {
   error: string | null;
   version: string;
   face_target?: FaceTarget;
+}
+
+/** `GET /api/daemon/robot-app-lock-status` (1.13): who holds the managed-app slot. */
+export interface AppLockStatus {
+  state: 'free' | 'local_app' | 'remote_session';
+  /** The app's name for `local_app`; `"remote"` for a remote session; null when free. */
+  holder_name: string | null;
 }
 
 export interface GotoRequest {

@@ -28,6 +28,13 @@ describe('server A read side against the simulator', () => {
     expect(typeof health.camera.fps).toBe('number');
     expect(health.pressure.fd_limit).toBeGreaterThan(0);
     expect(health.pressure.close_wait).toBe(0);
+    // The simulator runs in this process: the figures are the cockpit's own, and say so.
+    expect(health.pressure).toMatchObject({ source: 'cockpit', pid: process.pid, cockpit_close_wait: 0 });
+    // Version awareness: the simulator's 1.10.0.dev0 is inside the tested range, its route list read.
+    await until(async () => ((await (await h.get('/api/health')).json()) as Health).daemon.version_check.capabilities_known, 5000);
+    const check = ((await (await h.get('/api/health')).json()) as Health).daemon.version_check;
+    expect(check).toMatchObject({ in_range: true, warning: null, capabilities_known: true, tested: { max: '1.13.0' } });
+    expect(h.cockpit.robot.capabilities().has('GET', '/api/state/full')).toBe(true);
   });
 
   it('serves the state in degrees and millimetres to the owner only', async () => {
@@ -41,7 +48,9 @@ describe('server A read side against the simulator', () => {
     expect(state.daemon).toMatchObject({ presence: 'connected', simulated: true });
     expect(['enabled', 'disabled', 'gravity_compensation']).toContain(state.motorMode);
     expect(Math.abs(state.antennas.right)).toBeGreaterThan(1); // ±10° awake, ±175° asleep: degrees, not radians
-    expect(state.loopHz).toBeGreaterThan(5);
+    expect(state.upstreamHz).toBeGreaterThan(5);
+    // Like the real mockup daemon, the simulator reports no control-loop rate of its own.
+    expect(state.loopHz).toBeNull();
   });
 
   it('answers telemetry and the move library', async () => {
@@ -83,11 +92,16 @@ describe('server A read side against the simulator', () => {
     expect(await until(async () => ((await (await h.get('/api/health')).json()) as Health).ok === false, 3000)).toBe(true);
     const health = (await (await h.get('/api/health')).json()) as Health;
     expect(Object.keys(health.problems).join()).toMatch(/daemon:stopped|stream:silent/);
+    // The last known state, marked stale with its age, rather than a 503.
     const state = await h.authed('/api/state');
-    expect(state.status).toBe(503);
-    expect(((await state.json()) as { error: string }).error).toMatch(/unavailable/);
+    expect(state.status).toBe(200);
+    const stale = (await state.json()) as RobotState;
+    expect(stale.stale).toBe(true);
+    expect(stale.ageMs).toBeGreaterThanOrEqual(0);
+    expect(stale.daemon.presence).toBe('down');
     await h.sim('/sim/backend', { action: 'start' });
-    expect(await until(async () => (await h.authed('/api/state')).status === 200, 3000)).toBe(true);
+    const fresh = async () => ((await (await h.authed('/api/state')).json()) as RobotState).stale === undefined;
+    expect(await until(fresh, 3000)).toBe(true);
   });
 
   // How fast it comes back is measured by the bench; here, that it does.

@@ -83,7 +83,7 @@ export function createDesktopFeatures({
   const tracking = createTracking({
     daemon: robot.daemon,
     daemonState: () => robot.feed.snapshot().status?.state,
-    engine: trackingEngine(robot.simulated),
+    engine: (available) => trackingEngine(robot.simulated, robot.feed.snapshot().status?.version ?? null, available),
     autostart: config.trackAutostart,
     log: log.child('tracking'),
     services: robot.services,
@@ -98,7 +98,8 @@ export function createDesktopFeatures({
     services: robot.services,
     broadcast,
   });
-  robot.attachTracking(() => tracking.status());
+  // Tracking is in the state object only while the daemon's tracker is available.
+  robot.attachTracking(() => (tracking.available() === false ? undefined : tracking.status()));
   robot.attachCamera(() => camera.health());
   const baseAgent = createAgent({
     dataDir: config.dataDir,

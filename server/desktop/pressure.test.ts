@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { countInTable, readPressure, softFdLimit } from './pressure.ts';
+import { countInTable, findListenerPid, readPressure, softFdLimit } from './pressure.ts';
 
 describe('pressure figures', () => {
   it('reads the soft descriptor limit', () => {
@@ -24,5 +26,39 @@ describe('pressure figures', () => {
     expect(p.fds).toBeGreaterThan(2);
     expect(p.fd_limit).toBeGreaterThan(p.fds);
     expect(p.warning).toBe(false);
+  });
+});
+
+describe('the daemon process as the source of pressure', () => {
+  it('counts the server side of CLOSE-WAIT by the local port', () => {
+    const table = [
+      '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode',
+      '   0: 0100007F:1F40 0100007F:A1B2 08 00000000:00000000 00:00000000 00000000     0        0 111 1',
+      '   1: 0100007F:A1B2 0100007F:1F40 08 00000000:00000000 00:00000000 00000000     0        0 222 1',
+    ].join('\n');
+    expect(countInTable(table, 8000, new Set(['111', '222']), 'local')).toBe(1);
+    expect(countInTable(table, 8000, new Set(['111', '222']), 'remote')).toBe(1);
+  });
+
+  it('finds the process listening on a port, and reads its figures', async () => {
+    if (process.platform !== 'linux') return;
+    const child = spawn(process.execPath, ['-e', "require('net').createServer().listen(0, '127.0.0.1', function () { console.log(this.address().port) })"], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+      expect(findListenerPid(port)).toBe(child.pid);
+      const p = readPressure(port, child.pid);
+      expect(p).toMatchObject({ source: 'daemon', pid: child.pid, close_wait: 0, cockpit_close_wait: 0, warning: false });
+      expect(p.fds).toBeGreaterThan(2);
+      // A port nobody listens on, or one this process owns, gives no daemon process.
+      const own = createServer().listen(0, '127.0.0.1');
+      await new Promise((r) => own.once('listening', r));
+      expect(findListenerPid((own.address() as AddressInfo).port)).toBeNull();
+      own.close();
+      expect(readPressure(port, 2 ** 22 + 7)).toMatchObject({ source: 'cockpit', pid: process.pid });
+    } finally {
+      child.kill();
+    }
   });
 });

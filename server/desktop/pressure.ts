@@ -1,20 +1,69 @@
 /**
- * Resource pressure for /api/health: open descriptors, their limit, and sockets of this process
- * stuck in CLOSE-WAIT towards the daemon port (the leak daemon-api.md §10.5 reproduces). Linux
- * reads /proc; elsewhere the figures are 0 and the warning stays off.
+ * Resource pressure for /api/health (cockpit-api.md: warn above 60 % of the descriptor limit or
+ * at 50 CLOSE-WAIT sockets). When the daemon runs on this host as another process, the figures
+ * are the daemon's: its descriptors and its sockets on the daemon port left in CLOSE-WAIT (the
+ * uvicorn leak daemon-api.md §10.5 reproduces), found from the owner of the listening socket.
+ * Otherwise (a daemon elsewhere, the in-process simulator, or /proc of the daemon not readable)
+ * they are the cockpit's own, with its CLOSE-WAIT sockets towards the daemon port, and `source`
+ * says which. Linux reads /proc; elsewhere the figures are 0 and the warning stays off.
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { Pressure } from '../contract/health.ts';
 
 const CLOSE_WAIT = '08';
+const LISTEN = '0A';
 
-export function readPressure(daemonPort: number): Pressure {
-  if (process.platform !== 'linux') return { fds: 0, fd_limit: 0, close_wait: 0, warning: false };
-  const fdNames = safe(() => readdirSync('/proc/self/fd'), []);
-  const fdLimit = safe(() => softFdLimit(readFileSync('/proc/self/limits', 'utf8')), 0);
-  const closeWait = safe(() => countCloseWait(fdNames, daemonPort), 0);
+export function readPressure(daemonPort: number, daemonPid?: number): Pressure {
+  if (process.platform !== 'linux') {
+    return { source: 'cockpit', pid: null, fds: 0, fd_limit: 0, close_wait: 0, cockpit_close_wait: 0, warning: false };
+  }
+  const selfFds = safe(() => readdirSync('/proc/self/fd'), []);
+  const cockpitCloseWait = safe(() => countCloseWait('self', selfFds, daemonPort, 'remote'), 0);
+  const daemonFds = daemonPid !== undefined ? safe(() => readdirSync(`/proc/${daemonPid}/fd`), null) : null;
+  const [source, proc, fdNames] =
+    daemonPid !== undefined && daemonFds !== null
+      ? (['daemon', String(daemonPid), daemonFds] as const)
+      : (['cockpit', 'self', selfFds] as const);
+  const fdLimit = safe(() => softFdLimit(readFileSync(`/proc/${proc}/limits`, 'utf8')), 0);
+  const closeWait =
+    source === 'daemon' ? safe(() => countCloseWait(proc, fdNames, daemonPort, 'local'), 0) : cockpitCloseWait;
   const warning = (fdLimit > 0 && fdNames.length > fdLimit * 0.6) || closeWait >= 50;
-  return { fds: fdNames.length, fd_limit: fdLimit, close_wait: closeWait, warning };
+  return {
+    source,
+    pid: source === 'daemon' ? (daemonPid as number) : process.pid,
+    fds: fdNames.length,
+    fd_limit: fdLimit,
+    close_wait: closeWait,
+    cockpit_close_wait: cockpitCloseWait,
+    warning,
+  };
+}
+
+/**
+ * The process listening on the daemon port on this host, by the inode of its LISTEN socket; null
+ * when none is visible (a remote daemon) or the owner is this process (the in-process simulator).
+ */
+export function findListenerPid(port: number, procRoot = '/proc'): number | null {
+  if (process.platform !== 'linux') return null;
+  const inodes = new Set<string>();
+  for (const table of ['net/tcp', 'net/tcp6']) {
+    const text = safe(() => readFileSync(`${procRoot}/self/${table}`, 'utf8'), '');
+    for (const row of text.split('\n').slice(1)) {
+      const cols = row.trim().split(/\s+/);
+      if (cols.length >= 10 && cols[3] === LISTEN && parseInt((cols[1] ?? '').split(':')[1] ?? '', 16) === port) {
+        inodes.add(`socket:[${cols[9]}]`);
+      }
+    }
+  }
+  if (inodes.size === 0) return null;
+  for (const entry of safe(() => readdirSync(procRoot), [])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fds = safe(() => readdirSync(`${procRoot}/${entry}/fd`), []);
+    if (fds.some((fd) => inodes.has(safe(() => readlinkSync(`${procRoot}/${entry}/fd/${fd}`), '')))) {
+      return Number(entry) === process.pid ? null : Number(entry);
+    }
+  }
+  return null;
 }
 
 export function softFdLimit(limits: string): number {
@@ -23,29 +72,37 @@ export function softFdLimit(limits: string): number {
   return soft && /^\d+$/.test(soft) ? Number(soft) : 0;
 }
 
-function countCloseWait(fdNames: string[], port: number): number {
+function countCloseWait(proc: string, fdNames: readonly string[], port: number, side: 'local' | 'remote'): number {
   const ours = new Set<string>();
   for (const name of fdNames) {
-    const link = safe(() => readlinkSync(`/proc/self/fd/${name}`), '');
+    const link = safe(() => readlinkSync(`/proc/${proc}/fd/${name}`), '');
     const match = /^socket:\[(\d+)\]$/.exec(link);
     if (match) ours.add(match[1] as string);
   }
   let count = 0;
-  for (const table of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
+  for (const table of [`/proc/${proc}/net/tcp`, `/proc/${proc}/net/tcp6`]) {
     const text = safe(() => readFileSync(table, 'utf8'), '');
-    count += countInTable(text, port, ours);
+    count += countInTable(text, port, ours, side);
   }
   return count;
 }
 
-/** Rows of /proc/net/tcp: `sl local rem st ... uid timeout inode`, addresses as HEXIP:HEXPORT. */
-export function countInTable(text: string, port: number, inodes: ReadonlySet<string>): number {
+/**
+ * Rows of /proc/net/tcp: `sl local rem st ... uid timeout inode`, addresses as HEXIP:HEXPORT.
+ * `remote`: our client sockets towards the port; `local`: the server's own sockets on the port.
+ */
+export function countInTable(
+  text: string,
+  port: number,
+  inodes: ReadonlySet<string>,
+  side: 'local' | 'remote' = 'remote',
+): number {
   let count = 0;
   for (const row of text.split('\n').slice(1)) {
     const cols = row.trim().split(/\s+/);
     if (cols.length < 10 || cols[3] !== CLOSE_WAIT) continue;
-    const remotePort = parseInt((cols[2] ?? '').split(':')[1] ?? '', 16);
-    if (remotePort === port && inodes.has(cols[9] as string)) count += 1;
+    const portOf = parseInt((cols[side === 'remote' ? 2 : 1] ?? '').split(':')[1] ?? '', 16);
+    if (portOf === port && inodes.has(cols[9] as string)) count += 1;
   }
   return count;
 }

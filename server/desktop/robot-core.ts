@@ -3,16 +3,25 @@
  * and the health picture built from them. Routes, the WebSocket hub and later features all read
  * from here, so there is one source of truth per fact.
  */
+import { networkInterfaces } from 'node:os';
 import type { CameraHealth, Health } from '../contract/health.ts';
 import type { RobotState, ServiceState } from '../contract/state.ts';
+import { versionReport, type Capabilities } from '../daemon/capabilities.ts';
+import { watchCapabilities, type CapabilityWatch } from '../daemon/capability-watch.ts';
 import { HttpDaemonClient, type DaemonClient } from '../daemon/daemon-client.ts';
-import { buildRobotState } from '../daemon/robot-state.ts';
+import { buildRobotState, daemonLoopHz } from '../daemon/robot-state.ts';
 import { StateFeed } from '../daemon/state-feed.ts';
 import type { Log } from '../log.ts';
 import { createMoveLibraryCache, type MoveLibraryCache } from '../motion/move-library.ts';
 import { COCKPIT_VERSION } from '../version.ts';
-import { readPressure } from './pressure.ts';
+import { findListenerPid, readPressure } from './pressure.ts';
 import { createSystemSampler } from './system-stats.ts';
+
+/** What health says when the daemon reports `no_media` (e.g. the real daemon with --no-media). */
+const NO_CAMERA = 'the robot daemon runs without media (no_media): it has no camera';
+
+/** How often to look again for a local daemon process that was not found. */
+const PID_RETRY_MS = 5000;
 
 /** Below a broadcast tick (15-50 Hz) and the daemon's own 50 Hz: invisible to readers. */
 const STATE_JSON_TTL_MS = 10;
@@ -32,6 +41,12 @@ export interface RobotCore {
   readonly feed: StateFeed;
   readonly simulated: boolean;
   readonly moves: MoveLibraryCache;
+  /**
+   * What the connected daemon offers, from its route list and version (server/daemon/capabilities.ts):
+   * e.g. `capabilities().has('POST', '/api/apps/start-app/{app_name}/no-evict')`.
+   */
+  capabilities(): Capabilities;
+  readonly capabilityWatch: CapabilityWatch;
   /** Service states shown in the state object (thinker, tracking, reel...). */
   readonly services: Map<string, ServiceState>;
   state(): RobotState | undefined;
@@ -54,14 +69,33 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const feed = new StateFeed({ daemon, log: options.log.child('feed'), upstreamHz: options.upstreamHz ?? 30 });
   const system = createSystemSampler();
   const services = new Map<string, ServiceState>();
-  const daemonPort = Number(new URL(options.daemonUrl).port || 80);
-  let pressureCache = { at: 0, value: readPressure(daemonPort) };
+  const capabilityWatch = watchCapabilities({ daemon, feed, log: options.log.child('capabilities') });
+  const daemonAddress = new URL(options.daemonUrl);
+  const daemonPort = Number(daemonAddress.port || 80);
+  // The in-process simulator is this process: its figures are the cockpit's own.
+  const daemonIsLocal = !options.simulated && isLocalHost(daemonAddress.hostname);
+  // The daemon's process, when it runs here. Finding it walks every process's descriptors, so a
+  // found one is kept while it lives, and a miss is retried only every PID_RETRY_MS.
+  let daemonPid: number | null = null;
+  let missedAt = -Infinity;
+  const daemonPidNow = (): number | undefined => {
+    if (!daemonIsLocal) return undefined;
+    if (daemonPid !== null && processAlive(daemonPid)) return daemonPid;
+    daemonPid = null;
+    if (Date.now() - missedAt < PID_RETRY_MS) return undefined;
+    daemonPid = findListenerPid(daemonPort);
+    if (daemonPid === null) missedAt = Date.now();
+    return daemonPid ?? undefined;
+  };
+  let pressureCache = { at: 0, value: readPressure(daemonPort, daemonPidNow()) };
   let trackingStatus: (() => unknown) | undefined;
   let cameraHealth: () => CameraHealth = () => ({ status: 'off', fps: 0 });
 
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
-    if (Date.now() - pressureCache.at > 1000) pressureCache = { at: Date.now(), value: readPressure(daemonPort) };
+    if (Date.now() - pressureCache.at > 1000) {
+      pressureCache = { at: Date.now(), value: readPressure(daemonPort, daemonPidNow()) };
+    }
     return pressureCache.value;
   };
 
@@ -83,6 +117,8 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     feed,
     simulated: options.simulated,
     moves: createMoveLibraryCache(daemon),
+    capabilities: () => capabilityWatch.current(),
+    capabilityWatch,
     services,
     state,
     stateJson() {
@@ -105,8 +141,13 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
           simulated: options.simulated,
           state: snap.status?.state ?? null,
           version: snap.status?.version ?? null,
+          version_check: versionCheck(capabilityWatch.current()),
+          loop_hz: daemonLoopHz(snap),
         },
-        camera: cameraHealth(),
+        camera:
+          snap.status?.no_media === true
+            ? { status: 'off', fps: 0, absent: NO_CAMERA }
+            : cameraHealth(),
         last_error: snap.lastError,
         problems: snap.problems,
         pressure: pressure(),
@@ -124,9 +165,37 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
       feed.start();
     },
     async stop() {
+      capabilityWatch.stop();
       feed.stop();
       system.stop();
       await daemon.close();
     },
   };
+}
+
+function versionCheck(caps: Capabilities): Health['daemon']['version_check'] {
+  const report = versionReport(caps);
+  return {
+    tested: report.tested,
+    in_range: report.inRange,
+    warning: report.warning,
+    capabilities_known: caps.known,
+    missing: report.missing,
+  };
+}
+
+/** Loopback, or an address of one of this host's interfaces: the daemon process is then visible in /proc. */
+function isLocalHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost' || bare === '::1' || /^127\./.test(bare)) return true;
+  return Object.values(networkInterfaces()).some((list) => list?.some((i) => i.address === bare));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

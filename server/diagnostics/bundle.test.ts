@@ -24,11 +24,26 @@ it('bundles versions, config, logs and health history with no secret in it', () 
   log.warn('daemon slow', { authorization: 'Bearer owner-token-secret-123456' });
   const health = {
     ok: false,
-    daemon: { reachable: true, presence: 'connected', url: 'x', simulated: true, state: 'running', version: '1.10.0.dev0' },
+    daemon: {
+      reachable: true,
+      presence: 'connected',
+      url: 'x',
+      simulated: true,
+      state: 'running',
+      version: '1.10.0.dev0',
+      version_check: {
+        tested: { min: '1.10.0', max: '1.13.0' },
+        in_range: true,
+        warning: null,
+        capabilities_known: true,
+        missing: [],
+      },
+      loop_hz: null,
+    },
     camera: { status: 'live', fps: 15 },
     last_error: null,
     problems: { 'stream:silent': 'x' },
-    pressure: { fds: 40, fd_limit: 65536, close_wait: 0, warning: false },
+    pressure: { source: 'cockpit', pid: 1, fds: 40, fd_limit: 65536, close_wait: 0, cockpit_close_wait: 0, warning: false },
     stream: { connected: true, hz: 30 },
     version: '0.1.0',
   } as const;

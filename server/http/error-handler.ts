@@ -26,7 +26,7 @@ export function errorHandler(log: Log): Middleware {
       if (isAppError(err)) {
         ctx.status = err.status;
         ctx.set(err.headers as Record<string, string>);
-        ctx.body = { error: err.message, code: err.code };
+        ctx.body = { ...err.extra, error: err.message, code: err.code };
         if (err.status >= 500) log.warn('request failed', { path: ctx.path, code: err.code, error: err.message });
         return;
       }

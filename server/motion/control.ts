@@ -8,11 +8,13 @@
 import type { TimerClock } from '../clock.ts';
 import type { MotorMode, ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
+import { UNKNOWN_CAPABILITIES, type Capabilities } from '../daemon/capabilities.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
 import { createEspeakEngine } from '../speech/espeak.ts';
 import { createSpeaker, type SayResult, type Speaker } from '../speech/speaker.ts';
+import { createAppLockGuard, lockedError, type AppLockGuard } from './app-lock.ts';
 import { createArbiter, type Arbiter } from './arbiter.ts';
 import type { AntennasInput, LookInput, ReelAction } from './control-input.ts';
 import { emergencyStop, resumeAfterStop, type ResumeResult, type StopResult } from './emergency-stop.ts';
@@ -31,7 +33,13 @@ import { createVolumeControl, type VolumeControl } from './volume.ts';
 
 export interface ControlDeps {
   /** The robot core's pieces this needs (structural, so motion does not import desktop). */
-  robot: { daemon: DaemonClient; moves: MoveLibraryCache; services: Map<string, ServiceState> };
+  robot: {
+    daemon: DaemonClient;
+    moves: MoveLibraryCache;
+    services: Map<string, ServiceState>;
+    /** What the connected daemon offers (the robot core's capability map); unknown when absent. */
+    capabilities?: () => Capabilities;
+  };
   /** The event log: assigns id and time, broadcasts `{type: "event"}` on /ws. */
   emit: Emit;
   /** Face-tracking holds (issue 6); nothing to pause until then. */
@@ -84,6 +92,7 @@ interface Parts {
   reel: Reel;
   speaker: Speaker;
   volume: VolumeControl;
+  appLock: AppLockGuard;
 }
 
 function buildParts(deps: ControlDeps): Parts {
@@ -120,7 +129,11 @@ function buildParts(deps: ControlDeps): Parts {
         deps.emit(receipt('volume', `volume ${level} not applied: ${error}`, 'system', { level, applied: false }));
     },
   });
-  return { events, stream, latch, arbiter, personas, reel, speaker, volume };
+  const appLock = createAppLockGuard({
+    daemon,
+    capabilities: deps.robot.capabilities ?? (() => UNKNOWN_CAPABILITIES),
+  });
+  return { events, stream, latch, arbiter, personas, reel, speaker, volume, appLock };
 }
 
 export function createControl(deps: ControlDeps): Control {
@@ -128,10 +141,25 @@ export function createControl(deps: ControlDeps): Control {
   const { emit } = deps;
   const gotoDeps = { arbiter: p.arbiter, emit };
   const robotDeps = { daemon: deps.robot.daemon, arbiter: p.arbiter, moves: deps.robot.moves, emit };
-  // Async, so a latched stop is a rejected promise like every other refusal.
+  // Async, so a latched stop is a rejected promise like every other refusal. The app lock is
+  // read before every manual motion: a daemon app or remote session holding the robot wins.
   const motion = async <T>(task: () => Promise<T>): Promise<T> => {
     p.latch.assertFree();
+    await p.appLock.assertFree();
     return task();
+  };
+  // Joystick frames arrive at up to 30 Hz: they use the last lock reading, refreshed once a second.
+  let lockReadAt = 0;
+  const streamTarget: Control['streamTarget'] = (frame, caller) => {
+    if (Date.now() - lockReadAt > 1000) {
+      lockReadAt = Date.now();
+      void p.appLock.assertFree().catch(() => undefined);
+    }
+    const held = p.appLock.last();
+    if (held && held.state !== 'free' && caller.kind !== 'anonymous') {
+      return { accepted: false, code: 'ROBOT_APP_LOCKED', error: lockedError(held).message };
+    }
+    return p.arbiter.streamTarget(frame, caller);
   };
   deps.robot.services.set('demo', { state: 'off', detail: 'autonomous personas active' });
   return {
@@ -169,7 +197,7 @@ export function createControl(deps: ControlDeps): Control {
         c,
       ),
     resume: (c) => resumeAfterStop({ latch: p.latch, personas: p.personas, emit }, c),
-    streamTarget: (frame, caller) => p.arbiter.streamTarget(frame, caller),
+    streamTarget,
     personas: p.personas,
     arbiter: p.arbiter,
     reelRunner: p.reel,

@@ -17,7 +17,11 @@ export interface TrackingStatus {
   holds: LiveHold[];
   /** Enabled, and a hold has the weight at 0. */
   paused: boolean;
-  /** Which face detector does the work: the daemon's YuNet, or the simulator's geometry. */
+  /**
+   * Which face tracker does the work, as the daemon reports it: the daemon and its version, or
+   * `unavailable` when the daemon answered the enable with `status: "unavailable"` (no camera);
+   * `sim:geometry` for the built-in simulator.
+   */
   engine: string;
   /** The weight the daemon last accepted; null when off or unknown. */
   weight: number | null;
@@ -56,11 +60,19 @@ export interface TrackingController extends Holds, TrackerView {
   /** One face poll; a poll already in flight is joined, never doubled. */
   poll(): Promise<void>;
   status(): TrackingStatus;
+  /** False once the daemon answered an enable with `unavailable` (no camera); null before asking. */
+  available(): boolean | null;
 }
 
-/** The detector's name as honestly as we know it: the daemon does not report one. */
-export function trackingEngine(simulated: boolean): string {
-  return simulated ? 'sim:geometry' : 'daemon:yunet';
+/**
+ * The tracker's name from what the daemon reports. Its API names no detector, so this is the
+ * daemon's own identity (`reachy-mini <version>`) and whether its enable answered `ok` or
+ * `unavailable`; the built-in simulator's tracker is its scene geometry.
+ */
+export function trackingEngine(simulated: boolean, version: string | null = null, available: boolean | null = null): string {
+  if (simulated) return 'sim:geometry';
+  const daemon = version ? `reachy-mini ${version}` : 'reachy-mini';
+  return available === false ? `${daemon}: unavailable` : daemon;
 }
 
 export function serviceOf(s: TrackingStatus): ServiceState {

@@ -113,8 +113,10 @@ describe('start: adopt, autostart, poll pace', () => {
   });
 
   it('names the engine honestly', () => {
-    expect(trackingEngine(false)).toBe('daemon:yunet');
-    expect(trackingEngine(true)).toBe('sim:geometry');
+    expect(trackingEngine(false)).toBe('reachy-mini');
+    expect(trackingEngine(false, '1.13.0', true)).toBe('reachy-mini 1.13.0');
+    expect(trackingEngine(false, '1.13.0', false)).toBe('reachy-mini 1.13.0: unavailable');
+    expect(trackingEngine(true, '1.10.0.dev0', true)).toBe('sim:geometry');
   });
 });
 

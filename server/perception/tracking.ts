@@ -30,7 +30,8 @@ export interface TrackingDeps {
   daemon: Pick<DaemonClient, 'setTracking' | 'face'>;
   /** The daemon's lifecycle state as the one state feed last saw it; no extra status polling. */
   daemonState: () => string | undefined;
-  engine: string;
+  /** A fixed name, or one built from whether the daemon's tracker answered available. */
+  engine: string | ((available: boolean | null) => string);
   /** ROBOT_TRACK_AUTOSTART: enable at start (and the restart rule re-enables it anyway). */
   autostart: boolean;
   log: Log;
@@ -151,7 +152,7 @@ class Tracker implements TrackingController {
       y: this.current.y,
       holds,
       paused: this.wanted && holds.length > 0,
-      engine: this.deps.engine,
+      engine: typeof this.deps.engine === 'string' ? this.deps.engine : this.deps.engine(this.weight.available()),
       weight: typeof applied === 'number' ? applied : null,
       error: this.weight.error(),
       reenabled: this.reenables,
@@ -159,6 +160,8 @@ class Tracker implements TrackingController {
   }
 
   enabled = (): boolean => this.wanted;
+  /** False once the daemon answered an enable with `unavailable` (no camera); null before asking. */
+  available = (): boolean | null => this.weight.available();
   face = (): FaceTarget => ({ ...this.current });
   faceSeenAt = (): number | null => this.seenAt;
   liveHolds = (): string[] => this.holds.live().map((h) => h.name);

@@ -78,6 +78,8 @@ export interface SimContext {
   camera: CameraState;
   volume: { speaker: number; microphone: number };
   robotName: string;
+  /** Who holds the managed-app slot (`/api/daemon/robot-app-lock-status`); set by `/sim/app-lock`. */
+  appLock: { state: 'free' | 'local_app' | 'remote_session'; holder_name: string | null };
   sequences: SequenceDeps;
   /** The face last reported; the status keeps it while the backend is down. */
   lastFace: FaceTarget;
@@ -159,6 +161,7 @@ export function createSimContext(log: Log): SimContext {
     },
     volume: { speaker: 70, microphone: 50 },
     robotName: 'reachy_mini',
+    appLock: { state: 'free', holder_name: null },
     sequences,
     lastFace: world.tracking.report(),
     playSound,

@@ -102,16 +102,21 @@ export function datetime(value: unknown, loc: Loc, errors: Errors): void {
 
 const HEX = /^[0-9a-fA-F]$/;
 
-/** The uuid crate's wording, which pydantic embeds in `uuid_parsing` (§9: "found `n` at 1"). */
+/**
+ * The uuid parser's wording as pydantic embeds it in `uuid_parsing`, checked against daemon 1.13
+ * (pydantic 2.14): the first bad character by its 0-based index in the string as sent (a
+ * `urn:uuid:` prefix or braces count), then the length or the groups.
+ */
 export function uuidProblem(text: string): string | null {
-  const body = text.replace(/^urn:uuid:/i, '').replace(/^\{(.*)\}$/, '$1');
+  const prefix = /^urn:uuid:/i.test(text) ? 9 : text.startsWith('{') && text.endsWith('}') ? 1 : 0;
+  const body = prefix === 9 ? text.slice(9) : prefix === 1 ? text.slice(1, -1) : text;
   for (let i = 0; i < body.length; i += 1) {
     const c = body[i] ?? '';
-    if (!HEX.test(c) && c !== '-') return `invalid character: found \`${c}\` at ${i + 1}`;
+    if (!HEX.test(c) && c !== '-') return `invalid character: found \`${c}\` at ${i + prefix}`;
   }
   const groups = body.split('-');
   if (groups.length === 1) {
-    return body.length === 32 ? null : `invalid length: expected length 32 for simple format, found ${body.length}`;
+    return body.length === 32 ? null : `invalid length: found ${body.length}`;
   }
   if (groups.length !== 5) return `invalid group count: expected 5, found ${groups.length}`;
   const expected = [8, 4, 4, 4, 12];

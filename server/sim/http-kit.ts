@@ -21,6 +21,8 @@ export type Handler = (req: SimRequest) => Reply | Promise<Reply>;
 
 export interface Route {
   method: string;
+  /** The path as declared, e.g. `/api/move/recorded-move-datasets/list/{dataset_name:path}`. */
+  path: string;
   pattern: RegExp;
   keys: string[];
   /** Needs a running backend: 503 "Backend not running" otherwise (FastAPI's get_backend dependency). */
@@ -73,6 +75,7 @@ export function route(
     });
   return {
     method,
+    path,
     pattern: new RegExp(`^${source}$`),
     keys,
     backend: opts.backend ?? false,
@@ -138,4 +141,18 @@ export function send(res: ServerResponse, reply: Reply): void {
   const body = JSON.stringify(reply.json);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/**
+ * The route list as FastAPI's `/openapi.json` gives it (paths without `:path` converters, one
+ * lower-case method key each): what the cockpit's capability map reads. Operation details are
+ * not simulated.
+ */
+export function openApiDocument(routes: readonly Route[], version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:path\}/g, '}');
+    (paths[path] ??= {})[r.method.toLowerCase()] = {};
+  }
+  return { openapi: '3.1.0', info: { title: 'FastAPI', version: '0.1.0', 'x-daemon-version': version }, paths };
 }

@@ -78,7 +78,7 @@ export function daemonRoutes(ctx: SimContext): Route[] {
       return { json: { name: ctx.robotName } };
     }),
     route('GET', '/api/daemon/hardware-id', () => ({ json: { hardware_id: null } })),
-    route('GET', '/api/daemon/robot-app-lock-status', () => ({ json: { state: 'free', holder_name: null } })),
+    route('GET', '/api/daemon/robot-app-lock-status', () => ({ json: { ...ctx.appLock } })),
     ...motorRoutes(ctx),
   ];
 }

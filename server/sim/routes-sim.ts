@@ -58,6 +58,7 @@ export function simStatus(ctx: SimContext): Record<string, unknown> {
     tracking: { enabled: ctx.world.tracking.enabled, weight: ctx.world.tracking.requestedWeight },
     camera: { on: ctx.camera.on, live: ctx.camera.on && !ctx.media.released, signallingUrl: ctx.camera.signallingUrl },
     microphone: ctx.camera.microphone(),
+    appLock: { ...ctx.appLock },
     runningMoves: ctx.moves.listed().length,
     counters: ctx.snapshotCounters(),
   };
@@ -121,6 +122,15 @@ export function simRoutes(ctx: SimContext): Route[] {
     post('/sim/camera', (b) => {
       ctx.camera.on = bool(b, 'on');
       ctx.camera.sync();
+    }),
+    post('/sim/app-lock', (b) => {
+      const state = b.state;
+      if (state !== 'free' && state !== 'local_app' && state !== 'remote_session')
+        throw new SimInputError('state must be "free", "local_app" or "remote_session"');
+      const holder = state === 'free' ? null : state === 'remote_session' ? 'remote' : b.holder;
+      if (holder !== null && (typeof holder !== 'string' || holder === '' || holder.length > 64))
+        throw new SimInputError('holder must be the app name (1-64 characters) for local_app');
+      ctx.appLock = { state, holder_name: holder };
     }),
     route('POST', '/sim/microphone', async (req): Promise<Reply> => {
       ctx.camera.hear(await microphoneClip(body(req)));

@@ -4,11 +4,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimContext } from './context.ts';
+import { DAEMON_VERSION } from './fixtures.ts';
 import {
   DetailError,
   errorReply,
   INTERNAL_ERROR,
   matchRoute,
+  openApiDocument,
+  route,
   send,
   type Reply,
   type Route,
@@ -123,6 +126,10 @@ export function createRequestHandler(ctx: SimContext): RequestHandler {
       ...miscRoutes(ctx),
     ],
   };
+  // Built at request time, so routes added to the list later are listed too; FastAPI does not
+  // list the document itself.
+  const documented = () => api.routes.filter((r) => r.path !== '/openapi.json');
+  api.routes.push(route('GET', '/openapi.json', () => ({ json: openApiDocument(documented(), DAEMON_VERSION) })));
   const sim: Dispatcher = { ctx, gate: false, routes: simRoutes(ctx) };
   return (req, res) => {
     const url = new URL(req.url ?? '/', 'http://sim.invalid');

@@ -7,7 +7,7 @@ const STATUS = JSON.parse(
   '{"type":"daemon_status","robot_name":"reachy_mini","state":"running","wireless_version":false,"desktop_app_daemon":false,"simulation_enabled":false,"mockup_sim_enabled":true,"no_media":true,"media_released":false,"camera_specs_name":"","backend_status":{"motor_control_mode":"enabled","error":null},"error":null,"wlan_ip":null,"version":"1.10.0.dev0","hardware_id":null,"face_target":{"detected":false,"x":null,"y":null,"roll":null,"ts":null}}',
 ) as Record<string, unknown>;
 const FULL = JSON.parse(
-  '{"control_mode":"enabled","head_pose":{"x":-5.11394939080278e-06,"y":-2.1046659652350357e-05,"z":2.1908048735419516e-05,"roll":0.0003043078574967552,"pitch":-5.28479829371431e-05,"yaw":-1.247582532922409e-08},"head_joints":null,"body_yaw":-0.0,"antennas_position":[-0.1745034459729955,0.1745034459729955],"timestamp":"2026-11-21T04:43:12.249137Z","passive_joints":null,"doa":null}',
+  '{"control_mode":"enabled","head_pose":{"x":-5.11394939080278e-06,"y":-2.1046659652350357e-05,"z":2.1908048735419516e-05,"roll":0.0003043078574967552,"pitch":-5.28479829371431e-05,"yaw":-1.247582532922409e-08},"head_joints":null,"body_yaw":-0.0,"antennas_position":[-0.1745034459729955,0.1745034459729955],"timestamp":"2026-11-21T04:43:12.249137Z","passive_joints":null,"doa":null,"imu":null}',
 ) as Record<string, unknown>;
 const FULL_JOINTS = {
   ...FULL,
@@ -154,9 +154,9 @@ describe('motion and error bodies', () => {
         {
           type: 'uuid_parsing',
           loc: ['body', 'uuid'],
-          msg: 'Input should be a valid UUID, invalid character: found `n` at 1',
+          msg: 'Input should be a valid UUID, invalid character: found `n` at 0',
           input: 'not-a-uuid',
-          ctx: { error: 'invalid character: found `n` at 1' },
+          ctx: { error: 'invalid character: found `n` at 0' },
         },
       ],
     });

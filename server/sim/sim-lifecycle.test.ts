@@ -88,6 +88,7 @@ describe('state WebSocket', () => {
       'timestamp',
       'passive_joints',
       'doa',
+      'imu',
     ]);
     expect(frame.control_mode).toBe('enabled');
     expect(frame.head_joints).toHaveLength(7);

@@ -20,6 +20,7 @@ export const FULL_STATE_FLAGS = Object.freeze({
   with_target_antenna_positions: false,
   with_passive_joints: false,
   with_doa: false,
+  with_imu: false,
   use_pose_matrix: false,
 });
 
@@ -53,5 +54,7 @@ export function fullState(ctx: SimContext, flags: FullStateFlags): Record<string
     // Passive joints exist only with the Placo engine; this is AnalyticalKinematics.
     passive_joints: null,
     doa: flags.with_doa ? ctx.doa.read(ctx.monoS(), yawOf(p.head)) : null,
+    // 1.10 final added the key; like the real mockup and MuJoCo backends, no IMU: always null.
+    imu: null,
   };
 }

@@ -45,7 +45,11 @@ describe('flag parsing (FastAPI booleans)', () => {
 
 describe('request models', () => {
   it('uses the uuid crate wording of §9', () => {
-    expect(uuidProblem('not-a-uuid')).toBe('invalid character: found `n` at 1');
+    expect(uuidProblem('not-a-uuid')).toBe('invalid character: found `n` at 0');
+    expect(uuidProblem('{nope}')).toBe('invalid character: found `n` at 1');
+    expect(uuidProblem('urn:uuid:nope')).toBe('invalid character: found `n` at 9');
+    expect(uuidProblem('aaaa-zzzz')).toBe('invalid character: found `z` at 5');
+    expect(uuidProblem('1234')).toBe('invalid length: found 4');
     expect(uuidProblem('712e91ea-4283-4d4a-858c-c976fa6bb3dd')).toBeNull();
     expect(uuidProblem('712e91ea42834d4a858cc976fa6bb3dd')).toBeNull();
     expect(uuidProblem('1234')).toContain('invalid length');

@@ -25,12 +25,17 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+/**
+ * `daemonUrl` points the unchanged cockpit at a daemon started by the test (the real daemon's
+ * contract suite); without it the cockpit runs its in-process simulator.
+ */
+export async function startHarness(env: Record<string, string> = {}, options: { daemonUrl?: string } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-test-'));
+  const daemonFlags = options.daemonUrl ? { daemon: options.daemonUrl } : { sim: true };
   const config = loadConfig({
     // No autonomous gestures or tracking moves during tests unless a test asks for them.
     env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ...env },
-    flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
+    flags: { ...daemonFlags, port: '0', host: '127.0.0.1', dataDir },
   });
   const cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN });
   const url = cockpit.url;

@@ -22,6 +22,14 @@ export function snapshot(changes: SnapshotChanges = {}): CockpitSnapshot {
         simulated: true,
         state: 'running',
         version: '1.0.0',
+        version_check: {
+          tested: { min: '1.10.0', max: '1.13.0' },
+          in_range: null,
+          warning: null,
+          capabilities_known: false,
+          missing: [],
+        },
+        loop_hz: null,
         ...changes.daemon,
       },
       camera: {
@@ -29,7 +37,15 @@ export function snapshot(changes: SnapshotChanges = {}): CockpitSnapshot {
         fps: changes.camera === undefined || changes.camera === 'live' ? 15 : 0,
       },
       problems: changes.problems ?? {},
-      pressure: { fds: 40, fd_limit: 1024, close_wait: 0, warning: changes.pressureWarning ?? false },
+      pressure: {
+        source: 'cockpit',
+        pid: 1,
+        fds: 40,
+        fd_limit: 1024,
+        close_wait: 0,
+        cockpit_close_wait: 0,
+        warning: changes.pressureWarning ?? false,
+      },
     },
     stop: changes.stopped
       ? { state: 'running', detail: 'stopped by passkey at 2026-11-21T06:00:00.000Z; resume from the dashboard' }

@@ -4,10 +4,13 @@ import type { RouteSpec } from '../../http/route-table.ts';
 import type { RobotCore } from '../robot-core.ts';
 
 export function readRoutes(robot: RobotCore): RouteSpec[] {
+  // While the daemon is not streaming (reconnecting, stopped, unreachable) the last known state
+  // is still the best answer: it goes out marked `stale: true` with its age in `ageMs`. Only
+  // before the first sample is there nothing to say (503).
   const freshStateJson = (): string => {
-    const snap = robot.feed.snapshot();
     const json = robot.stateJson();
-    if (!json || snap.presence !== 'connected') {
+    if (!json) {
+      const snap = robot.feed.snapshot();
       const reason = Object.values(snap.problems)[0] ?? 'waiting for the first state from the daemon';
       throw new AppError('STATE_UNAVAILABLE', `robot state unavailable: ${reason}`);
     }
@@ -28,7 +31,7 @@ export function readRoutes(robot: RobotCore): RouteSpec[] {
       method: 'GET',
       path: '/api/state',
       access: 'key',
-      summary: 'full robot state (degrees, millimetres)',
+      summary: 'full robot state (degrees, millimetres); during a reconnect the last known one, stale: true',
       handler(ctx) {
         ctx.set('Cache-Control', 'no-store');
         ctx.type = 'application/json';

@@ -5,6 +5,8 @@ export function refusalText(failure: Pick<ApiFailure, 'code' | 'message'>): stri
   switch (failure.code) {
     case 'STOP_LATCHED':
       return 'Refused: the robot is stopped. Resume first.';
+    case 'ROBOT_APP_LOCKED':
+      return `Refused: ${failure.message}.`;
     case 'RATE_LIMITED':
       return 'Too many commands at once. Wait a moment and try again.';
     case 'ORIGIN_REFUSED':

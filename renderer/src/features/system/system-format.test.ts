@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLoad, formatMemory, formatUptime, serviceRows } from './system-format.ts';
+import { formatLoad, formatLoopHz, formatMemory, formatUptime, serviceRows, versionFacts } from './system-format.ts';
 
 describe('formatUptime', () => {
   it.each([
@@ -43,5 +43,32 @@ describe('serviceRows', () => {
 
   it('is empty without services', () => {
     expect(serviceRows(undefined)).toEqual([]);
+  });
+});
+
+describe('daemon version awareness and loop rate', () => {
+  const check = {
+    tested: { min: '1.10.0', max: '1.13.0' },
+    in_range: false,
+    warning: 'daemon version 1.14.0 is outside the tested range 1.10.0 to 1.13.0',
+    capabilities_known: true,
+    missing: ['POST /api/move/goto (look)', 'GET /api/state/doa (turn toward the speaker)'],
+  };
+
+  it('shows the tested range, the warning and what the daemon lacks', () => {
+    expect(versionFacts(check)).toEqual([
+      { label: 'Tested daemons', value: '1.10.0 – 1.13.0' },
+      { label: 'Version warning', value: check.warning },
+      { label: 'Daemon lacks', value: 'POST /api/move/goto (look); GET /api/state/doa (turn toward the speaker)' },
+    ]);
+    expect(versionFacts({ ...check, in_range: true, warning: null, missing: [] })).toEqual([
+      { label: 'Tested daemons', value: '1.10.0 – 1.13.0' },
+    ]);
+    expect(versionFacts(undefined)).toEqual([]);
+  });
+
+  it('says when the daemon reports no control-loop rate', () => {
+    expect(formatLoopHz(null)).toBe('not reported');
+    expect(formatLoopHz(49.87)).toBe('49.9 Hz');
   });
 });

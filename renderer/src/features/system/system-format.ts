@@ -1,5 +1,5 @@
 /** Figures of the system card. */
-import type { ServiceState } from '../../../../server/contract/index.ts';
+import type { Health, ServiceState } from '../../../../server/contract/index.ts';
 import type { Tone } from '../../lib/ui/tone.ts';
 
 export function formatUptime(seconds: number | null | undefined): string {
@@ -19,6 +19,20 @@ export function formatMemory(mib: number | null | undefined): string {
 
 export function formatLoad(load: number | null | undefined): string {
   return load === null || load === undefined || !Number.isFinite(load) ? '—' : load.toFixed(2);
+}
+
+/** The daemon's own control-loop rate; the mockup and MuJoCo daemons report none. */
+export function formatLoopHz(hz: number | null | undefined): string {
+  return hz === null || hz === undefined || !Number.isFinite(hz) ? 'not reported' : `${hz.toFixed(1)} Hz`;
+}
+
+/** Version-awareness lines of the system card, from the health frame: the range, a warning, what is missing. */
+export function versionFacts(check: Health['daemon']['version_check'] | undefined): { label: string; value: string }[] {
+  if (!check) return [];
+  const facts = [{ label: 'Tested daemons', value: `${check.tested.min} – ${check.tested.max}` }];
+  if (check.warning) facts.push({ label: 'Version warning', value: check.warning });
+  if (check.missing.length > 0) facts.push({ label: 'Daemon lacks', value: check.missing.join('; ') });
+  return facts;
 }
 
 export interface ServiceRow {
