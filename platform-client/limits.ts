@@ -16,6 +16,9 @@ export const PATHS = Object.freeze({
   media: '/api/media',
   firmware: '/api/firmware/manifest',
   ask: '/api/devices/ask',
+  endpointChat: '/api/devices/endpoint/chat',
+  chat: '/api/chat',
+  chatToolResult: '/api/chat/tool-result',
 });
 
 /** Cadences of the original clients (reference-notes §2.3, §2.4, §3). */
@@ -39,6 +42,13 @@ export const CADENCE = Object.freeze({
   /** use_device: poll the reply every 3 s, 15 times = 45 s (§2.5). */
   useDevicePollMs: 3_000,
   useDeviceWaitMs: 45_000,
+  /** An endpoint device's chat turn is bounded at 90 s ("Limits"); the LR proxy's answer gets a margin. */
+  endpointChatMs: 100_000,
+  /**
+   * POST /api/media: the proxy bounds its worker at 30 s for uploads (reference-notes §2.1), so the
+   * device's 15 s would cut a slow upload the platform is still storing; 15 s of margin on top.
+   */
+  mediaTimeoutMs: 45_000,
 });
 
 /**
@@ -74,8 +84,8 @@ export const LIMITS = Object.freeze({
   transcriptTextBytes: 16_384,
   transcriptLabelChars: 80,
   transcriptAudioUrlChars: 300,
-  /** "up to 6 MB" of decoded media; read as MiB (§2.6 leaves the unit open). */
-  mediaBytes: 6 * 1024 * 1024,
+  /** "up to 6 MB" of decoded media, in SI megabytes: the smaller reading, so both readings accept it. */
+  mediaBytes: 6_000_000,
   firmwareVersionChars: 128,
   firmwareUrlChars: 512,
 });

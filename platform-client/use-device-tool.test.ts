@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPlatformHttp } from './platform-http.ts';
+import { createPlatformHttp, httpFailure } from './platform-http.ts';
+import { classifySendFailure } from './relay-send.ts';
 import { createSessionClient } from './session-client.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
 import type { ToolDefinition } from './use-device-tool.ts';
@@ -159,11 +160,30 @@ describe('relay-send outcome kinds', () => {
     });
   });
 
-  it('server_key on 401, relay_fault on a worker fault, unreachable when the request throws', async () => {
+  it('a refused owner session is session_refused, not server_key (the platform\'s own key)', async () => {
     expect(await (await session('bad-token')).relaySend(h.device.deviceId, {})).toMatchObject({
+      kind: 'session_refused',
+      delivered: 'no',
+      retryable: false,
+    });
+    expect(classifySendFailure(httpFailure(401, { error: 'unauthorized' }))).toMatchObject({
       kind: 'server_key',
       delivered: 'no',
     });
+  });
+
+  it('bad_request is a 400 only; other 4xx (429 included) are not retryable and of unknown delivery', () => {
+    expect(classifySendFailure(httpFailure(400, { error: 'x' }))).toMatchObject({ kind: 'bad_request', delivered: 'no' });
+    for (const status of [403, 422, 429])
+      expect(classifySendFailure(httpFailure(status, { error: 'x' }))).toMatchObject({
+        kind: 'relay_fault',
+        delivered: 'unknown',
+        retryable: false,
+      });
+    expect(httpFailure(429, { error: 'slow down' })).toMatchObject({ kind: 'rate_limited', retryable: false });
+  });
+
+  it('relay_fault on a worker fault, unreachable when the request throws', async () => {
     await h.close();
     const s = await session();
     h.emu.setWorkerDown(true);
