@@ -25,7 +25,9 @@ describe('media uploads have their own bound', () => {
       onOutcome: () => undefined,
     });
     const routes = createDeviceRoutes(api);
-    expect(await routes.media({ data: new Uint8Array([1, 2, 3]), contentType: 'image/png' })).toMatchObject({ ok: true });
+    expect(await routes.media({ data: new Uint8Array([1, 2, 3]), contentType: 'image/png' })).toMatchObject({
+      ok: true,
+    });
     expect(await api.call('POST', PATHS.heartbeat, {})).toMatchObject({ ok: true });
     expect(bounds).toEqual([CADENCE.mediaTimeoutMs, CADENCE.requestTimeoutMs]);
     expect(CADENCE.mediaTimeoutMs).toBeGreaterThan(30_000);
@@ -35,12 +37,13 @@ describe('media uploads have their own bound', () => {
     h = await startHarness();
     await h.client.start();
     const before = h.attempts.length;
-    expect(
-      await h.client.routes.media({ data: new Uint8Array(6_000_001), contentType: 'image/png' }),
-    ).toMatchObject({ ok: false, failure: { kind: 'too_large' } });
+    expect(await h.client.routes.media({ data: new Uint8Array(6_000_001), contentType: 'image/png' })).toMatchObject({
+      ok: false,
+      failure: { kind: 'too_large' },
+    });
     expect(h.attempts.length).toBe(before);
-    expect(
-      await h.client.routes.media({ data: new Uint8Array(6_000_000), contentType: 'image/png' }),
-    ).toMatchObject({ ok: true });
+    expect(await h.client.routes.media({ data: new Uint8Array(6_000_000), contentType: 'image/png' })).toMatchObject({
+      ok: true,
+    });
   });
 });

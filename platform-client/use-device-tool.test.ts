@@ -14,7 +14,10 @@ async function withPeer() {
   // Enrolled but with the loops stopped, so the only timers are the tool's own.
   await h.client.start();
   await h.client.disconnect();
-  expect(await h.client.setOwnerSession(h.owner.session)).toMatchObject({ ok: true, value: { ownerSession: 'stored' } });
+  expect(await h.client.setOwnerSession(h.owner.session)).toMatchObject({
+    ok: true,
+    value: { ownerSession: 'stored' },
+  });
   const phone = h.emu.enrolDevice(h.owner.session, 'phone');
   return { tool: h.client.useDeviceTool, phone };
 }
@@ -160,7 +163,7 @@ describe('relay-send outcome kinds', () => {
     });
   });
 
-  it('a refused owner session is session_refused, not server_key (the platform\'s own key)', async () => {
+  it("a refused owner session is session_refused, not server_key (the platform's own key)", async () => {
     expect(await (await session('bad-token')).relaySend(h.device.deviceId, {})).toMatchObject({
       kind: 'session_refused',
       delivered: 'no',
@@ -173,7 +176,10 @@ describe('relay-send outcome kinds', () => {
   });
 
   it('bad_request is a 400 only; other 4xx (429 included) are not retryable and of unknown delivery', () => {
-    expect(classifySendFailure(httpFailure(400, { error: 'x' }))).toMatchObject({ kind: 'bad_request', delivered: 'no' });
+    expect(classifySendFailure(httpFailure(400, { error: 'x' }))).toMatchObject({
+      kind: 'bad_request',
+      delivered: 'no',
+    });
     for (const status of [403, 422, 429])
       expect(classifySendFailure(httpFailure(status, { error: 'x' }))).toMatchObject({
         kind: 'relay_fault',

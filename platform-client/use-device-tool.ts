@@ -113,7 +113,6 @@ async function waitForReply(deps: Deps, session: SessionClient, envelopeId: stri
         envelope_id: envelopeId,
       });
     // Any other failed read is not the device's answer: keep waiting within the budget.
-
   }
   return {
     ok: true,
