@@ -209,10 +209,11 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
         },
         ctx,
       );
-      const body = reply.body as { device_id?: string; device_token?: string; error?: string };
-      if (reply.status !== 200 || !body.device_id || !body.device_token)
+      const body = reply.body as { device_id?: string; device_token?: string | null; error?: string };
+      // Endpoint devices get no token (platform-api.md "Devices"): theirs is the empty string here.
+      if (reply.status !== 200 || !body.device_id || (extra.kind !== 'endpoint' && !body.device_token))
         throw new Error(`enrolDevice failed: ${body.error ?? reply.status}`);
-      return { deviceId: body.device_id, token: body.device_token };
+      return { deviceId: body.device_id, token: body.device_token ?? '' };
     },
     setUnread(userId, unread) {
       const user = state.users.get(userId);
