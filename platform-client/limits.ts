@@ -119,6 +119,22 @@ export const MEDIA_TYPES = Object.freeze([
 ] as const);
 
 /**
+ * How a text result over the relay limit is stored through POST /api/media. platform-api.md
+ * names no media types; reference-notes §2.6 lists only image and audio ones, so a platform that
+ * refuses this is answered by trimming instead (media-offload.ts).
+ */
+export const TEXT_MEDIA_TYPE = 'text/plain; charset=utf-8';
+
+/** The platform chat stream (platform-api.md "Chat and tools", "Chat stream", "Limits"). */
+export const CHAT = Object.freeze({
+  /** The platform keeps the last 31 messages; the client sends no more, so none is dropped unseen. */
+  historyMessages: 31,
+  /** `: ping` every 15000 ms; three missed pings and no frame: the stream is dead. */
+  pingMs: 15_000,
+  watchdogMs: 45_000,
+});
+
+/**
  * Exact error strings of the worker and its proxy. Clients classify on these strings
  * (platform-api.md "Errors", reference-notes §2.1, §2.4).
  */

@@ -4,6 +4,8 @@
  * change feed, the validated device routes and the use_device tool. What an envelope turns
  * into and which agent runs a turn are injected (ARCHITECTURE §2).
  */
+import type { PlatformChat } from '../server/contract/platform.ts';
+import { createChatStream } from './chat-stream.ts';
 import { adopt, buildCore, enrolProved, loadIdentity } from './client-core.ts';
 import { setChannel, setInstallAllowed } from './client-firmware.ts';
 import { enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
@@ -81,6 +83,12 @@ export interface PlatformClient {
    * answer's text and in-stream errors; throws an AskError when not enrolled, refused or cut off.
    */
   ask(input: AskInput): AsyncIterable<AskEvent>;
+  /**
+   * One agent turn through the platform chat stream (POST /api/chat) with the owner's session:
+   * text, reasoning and the platform's tool frames as they arrive; the robot's tools run here
+   * and answer through POST /api/chat/tool-result. Ends with one `done` or `error`, never throws.
+   */
+  chat: PlatformChat['chat'];
   /** task-result, event, transcript and media, checked against the documented limits. */
   readonly routes: DeviceRoutes;
   readonly useDeviceTool: ToolDefinition;
@@ -95,6 +103,14 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     scheduler,
     fetch: deps.fetch,
     onOutcome: (path, outcome) => loops.onOutcome(path, outcome),
+  });
+  const chat = createChatStream({
+    identity: () => current.identity,
+    ownerToken: () => ownerTokenNow(core),
+    http: core.http,
+    upload: (input) => core.routes.media(input),
+    scheduler,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   return {
     start: () => loadIdentity(core),
@@ -119,6 +135,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     setFirmwareChannel: (next) => setChannel(core, next),
     setFirmwareInstall: (allowed) => setInstallAllowed(core, allowed),
     ask,
+    chat: (input) => chat.chat(input),
     routes: core.routes,
     useDeviceTool: createUseDeviceTool({
       scheduler,

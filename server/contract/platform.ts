@@ -71,3 +71,62 @@ export interface PlatformStatus {
 
 /** The status as it leaves the cockpit; `available: false` means no platform client is wired in. */
 export type PlatformStatusView = PlatformStatus & { available: true };
+
+/**
+ * The platform chat stream as the 'platform' model provider uses it (POST /api/chat, platform-api.md
+ * "Chat stream"). Declared here once for the platform client, which implements it, and the agent
+ * runtime, which consumes it (server/ may not import the client, ARCHITECTURE §2).
+ */
+export interface PlatformChatMessage {
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+}
+
+/** A robot tool the platform's agent may call; it runs on the robot (client-side). */
+export interface PlatformClientTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** A tool call as the stream names it; `input` is the parsed JSON input. */
+export interface PlatformToolCall {
+  name: string;
+  toolUseId: string;
+  input: unknown;
+}
+
+/** What a client-side tool produced: text (JSON of its result, or the error) and images. */
+export interface PlatformToolOutcome {
+  isError: boolean;
+  text: string;
+  images?: Array<{ mediaType: string; base64: string }>;
+}
+
+export interface PlatformChatInput {
+  /** The conversation, oldest first; the client keeps within the platform's 31-message window. */
+  messages: readonly PlatformChatMessage[];
+  /** The robot's tools, run on `beforeToolCallEvent` and answered through POST /api/chat/tool-result. */
+  tools: readonly PlatformClientTool[];
+  runTool(call: PlatformToolCall): Promise<PlatformToolOutcome>;
+  signal: AbortSignal;
+}
+
+/**
+ * What the stream yields, in order. It ends with exactly one `done` or `error` and never throws.
+ * `tool_start` / `tool_end` report the platform's own (server-side) tools; client-side ones are
+ * reported by whoever runs them.
+ */
+export type PlatformChatEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_start'; call: PlatformToolCall }
+  | { type: 'tool_end'; call: PlatformToolCall; outcome: { result: unknown } | { error: string } }
+  | { type: 'notice'; text: string }
+  | { type: 'done'; stopReason: string }
+  | { type: 'error'; error: string };
+
+/** The platform client's chat, as the agent runtime needs it. */
+export interface PlatformChat {
+  chat(input: PlatformChatInput): AsyncIterable<PlatformChatEvent>;
+}
