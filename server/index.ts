@@ -58,7 +58,7 @@ export interface CockpitOptions {
   shellRoot?: string;
   /** Where the log's recent records are kept for the dashboard and the diagnostics bundle. */
   logRing?: LogRing;
-  /** The platform client's port, device ask and use_device, wired by main/compose.ts. */
+  /** The platform client's port, chat stream and use_device, wired by main/compose.ts. */
   platform?: FeatureOptions['platform'];
   /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
   push?: FeatureOptions['push'];
