@@ -8,7 +8,7 @@ import type { PlatformChat } from '../server/contract/platform.ts';
 import { createChatStream } from './chat-stream.ts';
 import { adopt, buildCore, enrolProved, loadIdentity } from './client-core.ts';
 import { setChannel, setInstallAllowed } from './client-firmware.ts';
-import { enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
+import { adoptToken, enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
 import type { PlatformTiming } from './device-runtime.ts';
@@ -68,6 +68,8 @@ export interface PlatformClient {
   setOwnerSession(token: string): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Deletes the stored owner session token. */
   forgetOwnerSession(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  /** After a rotation: a new device token through the owner's session (POST /api/devices/adopt), stored and connected. */
+  adoptToken(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Resumes the loops after disconnect(). */
   connect(): void;
   /** Stops the loops and keeps the identity. */
@@ -120,6 +122,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     enrolWithSession: (input) => enrolWithSession(core, input),
     setOwnerSession: (token) => setOwnerSession(core, token),
     forgetOwnerSession: () => forgetOwnerSession(core),
+    adoptToken: () => adoptToken(core),
     connect() {
       if (current.identity && !status.snapshot(scheduler.now()).connected) loops.start();
     },

@@ -35,11 +35,28 @@ export interface FirmwareStatus {
   installer: string | null;
 }
 
-/** Why the fast loops are halted: the token was refused under the strike policy. */
+/**
+ * Why the fast loops are halted: the token was refused under the strike policy, or the owner's
+ * session showed at once that it was rotated (POST /api/devices/adopt elsewhere) or the device
+ * was removed.
+ */
 export interface HaltReason {
-  reason: 'token_rejected';
+  reason: 'token_rejected' | 'token_rotated' | 'device_removed';
   since: number;
   message: string;
+}
+
+/**
+ * The platform refused the device token. Told to the owner at the first refusal (dashboard, tray,
+ * push), with what the console can offer: `adopt` re-keys this device with the stored owner
+ * session (POST /api/devices/adopt), `enrol` needs a new enrolment (pasted token or session).
+ */
+export interface TokenNotice {
+  /** rotated: still listed, new token elsewhere; removed: no longer listed; refused: cannot tell. */
+  kind: 'rotated' | 'removed' | 'refused';
+  since: number;
+  message: string;
+  offer: 'adopt' | 'enrol';
 }
 
 /** The last failure worth showing; `kind` is one of the client's failure kinds. */
@@ -64,6 +81,8 @@ export interface PlatformStatus {
   lastError: PlatformLastError | null;
   unread: number | null;
   halted: HaltReason | null;
+  /** The platform refused the device token: what the owner is told and offered; null while accepted. */
+  tokenNotice: TokenNotice | null;
   /** Where the owner's session token for use_device comes from; null when none is configured. */
   ownerSession: 'stored' | 'env' | null;
   firmware: FirmwareStatus;
