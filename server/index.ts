@@ -17,7 +17,7 @@ import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
 import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
 import type { PlatformNotice } from './desktop/platform-port.ts';
 import { busyReason } from './desktop/robot-busy.ts';
-import type { FleetTurnInput } from './agent/fleet-chat.ts';
+import type { FleetTurnAnswer, FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { WS_CLOSE } from './errors.ts';
 import { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
@@ -88,8 +88,8 @@ export interface Cockpit {
   createLocalWindowSession(ttlSeconds: number): Promise<{ id: string; key: string; expiresAt: number }>;
   /** The local certificate authority's certificate (PEM), for clients that must trust it. */
   readonly caCertPem: string | undefined;
-  /** One fleet turn on the agent, without fleet tools: what a relayed `invoke` runs. */
-  runFleetTurn(turn: FleetTurnInput): Promise<{ text: string }>;
+  /** One fleet turn on the agent, without fleet tools: what a relayed `invoke` runs (text and pictures). */
+  runFleetTurn(turn: FleetTurnInput): Promise<FleetTurnAnswer>;
   /** The tools a fleet turn may use: the verbs this robot offers other devices. */
   fleetToolNames(): string[];
   /** A platform notify envelope: an event receipt and a `notify` frame on /ws. */
