@@ -95,17 +95,17 @@ describe('enrolment from the dashboard', () => {
     expect(ui.seen.join('\n')).not.toContain(device.token);
   });
 
-  it("runs a dashboard chat through the 'platform' provider: the device ask", async () => {
-    emu.setAskScript(() => ({ text: 'Hello from the platform.' }));
+  it("runs a dashboard chat through the 'platform' provider: the chat stream with the owner's session", async () => {
+    emu.setChatScript((turn) => turn.say('Hello from ', 'the platform.'));
     expect((await ui.call('PUT', '/api/console/agent/settings', { provider: 'platform' })).status).toBe(200);
+    const refused = await ui.call('POST', '/api/chat', { prompt: 'hello there' });
+    expect(refused.json).toMatchObject({ ok: false, error: expect.stringMatching(/owner's session token/) });
+    expect((await ui.call('PUT', '/api/console/platform/owner-session', { token: owner.session })).status).toBe(200);
     const chat = await ui.call('POST', '/api/chat', { prompt: 'hello there' });
     expect(chat.json).toMatchObject({ ok: true, result: 'Hello from the platform.' });
-    const asked = emu.requests.filter((r) => r.path === '/api/devices/ask').at(-1);
-    expect(asked?.body).toMatchObject({
-      deviceId: device.deviceId,
-      stream: '1',
-      text: expect.stringContaining('hello there'),
-    });
+    const turn = emu.chat.turns.at(-1);
+    expect(turn?.headers['x-svc-session']).toBe(device.deviceId);
+    expect(turn?.messages.at(-1)).toEqual({ role: 'user', content: 'hello there' });
   });
 
   it('disconnects: the platform hears nothing more, state and controls keep working', async () => {

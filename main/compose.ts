@@ -4,7 +4,7 @@
  * (ARCHITECTURE.md §2: only main/ sees both). The client runs relayed `invoke` envelopes on the
  * cockpit's agent and shows `notify` envelopes on its dashboards; the cockpit gets the client as
  * its platform port (console routes, /ws status frames), as the 'platform' model provider's
- * device ask, and use_device for dashboard turns; firmware bundles are installed by the console's
+ * chat stream, and use_device for dashboard turns; firmware bundles are installed by the console's
  * updater (firmware-installer.ts) once the cockpit says the robot is idle. Disconnecting or
  * forgetting the platform stops only the client's loops: the cockpit and local control never
  * depend on it.
@@ -124,7 +124,7 @@ export async function composeCockpit(options: ComposeOptions): Promise<ComposedC
     logRing,
     platform: {
       port: platform,
-      ask: platform,
+      chat: platform,
       // use_device reaches the owner's other devices; it means nothing before enrolment.
       fleetTools: () => (platform.status().enrolled ? [platform.useDeviceTool] : []),
     },

@@ -21,7 +21,9 @@ import type { PlatformClientDeps } from './platform-client.ts';
 import { createPlatformHttp, type PlatformHttp } from './platform-http.ts';
 import { createRealScheduler } from './scheduler.ts';
 import { createStatusStore, type PlatformStatus, type StatusStore } from './status.ts';
+import { createSessionClient } from './session-client.ts';
 import { createStrikePolicy, type StrikePolicy } from './strikes.ts';
+import { createTokenWatch, type TokenWatch } from './token-watch.ts';
 import type { Outcome, Scheduler } from './types.ts';
 import { checkPlatformUrl } from './url-policy.ts';
 
@@ -36,6 +38,8 @@ export interface Core {
   loops: DeviceRuntime;
   /** The owner's session token for use_device, bound to the platform it was proved on. */
   owner: OwnerSession;
+  /** Tells the owner when the platform refuses the device token. */
+  tokenWatch: TokenWatch;
   /** The operator's firmware channel and install consent, kept across restarts. */
   prefs: FirmwarePrefsStore;
   /** The identity in use; the token never leaves this holder except in request bodies. */
@@ -52,6 +56,7 @@ export function adopt(core: Core, next: DeviceIdentity | null, source: PlatformS
     platformUrl: next?.platformUrl ?? null,
     deviceId: next?.deviceId ?? null,
     halted: null,
+    tokenNotice: null,
     lastError: null,
     ownerSession: core.owner.sourceFor(next?.platformUrl ?? null),
   });
@@ -147,6 +152,19 @@ export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp
   const routes = createDeviceRoutes(api);
   const firmwareRoot = join(deps.dataDir, 'firmware');
   const lanUrl = deps.lanUrl ?? (() => null);
+  const owner = createOwnerSession(deps.secrets, envOwnerSession(deps), deps.log);
+  const tokenWatch = createTokenWatch({
+    deviceId: () => current.identity?.deviceId ?? null,
+    async listDevices() {
+      const token = owner.tokenFor(current.identity?.platformUrl ?? null);
+      return token ? createSessionClient(http, token).listDevices() : null;
+    },
+    now: scheduler.now,
+    setNotice: (tokenNotice) => status.update({ tokenNotice }),
+    notify: deps.notify,
+    halt: (reason, message) => loops.haltNow(reason, message),
+    log: deps.log,
+  });
   const loops = createDeviceRuntime({
     api,
     routes,
@@ -168,6 +186,7 @@ export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp
         }
       : null,
     timing: deps.timing ?? {},
+    tokenWatch,
   });
   if (deps.firmware)
     status.updateFirmware({
@@ -180,7 +199,8 @@ export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp
     scheduler,
     lanUrl,
     identities: createIdentityStore(deps.secrets, deps.log),
-    owner: createOwnerSession(deps.secrets, envOwnerSession(deps), deps.log),
+    owner,
+    tokenWatch,
     prefs: createFirmwarePrefsStore(firmwareRoot, defaults, deps.log),
     status,
     strikes,

@@ -7,6 +7,7 @@
 import type { Core } from './client-core.ts';
 import { enrolProved } from './client-core.ts';
 import { createDeviceWithSession, type EnrolFailure, type SessionEnrolInput } from './enrolment.ts';
+import { PATHS } from './limits.ts';
 import { isSessionTokenShape } from './owner-session.ts';
 import type { PlatformHttp } from './platform-http.ts';
 import { createSessionClient } from './session-client.ts';
@@ -89,4 +90,37 @@ export async function enrolWithSession(
 /** The token use_device may send: the one bound to the robot's current platform. */
 export function ownerTokenNow(core: Core): string | null {
   return core.owner.tokenFor(core.current.identity?.platformUrl ?? null);
+}
+
+/**
+ * Re-keys this device in place after its token was rotated elsewhere: POST /api/devices/adopt
+ * {deviceId} with the owner's session answers a new token (platform-api.md "Devices", "States":
+ * the old one stops at once), which is proved, stored and connected like a pasted enrolment.
+ */
+export async function adoptToken(core: Core & { http: PlatformHttp }): Promise<Outcome<PlatformStatus, EnrolFailure>> {
+  const identity = core.current.identity;
+  if (!identity) return refuse('bad_request', 'not enrolled on the platform: enrol first');
+  if (core.status.snapshot(core.scheduler.now()).identitySource === 'env')
+    return refuse('conflict', 'ROBOT_DEVICE_TOKEN decides the device token on this robot; change it on the host');
+  const token = ownerTokenNow(core);
+  if (!token)
+    return refuse('bad_request', "store the owner's session token first: adopting a new device token needs it");
+  const out = await core.http.send({
+    method: 'POST',
+    path: PATHS.adopt,
+    bearer: token,
+    body: { deviceId: identity.deviceId },
+  });
+  if (!out.ok) {
+    if (out.failure.kind === 'unauthorized')
+      return refuse('bad_request', 'the platform refused the owner session token (signed out or expired)');
+    if (out.failure.kind === 'not_found')
+      return refuse('bad_request', "this robot is no longer one of the owner's devices: enrol it again");
+    return refuse('unavailable', `could not adopt a new token: ${out.failure.message}`);
+  }
+  const { device_id: deviceId, device_token: newToken } = out.value.body;
+  if (deviceId !== identity.deviceId || typeof newToken !== 'string')
+    return refuse('unavailable', 'the platform answered the adoption without a new token for this device');
+  core.deps.log.info('adopted a new device token', { deviceId });
+  return enrolProved(core, { platformUrl: identity.platformUrl, deviceId, token: newToken });
 }

@@ -14,6 +14,8 @@ export interface DeviceApi {
     method: PlatformRequest['method'],
     path: string,
     fields: Record<string, unknown>,
+    /** A bound of its own (media uploads); otherwise the transport's 15 s. */
+    timeoutMs?: number,
   ): Promise<Outcome<PlatformAnswer>>;
   /** The enrolled device id, or null. Never the token. */
   deviceId(): string | null;
@@ -37,12 +39,12 @@ export const NOT_ENROLLED: PlatformFailure = Object.freeze({
 /** Creates the device transport. */
 export function createDeviceApi(deps: DeviceApiDeps): DeviceApi {
   return {
-    async call(method, path, fields) {
+    async call(method, path, fields, timeoutMs) {
       const identity = deps.identity();
       if (!identity) return { ok: false, failure: NOT_ENROLLED };
       // Credentials go last so no field can override them.
       const body = { ...fields, deviceId: identity.deviceId, token: identity.token };
-      const outcome = await deps.http.send({ method, path, body });
+      const outcome = await deps.http.send({ method, path, body, ...(timeoutMs ? { timeoutMs } : {}) });
       deps.onOutcome(path, outcome);
       return outcome;
     },

@@ -33,6 +33,31 @@ describe('ask against the emulator', () => {
     expect(sent?.body).toEqual({ ...h.device, text: 'hello robot', stream: '1' });
   });
 
+  it('asks with a recording (audioUrl) instead of text, and names the agent that answers', async () => {
+    h = await startHarness();
+    await h.client.start();
+    const seen: unknown[] = [];
+    h.emu.setAskScript((text, _dev, extra) => {
+      seen.push({ text, ...extra });
+      return { text: 'heard' };
+    });
+    const audioUrl = `${h.emu.url.replace('http:', 'https:')}/media/rec`;
+    expect(textOf(await collect(h.client.ask({ audioUrl, agent: 'helper', signal: signal() })))).toBe('heard');
+    const sent = h.emu.requests.find((r) => r.path === '/api/devices/ask');
+    expect(sent?.body).toEqual({ ...h.device, audioUrl, svc: 'helper', stream: '1' });
+    expect(seen).toEqual([{ text: '[transcribed audio]', audioUrl, agent: 'helper' }]);
+    const before = h.emu.requests.length;
+    for (const bad of [
+      { audioUrl: 'http://plain.example/a.wav' },
+      { audioUrl, text: 'both' },
+      { text: 'hi', agent: '' },
+    ])
+      await expect(collect(h.client.ask({ ...bad, signal: signal() }))).rejects.toMatchObject({
+        failure: { kind: 'bad_request' },
+      });
+    expect(h.emu.requests.length).toBe(before);
+  });
+
   it('yields an in-stream error as an error event, and skips cards', async () => {
     h = await startHarness();
     await h.client.start();

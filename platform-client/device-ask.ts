@@ -1,5 +1,5 @@
 /**
- * The device ask: `POST /api/devices/ask {deviceId, token, text, stream: "1"}`, one owner-scoped
+ * The device ask: `POST /api/devices/ask {deviceId, token, text or audioUrl, svc?, stream: "1"}`, one owner-scoped
  * agent turn on the platform (platform-api.md "Devices"; reference-notes §2.6). The answer is SSE:
  * `: thinking` comments every 10 s, `data: {"t": "<a few words>"}` frames, an optional
  * `data: {"card": {...}}`, errors as `data: {"error": "..."}` inside the stream, then
@@ -16,12 +16,24 @@ import type { FetchLike, Outcome, PlatformFailure, Scheduler } from './types.ts'
 /** One streamed piece of the answer: text, or the platform's in-stream error. */
 export type AskEvent = { type: 'text'; text: string } | { type: 'error'; error: string };
 
-/** What the caller asks; aborting the signal ends the request. */
+/** What the caller asks: text or a recording to transcribe; aborting the signal ends the request. */
 export interface AskInput {
   /** At most 4000 characters (reference-notes §2.6). */
-  text: string;
+  text?: string;
+  /** An https URL of a recording the platform transcribes (for example one stored through /api/media). */
+  audioUrl?: string;
+  /**
+   * Which of the owner's agents answers. Sent as `svc`: the contract names this field only as the
+   * "tiny-equivalent agent", and its naming rule puts svc where the product word stood.
+   */
+  agent?: string;
   signal: AbortSignal;
 }
+
+/** The longest audio URL the platform keeps (reference-notes §2.6, transcripts). */
+const AUDIO_URL_CHARS = 300;
+/** An agent name is an agent slug; bounded like the device name. */
+const AGENT_CHARS = 64;
 
 /** Thrown by ask() when there is no answer at all: not enrolled, refused, unreachable, cut off. */
 export class AskError extends Error {
@@ -77,10 +89,31 @@ type Guard = ReturnType<typeof createGuard>;
 
 const refuse = (kind: PlatformFailure['kind'], message: string) => new AskError({ kind, message, retryable: false });
 
-function checkText(text: unknown): AskError | null {
-  if (typeof text !== 'string' || text.trim() === '') return refuse('bad_request', 'the ask text is empty');
-  if (text.length > ASK.textChars) return refuse('too_large', `the ask text is over ${ASK.textChars} characters`);
+function checkInput(input: AskInput): AskError | null {
+  const { text, audioUrl, agent } = input;
+  if (text !== undefined && audioUrl !== undefined)
+    return refuse('bad_request', 'ask with text or with audioUrl, not both');
+  if (audioUrl !== undefined) {
+    if (typeof audioUrl !== 'string' || !audioUrl.startsWith('https://') || audioUrl.length > AUDIO_URL_CHARS)
+      return refuse('bad_request', `audioUrl must be https and at most ${AUDIO_URL_CHARS} characters`);
+  } else {
+    if (typeof text !== 'string' || text.trim() === '') return refuse('bad_request', 'the ask text is empty');
+    if (text.length > ASK.textChars) return refuse('too_large', `the ask text is over ${ASK.textChars} characters`);
+  }
+  if (agent !== undefined && (typeof agent !== 'string' || agent.trim() === '' || agent.length > AGENT_CHARS))
+    return refuse('bad_request', `the agent name must be 1-${AGENT_CHARS} characters`);
   return null;
+}
+
+/** The request body: text or audioUrl, the agent when chosen, streamed. */
+function askBody(input: AskInput, identity: DeviceIdentity): Record<string, unknown> {
+  return {
+    ...(input.audioUrl !== undefined ? { audioUrl: input.audioUrl } : { text: input.text }),
+    ...(input.agent !== undefined ? { svc: input.agent } : {}),
+    stream: '1',
+    deviceId: identity.deviceId,
+    token: identity.token,
+  };
 }
 
 /** Why the request ended early, as the error the caller sees. */
@@ -165,7 +198,7 @@ async function* answerOf(response: Response, guard: Guard): AsyncGenerator<AskEv
 async function* runAsk(deps: Required<Omit<DeviceAskDeps, 'fetch'>> & Pick<DeviceAskDeps, 'fetch'>, input: AskInput) {
   const identity = deps.identity();
   if (!identity) throw new AskError(NOT_ENROLLED);
-  const invalid = checkText(input.text);
+  const invalid = checkInput(input);
   if (invalid) throw invalid;
   const guard = createGuard(deps, input.signal);
   const fetchFn: FetchLike = deps.fetch ?? ((url, init) => fetch(url, init));
@@ -173,7 +206,7 @@ async function* runAsk(deps: Required<Omit<DeviceAskDeps, 'fetch'>> & Pick<Devic
     const response = await fetchFn(`${identity.platformUrl}${PATHS.ask}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ text: input.text, stream: '1', deviceId: identity.deviceId, token: identity.token }),
+      body: JSON.stringify(askBody(input, identity)),
       redirect: 'error',
       signal: guard.signal,
     });

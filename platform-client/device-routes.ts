@@ -4,7 +4,16 @@
  * §2.6), so an oversized call fails here as a value instead of at the worker.
  */
 import type { DeviceApi } from './device-api.ts';
-import { EVENT_KINDS, LIMITS, MEDIA_TYPES, PATHS, TASK_ID_PATTERN, type DeviceEventKind } from './limits.ts';
+import {
+  CADENCE,
+  EVENT_KINDS,
+  LIMITS,
+  MEDIA_TYPES,
+  PATHS,
+  TASK_ID_PATTERN,
+  TEXT_MEDIA_TYPE,
+  type DeviceEventKind,
+} from './limits.ts';
 import type { Outcome, PlatformFailure } from './types.ts';
 
 /** A finished background task to deposit (redeemable through use_device result). */
@@ -87,9 +96,9 @@ export function checkTranscript(input: TranscriptInput): PlatformFailure | null 
   return null;
 }
 
-/** Checks media: one of the stored types and at most 6 MiB (§2.6). */
+/** Checks media: one of the stored types and at most 6 MB (6,000,000 bytes, §2.6). */
 export function checkMedia(input: MediaInput): PlatformFailure | null {
-  if (!(MEDIA_TYPES as readonly string[]).includes(input.contentType))
+  if (!(MEDIA_TYPES as readonly string[]).includes(input.contentType) && input.contentType !== TEXT_MEDIA_TYPE)
     return refuse('bad_request', `media type ${input.contentType} is not stored by the platform`);
   if (input.data.byteLength === 0) return refuse('bad_request', 'media is empty');
   if (input.data.byteLength > LIMITS.mediaBytes) return refuse('too_large', 'media is over 6 MB');
@@ -138,7 +147,7 @@ export function createDeviceRoutes(api: DeviceApi): DeviceRoutes {
       const bad = checkMedia(input);
       if (bad) return { ok: false, failure: bad };
       const data = Buffer.from(input.data.buffer, input.data.byteOffset, input.data.byteLength).toString('base64');
-      const out = await api.call('POST', PATHS.media, { data, contentType: input.contentType });
+      const out = await api.call('POST', PATHS.media, { data, contentType: input.contentType }, CADENCE.mediaTimeoutMs);
       if (!out.ok) return out;
       const { key, url, bytes } = out.value.body;
       if (typeof key !== 'string' || typeof url !== 'string') return malformed('media');

@@ -16,6 +16,7 @@ import { createRelayHandler } from './relay-handler.ts';
 import { createRelayPoller, type RelayPoller } from './relay-poller.ts';
 import type { StatusStore } from './status.ts';
 import type { StrikePolicy } from './strikes.ts';
+import type { TokenWatch } from './token-watch.ts';
 import type { Outcome, PlatformLog, Scheduler } from './types.ts';
 
 /** Cadences and budgets; each defaults to the documented figure (limits.ts). */
@@ -48,6 +49,8 @@ export interface DeviceRuntimeDeps {
     installAllowed: () => boolean;
   } | null;
   timing: PlatformTiming;
+  /** Tells the owner at the first refused token (token-watch.ts). */
+  tokenWatch: Pick<TokenWatch, 'refused' | 'accepted'>;
 }
 
 /** The loops as one unit. */
@@ -61,6 +64,8 @@ export interface DeviceRuntime {
   retryFirmwareInstall(): void;
   /** The device transport's outcome hook: strikes, halts and the last error. */
   onOutcome(path: string, outcome: Outcome<PlatformAnswer>): void;
+  /** Halts the fast loops now: the token is known dead (rotated or the device removed). */
+  haltNow(reason: 'token_rotated' | 'device_removed', message: string): void;
 }
 
 const HALT_MESSAGE =
@@ -136,6 +141,7 @@ function reactToOutcome(
   const { status, strikes, log } = deps;
   const now = deps.scheduler.now();
   if (outcome.ok) {
+    deps.tokenWatch.accepted();
     if (!strikes.clear()) return;
     log.info('platform accepted the token again; resuming', { path });
     status.update({ halted: null });
@@ -143,7 +149,9 @@ function reactToOutcome(
     return;
   }
   status.update({ lastError: { kind: outcome.failure.kind, message: `${path}: ${outcome.failure.message}`, at: now } });
-  if (outcome.failure.kind !== 'unauthorized' || !strikes.strike(now)) return;
+  if (outcome.failure.kind !== 'unauthorized') return;
+  deps.tokenWatch.refused();
+  if (!strikes.strike(now)) return;
   log.warn('platform refused the token repeatedly; halting the fast loops', { strikes: strikes.state().count });
   fast.stop();
   status.update({ halted: { reason: 'token_rejected', since: now, message: HALT_MESSAGE } });
@@ -185,5 +193,11 @@ export function createDeviceRuntime(deps: DeviceRuntimeDeps): DeviceRuntime {
     },
     retryFirmwareInstall: () => firmware?.loop.kick(),
     onOutcome: (path, outcome) => reactToOutcome(deps, fast, path, outcome),
+    haltNow(reason, message) {
+      const now = deps.scheduler.now();
+      deps.strikes.haltNow(now);
+      fast.stop();
+      deps.status.update({ halted: { reason, since: now, message } });
+    },
   };
 }

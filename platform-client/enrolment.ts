@@ -15,7 +15,7 @@ import { checkPlatformUrl } from './url-policy.ts';
 
 /** Why an enrolment failed. The token is never part of the message. */
 export interface EnrolFailure {
-  kind: 'bad_request' | 'unauthorized' | 'unavailable' | 'storage';
+  kind: 'bad_request' | 'unauthorized' | 'unavailable' | 'storage' | 'conflict';
   message: string;
 }
 

@@ -16,6 +16,9 @@ export const PATHS = Object.freeze({
   media: '/api/media',
   firmware: '/api/firmware/manifest',
   ask: '/api/devices/ask',
+  endpointChat: '/api/devices/endpoint/chat',
+  chat: '/api/chat',
+  chatToolResult: '/api/chat/tool-result',
 });
 
 /** Cadences of the original clients (reference-notes §2.3, §2.4, §3). */
@@ -39,6 +42,13 @@ export const CADENCE = Object.freeze({
   /** use_device: poll the reply every 3 s, 15 times = 45 s (§2.5). */
   useDevicePollMs: 3_000,
   useDeviceWaitMs: 45_000,
+  /** An endpoint device's chat turn is bounded at 90 s ("Limits"); the LR proxy's answer gets a margin. */
+  endpointChatMs: 100_000,
+  /**
+   * POST /api/media: the proxy bounds its worker at 30 s for uploads (reference-notes §2.1), so the
+   * device's 15 s would cut a slow upload the platform is still storing; 15 s of margin on top.
+   */
+  mediaTimeoutMs: 45_000,
 });
 
 /**
@@ -74,8 +84,8 @@ export const LIMITS = Object.freeze({
   transcriptTextBytes: 16_384,
   transcriptLabelChars: 80,
   transcriptAudioUrlChars: 300,
-  /** "up to 6 MB" of decoded media; read as MiB (§2.6 leaves the unit open). */
-  mediaBytes: 6 * 1024 * 1024,
+  /** "up to 6 MB" of decoded media, in SI megabytes: the smaller reading, so both readings accept it. */
+  mediaBytes: 6_000_000,
   firmwareVersionChars: 128,
   firmwareUrlChars: 512,
 });
@@ -107,6 +117,22 @@ export const MEDIA_TYPES = Object.freeze([
   'audio/wav',
   'audio/ogg',
 ] as const);
+
+/**
+ * How a text result over the relay limit is stored through POST /api/media. platform-api.md
+ * names no media types; reference-notes §2.6 lists only image and audio ones, so a platform that
+ * refuses this is answered by trimming instead (media-offload.ts).
+ */
+export const TEXT_MEDIA_TYPE = 'text/plain; charset=utf-8';
+
+/** The platform chat stream (platform-api.md "Chat and tools", "Chat stream", "Limits"). */
+export const CHAT = Object.freeze({
+  /** The platform keeps the last 31 messages; the client sends no more, so none is dropped unseen. */
+  historyMessages: 31,
+  /** `: ping` every 15000 ms; three missed pings and no frame: the stream is dead. */
+  pingMs: 15_000,
+  watchdogMs: 45_000,
+});
 
 /**
  * Exact error strings of the worker and its proxy. Clients classify on these strings

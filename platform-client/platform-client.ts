@@ -4,9 +4,11 @@
  * change feed, the validated device routes and the use_device tool. What an envelope turns
  * into and which agent runs a turn are injected (ARCHITECTURE §2).
  */
+import type { PlatformChat } from '../server/contract/platform.ts';
+import { createChatStream } from './chat-stream.ts';
 import { adopt, buildCore, enrolProved, loadIdentity } from './client-core.ts';
 import { setChannel, setInstallAllowed } from './client-firmware.ts';
-import { enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
+import { adoptToken, enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
 import type { PlatformTiming } from './device-runtime.ts';
@@ -66,6 +68,8 @@ export interface PlatformClient {
   setOwnerSession(token: string): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Deletes the stored owner session token. */
   forgetOwnerSession(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  /** After a rotation: a new device token through the owner's session (POST /api/devices/adopt), stored and connected. */
+  adoptToken(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Resumes the loops after disconnect(). */
   connect(): void;
   /** Stops the loops and keeps the identity. */
@@ -81,6 +85,12 @@ export interface PlatformClient {
    * answer's text and in-stream errors; throws an AskError when not enrolled, refused or cut off.
    */
   ask(input: AskInput): AsyncIterable<AskEvent>;
+  /**
+   * One agent turn through the platform chat stream (POST /api/chat) with the owner's session:
+   * text, reasoning and the platform's tool frames as they arrive; the robot's tools run here
+   * and answer through POST /api/chat/tool-result. Ends with one `done` or `error`, never throws.
+   */
+  chat: PlatformChat['chat'];
   /** task-result, event, transcript and media, checked against the documented limits. */
   readonly routes: DeviceRoutes;
   readonly useDeviceTool: ToolDefinition;
@@ -96,6 +106,14 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     fetch: deps.fetch,
     onOutcome: (path, outcome) => loops.onOutcome(path, outcome),
   });
+  const chat = createChatStream({
+    identity: () => current.identity,
+    ownerToken: () => ownerTokenNow(core),
+    http: core.http,
+    upload: (input) => core.routes.media(input),
+    scheduler,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
   return {
     start: () => loadIdentity(core),
     status: () => status.snapshot(scheduler.now()),
@@ -104,6 +122,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     enrolWithSession: (input) => enrolWithSession(core, input),
     setOwnerSession: (token) => setOwnerSession(core, token),
     forgetOwnerSession: () => forgetOwnerSession(core),
+    adoptToken: () => adoptToken(core),
     connect() {
       if (current.identity && !status.snapshot(scheduler.now()).connected) loops.start();
     },
@@ -119,6 +138,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     setFirmwareChannel: (next) => setChannel(core, next),
     setFirmwareInstall: (allowed) => setInstallAllowed(core, allowed),
     ask,
+    chat: (input) => chat.chat(input),
     routes: core.routes,
     useDeviceTool: createUseDeviceTool({
       scheduler,

@@ -14,6 +14,8 @@ export interface PlatformRequest {
   body?: unknown;
   /** Owner session or command-line token for session routes (platform-api.md "Authentication"). */
   bearer?: string;
+  /** A bound of its own (media uploads); otherwise the client's 15 s. */
+  timeoutMs?: number;
 }
 
 /** A successful platform answer: the status and the parsed JSON body. */
@@ -35,6 +37,8 @@ export interface PlatformHttpOptions {
   baseUrl: () => string;
   fetch?: FetchLike;
   timeoutMs?: number;
+  /** Makes the abort signal of a bound; tests pass one that records the bound. */
+  timeoutSignal?: (ms: number) => AbortSignal;
 }
 
 /** Kind of an HTTP failure, decided on the status first and the exact worker string second. */
@@ -46,8 +50,11 @@ export function kindOfStatus(status: number, workerError: string | undefined): F
   if (workerError === WORKER_ERRORS.payloadTooBig || status === 413) return 'too_large';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
+  // A limiter's refusal: only session routes have one (device routes are outside it, platform-api.md
+  // "Endpoints"). Not retried at once: the caller's own cadence is the retry.
+  if (status === 429) return 'rate_limited';
   // 424 is the proxy's "registry unreachable" (reference-notes §2.1): a worker fault, not ours.
-  if (status === 424 || status === 429 || status >= 500) return 'unavailable';
+  if (status === 424 || status >= 500) return 'unavailable';
   return 'bad_request';
 }
 
@@ -86,7 +93,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-function requestInit(request: PlatformRequest, timeoutMs: number): RequestInit {
+function requestInit(request: PlatformRequest, signal: AbortSignal): RequestInit {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (request.bearer) headers.authorization = `Bearer ${request.bearer}`;
@@ -94,7 +101,7 @@ function requestInit(request: PlatformRequest, timeoutMs: number): RequestInit {
     method: request.method,
     headers,
     redirect: 'error',
-    signal: AbortSignal.timeout(timeoutMs),
+    signal,
   };
   if (request.body !== undefined) init.body = JSON.stringify(request.body);
   return init;
@@ -103,11 +110,14 @@ function requestInit(request: PlatformRequest, timeoutMs: number): RequestInit {
 /** Creates the platform HTTP client. */
 export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  const timeoutMs = options.timeoutMs ?? CADENCE.requestTimeoutMs;
+  const defaultMs = options.timeoutMs ?? CADENCE.requestTimeoutMs;
+  const timeoutSignal = options.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms));
   return {
     async send(request) {
+      const timeoutMs = request.timeoutMs ?? defaultMs;
       try {
-        const response = await fetchFn(`${options.baseUrl()}${request.path}`, requestInit(request, timeoutMs));
+        const init = requestInit(request, timeoutSignal(timeoutMs));
+        const response = await fetchFn(`${options.baseUrl()}${request.path}`, init);
         const body = await readJson(response);
         if (!response.ok) return { ok: false, failure: httpFailure(response.status, body) };
         if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -129,11 +139,11 @@ export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
     async getBytes(url) {
       try {
         // Downloads may follow redirects (a CDN in front of storage): the sha256 check is what trusts them.
-        const response = await fetchFn(url, { redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+        const response = await fetchFn(url, { redirect: 'follow', signal: timeoutSignal(defaultMs) });
         if (!response.ok) return { ok: false, failure: httpFailure(response.status, await readJson(response)) };
         return { ok: true, value: new Uint8Array(await response.arrayBuffer()) };
       } catch (error) {
-        return { ok: false, failure: thrownFailure(error, timeoutMs) };
+        return { ok: false, failure: thrownFailure(error, defaultMs) };
       }
     },
   };

@@ -1,6 +1,7 @@
 /**
  * Handles one claimed envelope end to end: parse, act, fit the reply into 8192 bytes and
- * PATCH it (issue 10, item 3). No path leaves an envelope unanswered (at-most-once delivery,
+ * PATCH it (issue 10, item 3). Pictures travel as /api/media URLs, and so does a text too long
+ * for the reply (platform-api.md "Limits"); trimming is the last resort when media is refused. No path leaves an envelope unanswered (at-most-once delivery,
  * reference-notes §2.4); a reply that cannot be sent after retries is logged and counted.
  */
 import type { DeviceApi } from './device-api.ts';
@@ -12,13 +13,13 @@ import {
   parseEnvelope,
   resultReply,
   unsupportedReply,
-  type FleetImage,
   type FleetTurn,
   type FleetTurnResult,
   type PlatformNotification,
 } from './envelopes.ts';
-import { PATHS } from './limits.ts';
-import { fitReply, type ReplyImage, type ReplyPayload } from './reply-fit.ts';
+import { LIMITS, PATHS } from './limits.ts';
+import { offloadText, uploadImages } from './media-offload.ts';
+import { fitReply, jsonBytes, type ReplyPayload } from './reply-fit.ts';
 import { sleep } from './scheduler.ts';
 import type { Outcome, PlatformLog, Scheduler } from './types.ts';
 
@@ -45,25 +46,6 @@ export interface RelayHandlerDeps {
 /** Waits between reply attempts after a transient fault. */
 const REPLY_RETRY_MS = [2_000, 5_000];
 
-function formatOf(contentType: string): string {
-  return contentType.split('/')[1] ?? contentType;
-}
-
-/** Stores images through POST /api/media; the reply carries worker /media/<key> URLs (§2.4). */
-async function uploadImages(
-  deps: RelayHandlerDeps,
-  images: FleetImage[],
-): Promise<{ refs: ReplyImage[]; notes: string[] }> {
-  const refs: ReplyImage[] = [];
-  const notes: string[] = [];
-  for (const image of images) {
-    const stored = await deps.media(image);
-    if (stored.ok) refs.push({ url: stored.value.url, format: formatOf(image.contentType) });
-    else notes.push(`[image not sent: ${stored.failure.message}]`);
-  }
-  return { refs, notes };
-}
-
 /** Runs the fleet turn within its budget; an overrun is aborted and answered with an error. */
 async function runTurn(deps: RelayHandlerDeps, prompt: string, from: string | null): Promise<ReplyPayload> {
   const marked = markFleetPrompt(prompt, from);
@@ -83,8 +65,12 @@ async function runTurn(deps: RelayHandlerDeps, prompt: string, from: string | nu
     return errorReply(`the turn took longer than ${Math.round(deps.turnTimeoutMs / 1000)} s`);
   }
   if ('error' in settled) return errorReply(settled.error);
-  const { refs, notes } = await uploadImages(deps, settled.result.images ?? []);
-  return resultReply([settled.result.text, ...notes].join('\n'), refs);
+  const { refs, notes } = await uploadImages(deps.media, settled.result.images ?? []);
+  const text = [settled.result.text, ...notes].join('\n');
+  // A text that cannot fit beside its images travels through /api/media as a URL ("Limits").
+  if (jsonBytes(resultReply(text, refs)) <= LIMITS.relayPayloadBytes) return resultReply(text, refs);
+  const room = LIMITS.relayPayloadBytes - jsonBytes(resultReply('', refs));
+  return resultReply((await offloadText(deps.media, text, room)).text, refs);
 }
 
 async function raiseNotification(deps: RelayHandlerDeps, notification: PlatformNotification): Promise<ReplyPayload> {

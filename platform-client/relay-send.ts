@@ -18,7 +18,13 @@ export type RelaySendKind =
   | 'server_key'
   | 'relay_fault'
   | 'unreachable'
-  | 'no_envelope';
+  | 'no_envelope'
+  /**
+   * This client's addition: the contract's kinds describe the platform's own web library, whose
+   * 401 is its internal key (server_key). A device holds the owner's token instead, and a 401
+   * `login required` means that token was refused.
+   */
+  | 'session_refused';
 
 /** A queued envelope. */
 export interface RelayQueued {
@@ -61,12 +67,18 @@ export function classifySendFailure(failure: PlatformFailure): RelayNotQueued {
     return notQueued('no_such_device', message, 'no', false);
   if (failure.workerError === WORKER_ERRORS.payloadTooBig || status === 413)
     return notQueued('too_big', message, 'no', false);
-  // 401 here is the platform's own internal key (or our session) being refused before the insert.
+  if (status === 401 && failure.workerError === WORKER_ERRORS.loginRequired)
+    return notQueued('session_refused', 'the platform refused the owner session token', 'no', false);
+  // Any other 401 is the platform's own internal key being refused before the insert.
   if (status === 401) return notQueued('server_key', message, 'no', false);
   // 424 is the proxy's "registry unreachable": the worker faulted, possibly after writing the row.
   if (status >= 500 || status === 424) return notQueued('relay_fault', message, 'unknown', true);
   if (status >= 200 && status < 300) return notQueued('no_envelope', message, 'unknown', false);
-  return notQueued('bad_request', message, 'no', status === 429);
+  // bad_request is "other 400" (reference-notes §2.5). Other 4xx (a limiter's 429, 403, 422) are not
+  // documented as refusals before the insert, so delivery is unknown, and a resend could queue a
+  // second invoke: not retryable.
+  if (status === 400) return notQueued('bad_request', message, 'no', false);
+  return notQueued('relay_fault', message, 'unknown', false);
 }
 
 /** Classifies the outcome of a relay send. */

@@ -27,6 +27,7 @@ describe('relay against the emulator', () => {
     expect(h.turns).toHaveLength(1);
     expect(h.turns[0]).toMatchObject({ prompt: '[fleet depth=1 from owner] look left', fleet: true, depth: 1 });
     expect(reply).toMatchObject({ inReplyTo: id, payload: { result: 'I looked: 1' } });
+    expect(reply?.payload.images).toBeUndefined();
     expect(h.emu.requests.find((r) => r.method === 'PUT')?.body).toMatchObject({ max: 5 });
     await vi.waitFor(() => expect(h.client.status().envelopesHandled).toBe(1));
   });
@@ -55,7 +56,7 @@ describe('relay against the emulator', () => {
     expect(replies.find((r) => r.inReplyTo === broken)?.payload.result).toMatch(/^Error: /);
   });
 
-  it('trims an oversized result to fit 8192 bytes and sends a large image through media', async () => {
+  it('sends a result over 8 KB through media as a URL, and a large image through media', async () => {
     const image = new Uint8Array(1_500_000).fill(7);
     h = await startHarness({
       runner: async () => ({ text: 'ü'.repeat(30_000), images: [{ data: image, contentType: 'image/png' }] }),
@@ -64,7 +65,11 @@ describe('relay against the emulator', () => {
     await h.client.start();
     const [reply] = await pollAndAwait(1);
     expect(Buffer.byteLength(reply?.raw ?? '')).toBeLessThanOrEqual(8192);
-    expect(reply?.payload.result).toMatch(/\[trimmed: \d+ of 30000 characters not sent\]$/);
+    const text = reply?.payload.result as string;
+    expect(text.startsWith('ü'.repeat(1000))).toBe(true);
+    const whole = /is at (\S+)\]$/.exec(text)?.[1] as string;
+    expect(whole).toMatch(new RegExp(`^${h.emu.url}/media/`));
+    expect(await (await fetch(whole)).text()).toBe('ü'.repeat(30_000));
     const images = reply?.payload.images as Array<{ url: string; format: string }>;
     expect(images).toEqual([{ url: expect.stringMatching(new RegExp(`^${h.emu.url}/media/`)), format: 'png' }]);
     const served = await fetch(images[0]?.url as string);

@@ -3,7 +3,7 @@
  * session or command-line token, list devices, send to the relay and read replies. Session
  * routes take `Authorization: Bearer <CLI_TOKEN>` (platform-api.md "Authentication" 1, 3).
  */
-import { LIMITS, PATHS } from './limits.ts';
+import { CADENCE, LIMITS, PATHS } from './limits.ts';
 import type { PlatformHttp } from './platform-http.ts';
 import { classifyRelaySend, tooBigLocally, type RelaySendResult } from './relay-send.ts';
 import type { Outcome, PlatformFailure } from './types.ts';
@@ -38,6 +38,12 @@ export interface SessionClient {
   createDevice(input: CreateDeviceInput): Promise<Outcome<{ deviceId: string; token: string }>>;
   relaySend(toDevice: string, envelope: Record<string, unknown>): Promise<RelaySendResult>;
   relayReply(inReplyTo: string): Promise<Outcome<RelayReply | null>>;
+  /**
+   * One agent turn on an endpoint device (POST /api/devices/endpoint/chat, LR, at most 90 s):
+   * `{ok, result}`, or `{ok: false, error}` plus the flag that says why (unreachable, timeout or
+   * unauthorized), passed on as the platform gave it.
+   */
+  endpointChat(deviceId: string, prompt: string): Promise<Outcome<Record<string, unknown>>>;
 }
 
 const malformed = (route: string): { ok: false; failure: PlatformFailure } => ({
@@ -113,6 +119,17 @@ export function createSessionClient(http: PlatformHttp, bearer: string): Session
           body: { toDevice, payload: JSON.stringify(envelope) },
         }),
       );
+    },
+    async endpointChat(deviceId, prompt) {
+      const out = await http.send({
+        method: 'POST',
+        path: PATHS.endpointChat,
+        bearer,
+        body: { deviceId, prompt },
+        timeoutMs: CADENCE.endpointChatMs,
+      });
+      if (!out.ok) return out;
+      return typeof out.value.body.ok === 'boolean' ? { ok: true, value: out.value.body } : malformed('endpoint chat');
     },
     async relayReply(inReplyTo) {
       const out = await http.send({

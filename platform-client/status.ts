@@ -35,6 +35,7 @@ export function createStatusStore(now: () => number, channel: string, log: Platf
     lastError: null,
     unread: null,
     halted: null,
+    tokenNotice: null,
     ownerSession: null,
     firmware: {
       state: 'disabled',

@@ -16,6 +16,8 @@ export interface StrikeState {
 export interface StrikePolicy {
   /** Records a 401 at `now`; returns true when this strike halts the device. */
   strike(now: number): boolean;
+  /** Halts at once, without waiting for the span (the owner's device list proved the token dead). */
+  haltNow(now: number): void;
   /** Records any successful device request; returns true when this lifts a halt. */
   clear(): boolean;
   state(): StrikeState;
@@ -41,6 +43,10 @@ export function createStrikePolicy(options: StrikeOptions = {}): StrikePolicy {
       if (halted) return false;
       halted = count >= needed && now - firstAt >= spanMs;
       return halted;
+    },
+    haltNow(now) {
+      firstAt ??= now;
+      halted = true;
     },
     clear() {
       const lifted = halted;

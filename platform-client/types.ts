@@ -28,6 +28,7 @@ export type FailureKind =
   | 'too_large'
   | 'bad_request'
   | 'conflict'
+  | 'rate_limited'
   | 'unavailable'
   | 'timeout'
   | 'transport'

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPlatformHttp } from './platform-http.ts';
+import { createPlatformHttp, httpFailure } from './platform-http.ts';
+import { classifySendFailure } from './relay-send.ts';
 import { createSessionClient } from './session-client.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
 import type { ToolDefinition } from './use-device-tool.ts';
@@ -13,7 +14,10 @@ async function withPeer() {
   // Enrolled but with the loops stopped, so the only timers are the tool's own.
   await h.client.start();
   await h.client.disconnect();
-  expect(await h.client.setOwnerSession(h.owner.session)).toMatchObject({ ok: true, value: { ownerSession: 'stored' } });
+  expect(await h.client.setOwnerSession(h.owner.session)).toMatchObject({
+    ok: true,
+    value: { ownerSession: 'stored' },
+  });
   const phone = h.emu.enrolDevice(h.owner.session, 'phone');
   return { tool: h.client.useDeviceTool, phone };
 }
@@ -89,6 +93,60 @@ describe('use_device tool', () => {
     expect(h.sched.now() - started).toBeLessThan(15_000);
   });
 
+  it('says the session was refused when a 401 comes during the wait, instead of "pending"', async () => {
+    const { tool, phone } = await withPeer();
+    const pending = tool.run({ action: 'invoke', device: phone.deviceId, prompt: 'battery?' }, {});
+    await vi.waitFor(() => expect(h.sched.pending()).toBe(1));
+    // The owner signs the token out while the tool waits.
+    h.emu.ctx.state.sessions.delete(h.owner.session);
+    const out = await h.sched.runUntil(pending);
+    expect(out).toMatchObject({ ok: false, kind: 'session_refused', envelope_id: expect.any(String) });
+    expect(out.pending).toBeUndefined();
+    expect(h.emu.requests.filter((r) => r.method === 'GET' && r.path === '/api/devices/relay')).toHaveLength(1);
+  });
+
+  it('names this robot in the invoke envelope, so the receiver marks it "from cockpit-robot"', async () => {
+    const { tool } = await withPeer();
+    await run(tool, { action: 'invoke', device: 'phone', prompt: 'ping', wait: false });
+    expect(JSON.parse(h.emu.ctx.relay.rows[0]!.payload)).toEqual({
+      type: 'invoke',
+      prompt: 'ping',
+      from: 'cockpit-robot',
+    });
+  });
+
+  it('runs a turn on an endpoint device through endpoint/chat, and passes its failure flag on', async () => {
+    const { tool } = await withPeer();
+    h.emu.enrolDevice(h.owner.session, 'reachy', { kind: 'endpoint', url: 'https://reachy.example.com', secret: 's3' });
+    expect(await run(tool, { action: 'invoke', device: 'reachy', prompt: 'wave' })).toEqual({
+      device: 'reachy',
+      ok: true,
+      result: 'endpoint heard: wave',
+    });
+    h.emu.setEndpointScript(() => ({ failure: 'unreachable' }));
+    expect(await run(tool, { action: 'invoke', device: 'reachy', prompt: 'wave' })).toMatchObject({
+      ok: false,
+      unreachable: true,
+    });
+    expect(h.emu.ctx.relay.rows).toHaveLength(0);
+  });
+
+  it('redeems a task_* ticket that a device deposited through task-result', async () => {
+    const { tool, phone } = await withPeer();
+    const res = await fetch(`${h.emu.url}/api/devices/task-result`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...phone, taskId: 'scan-1', summary: 'scan done', result: '3 rooms' }),
+    });
+    const { ticket } = (await res.json()) as { ticket: string };
+    expect(ticket).toMatch(/^task_[0-9a-f]{8}_scan-1$/);
+    expect(await run(tool, { action: 'result', envelope_id: ticket })).toEqual({
+      ok: true,
+      envelope_id: ticket,
+      reply: { taskId: 'scan-1', summary: 'scan done', result: '3 rooms' },
+    });
+  });
+
   it('returns the ticket at once with wait: false', async () => {
     const { tool } = await withPeer();
     const out = await run(tool, { action: 'invoke', device: 'phone', prompt: 'ping', wait: false });
@@ -159,11 +217,33 @@ describe('relay-send outcome kinds', () => {
     });
   });
 
-  it('server_key on 401, relay_fault on a worker fault, unreachable when the request throws', async () => {
+  it("a refused owner session is session_refused, not server_key (the platform's own key)", async () => {
     expect(await (await session('bad-token')).relaySend(h.device.deviceId, {})).toMatchObject({
+      kind: 'session_refused',
+      delivered: 'no',
+      retryable: false,
+    });
+    expect(classifySendFailure(httpFailure(401, { error: 'unauthorized' }))).toMatchObject({
       kind: 'server_key',
       delivered: 'no',
     });
+  });
+
+  it('bad_request is a 400 only; other 4xx (429 included) are not retryable and of unknown delivery', () => {
+    expect(classifySendFailure(httpFailure(400, { error: 'x' }))).toMatchObject({
+      kind: 'bad_request',
+      delivered: 'no',
+    });
+    for (const status of [403, 422, 429])
+      expect(classifySendFailure(httpFailure(status, { error: 'x' }))).toMatchObject({
+        kind: 'relay_fault',
+        delivered: 'unknown',
+        retryable: false,
+      });
+    expect(httpFailure(429, { error: 'slow down' })).toMatchObject({ kind: 'rate_limited', retryable: false });
+  });
+
+  it('relay_fault on a worker fault, unreachable when the request throws', async () => {
     await h.close();
     const s = await session();
     h.emu.setWorkerDown(true);

@@ -105,8 +105,14 @@ async function waitForReply(deps: Deps, session: SessionClient, envelopeId: stri
   while (deps.scheduler.now() < deadline && !signal?.aborted) {
     await sleep(deps.scheduler, deps.pollMs, signal);
     const out = await session.relayReply(envelopeId);
-    // A failed read is not the device's answer: keep waiting within the budget.
     if (out.ok && out.value) return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
+    // A refused session will not come back within the wait: say so instead of "pending".
+    if (!out.ok && out.failure.kind === 'unauthorized')
+      return fail('the platform refused the owner session token while waiting for the reply', {
+        kind: 'session_refused',
+        envelope_id: envelopeId,
+      });
+    // Any other failed read is not the device's answer: keep waiting within the budget.
   }
   return {
     ok: true,
@@ -116,6 +122,13 @@ async function waitForReply(deps: Deps, session: SessionClient, envelopeId: stri
   };
 }
 
+/** One turn on an endpoint device through POST /api/devices/endpoint/chat (at most 90 s). */
+async function endpointChat(session: SessionClient, target: DeviceEntry, prompt: string) {
+  const out = await session.endpointChat(target.id, prompt);
+  if (!out.ok) return fail(out.failure.message, { kind: out.failure.kind });
+  return { device: target.name, ...out.value };
+}
+
 async function invoke(deps: Deps, session: SessionClient, input: Record<string, unknown>, signal?: AbortSignal) {
   if (typeof input.device !== 'string' || typeof input.prompt !== 'string' || input.prompt.trim() === '')
     return fail('invoke needs a device and a prompt');
@@ -123,9 +136,14 @@ async function invoke(deps: Deps, session: SessionClient, input: Record<string, 
   if (!devices.ok) return fail(devices.failure.message, { kind: devices.failure.kind });
   const target = resolveDevice(devices.value, input.device);
   if (typeof target === 'string') return fail(target, { kind: 'no_such_device' });
-  if (target.id === deps.selfDeviceId()) return fail('a robot never invokes itself through the fleet');
-  if (target.kind === 'endpoint') return fail(`${target.name} is an endpoint device; the relay cannot reach it`);
-  const sent = await session.relaySend(target.id, { type: 'invoke', prompt: input.prompt });
+  const selfId = deps.selfDeviceId();
+  if (target.id === selfId) return fail('a robot never invokes itself through the fleet');
+  // Endpoint devices are dialled by the platform, not polled (platform-api.md "Devices").
+  if (target.kind === 'endpoint') return endpointChat(session, target, input.prompt);
+  // `from` names this robot in the receiver's `[fleet depth=1 from <name>]` mark (reference-notes §3).
+  const self = devices.value.find((d) => d.id === selfId);
+  const envelope = { type: 'invoke', prompt: input.prompt, ...(self ? { from: self.name } : {}) };
+  const sent = await session.relaySend(target.id, envelope);
   if (!sent.queued) return { ok: false, ...sent };
   if (input.wait === false)
     return { ok: true, pending: true, envelope_id: sent.id, note: 'queued; redeem with action "result"' };

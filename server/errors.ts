@@ -51,6 +51,7 @@ export const ERROR_CODES = Object.freeze({
   STATE_UNAVAILABLE: { kind: 'unavailable', meaning: 'no fresh robot state yet' },
   CAMERA_NO_FRAME: { kind: 'unavailable', meaning: 'the camera has no frame yet' },
   NOT_CONFIGURED: { kind: 'unavailable', meaning: 'the feature needs configuration first' },
+  PLATFORM_UNREACHABLE: { kind: 'unavailable', meaning: 'the hosted platform did not answer; try again' },
   STORAGE_FAILED: { kind: 'unavailable', meaning: 'a file in the data dir could not be written; nothing changed' },
   TIMEOUT: { kind: 'timeout', meaning: 'the operation did not finish in time' },
 } as const satisfies Record<string, { kind: ErrorKind; meaning: string }>);

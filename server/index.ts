@@ -18,7 +18,7 @@ import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
 import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
 import type { PlatformNotice } from './desktop/platform-port.ts';
 import { busyReason } from './desktop/robot-busy.ts';
-import type { FleetTurnInput } from './agent/fleet-chat.ts';
+import type { FleetTurnAnswer, FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { recordingRoutes } from './desktop/routes/recording-routes.ts';
 import { createBlackBox, type Recorder } from './recorder/index.ts';
@@ -63,7 +63,7 @@ export interface CockpitOptions {
   shellRoot?: string;
   /** Where the log's recent records are kept for the dashboard and the diagnostics bundle. */
   logRing?: LogRing;
-  /** The platform client's port, device ask and use_device, wired by main/compose.ts. */
+  /** The platform client's port, chat stream and use_device, wired by main/compose.ts. */
   platform?: FeatureOptions['platform'];
   /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
   push?: FeatureOptions['push'];
@@ -97,8 +97,8 @@ export interface Cockpit {
   createLocalWindowSession(ttlSeconds: number): Promise<{ id: string; key: string; expiresAt: number }>;
   /** The local certificate authority's certificate (PEM), for clients that must trust it. */
   readonly caCertPem: string | undefined;
-  /** One fleet turn on the agent, without fleet tools: what a relayed `invoke` runs. */
-  runFleetTurn(turn: FleetTurnInput): Promise<{ text: string }>;
+  /** One fleet turn on the agent, without fleet tools: what a relayed `invoke` runs (text and pictures). */
+  runFleetTurn(turn: FleetTurnInput): Promise<FleetTurnAnswer>;
   /** The tools a fleet turn may use: the verbs this robot offers other devices. */
   fleetToolNames(): string[];
   /** A platform notify envelope: an event receipt and a `notify` frame on /ws. */

@@ -55,7 +55,7 @@ function recordingLog(logs: Array<{ level: string; msg: string }>): PlatformLog 
 /** Starts the emulator and a client enrolled as a fresh device of a fresh owner. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const sched = createManualScheduler();
-  const emu = await startPlatformEmulator({ now: sched.now });
+  const emu = await startPlatformEmulator({ now: sched.now, timers: sched });
   const owner = emu.addUser('owner');
   const device = emu.enrolDevice(owner.session, 'cockpit-robot');
   const dataDir = await mkdtemp(join(tmpdir(), 'pc-harness-'));

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { wordPieces } from './emulator-ask.ts';
+import { createManualScheduler } from './manual-scheduler.ts';
 import { startPlatformEmulator, type PlatformEmulator } from './platform-emulator.ts';
 
 let emu: PlatformEmulator;
@@ -46,6 +47,47 @@ describe('POST /api/devices/ask', () => {
     );
     emu.setAskScript(() => ({ text: 'partial', cutOff: true }));
     expect(await (await ask({ text: 'x', stream: '1' })).text()).not.toContain('[DONE]');
+  });
+
+  it('sends `: thinking` every 10 s while the agent works, on the emulator clock', async () => {
+    await emu.close();
+    const sched = createManualScheduler();
+    emu = await startPlatformEmulator({ now: sched.now, timers: sched });
+    dev = emu.enrolDevice(emu.addUser('owner').session, 'robot');
+    let answer!: (a: { text: string }) => void;
+    emu.setAskScript(() => new Promise((resolve) => (answer = resolve)));
+    const res = await ask({ text: 'think hard', stream: '1' });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    const readUntil = async (count: number) => {
+      while ((seen.match(/: thinking/g) ?? []).length < count) seen += decoder.decode((await reader.read()).value);
+    };
+    await readUntil(1);
+    await sched.advance(10_000);
+    await readUntil(2);
+    await sched.advance(10_000);
+    await readUntil(3);
+    answer({ text: 'done' });
+    for (let r = await reader.read(); !r.done; r = await reader.read()) seen += decoder.decode(r.value);
+    expect(seen).toBe(': thinking\n\n'.repeat(3) + 'data: {"t":"done"}\n\ndata: [DONE]\n\n');
+    expect(sched.pending()).toBe(0);
+  });
+
+  it('reads the agent under every spelling of the "tiny-equivalent agent" field, and audioUrl', async () => {
+    const seen: unknown[] = [];
+    emu.setAskScript((text, _dev, extra) => {
+      seen.push({ text, ...extra });
+      return { text: 'ok' };
+    });
+    for (const field of ['svc', 'tiny', 'agent']) await (await ask({ text: 'hi', [field]: 'helper' })).text();
+    await (await ask({ audioUrl: 'https://cdn.example/a.wav' })).text();
+    expect(seen).toEqual([
+      { text: 'hi', agent: 'helper' },
+      { text: 'hi', agent: 'helper' },
+      { text: 'hi', agent: 'helper' },
+      { text: '[transcribed audio]', audioUrl: 'https://cdn.example/a.wav' },
+    ]);
   });
 
   it('answers {ok, text ≤2000, card?} as JSON without stream', async () => {

@@ -11,13 +11,39 @@ export interface EmuRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** A reply: JSON, raw bytes with a content type, or server-sent event frames written one by one. */
+/** The writing end of a live server-sent event stream (the chat stream, a slow device ask). */
+export interface SseOut {
+  /** Writes `data: <payload>` and a blank line; a string is written as it is, anything else as JSON. */
+  data(value: unknown): void;
+  /** Writes a comment frame `: <text>` (a keep-alive). */
+  comment(text: string): void;
+  /** True once the client went away or the stream ended. */
+  readonly closed: boolean;
+  /** Resolves when the client goes away. */
+  readonly gone: Promise<void>;
+}
+
+/** A reply: JSON, raw bytes with a content type, fixed SSE frames, or a live SSE stream. */
 export interface EmuReply {
   status: number;
   body?: unknown;
   raw?: { bytes: Buffer; contentType: string };
   sse?: string[];
+  /** A stream written as things happen; the response ends when the promise settles. */
+  live?: (out: SseOut) => Promise<void>;
 }
+
+/** Timers of the emulator (keep-alives), on the same clock as `state.now`. */
+export interface EmuTimers {
+  after(ms: number, fn: () => void): () => void;
+}
+
+/**
+ * How a dead worker shows (reference-notes §2.1 and platform-api.md "Errors" both allow a reading):
+ * `down` is the proxy's 424 `registry unreachable` for a worker that refused or failed; `hang` is
+ * the 503 {error} after the 10 s bound (the emulator answers at once instead of waiting it out).
+ */
+export type WorkerDown = false | 'down' | 'hang';
 
 /** A firmware pointer as stored per channel. */
 export interface EmuFirmware {
@@ -44,13 +70,19 @@ export interface EmuContext {
   }>;
   firmware: Map<string, EmuFirmware>;
   origin: () => string;
-  /** When set, worker-backed routes answer as a proxy whose worker is down (reference-notes §2.1). */
-  workerDown: boolean;
-  /** POST /api/devices/ask over the emulator's scripted agent. */
-  ask: EmuHandler;
+  /** When set, worker-backed routes answer as a proxy whose worker is down or hung. */
+  workerDown: WorkerDown;
+  /**
+   * The 401 string for a device-auth miss. reference-notes §2.1 gives "unauthorized" and "unknown
+   * device" as the one answer; both are readings a client must take as a strike.
+   */
+  deviceMiss: 'unauthorized' | 'unknown device';
+  timers: EmuTimers;
+  /** Handlers the emulator adds beyond the fixed tables (ask, chat, endpoint devices). */
+  extra: Record<string, EmuHandler>;
 }
 
-/** A route handler. */
+/** A route handler; live replies stream, and a few answers wait for another request (tool-result). */
 export type EmuHandler = (req: EmuRequest, ctx: EmuContext) => EmuReply;
 
 /** A JSON error reply `{error}` (platform-api.md "Errors"). */
@@ -78,10 +110,22 @@ export function bodyDevice(req: EmuRequest, ctx: EmuContext): EmuDevice | null {
   return authDevice(ctx.state, req.body.deviceId, req.body.token);
 }
 
-/** The single 401 every device-auth miss gets (reference-notes §2.1). */
-export const DEVICE_UNAUTHORIZED = fail(401, 'unauthorized');
+/** The single 401 every device-auth miss gets (reference-notes §2.1), in the emulator's current reading. */
+export function deviceUnauthorized(ctx: EmuContext): EmuReply {
+  return fail(401, ctx.deviceMiss);
+}
 /** The proxy's answer when its worker is unreachable (reference-notes §2.1). */
 export const REGISTRY_UNREACHABLE = fail(424, 'registry unreachable');
+
+/**
+ * The answer of a worker-backed route while the worker is down or hung; `retryableStatus` routes
+ * (firmware, media) answer 503 with `retryable: true` instead of 424 (reference-notes §2.1).
+ */
+export function workerDownReply(ctx: EmuContext, retryableStatus = false): EmuReply | null {
+  if (!ctx.workerDown) return null;
+  if (retryableStatus) return fail(503, 'unavailable', { retryable: true });
+  return ctx.workerDown === 'hang' ? fail(503, 'worker did not answer in time') : REGISTRY_UNREACHABLE;
+}
 
 /** A string field of at most `max` characters, or undefined when absent; null when invalid. */
 export function optionalString(value: unknown, max: number): string | undefined | null {

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   bodyDevice,
-  DEVICE_UNAUTHORIZED,
+  deviceUnauthorized,
   fail,
   ok,
   optionalString,
-  REGISTRY_UNREACHABLE,
+  workerDownReply,
   type EmuContext,
   type EmuHandler,
   type EmuRequest,
@@ -21,16 +21,12 @@ import { appendEvent, type EmuDevice } from './emulator-state.ts';
 const PRIVATE_V4 =
   /^http:\/\/(10\.\d+\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|192\.168\.\d+\.\d+|169\.254\.\d+\.\d+)(:\d+)?(\/.*)?$/;
 const EVENT_KINDS = ['nicla_wake', 'nicla_sentry', 'nicla_transcript', 'device_note'];
-const MEDIA_TYPES = [
-  'image/jpeg',
-  'image/png',
-  'image/webp',
-  'image/gif',
-  'audio/mp4',
-  'audio/mpeg',
-  'audio/wav',
-  'audio/ogg',
-];
+/**
+ * platform-api.md names no media types (reference-notes §2.6 lists image and audio ones), so any
+ * `type/subtype` is stored; "6 MB" is taken in its larger reading, 6 MiB, so a client that reads
+ * either way is accepted.
+ */
+const MEDIA_TYPE = /^[a-z]+\/[a-z0-9.+-]+(;.*)?$/i;
 const MEDIA_BYTES = 6 * 1024 * 1024;
 
 /** Valid capability list: at most 32 entries of at most 32 characters (reference-notes §2.2). */
@@ -45,15 +41,15 @@ export function validCapabilities(value: unknown): value is string[] {
 /** Wraps a handler with device auth and the proxy's worker-down answer. */
 export function device(
   handler: (req: EmuRequest, ctx: EmuContext, device: EmuDevice) => ReturnType<EmuHandler>,
-  downStatus = 424,
+  retryableDown = false,
 ): EmuHandler {
   return (req, ctx) => {
-    if (ctx.workerDown)
-      return downStatus === 424 ? REGISTRY_UNREACHABLE : fail(503, 'unavailable', { retryable: true });
+    const down = workerDownReply(ctx, retryableDown);
+    if (down) return down;
     if (typeof req.body.deviceId !== 'string' || typeof req.body.token !== 'string')
       return fail(400, 'deviceId and token required');
     const found = bodyDevice(req, ctx);
-    return found ? handler(req, ctx, found) : DEVICE_UNAUTHORIZED;
+    return found ? handler(req, ctx, found) : deviceUnauthorized(ctx);
   };
 }
 
@@ -137,22 +133,23 @@ const transcript = device((req, ctx, dev) => {
 export function storeMedia(req: EmuRequest, ctx: EmuContext, userId: string): ReturnType<EmuHandler> {
   const { data, contentType } = req.body;
   if (typeof data !== 'string' || typeof contentType !== 'string') return fail(400, 'data and contentType required');
-  if (!MEDIA_TYPES.includes(contentType)) return fail(400, 'unsupported content type');
+  if (!MEDIA_TYPE.test(contentType)) return fail(400, 'contentType must be a media type');
   const bytes = Buffer.from(data, 'base64');
   if (bytes.byteLength === 0) return fail(400, 'empty media');
-  if (bytes.byteLength > MEDIA_BYTES) return fail(413, 'media too large');
+  // The status of a validation failure is not shown (platform-api.md "Errors"): a plain 400.
+  if (bytes.byteLength > MEDIA_BYTES) return fail(400, 'media must be at most 6 MB');
   const key = randomBytes(18).toString('base64url');
   ctx.media.set(key, { bytes, contentType, userId });
   return ok({ key, url: `${ctx.origin()}/media/${key}`, bytes: bytes.byteLength });
 }
 
-const media = device((req, ctx, dev) => storeMedia(req, ctx, dev.userId), 503);
+const media = device((req, ctx, dev) => storeMedia(req, ctx, dev.userId), true);
 
 const firmware = device((req, ctx) => {
   if (typeof req.body.channel !== 'string' || !/^[a-z0-9][a-z0-9_-]{0,31}$/.test(req.body.channel))
     return fail(400, 'channel required');
   return ok({ bundle: ctx.firmware.get(req.body.channel) ?? null });
-}, 503);
+}, true);
 
 /** Device routes by "METHOD path". Media is dispatched by the emulator (session or device). */
 export const DEVICE_ROUTES: Readonly<Record<string, EmuHandler>> = {

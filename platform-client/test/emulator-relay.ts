@@ -25,16 +25,18 @@ export interface EmuRelay {
 const UNDELIVERED_LIFE_MS = 3_600_000;
 const KEPT_MS = 86_400_000;
 const WAIT_BUDGET_MS = 45_000;
-const PAYLOAD_BYTES = 8192;
+const PAYLOAD_LIMIT = 8192;
 
 /**
- * Normalises a payload to its string form: an object is stringified as the proxy does, then
- * it must parse as JSON and fit 8192 bytes (platform-api.md "Limits"). Null when it does not.
+ * Normalises a payload to its string form: an object is stringified as the proxy does, then it
+ * must parse as JSON and fit the limit. platform-api.md "Limits" says 8192 bytes, reference-notes
+ * §2.4 8192 characters; the emulator accepts both readings, so it refuses only what is over 8192
+ * characters (and therefore over 8192 bytes too). Null when it does not fit.
  */
 export function normalisePayload(payload: unknown): string | null {
   if (payload === undefined || payload === null) return null;
   const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  if (Buffer.byteLength(text, 'utf8') > PAYLOAD_BYTES) return null;
+  if (Array.from(text).length > PAYLOAD_LIMIT) return null;
   try {
     JSON.parse(text);
   } catch {

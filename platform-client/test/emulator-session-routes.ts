@@ -8,8 +8,8 @@ import {
   fail,
   ok,
   optionalString,
-  REGISTRY_UNREACHABLE,
   sessionUser,
+  workerDownReply,
   type EmuContext,
   type EmuHandler,
   type EmuRequest,
@@ -19,16 +19,18 @@ import { getFirmware, setFirmware } from './emulator-firmware.ts';
 import { findReply, normalisePayload, send } from './emulator-relay.ts';
 import { hashToken, listEntry, mintToken } from './emulator-state.ts';
 
-function session(handler: (req: EmuRequest, ctx: EmuContext, userId: string) => ReturnType<EmuHandler>): EmuHandler {
+export function session(
+  handler: (req: EmuRequest, ctx: EmuContext, userId: string) => ReturnType<EmuHandler>,
+): EmuHandler {
   return (req, ctx) => {
     const userId = sessionUser(req, ctx);
     if (!userId) return fail(401, 'login required');
-    // The web routes proxy to the worker; a dead worker becomes 424 (reference-notes §2.1).
-    return ctx.workerDown ? REGISTRY_UNREACHABLE : handler(req, ctx, userId);
+    // The web routes proxy to the worker; a dead worker becomes 424 or, hung, 503 (reference-notes §2.1).
+    return workerDownReply(ctx) ?? handler(req, ctx, userId);
   };
 }
 
-function ownedDevice(ctx: EmuContext, userId: string, deviceId: unknown) {
+export function ownedDevice(ctx: EmuContext, userId: string, deviceId: unknown) {
   const device = typeof deviceId === 'string' ? ctx.state.devices.get(deviceId) : undefined;
   return device && device.userId === userId && !device.revoked ? device : null;
 }

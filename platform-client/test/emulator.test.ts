@@ -168,6 +168,19 @@ describe('relay', () => {
     expect((await sendTo(dev.deviceId, fill(8193))).status).toBe(400);
   });
 
+  it('reads the limit in both readings: 8192 characters of two-byte text pass, 8193 do not', async () => {
+    // "at most 8192 bytes" ("Limits") and "8192 characters" (reference-notes §2.4) disagree
+    // beyond ASCII; the emulator accepts both readings, so a client cannot lean on either.
+    const fill = (n: number) => JSON.stringify({ r: 'é'.repeat(n - 8) });
+    expect(Array.from(fill(8192))).toHaveLength(8192);
+    expect(Buffer.byteLength(fill(8192))).toBeGreaterThan(8192);
+    expect((await sendTo(dev.deviceId, fill(8192))).status).toBe(200);
+    expect(await sendTo(dev.deviceId, fill(8193))).toEqual({
+      status: 400,
+      body: { error: 'payload must be valid JSON ≤8KB' },
+    });
+  });
+
   it('returns the reply by inReplyTo and reports a late one as device_result', async () => {
     const sent = await sendTo(dev.deviceId, '{"type":"invoke","prompt":"x"}');
     const id = sent.body.id as string;
@@ -263,7 +276,11 @@ describe('other device routes', () => {
     const served = await fetch(out.body.url as string);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer()).toString()).toBe('png-bytes');
+    // platform-api.md names no media types: a text result stored as media is one reading it allows.
     expect((await call('POST', '/api/media', { ...creds(), data: 'AA==', contentType: 'text/plain' })).status).toBe(
+      200,
+    );
+    expect((await call('POST', '/api/media', { ...creds(), data: 'AA==', contentType: 'not a type' })).status).toBe(
       400,
     );
     expect(
@@ -276,6 +293,26 @@ describe('other device routes', () => {
         })
       ).status,
     ).toBe(401);
+  });
+
+  it('takes 6 MB in its larger reading (6 MiB) and refuses more with a 400, never an invented 413', async () => {
+    const of = (n: number) => ({ ...creds(), data: Buffer.alloc(n, 1).toString('base64'), contentType: 'image/png' });
+    expect((await call('POST', '/api/media', of(6 * 1024 * 1024))).status).toBe(200);
+    expect(await call('POST', '/api/media', of(6 * 1024 * 1024 + 1))).toMatchObject({ status: 400 });
+  });
+
+  it('says "unknown device" instead of "unauthorized" when set to, still with a 401', async () => {
+    emu.setDeviceMiss('unknown device');
+    expect(
+      await call('POST', '/api/media', { deviceId: 'nope', token: 'x', data: 'AA==', contentType: 'image/png' }),
+    ).toEqual({
+      status: 401,
+      body: { error: 'unknown device' },
+    });
+    expect(await call('POST', '/api/devices/heartbeat', { deviceId: 'nope', token: 'x' })).toEqual({
+      status: 401,
+      body: { error: 'unknown device' },
+    });
   });
 
   it('serves the firmware pointer and refuses a downgrade with 409 unless forced', async () => {
@@ -317,6 +354,15 @@ describe('other device routes', () => {
       status: 503,
       body: { retryable: true },
     });
+  });
+
+  it('answers a hung worker with 503 {error} (platform-api.md "Errors": the 10 s bound)', async () => {
+    emu.setWorkerDown('hang');
+    expect(await call('POST', '/api/devices/heartbeat', creds())).toMatchObject({
+      status: 503,
+      body: { error: expect.any(String) },
+    });
+    expect(await call('GET', '/api/devices', undefined, owner.session)).toMatchObject({ status: 503 });
   });
 
   it('cuts connections during an outage', async () => {

@@ -7,8 +7,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { askRoute, defaultAskScript, type EmuAskScript } from './emulator-ask.ts';
-import { fail, sessionUser, type EmuContext, type EmuReply, type EmuRequest } from './emulator-context.ts';
+import { chatRoute, createEmuChat, toolResultRoute, type EmuChat, type EmuChatScript } from './emulator-chat.ts';
+import {
+  fail,
+  sessionUser,
+  type EmuContext,
+  type EmuReply,
+  type EmuRequest,
+  type EmuTimers,
+  type WorkerDown,
+} from './emulator-context.ts';
 import { DEVICE_MEDIA, DEVICE_ROUTES, storeMedia } from './emulator-device-routes.ts';
+import { defaultEndpointScript, endpointRoutes, type EmuEndpointScript } from './emulator-endpoint.ts';
+import { writeFrames, writeLive } from './emulator-sse.ts';
 import { send } from './emulator-relay.ts';
 import { SESSION_ROUTES } from './emulator-session-routes.ts';
 import { addUser, createEmuState, isOnline } from './emulator-state.ts';
@@ -17,6 +28,8 @@ import { addUser, createEmuState, isOnline } from './emulator-state.ts';
 export interface PlatformEmulatorOptions {
   /** The clock behind presence, retention and timestamps; Date.now by default. */
   now?: () => number;
+  /** Timers of the keep-alives (`: ping`, `: thinking`), on the same clock; real timers by default. */
+  timers?: EmuTimers;
 }
 
 /** A request as the emulator saw it, for assertions. */
@@ -45,10 +58,21 @@ export interface PlatformEmulator {
   hostFile(path: string, bytes: Uint8Array | string, contentType?: string): string;
   /** While on, every connection is cut: the client sees a transport error. */
   setOutage(on: boolean): void;
-  /** While on, worker-backed routes answer as a proxy whose worker is down. */
-  setWorkerDown(on: boolean): void;
+  /**
+   * While set, worker-backed routes answer as a proxy whose worker is down (`true` or `'down'`:
+   * 424 registry unreachable) or hung (`'hang'`: 503 {error}); firmware and media say 503 retryable.
+   */
+  setWorkerDown(on: boolean | WorkerDown): void;
+  /** The string of the device-auth 401: "unauthorized" (default) or "unknown device". */
+  setDeviceMiss(text: 'unauthorized' | 'unknown device'): void;
   /** Replaces the scripted agent behind POST /api/devices/ask (default: echoes the text). */
   setAskScript(script: EmuAskScript): void;
+  /** The chat stream's state: its script, preflight refusal, tool results and turns. */
+  readonly chat: EmuChat;
+  /** Replaces the scripted agent behind POST /api/chat (default: echoes the last user message). */
+  setChatScript(script: EmuChatScript): void;
+  /** Replaces what endpoint devices answer (default: an echo and a fixed telemetry object). */
+  setEndpointScript(script: EmuEndpointScript): void;
   close(): Promise<void>;
 }
 
@@ -74,7 +98,8 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown> |
 }
 
 function write(res: ServerResponse, reply: EmuReply): void {
-  if (reply.sse) return void writeSse(res, reply.sse);
+  if (reply.sse) return void writeFrames(res, reply.sse);
+  if (reply.live) return void writeLive(res, reply.live);
   if (reply.raw) {
     res.writeHead(reply.status, {
       'content-type': reply.raw.contentType,
@@ -88,22 +113,14 @@ function write(res: ServerResponse, reply: EmuReply): void {
   res.end(text);
 }
 
-/** Frames go out one write at a time, a tick apart, so the client reads a real stream. */
-async function writeSse(res: ServerResponse, frames: string[]): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const frame of frames) {
-    if (res.destroyed) return;
-    res.write(frame);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  res.end();
-}
-
-function route(req: EmuRequest, ctx: EmuContext, files: Map<string, { bytes: Buffer; contentType: string }>): EmuReply {
+function route(
+  req: EmuRequest,
+  ctx: EmuContext,
+  files: Map<string, { bytes: Buffer; contentType: string }>,
+): EmuReply | Promise<EmuReply> {
   const key = `${req.method} ${req.path}`;
-  const handler = DEVICE_ROUTES[key] ?? SESSION_ROUTES[key];
+  const handler = DEVICE_ROUTES[key] ?? SESSION_ROUTES[key] ?? ctx.extra[key];
   if (handler) return handler(req, ctx);
-  if (key === 'POST /api/devices/ask') return ctx.ask(req, ctx);
   if (key === 'POST /api/media') return media(req, ctx);
   const served =
     req.method === 'GET'
@@ -125,6 +142,15 @@ function media(req: EmuRequest, ctx: EmuContext): EmuReply {
 export async function startPlatformEmulator(options: PlatformEmulatorOptions = {}): Promise<PlatformEmulator> {
   const state = createEmuState(options.now ?? Date.now);
   let origin = '';
+  let askScript: EmuAskScript = defaultAskScript;
+  let endpointScript: EmuEndpointScript = defaultEndpointScript;
+  const chat = createEmuChat();
+  const timers: EmuTimers = options.timers ?? {
+    after(ms, fn) {
+      const timer = setTimeout(fn, ms);
+      return () => clearTimeout(timer);
+    },
+  };
   const ctx: EmuContext = {
     state,
     relay: { rows: [] },
@@ -133,9 +159,15 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
     firmware: new Map(),
     origin: () => origin,
     workerDown: false,
-    ask: askRoute(() => askScript),
+    deviceMiss: 'unauthorized',
+    timers,
+    extra: {
+      'POST /api/chat': chatRoute(chat),
+      'POST /api/chat/tool-result': toolResultRoute(chat),
+      ...endpointRoutes(() => endpointScript),
+    },
   };
-  let askScript: EmuAskScript = defaultAskScript;
+  const ask = askRoute(() => askScript);
   const files = new Map<string, { bytes: Buffer; contentType: string }>();
   const requests: SeenRequest[] = [];
   let outage = false;
@@ -147,14 +179,15 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
       const body = await readBody(req);
       if (body === null) return write(res, fail(400, 'invalid JSON'));
       requests.push({ method: req.method ?? 'GET', path: url.pathname, body, at: state.now() });
-      write(
-        res,
-        route(
-          { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, headers: req.headers },
-          ctx,
-          files,
-        ),
-      );
+      const parsed = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        body,
+        headers: req.headers,
+      };
+      const key = `${parsed.method} ${parsed.path}`;
+      write(res, await (key === 'POST /api/devices/ask' ? ask(parsed, ctx) : route(parsed, ctx, files)));
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -176,10 +209,11 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
         },
         ctx,
       );
-      const body = reply.body as { device_id?: string; device_token?: string; error?: string };
-      if (reply.status !== 200 || !body.device_id || !body.device_token)
+      const body = reply.body as { device_id?: string; device_token?: string | null; error?: string };
+      // Endpoint devices get no token (platform-api.md "Devices"): theirs is the empty string here.
+      if (reply.status !== 200 || !body.device_id || (extra.kind !== 'endpoint' && !body.device_token))
         throw new Error(`enrolDevice failed: ${body.error ?? reply.status}`);
-      return { deviceId: body.device_id, token: body.device_token };
+      return { deviceId: body.device_id, token: body.device_token ?? '' };
     },
     setUnread(userId, unread) {
       const user = state.users.get(userId);
@@ -205,8 +239,12 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
       return `${origin}${path}`;
     },
     setOutage: (on) => void (outage = on),
-    setWorkerDown: (on) => void (ctx.workerDown = on),
+    setWorkerDown: (on) => void (ctx.workerDown = on === true ? 'down' : on),
+    setDeviceMiss: (text) => void (ctx.deviceMiss = text),
     setAskScript: (script) => void (askScript = script),
+    chat,
+    setChatScript: (script) => void (chat.script = script),
+    setEndpointScript: (script) => void (endpointScript = script),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

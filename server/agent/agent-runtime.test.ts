@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLog } from '../log.ts';
+import { createAgentRuntime } from './agent-runtime.ts';
 import { createAskRunner } from './ask.ts';
 import { createFleetChat } from './fleet-chat.ts';
 import { STOPPED_MESSAGE } from './stop-signal.ts';
+import type { ModelProvider, ProviderEvent } from './providers/types.ts';
 import { startRuntimeRig, type RuntimeRig } from './testing/runtime-rig.ts';
+import { objectSchema, TOOL_IMAGES, type AgentTool } from './tools/types.ts';
 
 const LIMITS = { overallMs: 5000, idleMs: 2000 };
 let rig: RuntimeRig | undefined;
@@ -210,5 +214,38 @@ describe('fleet chat', () => {
     expect(rig.fake.requests[0]?.toolNames).not.toContain('use_device');
     rig.fake.setScript(() => ({ kind: 'stream_error', message: 'overloaded' }));
     await expect(chat.runFleetTurn({ prompt: 'hi', depth: 1 })).rejects.toThrow('overloaded');
+  });
+
+  it('hands a fleet turn the pictures its tools took, so the relay reply can carry them', async () => {
+    rig = await startRuntimeRig();
+    const snapshot: AgentTool = {
+      name: 'snapshot',
+      description: 'take a picture',
+      inputSchema: objectSchema({}),
+      run: () => Promise.resolve({ ok: true, [TOOL_IMAGES]: [{ mediaType: 'image/jpeg', base64: 'AQID' }] }),
+    };
+    let step = 0;
+    const provider: ModelProvider = {
+      kind: 'openai',
+      model: 'scripted',
+      async *stream(): AsyncGenerator<ProviderEvent> {
+        step += 1;
+        if (step === 1) yield { type: 'tool_call', call: { id: 'c1', name: 'snapshot', input: {} } };
+        else yield { type: 'text', text: 'Here is the room.' };
+        yield { type: 'done', stopReason: step === 1 ? 'tool_use' : 'end_turn' };
+      },
+    };
+    const runtime = createAgentRuntime({
+      model: { provider: () => provider },
+      tools: [snapshot],
+      agentLog: rig.agentLog,
+      latch: { engaged: () => false },
+      log: silentLog,
+    });
+    const answer = await createFleetChat({ runtime }).runFleetTurn({ prompt: 'show me', depth: 1 });
+    expect(answer).toEqual({
+      text: 'Here is the room.',
+      images: [{ data: new Uint8Array([1, 2, 3]), contentType: 'image/jpeg' }],
+    });
   });
 });

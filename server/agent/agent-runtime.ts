@@ -9,7 +9,7 @@ import type { Log } from '../log.ts';
 import type { StopLatch } from '../motion/stop-latch.ts';
 import type { AgentLog } from './agent-log.ts';
 import { PERSONA_PROMPTS, type Persona } from './prompts.ts';
-import type { ModelProvider } from './providers/types.ts';
+import type { ChatMessage, ImagePart, ModelProvider } from './providers/types.ts';
 import { watchLatch } from './stop-signal.ts';
 import type { AgentTool } from './tools/types.ts';
 import { runTurnLoop } from './turn-loop.ts';
@@ -33,6 +33,8 @@ export interface TurnResult {
   text: string;
   error?: string;
   seconds: number;
+  /** Pictures the turn's tools took (the camera snapshot), for answers that carry them (fleet replies). */
+  images?: ImagePart[];
 }
 
 export interface StartedTurn {
@@ -104,11 +106,12 @@ async function runTurn(
   const watchdog = startWatchdog(request.limits, (reason) => controller.abort(reason));
   const recorder = createTurnRecorder(deps.agentLog, request.persona);
   const seconds = () => Math.round((now() - started) / 100) / 10;
+  const messages: ChatMessage[] = [{ role: 'user', content: request.prompt }];
   try {
     const result = await runTurnLoop({
       provider,
       system: PERSONA_PROMPTS[request.persona],
-      messages: [{ role: 'user', content: request.prompt }],
+      messages,
       tools,
       ctx: {
         signal: controller.signal,
@@ -120,7 +123,10 @@ async function runTurn(
       onActivity: () => watchdog.touch(),
       busy: (work) => watchdog.busy(work),
     });
-    if (result.ok) return { ok: true, text: result.text, seconds: seconds() };
+    if (result.ok) {
+      const images = messages.flatMap((m) => (m.role === 'tool' ? m.results.flatMap((r) => r.images ?? []) : []));
+      return { ok: true, text: result.text, seconds: seconds(), ...(images.length > 0 ? { images } : {}) };
+    }
     recorder.failed(result.error);
     return { ok: false, text: result.text, error: result.error, seconds: seconds() };
   } catch (error) {

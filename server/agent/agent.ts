@@ -15,7 +15,7 @@ import { createAgentRuntime, type AgentRuntime } from './agent-runtime.ts';
 import { createAskRunner, type AskRunner } from './ask.ts';
 import { createFleetChat, type FleetChat } from './fleet-chat.ts';
 import { createModelSettings, type ModelEnv, type ModelSettings } from './providers/model-settings.ts';
-import type { PlatformAsk } from './providers/platform.ts';
+import type { PlatformChat } from '../contract/platform.ts';
 import type { FetchLike } from './providers/types.ts';
 import { createThinker, type Thinker } from './thinker.ts';
 import { createRobotTools } from './tools/robot-tools.ts';
@@ -37,8 +37,8 @@ export interface AgentDeps {
   /** The latest camera frame as JPEG, undefined while there is none. */
   snapshot: () => Promise<Buffer | undefined>;
   tracking?: TrackingSwitch;
-  /** The platform client's device ask, for the 'platform' provider (may be bound late). */
-  platform?: PlatformAsk;
+  /** The platform client's chat stream, for the 'platform' provider (may be bound late). */
+  platform?: PlatformChat;
   /** use_device and friends; read per turn, never offered to fleet turns. */
   fleetTools?: () => readonly AgentTool[];
   thinkerIntervalSeconds: number;

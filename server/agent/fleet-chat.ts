@@ -28,8 +28,17 @@ export interface FleetTurnInput {
 export interface FleetChat {
   /** Waits for the answer; 504 TIMEOUT past the wait (the turn is then aborted). */
   chat(prompt: string, credential: CredentialKind): Promise<ChatAnswer>;
-  /** Resolves with the answer text; rejects with the reason when the turn fails. */
-  runFleetTurn(turn: FleetTurnInput): Promise<{ text: string }>;
+  /**
+   * Resolves with the answer text and the pictures its tools took (the relay reply carries them
+   * as /api/media URLs); rejects with the reason when the turn fails.
+   */
+  runFleetTurn(turn: FleetTurnInput): Promise<FleetTurnAnswer>;
+}
+
+/** A fleet turn's answer: its text and the pictures (bytes and media type) its tools took. */
+export interface FleetTurnAnswer {
+  text: string;
+  images?: Array<{ data: Uint8Array; contentType: string }>;
 }
 
 export const CHAT_WAIT_MS = 75_000;
@@ -83,7 +92,11 @@ export function createFleetChat(deps: {
       });
       const result = await turn.done;
       if (!result.ok) throw new Error(result.error ?? 'the turn failed');
-      return { text: result.text };
+      const images = (result.images ?? []).map((image) => ({
+        data: new Uint8Array(Buffer.from(image.base64, 'base64')),
+        contentType: image.mediaType,
+      }));
+      return images.length > 0 ? { text: result.text, images } : { text: result.text };
     },
   };
 }

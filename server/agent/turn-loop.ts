@@ -54,6 +54,7 @@ async function modelStep(input: TurnLoopInput): Promise<StepResult> {
     messages: input.messages,
     tools: specs,
     signal: input.ctx.signal,
+    runTool: (call) => runTool(input, call, undefined),
   });
   for await (const event of stream) {
     input.onActivity?.();
@@ -63,6 +64,10 @@ async function modelStep(input: TurnLoopInput): Promise<StepResult> {
     } else if (event.type === 'reasoning') input.sink.reasoning(event.text);
     else if (event.type === 'tool_call')
       step.calls.push(event.invalid ? { call: event.call, invalid: event.invalid } : { call: event.call });
+    else if (event.type === 'remote_tool') {
+      if (event.outcome) input.sink.toolEnd(event.call, event.outcome);
+      else input.sink.toolStart(event.call);
+    }
     else if (event.type === 'error') return { ...step, error: event.error };
     else if (event.type === 'done') return step;
   }

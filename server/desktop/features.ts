@@ -6,7 +6,7 @@
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
 import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
-import type { PlatformAsk } from '../agent/providers/platform.ts';
+import type { PlatformChat } from '../contract/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { WsClient } from '../http/ws-hub.ts';
@@ -55,7 +55,7 @@ export interface FeatureOptions {
   log: Log;
   config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
   /** The platform client's pieces, bound by main/ (ARCHITECTURE §2: server/ never imports it). */
-  platform?: { port?: PlatformPort; ask?: PlatformAsk; fleetTools?: () => readonly AgentTool[] };
+  platform?: { port?: PlatformPort; chat?: PlatformChat; fleetTools?: () => readonly AgentTool[] };
   /** Web Push tuning (thresholds, the push services' TLS agent): tests only. */
   push?: PushOptions;
   /** The black box recorder's tap: broadcasts, control requests and joystick frames are recorded. */
@@ -110,7 +110,7 @@ export function createDesktopFeatures({
     recentEvents: (n) => events.recent(n),
     snapshot: async () => (await camera.snapshot(2000))?.jpeg,
     tracking: { setEnabled: (on) => tracking.setEnabled(on) },
-    ...(platform?.ask ? { platform: platform.ask } : {}),
+    ...(platform?.chat ? { platform: platform.chat } : {}),
     ...(platform?.fleetTools ? { fleetTools: platform.fleetTools } : {}),
     thinkerIntervalSeconds: config.thinkerIntervalSeconds,
     log: log.child('agent'),

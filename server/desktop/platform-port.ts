@@ -40,6 +40,11 @@ export interface PlatformPort {
   setOwnerSession(token: string): Promise<PortOutcome<PlatformStatus>>;
   /** Deletes the stored owner session token. */
   forgetOwnerSession(): Promise<PortOutcome<PlatformStatus>>;
+  /**
+   * Re-keys this device with the stored owner session (POST /api/devices/adopt) after its token
+   * was rotated elsewhere, stores the new token and reconnects.
+   */
+  adoptToken(): Promise<PortOutcome<PlatformStatus>>;
 }
 
 /** Enrolment for an owner who has a session or command-line token. */
@@ -62,7 +67,7 @@ export interface PlatformNotice {
 
 /** The status as it leaves the cockpit: only these fields, whatever the port's object holds. */
 export function platformView(status: PlatformStatus): PlatformStatusView {
-  const { firmware: f, lastError: e, halted: x } = status;
+  const { firmware: f, lastError: e, halted: x, tokenNotice: t } = status;
   return {
     available: true,
     enrolled: status.enrolled,
@@ -76,6 +81,7 @@ export function platformView(status: PlatformStatus): PlatformStatusView {
     lastError: e ? { kind: e.kind, message: e.message, at: e.at } : null,
     unread: status.unread,
     halted: x ? { reason: x.reason, since: x.since, message: x.message } : null,
+    tokenNotice: t ? { kind: t.kind, since: t.since, message: t.message, offer: t.offer } : null,
     ownerSession: status.ownerSession,
     firmware: {
       state: f.state,

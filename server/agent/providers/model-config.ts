@@ -8,7 +8,8 @@
 import { badRequest } from '../../errors.ts';
 import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicProvider } from './anthropic.ts';
 import { createOpenAiProvider, OPENAI_DEFAULT_BASE_URL } from './openai-compatible.ts';
-import { createPlatformProvider, type PlatformAsk } from './platform.ts';
+import type { PlatformChat } from '../../contract/platform.ts';
+import { createPlatformProvider } from './platform.ts';
 import type { FetchLike, ModelProvider, ProviderKind } from './types.ts';
 
 export type ProviderChoice = ProviderKind | 'none';
@@ -110,8 +111,8 @@ export function mergeModelConfig(stored: ModelConfig, input: ModelConfigInput): 
 
 export interface BuildDeps {
   fetch?: FetchLike;
-  /** The platform client's device ask, when the robot is enrolled; see platform.ts. */
-  platform?: PlatformAsk;
+  /** The platform client's chat stream, when the robot is enrolled; see platform.ts. */
+  platform?: PlatformChat;
 }
 
 /** The provider for a config, or why there is none. */

@@ -1,63 +1,94 @@
 /**
  * The 'platform' provider: model turns through the hosted agent platform the robot is enrolled
- * in. A device can call exactly one model-backed route, `POST /api/devices/ask` (platform-api.md
- * "Devices"; reference-notes.md §2.6): one owner-scoped agent turn on `text` (at most 4000
- * characters), streamed as `data: {"t": "..."}` frames. It has no tool-calling channel back to
- * the device (client-side tool results need an owner session, `/api/chat/tool-result`), so tools
- * are carried in the text itself: the prompt lists them and asks for a line
- * `CALL <tool> <json>`, and those lines come back as ordinary tool calls. The conversation is
- * flattened into the same text, newest messages kept first. server/ may not import the platform
- * client (ARCHITECTURE.md §2), so the lead adapts it to `PlatformAsk`.
+ * in, streamed over its chat (POST /api/chat, platform-api.md "Chat stream") by the platform
+ * client with the owner's session. Text and reasoning reach the agent log as they arrive; the
+ * platform's own tools show as tool rows; the robot's tools are called by the platform's agent
+ * in the middle of the stream (`beforeToolCallEvent`) and run here through `request.runTool`,
+ * so they are logged, gated and aborted like any other tool call. The whole turn, tool calls
+ * included, is one model step for the turn loop. server/ may not import the platform client
+ * (ARCHITECTURE.md §2): it reaches this provider as the `PlatformChat` of
+ * server/contract/platform.ts.
  */
+import type {
+  PlatformChat,
+  PlatformChatMessage,
+  PlatformToolCall,
+  PlatformToolOutcome,
+} from '../../contract/platform.ts';
 import { abortReason } from './http-stream.ts';
-import { createCallLineParser, platformPrompt } from './platform-text.ts';
-import type { ChatRequest, ModelProvider, ProviderEvent } from './types.ts';
+import type { ChatMessage, ChatRequest, ModelProvider, ProviderEvent, ToolCall } from './types.ts';
 
-export type PlatformAskEvent = { type: 'text'; text: string } | { type: 'error'; error: string };
-
-/** The device ask of the platform client, as the agent runtime needs it. */
-export interface PlatformAsk {
-  /**
-   * Runs `POST /api/devices/ask {deviceId, token, text, stream: "1"}` and yields each `t` frame
-   * as text and an in-stream `{error}` frame as error; returns at `[DONE]`. May also throw
-   * (not enrolled, transport failure, 4xx/424): the provider turns that into an error event.
-   */
-  ask(input: { text: string; signal: AbortSignal }): AsyncIterable<PlatformAskEvent>;
-}
-
-export function createPlatformProvider(platform: PlatformAsk): ModelProvider {
+export function createPlatformProvider(platform: PlatformChat): ModelProvider {
   return { kind: 'platform', model: 'platform', stream: (request) => streamPlatform(platform, request) };
 }
 
-async function* streamPlatform(platform: PlatformAsk, request: ChatRequest): AsyncGenerator<ProviderEvent> {
-  yield { type: 'start', model: 'platform' };
-  const parser = createCallLineParser();
-  let calls = 0;
-  const emit = function* (events: ProviderEvent[]) {
-    for (const event of events) {
-      if (event.type === 'tool_call') calls += 1;
-      yield event;
+/** The conversation as chat messages: tool calls and results of earlier steps become text. */
+export function platformMessages(request: ChatRequest): PlatformChatMessage[] {
+  const lines = (message: ChatMessage): PlatformChatMessage => {
+    if (message.role === 'user') return { role: 'user', content: message.content };
+    if (message.role === 'assistant') {
+      const calls = message.toolCalls.map((c) => `[called ${c.name} ${JSON.stringify(c.input ?? {})}]`);
+      return { role: 'assistant', content: [message.text, ...calls].filter(Boolean).join('\n') };
     }
+    return { role: 'user', content: message.results.map((r) => `[result of ${r.name}] ${r.content}`).join('\n') };
   };
+  const system: PlatformChatMessage[] = request.system.trim() ? [{ role: 'system', content: request.system }] : [];
+  return [...system, ...request.messages.map(lines)];
+}
+
+/** Runs a client-side tool through the turn loop, which logs and guards it. */
+async function runRobotTool(request: ChatRequest, call: PlatformToolCall): Promise<PlatformToolOutcome> {
+  if (!request.runTool) return { isError: true, text: 'this turn cannot run tools' };
+  const result = await request.runTool({ id: call.toolUseId, name: call.name, input: call.input ?? {} });
+  return {
+    isError: result.isError,
+    text: result.content,
+    ...(result.images ? { images: result.images.map((i) => ({ mediaType: i.mediaType, base64: i.base64 })) } : {}),
+  };
+}
+
+const toolCallOf = (call: PlatformToolCall): ToolCall => ({
+  id: call.toolUseId,
+  name: call.name,
+  input: call.input ?? {},
+});
+
+async function* streamPlatform(platform: PlatformChat, request: ChatRequest): AsyncGenerator<ProviderEvent> {
+  yield { type: 'start', model: 'platform' };
+  const stream = platform.chat({
+    messages: platformMessages(request),
+    tools: request.tools,
+    runTool: (call) => runRobotTool(request, call),
+    signal: request.signal,
+  });
   try {
-    for await (const event of platform.ask({ text: platformPrompt(request), signal: request.signal })) {
-      if (event.type === 'error') {
-        yield { type: 'error', error: `the platform answered: ${event.error}` };
-        return;
+    for await (const event of stream) {
+      switch (event.type) {
+        case 'text':
+        case 'reasoning':
+          yield event;
+          break;
+        case 'notice':
+          yield { type: 'reasoning', text: `[${event.text}]` };
+          break;
+        case 'tool_start':
+          yield { type: 'remote_tool', call: toolCallOf(event.call) };
+          break;
+        case 'tool_end':
+          yield { type: 'remote_tool', call: toolCallOf(event.call), outcome: event.outcome };
+          break;
+        case 'error':
+          yield { type: 'error', error: request.signal.aborted ? abortReason(request.signal) : event.error };
+          return;
+        case 'done':
+          yield { type: 'done', stopReason: event.stopReason };
+          return;
       }
-      yield* emit(parser.push(event.text));
     }
   } catch (error) {
-    const message = request.signal.aborted
-      ? abortReason(request.signal)
-      : `the platform ask failed: ${String((error as Error)?.message ?? error)}`;
-    yield { type: 'error', error: message };
+    // The chat stream never throws by contract; a bug still ends the turn with a clear error.
+    yield { type: 'error', error: `the platform chat failed: ${String((error as Error)?.message ?? error)}` };
     return;
   }
-  if (request.signal.aborted) {
-    yield { type: 'error', error: abortReason(request.signal) };
-    return;
-  }
-  yield* emit(parser.end());
-  yield { type: 'done', stopReason: calls > 0 ? 'tool_use' : 'end_turn' };
+  yield { type: 'error', error: 'the platform chat ended without an answer' };
 }

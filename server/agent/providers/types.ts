@@ -48,6 +48,12 @@ export interface ChatRequest {
   signal: AbortSignal;
   /** Upper bound of generated tokens, where the protocol takes one. */
   maxTokens?: number;
+  /**
+   * Runs one of `tools` now, for providers whose model calls the robot's tools in the middle of
+   * its stream (the platform chat's client-side tools). The turn loop passes it; the run is
+   * logged and guarded like any other tool call.
+   */
+  runTool?: (call: ToolCall) => Promise<ToolResultMessage>;
 }
 
 /**
@@ -60,6 +66,8 @@ export type ProviderEvent =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; call: ToolCall; invalid?: string }
+  /** A tool the model's host ran itself (the platform's server-side tools): for the log only. */
+  | { type: 'remote_tool'; call: ToolCall; outcome?: { result: unknown } | { error: string } }
   | { type: 'done'; stopReason: string }
   | { type: 'error'; error: string };
 

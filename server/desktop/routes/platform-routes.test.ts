@@ -31,6 +31,7 @@ const initial = (): PlatformStatusView => ({
   lastError: null,
   unread: null,
   halted: null,
+  tokenNotice: null,
   ownerSession: null,
   firmware: {
     state: 'disabled',
@@ -55,7 +56,7 @@ function fakePort() {
     const leaky = Object.assign({}, status, { token: TOKEN });
     for (const listener of listeners) listener(leaky);
   };
-  const port: PlatformPort & { set: typeof set; failStorage: boolean } = {
+  const port: PlatformPort & { set: typeof set; failStorage: boolean; platformDown: boolean } = {
     set,
     status: () => Object.assign({}, status, { token: TOKEN }),
     onChange: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
@@ -99,7 +100,17 @@ function fakePort() {
       set({ ownerSession: null });
       return { ok: true, value: port.status() };
     },
+    async adoptToken(): Promise<PortOutcome<PlatformStatusView>> {
+      if (port.platformDown) return { ok: false, failure: { kind: 'unavailable', message: 'platform unreachable' } };
+      if (status.identitySource === 'env')
+        return { ok: false, failure: { kind: 'conflict', message: 'ROBOT_DEVICE_TOKEN decides the device token' } };
+      if (status.ownerSession === null)
+        return { ok: false, failure: { kind: 'bad_request', message: "store the owner's session token first" } };
+      set({ tokenNotice: null, halted: null, online: true });
+      return { ok: true, value: port.status() };
+    },
     failStorage: false,
+    platformDown: false,
   };
   return port;
 }
@@ -170,9 +181,14 @@ describe('without a platform client', () => {
       ['POST', '/api/console/platform/disconnect', undefined],
       ['DELETE', '/api/console/platform', undefined],
       ['PUT', '/api/console/platform/firmware', { channel: 'beta' }],
-      ['POST', '/api/console/platform/enrol-session', { platformUrl: 'https://p.example', sessionToken: SESSION, name: 'r' }],
+      [
+        'POST',
+        '/api/console/platform/enrol-session',
+        { platformUrl: 'https://p.example', sessionToken: SESSION, name: 'r' },
+      ],
       ['PUT', '/api/console/platform/owner-session', { token: SESSION }],
       ['DELETE', '/api/console/platform/owner-session', undefined],
+      ['POST', '/api/console/platform/adopt', undefined],
     ] as const) {
       expect(await call(method, path, body, bare.url)).toMatchObject({ status: 503, json: { code: 'NOT_CONFIGURED' } });
     }
@@ -261,6 +277,33 @@ describe('with a platform client', () => {
     expect((await call('DELETE', '/api/console/platform/owner-session')).json).toMatchObject({ ownerSession: null });
   });
 
+  it('shows a refused token and re-keys through the owner session on adopt; an unreachable platform is not NOT_CONFIGURED', async () => {
+    port.set({
+      tokenNotice: { kind: 'rotated', since: 1, message: 'rotated by the owner', offer: 'adopt' },
+      halted: { reason: 'token_rotated', since: 1, message: 'rotated by the owner' },
+    });
+    expect((await call('GET', '/api/console/platform')).json).toMatchObject({
+      tokenNotice: { kind: 'rotated', offer: 'adopt', message: 'rotated by the owner' },
+      halted: { reason: 'token_rotated' },
+    });
+    expect(await call('POST', '/api/console/platform/adopt')).toMatchObject({
+      status: 400,
+      json: { code: 'BAD_REQUEST' },
+    });
+    expect((await call('PUT', '/api/console/platform/owner-session', { token: SESSION })).status).toBe(200);
+    port.platformDown = true;
+    expect(await call('POST', '/api/console/platform/adopt')).toMatchObject({
+      status: 503,
+      json: { code: 'PLATFORM_UNREACHABLE', error: 'platform unreachable' },
+    });
+    port.platformDown = false;
+    expect(await call('POST', '/api/console/platform/adopt')).toMatchObject({
+      status: 200,
+      json: { tokenNotice: null, halted: null },
+    });
+    expect((await call('DELETE', '/api/console/platform/owner-session')).status).toBe(200);
+  });
+
   it('forgets the identity; connect then needs a new enrolment', async () => {
     expect((await call('DELETE', '/api/console/platform')).json).toMatchObject({ enrolled: false, deviceId: null });
     expect(await call('POST', '/api/console/platform/connect')).toMatchObject({ status: 409 });
@@ -268,15 +311,21 @@ describe('with a platform client', () => {
 
   it('enrols with the owner session token, keeping it only when asked', async () => {
     const body = { platformUrl: 'https://platform.example', sessionToken: SESSION, name: 'desk' };
-    for (const bad of [{ ...body, keepSession: 'yes' }, { ...body, name: '' }, { ...body, deviceId: 'x' }])
+    for (const bad of [
+      { ...body, keepSession: 'yes' },
+      { ...body, name: '' },
+      { ...body, deviceId: 'x' },
+    ])
       expect(await call('POST', '/api/console/platform/enrol-session', bad)).toMatchObject({ status: 400 });
-    expect(await call('POST', '/api/console/platform/enrol-session', { ...body, sessionToken: `${SESSION}x` })).toEqual({
-      status: 400,
-      json: { error: 'the platform refused [token]', code: 'BAD_REQUEST' },
-    });
-    expect((await call('POST', '/api/console/platform/enrol-session', { ...body, keepSession: true })).json).toMatchObject(
-      { enrolled: true, deviceId: 'dev-desk', ownerSession: 'stored' },
+    expect(await call('POST', '/api/console/platform/enrol-session', { ...body, sessionToken: `${SESSION}x` })).toEqual(
+      {
+        status: 400,
+        json: { error: 'the platform refused [token]', code: 'BAD_REQUEST' },
+      },
     );
+    expect(
+      (await call('POST', '/api/console/platform/enrol-session', { ...body, keepSession: true })).json,
+    ).toMatchObject({ enrolled: true, deviceId: 'dev-desk', ownerSession: 'stored' });
     port.set(initial());
   });
 

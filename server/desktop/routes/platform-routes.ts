@@ -69,7 +69,9 @@ function refusal(outcome: Extract<PortOutcome<unknown>, { ok: false }>, token?: 
   // A refused token is bad input from the form (400), not the dashboard's own credential (401).
   if (kind === 'bad_request' || kind === 'unauthorized') return badRequest(message);
   if (kind === 'storage') return new AppError('STORAGE_FAILED', message);
-  return new AppError('NOT_CONFIGURED', message);
+  if (kind === 'conflict') return new AppError('CONFLICT', message);
+  // Anything else is the platform not answering (unavailable, timeout, transport): not a setup problem.
+  return new AppError('PLATFORM_UNREACHABLE', message);
 }
 
 /** Body of PUT /api/console/platform/firmware: a channel, the install consent, or both. */
@@ -228,6 +230,19 @@ function ownerSessionRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
       summary: "delete the stored owner session token (use_device stops reaching the owner's devices)",
       async handler(ctx) {
         const out = await required(port).forgetOwnerSession();
+        if (!out.ok) throw refusal(out);
+        noStore(ctx, platformView(out.value));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/console/platform/adopt',
+      access: 'key',
+      control: true,
+      summary:
+        'after a token rotation: a new device token through the stored owner session (POST /api/devices/adopt), stored and connected',
+      async handler(ctx) {
+        const out = await required(port).adoptToken();
         if (!out.ok) throw refusal(out);
         noStore(ctx, platformView(out.value));
       },

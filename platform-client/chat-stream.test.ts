@@ -1,0 +1,205 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PlatformChatEvent, PlatformChatInput } from '../server/contract/platform.ts';
+import { NO_OWNER_SESSION } from './chat-stream.ts';
+import { startHarness, type Harness } from './test/client-harness.ts';
+
+let h: Harness;
+afterEach(() => h?.close());
+
+/** A client enrolled with the owner's session stored and its loops stopped (no timers but the stream's). */
+async function ready(withSession = true) {
+  h = await startHarness();
+  await h.client.start();
+  await h.client.disconnect();
+  if (withSession) expect(await h.client.setOwnerSession(h.owner.session)).toMatchObject({ ok: true });
+}
+
+const tools = [{ name: 'look', description: 'Turn the head.', inputSchema: { type: 'object' } }];
+
+function input(over: Partial<PlatformChatInput> = {}): PlatformChatInput {
+  return {
+    messages: [{ role: 'user', content: 'hello' }],
+    tools,
+    runTool: () => Promise.resolve({ isError: false, text: '{"ok":true}' }),
+    signal: new AbortController().signal,
+    ...over,
+  };
+}
+
+async function collect(stream: AsyncIterable<PlatformChatEvent>): Promise<PlatformChatEvent[]> {
+  const out: PlatformChatEvent[] = [];
+  for await (const event of stream) out.push(event);
+  return out;
+}
+
+const texts = (events: PlatformChatEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('|');
+
+describe('platform chat stream', () => {
+  it('streams text (empty and "0" pieces kept) and reasoning, and ends with done', async () => {
+    await ready();
+    h.emu.setChatScript((turn) => {
+      turn.emit({ type: 'modelContentBlockDeltaEvent', reasoningDelta: 'thinking…' });
+      turn.say('Hi', '', '0');
+      turn.emit({ type: 'modelMetadataEvent', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } });
+    });
+    const events = await collect(h.client.chat(input()));
+    expect(events).toEqual([
+      { type: 'reasoning', text: 'thinking…' },
+      { type: 'text', text: 'Hi' },
+      { type: 'text', text: '' },
+      { type: 'text', text: '0' },
+      { type: 'done', stopReason: 'end_turn' },
+    ]);
+    const turn = h.emu.chat.turns[0]!;
+    expect(turn.headers['x-svc-session']).toBe(h.device.deviceId);
+    expect(JSON.parse(turn.headers['x-svc-metadata']!)).toEqual({ device: h.device.deviceId, clientTools: ['look'] });
+    expect(turn.messages[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('- look: Turn the head.'),
+    });
+  });
+
+  it("runs the robot's tool on beforeToolCallEvent and returns it through tool-result, images via media", async () => {
+    await ready();
+    const png = Buffer.from('png-bytes');
+    h.emu.setChatScript(async (turn) => {
+      const payload = (await turn.callTool('look', { yaw: 30 })) as { images: Array<{ url: string }> };
+      turn.say(`I see ${payload.images[0]!.url}`);
+    });
+    const calls: unknown[] = [];
+    const events = await collect(
+      h.client.chat(
+        input({
+          runTool: (call) => {
+            calls.push(call);
+            return Promise.resolve({
+              isError: false,
+              text: '{"ok":true}',
+              images: [{ mediaType: 'image/png', base64: png.toString('base64') }],
+            });
+          },
+        }),
+      ),
+    );
+    expect(calls).toEqual([{ name: 'look', toolUseId: 'tooluse_1', input: { yaw: 30 } }]);
+    const [result] = h.emu.chat.results;
+    expect(result).toMatchObject({
+      toolUseId: 'tooluse_1',
+      payload: { status: 'success', content: [{ text: '{"ok":true}' }], images: [{ format: 'png' }] },
+    });
+    const url = (result!.payload as { images: Array<{ url: string }> }).images[0]!.url;
+    expect(h.emu.ctx.media.get(url.split('/media/')[1]!)?.bytes).toEqual(png);
+    // The robot's own tool is reported by whoever ran it, not as a platform tool.
+    expect(events.filter((e) => e.type === 'tool_start' || e.type === 'tool_end')).toEqual([]);
+    expect(texts(events)).toBe(`I see ${url}`);
+    expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' });
+  });
+
+  it('sends a tool result over 8 KB through media as a URL, and reports platform tools as they run', async () => {
+    await ready();
+    h.emu.setChatScript(async (turn) => {
+      turn.emit({ type: 'modelContentBlockStartEvent', toolStart: { name: 'recall', toolUseId: 'srv_1' } });
+      turn.emit({
+        type: 'afterToolCallEvent',
+        toolResult: { toolUseId: 'srv_1', status: 'success', content: [{ text: 'm' }] },
+      });
+      await turn.callTool('look', {});
+    });
+    const long = 'x'.repeat(10_000);
+    const events = await collect(
+      h.client.chat(input({ runTool: () => Promise.resolve({ isError: false, text: long }) })),
+    );
+    expect(events.slice(0, 2)).toEqual([
+      { type: 'tool_start', call: { name: 'recall', toolUseId: 'srv_1', input: undefined } },
+      {
+        type: 'tool_end',
+        call: { name: 'recall', toolUseId: 'srv_1', input: undefined },
+        outcome: { result: [{ text: 'm' }] },
+      },
+    ]);
+    const sent = (h.emu.chat.results[0]!.payload as { content: Array<{ text: string }> }).content[0]!.text;
+    expect(sent.length).toBeLessThan(2000);
+    const url = /is at (\S+)\]$/.exec(sent)![1]!;
+    expect(await (await fetch(url)).text()).toBe(long);
+  });
+
+  it('aborts the turn on a gap in seq', async () => {
+    await ready();
+    h.emu.setChatScript((turn) => {
+      turn.say('a');
+      turn.dropFrame();
+      turn.say('b');
+    });
+    const events = await collect(h.client.chat(input()));
+    expect(texts(events)).toBe('a');
+    expect(events.at(-1)).toEqual({
+      type: 'error',
+      error: expect.stringMatching(/lost frames \(seq 1 was followed by 3\)/),
+    });
+  });
+
+  it('stays open while : ping arrives, and aborts after 45 s without a ping or frame', async () => {
+    await ready();
+    let turnGone!: Promise<void>;
+    let stopPings!: () => void;
+    h.emu.setChatScript((turn) => {
+      turn.say('working');
+      turnGone = turn.gone;
+      stopPings = turn.stopPings;
+      return turn.gone;
+    });
+    const done = collect(h.client.chat(input()));
+    // Emulator ping in 15 s; client watchdog 45 s after the last byte.
+    await vi.waitFor(() => expect(h.sched.dueIn()).toEqual([15_000, 45_000]));
+    await h.sched.advance(15_000);
+    // The ping was read: the watchdog starts again from now.
+    await vi.waitFor(() => expect(h.sched.dueIn()).toEqual([15_000, 45_000]));
+    stopPings();
+    await h.sched.advance(45_000);
+    const events = await done;
+    expect(events.at(-1)).toEqual({ type: 'error', error: 'the platform sent no frame and no keep-alive for 45 s' });
+    await turnGone;
+  });
+
+  it('ends with the platform error on an error frame, preflight or mid-stream, and on a cut-off body', async () => {
+    await ready();
+    h.emu.chat.preflightError = 'no model key';
+    expect(await collect(h.client.chat(input()))).toEqual([
+      { type: 'error', error: 'the platform answered: no model key' },
+    ]);
+    h.emu.chat.preflightError = null;
+    h.emu.setChatScript((turn) => {
+      turn.say('part');
+      throw new Error('model overloaded');
+    });
+    expect((await collect(h.client.chat(input()))).at(-1)).toEqual({
+      type: 'error',
+      error: 'the platform answered: model overloaded',
+    });
+  });
+
+  it('sends at most 31 messages: the system message and the newest 30, starting at a user message', async () => {
+    await ready();
+    const messages = Array.from({ length: 41 }, (_, i) => ({
+      role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant',
+      content: `m${i}`,
+    }));
+    await collect(h.client.chat(input({ messages: [{ role: 'system', content: 'be brief' }, ...messages] })));
+    const turn = h.emu.chat.turns[0]!;
+    expect(turn.sent).toBeLessThanOrEqual(31);
+    expect(turn.messages[0]).toMatchObject({ role: 'system', content: expect.stringMatching(/^be brief/) });
+    expect(turn.messages[1]).toEqual({ role: 'user', content: 'm12' });
+    expect(turn.messages.at(-1)).toEqual({ role: 'user', content: 'm40' });
+  });
+
+  it('says what is missing without an owner session, and what the platform said on a refusal', async () => {
+    await ready(false);
+    expect(await collect(h.client.chat(input()))).toEqual([{ type: 'error', error: NO_OWNER_SESSION }]);
+    expect(h.emu.chat.turns).toHaveLength(0);
+    await h.client.setOwnerSession(h.owner.session);
+    h.emu.setWorkerDown('hang');
+    expect(await collect(h.client.chat(input()))).toEqual([
+      { type: 'error', error: expect.stringMatching(/^platform answered 503/) },
+    ]);
+  });
+});
