@@ -37,7 +37,8 @@ export interface InstallPlan {
 
 /** The serve command line the unit runs: this Node, tsx's loader, main/serve.ts, the flags. */
 export function serveCommand(serveArgs: readonly string[], root = ROOT, nodePath = process.execPath): string[] {
-  const loader = createRequire(join(root, 'package.json')).resolve('tsx');
+  // The loader this checkout runs under (`npm run serve` is tsx too).
+  const loader = createRequire(import.meta.url).resolve('tsx');
   return [nodePath, '--import', pathToFileURL(loader).href, join(root, 'main', 'serve.ts'), ...serveArgs];
 }
 

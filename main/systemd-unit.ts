@@ -7,6 +7,7 @@
  * Deliberately absent: MemoryDenyWriteExecute (V8's JIT writes executable memory), and
  * PrivateDevices / device filters (the robot's camera and audio may be local devices).
  */
+import { pathToFileURL } from 'node:url';
 
 export const UNIT_NAME = 'robot-cockpit.service';
 
@@ -41,7 +42,7 @@ export function serviceUnit(options: UnitOptions): string {
   const lines = [
     '[Unit]',
     'Description=Robot Cockpit (operator console of the robot)',
-    'Documentation=file://' + escapePath(`${options.workingDirectory}/README.md`),
+    `Documentation=${escapePath(pathToFileURL(`${options.workingDirectory}/README.md`).href)}`,
     'Wants=network-online.target',
     'After=network-online.target',
     ...backoff.unit,
