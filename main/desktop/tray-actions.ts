@@ -3,14 +3,26 @@
  * call (server/motion/control.ts), as credential 'local-window', so the stop latch, the motion
  * arbiter and the event receipts treat the tray exactly like the dashboard in the window.
  */
-import type { CredentialKind, DesktopFeatures } from '../../server/index.ts';
+import type { CredentialKind } from '../../server/index.ts';
 import type { TrayAction } from './tray-model.ts';
 
 /** The tray acts as the desktop window does. */
 export const TRAY_CREDENTIAL: CredentialKind = 'local-window';
 
+/**
+ * The control functions the tray calls: those of server/motion/control.ts in the server's
+ * process, reached through the desktop link (cockpit-remote.ts), so each may answer later.
+ */
+export interface TrayControl {
+  wake(credential: CredentialKind): Promise<unknown>;
+  sleep(credential: CredentialKind): Promise<unknown>;
+  stop(credential: CredentialKind): Promise<{ daemon: { ok: boolean; error?: string } }>;
+  resume(credential: CredentialKind): unknown;
+  demo(on: boolean, credential: CredentialKind): Promise<unknown>;
+}
+
 export interface TrayDeps {
-  control: Pick<DesktopFeatures['control'], 'wake' | 'sleep' | 'stop' | 'resume' | 'demo'>;
+  control: TrayControl;
   openDashboard(): void;
   openPairing(): void;
   /** The dashboard's platform card (enrolment, firmware channel). */
@@ -59,7 +71,7 @@ async function perform(action: TrayAction, deps: TrayDeps, checked: boolean): Pr
       return;
     }
     case 'resume':
-      return void control.resume(TRAY_CREDENTIAL);
+      return void (await control.resume(TRAY_CREDENTIAL));
     case 'demo':
       return void (await control.demo(checked, TRAY_CREDENTIAL));
     case 'open':
