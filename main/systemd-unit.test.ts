@@ -26,7 +26,7 @@ const dataDir = '/home/robot/.local/share/robot-cockpit';
 describe('serviceUnit', () => {
   it('restarts always, within 2 s, and sandboxes everything but the data folder', () => {
     const unit = serviceUnit({ scope: 'user', execStart: ['/usr/bin/node', 'serve.ts'], workingDirectory: '/opt/cockpit', dataDir, systemdVersion: 252 });
-    for (const line of ['Restart=always', 'RestartSec=500ms', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'PrivateTmp=yes', `ReadWritePaths=${dataDir}`, 'WantedBy=default.target'])
+    for (const line of ['Restart=always', 'RestartSec=500ms', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'PrivateTmp=yes', 'CacheDirectory=robot-cockpit', 'Environment=TMPDIR=%C/robot-cockpit', `ReadWritePaths=${dataDir}`, 'WantedBy=default.target'])
       expect(unit.split('\n')).toContain(line);
     expect(unit).not.toMatch(/RestartSteps|MemoryDenyWriteExecute|User=/);
   });
