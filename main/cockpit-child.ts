@@ -3,6 +3,8 @@
  * (the same server `npm run serve` runs) with a Node IPC channel, and the child says on that
  * channel when it listens. Nothing else crosses: the dashboard talks HTTP and WebSocket to the
  * server as always, and the stored data lives in the data folder, which both sides name.
+ * A spare (main/supervisor.ts) is forked as `serve standby [flags]`: it loads, says so, and
+ * waits for the parent's go before it starts.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +29,25 @@ export function announceReady(ready: Omit<CockpitReady, 'type' | 'pid'>, proc: P
   proc.send?.({ type: 'cockpit-ready', pid: proc.pid, ...ready } satisfies CockpitReady);
 }
 
+const STANDBY = { type: 'cockpit-standby' } as const;
+const GO = { type: 'cockpit-go' } as const;
+
+/** Child side of a spare: resolves on the parent's go; exits if the parent goes first. */
+export function standBy(proc: NodeJS.Process = process): Promise<void> {
+  return new Promise((resolve) => {
+    const gone = () => proc.exit(0);
+    const listen = (message: unknown) => {
+      if ((message as { type?: unknown } | null)?.type !== GO.type) return;
+      proc.off('message', listen);
+      proc.off('disconnect', gone);
+      resolve();
+    };
+    proc.on('message', listen);
+    proc.once('disconnect', gone);
+    proc.send?.(STANDBY);
+  });
+}
+
 export const SERVE_ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
 export interface ForkOptions {
@@ -44,9 +65,10 @@ export interface ForkOptions {
 
 /** Starts `serve.ts` in a child process, for createSupervisor(). */
 export function forkServe(options: ForkOptions): StartChild<CockpitReady> {
-  return (events) => {
+  return (events, mode) => {
     const stdio = options.stdio ?? 'inherit';
-    const child = fork(SERVE_ENTRY, [...options.args], {
+    const args = mode === 'spare' ? ['standby', ...options.args] : [...options.args];
+    const child = fork(SERVE_ENTRY, args, {
       env: options.env ?? process.env,
       execArgv: options.execArgv ?? process.execArgv,
       stdio: [stdio === 'inherit' ? 'ignore' : stdio, stdio, stdio, 'ipc'],
@@ -57,12 +79,14 @@ export function forkServe(options: ForkOptions): StartChild<CockpitReady> {
     });
     child.on('message', (message) => {
       if (isCockpitReady(message)) events.ready(message);
+      else if ((message as { type?: unknown } | null)?.type === STANDBY.type) events.standingBy();
     });
     // A spawn that failed has no pid and may never emit 'exit'.
     child.once('error', () => child.pid === undefined && events.exit(1, null));
     child.once('exit', (code, signal) => events.exit(code, signal));
     return {
       pid: child.pid,
+      go: () => void (child.connected && child.send(GO)),
       stop: () => void child.kill('SIGTERM'),
       kill: () => void child.kill('SIGKILL'),
     };

@@ -19,7 +19,7 @@ import {
   type WheeledServer,
 } from '../server/index.ts';
 import { boot } from './boot.ts';
-import { announceReady } from './cockpit-child.ts';
+import { announceReady, standBy } from './cockpit-child.ts';
 import { composeCockpit } from './compose.ts';
 import { installFatalNet } from './fatal-net.ts';
 import { formatFlags, parseArgs, type ParsedArgs } from './flags.ts';
@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   if (args.command === 'mint-token') return mintToken(args);
   if (args.command === 'install-service') return installServiceCommand(args);
   if (args.command === 'supervise') return void (await supervise(args));
-  if (args.command !== undefined)
+  // A spare of the restart loop (main/cockpit-child.ts): everything is loaded by now; wait.
+  if (args.command === 'standby') await standBy();
+  else if (args.command !== undefined)
     throw new Error(`unknown command "${args.command}" (known: mint-token, install-service, supervise)`);
   const { config, ownerToken } = await boot(args.flags);
   if (config.robot === 'wheeled') {

@@ -16,7 +16,7 @@ export interface SupervisedRunOptions extends ForkOptions {
 /** Starts the loop; resolves once the first server listens, rejects when that start fails. */
 export async function runSupervised(options: SupervisedRunOptions): Promise<Supervisor<CockpitReady>> {
   const { log, onReady, ...fork } = options;
-  const supervisor = createSupervisor({ start: forkServe(fork), log });
+  const supervisor = createSupervisor({ start: forkServe(fork), log, spare: true });
   supervisor.onState((state) => {
     if (state.kind === 'running') onReady?.(state.info, state.restarts);
   });

@@ -2,7 +2,8 @@
  * The restart loop around a real server process: `main/serve.ts` forked under createSupervisor,
  * killed with SIGKILL (nothing of its own runs: no graceful stop, no flush), is started again
  * after a delay under 2 s and answers /api/health, with the owner token and a model setting
- * written before the kill still there. The wall-clock time of the whole restart is measured in
+ * written before the kill still there. The loop keeps a spare, as `npm start` does: the test
+ * waits until it stands by, so the takeover path is the one exercised. The wall-clock time of the whole restart is measured in
  * bench/restart.ts, not asserted here.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +22,7 @@ beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'cockpit-restart-'));
   supervisor = createSupervisor({
     log: createLog({ sink: () => {} }),
+    spare: true,
     start: forkServe({
       args: ['--sim', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
       env: { ...process.env, ROBOT_HTTPS_PORT: '0', ROBOT_CAMERA: 'off', ROBOT_TRACK_AUTOSTART: '0', ROBOT_LOG_LEVEL: 'error' },
@@ -64,6 +66,7 @@ it('restarts a SIGKILLed server in under 2 s, and nothing stored is lost', async
   const setting = { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'kept-across-crashes' };
   expect((await api(first.url, token, '/api/console/agent/settings', { method: 'PUT', body: setting })).status).toBe(200);
 
+  await expect.poll(() => supervisor.spareStanding(), { timeout: 60_000, interval: 100 }).toBe(true);
   const running = supervisor.state();
   if (running.kind !== 'running') throw new Error(`expected a running server, got ${running.kind}`);
   const restarting = next('restarting');

@@ -5,15 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLog, type Log } from '../server/index.ts';
-import { createSupervisor, restartDelay, type ChildEvents, type SupervisorTimers } from './supervisor.ts';
+import { createSupervisor, restartDelay, type ChildEvents, type StartMode, type SupervisorTimers } from './supervisor.ts';
 
 interface FakeChild {
   pid: number;
   events: ChildEvents<{ port: number }>;
   signals: string[];
+  mode: StartMode;
 }
 
-function rig(policy = {}) {
+function rig(policy = {}, spare = false) {
   let now = 0;
   const pending: { at: number; fn: () => void; handle: number }[] = [];
   let handles = 0;
@@ -36,10 +37,16 @@ function rig(policy = {}) {
     log,
     timers,
     policy,
-    start(events) {
-      const child: FakeChild = { pid: 100 + children.length, events, signals: [] };
+    spare,
+    start(events, mode) {
+      const child: FakeChild = { pid: 100 + children.length, events, signals: [], mode };
       children.push(child);
-      return { pid: child.pid, stop: () => child.signals.push('SIGTERM'), kill: () => child.signals.push('SIGKILL') };
+      return {
+        pid: child.pid,
+        go: () => child.signals.push('go'),
+        stop: () => child.signals.push('SIGTERM'),
+        kill: () => child.signals.push('SIGKILL'),
+      };
     },
   });
   return {
@@ -153,5 +160,64 @@ describe('createSupervisor', () => {
     r.advance(60_000);
     expect(r.children).toHaveLength(1);
     expect(seen).toEqual(['stopped']);
+  });
+
+  it('with a spare: the loaded spare takes over after a crash, and a new spare follows', async () => {
+    const r = rig({}, true);
+    const started = r.supervisor.start();
+    const [first] = r.children as [FakeChild];
+    first.events.ready({ port: 1 });
+    await started;
+    expect(r.children.map((c) => c.mode)).toEqual(['serve', 'spare']);
+    const spare = r.last();
+    spare.events.standingBy();
+    expect(spare.signals).toEqual([]);
+    first.events.exit(null, 'SIGKILL');
+    expect(r.scheduled()[0]).toBeLessThan(2000);
+    r.advance(r.scheduled()[0] as number);
+    expect(spare.signals).toEqual(['go']);
+    expect(r.children).toHaveLength(2);
+    expect(r.supervisor.state().kind).toBe('starting');
+    spare.events.ready({ port: 1 });
+    expect(r.supervisor.state()).toMatchObject({ kind: 'running', pid: spare.pid, restarts: 1 });
+    expect(r.children.map((c) => c.mode)).toEqual(['serve', 'spare', 'spare']);
+  });
+
+  it('with a spare that died: starts a fresh server, and stop() ends the spare too', async () => {
+    const r = rig({}, true);
+    const started = r.supervisor.start();
+    const [first] = r.children as [FakeChild];
+    first.events.ready({ port: 1 });
+    await started;
+    r.last().events.exit(1, null);
+    expect(r.lines.at(-1)).toMatchObject({ level: 'warn', msg: 'the spare cockpit server process exited' });
+    expect(r.supervisor.state().kind).toBe('running');
+    first.events.exit(70, null);
+    r.advance(r.scheduled()[0] as number);
+    expect(r.children.map((c) => c.mode)).toEqual(['serve', 'spare', 'serve']);
+    r.last().events.ready({ port: 1 });
+    const spare = r.last();
+    expect(spare.mode).toBe('spare');
+    const stopped = r.supervisor.stop();
+    expect(spare.signals).toEqual(['SIGTERM']);
+    r.children[2]?.events.exit(0, null);
+    await stopped;
+    spare.events.exit(0, null);
+    expect(r.supervisor.state().kind).toBe('stopped');
+  });
+
+  it('does not wait for a spare that is still loading', async () => {
+    const r = rig({}, true);
+    const started = r.supervisor.start();
+    const [first] = r.children as [FakeChild];
+    first.events.ready({ port: 1 });
+    await started;
+    const loading = r.last();
+    first.events.exit(70, null);
+    r.advance(r.scheduled()[0] as number);
+    expect(loading.signals).toEqual(['SIGTERM']);
+    expect(r.last().mode).toBe('serve');
+    loading.events.exit(null, 'SIGTERM');
+    expect(r.supervisor.state().kind).toBe('starting');
   });
 });

@@ -6,6 +6,11 @@
  * very first start completes is not restarted: that is a start failure (a bad setting, a port in
  * use) the operator has to see, not a crash.
  *
+ * With `spare`, a second process waits beside the running one with its code already loaded
+ * (loading and compiling the sources is most of a start) and takes over after a crash, so the
+ * server answers again sooner; a new spare is made once the new server runs. It costs one idle
+ * process's memory.
+ *
  * How the process is made is injected (child_process in main/cockpit-child.ts, Electron's
  * utility process in main/electron/server.ts), and so are the timers, so the schedule is tested
  * without waiting.
@@ -18,17 +23,24 @@ export interface ChildEvents<Ready> {
   ready(info: Ready): void;
   /** The process is gone; code and signal as child_process reports them. */
   exit(code: number | null, signal: string | null): void;
+  /** A spare has loaded and waits for go() (a spare is used only after it said so). */
+  standingBy(): void;
 }
 
 export interface SupervisedChild {
   readonly pid: number | undefined;
+  /** A spare: start serving now. */
+  go?(): void;
   /** Asks for a graceful stop (SIGTERM). */
   stop(): void;
   /** Ends it at once (SIGKILL), when a graceful stop takes too long. */
   kill(): void;
 }
 
-export type StartChild<Ready> = (events: ChildEvents<Ready>) => SupervisedChild;
+/** 'serve' starts at once; 'spare' loads and waits for go(). */
+export type StartMode = 'serve' | 'spare';
+
+export type StartChild<Ready> = (events: ChildEvents<Ready>, mode: StartMode) => SupervisedChild;
 
 export interface SupervisorTimers {
   now(): number;
@@ -78,6 +90,8 @@ export interface SupervisorOptions<Ready> {
   log: Log;
   timers?: SupervisorTimers;
   policy?: Partial<RestartPolicy>;
+  /** Keep a loaded spare process to take over after a crash (start() must support 'spare'). */
+  spare?: boolean;
 }
 
 export interface Supervisor<Ready> {
@@ -86,6 +100,8 @@ export interface Supervisor<Ready> {
   /** Stops the loop and the running process (gracefully, then by force). */
   stop(): Promise<void>;
   state(): SupervisorState<Ready>;
+  /** A loaded spare waits to take over (with `spare`). */
+  spareStanding(): boolean;
   /** Every change of state (a restart scheduled, a process ready, ...). */
   onState(listener: (state: SupervisorState<Ready>) => void): () => void;
 }
@@ -109,46 +125,88 @@ export function createSupervisor<Ready>(options: SupervisorOptions<Ready>): Supe
     for (const listener of listeners) listener(next);
   };
 
+  interface Run {
+    child: SupervisedChild;
+    /** Serving (or starting to), rather than waiting as the spare. */
+    active: boolean;
+    startedAt: number;
+    ready: boolean;
+    gone: boolean;
+    standing: boolean;
+  }
+  let spare: Run | undefined;
+
+  function launch(mode: StartMode): Run {
+    // `child` is set before any event can arrive (they come from I/O, never during start()).
+    const run = { active: mode === 'serve', startedAt: timers.now(), ready: false, gone: false, standing: false } as Run;
+    run.child = options.start(
+      {
+        ready(info) {
+          if (!run.active || run.gone || stopping) return;
+          run.ready = true;
+          everReady = true;
+          set({ kind: 'running', restarts: state.restarts, pid: run.child.pid, info });
+          first?.resolve(info);
+          first = undefined;
+          if (options.spare && !spare) spare = launch('spare');
+        },
+        standingBy() {
+          run.standing = true;
+        },
+        exit(code, signal) {
+          if (run.gone) return;
+          run.gone = true;
+          const exit: ExitInfo = { pid: run.child.pid, code, signal };
+          if (!run.active) {
+            // A spare that died is replaced when the next server runs; the running one is unaffected.
+            if (spare === run) spare = undefined;
+            if (!stopping) log.warn('the spare cockpit server process exited', { ...exit });
+            return;
+          }
+          child = undefined;
+          if (stopping) return onStopped?.();
+          onCrash(run, exit);
+        },
+      },
+      mode,
+    );
+    return run;
+  }
+
   function spawnOne(): void {
     set({ kind: 'starting', restarts: state.restarts });
-    const startedAt = timers.now();
-    let ready = false;
-    let gone = false;
-    const current = options.start({
-      ready(info) {
-        if (gone || stopping) return;
-        ready = true;
-        everReady = true;
-        set({ kind: 'running', restarts: state.restarts, pid: current.pid, info });
-        first?.resolve(info);
-        first = undefined;
-      },
-      exit(code, signal) {
-        if (gone) return;
-        gone = true;
-        child = undefined;
-        const exit: ExitInfo = { pid: current.pid, code, signal };
-        if (stopping) return onStopped?.();
-        if (!everReady) {
-          log.error('the cockpit server stopped before it was ready; not restarting it', { ...exit });
-          set({ kind: 'failed', restarts: state.restarts, exit });
-          first?.reject(new Error(`the cockpit server exited before it was ready (${describeExit(exit)})`));
-          first = undefined;
-          return;
-        }
-        const lasted = ready && timers.now() - startedAt >= policy.stableMs;
-        quickCrashes = lasted ? 0 : quickCrashes + 1;
-        const delayMs = restartDelay(lasted ? 0 : quickCrashes, policy);
-        const restarts = state.restarts + 1;
-        log.warn('the cockpit server exited; restarting it', { ...exit, delayMs, restart: restarts });
-        set({ kind: 'restarting', restarts, delayMs, exit });
-        restartTimer = timers.setTimeout(() => {
-          restartTimer = undefined;
-          if (!stopping) spawnOne();
-        }, delayMs);
-      },
-    });
-    child = current;
+    const waiting = spare;
+    spare = undefined;
+    if (waiting?.standing && !waiting.gone) {
+      waiting.active = true;
+      waiting.startedAt = timers.now();
+      child = waiting.child;
+      waiting.child.go?.();
+      return;
+    }
+    // A spare still loading would start no sooner than a fresh process: replace it.
+    waiting?.child.stop();
+    child = launch('serve').child;
+  }
+
+  function onCrash(run: Run, exit: ExitInfo): void {
+    if (!everReady) {
+      log.error('the cockpit server stopped before it was ready; not restarting it', { ...exit });
+      set({ kind: 'failed', restarts: state.restarts, exit });
+      first?.reject(new Error(`the cockpit server exited before it was ready (${describeExit(exit)})`));
+      first = undefined;
+      return;
+    }
+    const lasted = run.ready && timers.now() - run.startedAt >= policy.stableMs;
+    quickCrashes = lasted ? 0 : quickCrashes + 1;
+    const delayMs = restartDelay(lasted ? 0 : quickCrashes, policy);
+    const restarts = state.restarts + 1;
+    log.warn('the cockpit server exited; restarting it', { ...exit, delayMs, restart: restarts, spare: spare !== undefined });
+    set({ kind: 'restarting', restarts, delayMs, exit });
+    restartTimer = timers.setTimeout(() => {
+      restartTimer = undefined;
+      if (!stopping) spawnOne();
+    }, delayMs);
   }
 
   return {
@@ -165,6 +223,8 @@ export function createSupervisor<Ready>(options: SupervisorOptions<Ready>): Supe
           resolve();
         };
         if (restartTimer !== undefined) timers.clearTimeout(restartTimer);
+        spare?.child.stop();
+        spare = undefined;
         first?.reject(new Error('the supervisor was stopped'));
         first = undefined;
         const running = child;
@@ -182,6 +242,7 @@ export function createSupervisor<Ready>(options: SupervisorOptions<Ready>): Supe
       return stopping;
     },
     state: () => state,
+    spareStanding: () => spare?.standing === true && !spare.gone,
     onState(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
