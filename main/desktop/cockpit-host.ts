@@ -29,6 +29,7 @@ export function hostCockpit(composed: ComposedCockpit, port: LinkPort, options: 
   const { cockpit, platform, config } = composed;
   port.onMessage((message) => {
     if (message.kind === 'shutdown') return options.onShutdown();
+    if (message.kind !== 'call') return;
     // A failed call is an answer too: the shell shows it, the server carries on.
     answer(composed, message.call).then(
       (value) => port.post({ kind: 'reply', id: message.id, ok: true, value: value ?? null }),

@@ -19,7 +19,11 @@ export type LinkCall =
   | { method: 'create-window-session'; ttlSeconds: number }
   | { method: 'destroy-session'; id: string };
 
-export type ToServer = { kind: 'call'; id: number; call: LinkCall } | { kind: 'shutdown' };
+export type ToServer =
+  | { kind: 'call'; id: number; call: LinkCall }
+  | { kind: 'shutdown' }
+  /** A spare process (main/supervisor.ts): start serving now. */
+  | { kind: 'go' };
 
 /** Where the server listens and what it runs, once it is up. */
 export interface ServerReady {
@@ -32,6 +36,8 @@ export interface ServerReady {
 
 export type FromServer =
   | ({ kind: 'ready' } & ServerReady)
+  /** A spare has loaded and waits for 'go'. */
+  | { kind: 'standby' }
   | { kind: 'snapshot'; snapshot: CockpitSnapshot; remoteAddress: string | null }
   | { kind: 'notice'; notification: PlatformNotification }
   /** A firmware update was installed: the app should restart itself. */
@@ -53,5 +59,5 @@ export function isFromServer(message: unknown): message is FromServer {
 export function isToServer(message: unknown): message is ToServer {
   if (typeof message !== 'object' || message === null) return false;
   const m = message as { kind?: unknown; id?: unknown; call?: { method?: unknown } };
-  return m.kind === 'shutdown' || (m.kind === 'call' && typeof m.id === 'number' && typeof m.call?.method === 'string');
+  return m.kind === 'shutdown' || m.kind === 'go' || (m.kind === 'call' && typeof m.id === 'number' && typeof m.call?.method === 'string');
 }

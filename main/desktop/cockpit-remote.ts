@@ -73,6 +73,8 @@ export function createCockpitRemote(): CockpitRemote {
           return noticeListeners.forEach((listener) => listener(message.notification));
         case 'relaunch':
           return relaunchListeners.forEach((listener) => listener());
+        case 'standby':
+          return;
         case 'reply': {
           const waiting = pending.get(message.id);
           pending.delete(message.id);

@@ -3,7 +3,8 @@
  * with the serve flags it is given, speaking the desktop link (cockpit-link.ts) to the shell.
  * Electron starts it as a utility process (main/electron/server.ts), where the link is
  * `process.parentPort`; a Node child_process fork works the same over its IPC channel, which is
- * how the tests drive it without Electron.
+ * how the tests drive it without Electron. Started as `standby [flags]` it is the restart loop's
+ * spare: loaded, it says so and waits for 'go' before it starts the cockpit.
  */
 import { createLog } from '../../server/index.ts';
 import { composeCockpit } from '../compose.ts';
@@ -41,9 +42,25 @@ function linkToParent(): LinkPort & { onGone(listener: () => void): void } {
   };
 }
 
+/** Resolves on the shell's 'go'; a spare whose parent goes just ends. */
+function standBy(link: ReturnType<typeof linkToParent>): Promise<void> {
+  let waiting = true;
+  return new Promise((resolve) => {
+    link.onMessage((message) => {
+      if (message.kind !== 'go' || !waiting) return;
+      waiting = false;
+      resolve();
+    });
+    link.onGone(() => waiting && process.exit(0));
+    link.post({ kind: 'standby' });
+  });
+}
+
 async function main(): Promise<void> {
   const link = linkToParent();
-  const { flags } = parseArgs(process.argv.slice(2));
+  const { command, flags } = parseArgs(process.argv.slice(2));
+  if (command === 'standby') await standBy(link);
+  else if (command !== undefined) throw new Error(`unknown command "${command}"`);
   const composed = await composeCockpit({
     flags,
     log: (config) => createLog({ level: config.logLevel, scope: 'cockpit' }),

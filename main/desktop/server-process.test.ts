@@ -1,8 +1,8 @@
 /**
  * The desktop app's server process across a real process boundary, as Electron runs it but
  * forked with Node's IPC (the Electron binary is not needed): the tray's calls and the window
- * session go through the link, the snapshot arrives, and after a SIGKILL the restart loop
- * brings the server back on the same port with the window's session still valid.
+ * session go through the link, the snapshot arrives, and after a SIGKILL the loop's loaded spare
+ * takes over on the same port with the window's session still valid.
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -96,6 +96,9 @@ it('serves the tray and the window over the link, and comes back on the same por
   expect(Object.keys(session).sort()).toEqual(['expiresAt', 'id']);
   expect((await fetch(`${origin}/api/state`, withCookie(session.id))).status).toBe(200);
 
+  await expect.poll(() => supervisor.spareStanding(), { timeout: 60_000, interval: 100 }).toBe(true);
+  // The spare is loaded but not linked: the tray still talks to the running server.
+  expect(await remote.control.resume('local-window')).toBeDefined();
   const running = supervisor.state();
   if (running.kind !== 'running') throw new Error(`expected running, got ${running.kind}`);
   const restarting = nextState('restarting');

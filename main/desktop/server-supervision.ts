@@ -3,7 +3,8 @@
  * server-entry.ts, with the desktop link (cockpit-remote.ts) moved to each new process. How a
  * process is made is injected: Electron's utilityProcess in main/electron/server.ts, a Node fork
  * in the tests. After the first start the port is pinned, so the window's origin (and the
- * cookie and policy bound to it) stays valid across restarts.
+ * cookie and policy bound to it) stays valid across restarts. A spare (`standby`) is linked to
+ * the remote only when it takes over.
  */
 import type { Log } from '../../server/index.ts';
 import { createSupervisor, type Supervisor, type SupervisorTimers } from '../supervisor.ts';
@@ -38,16 +39,24 @@ export function superviseServer(options: ServerSupervisionOptions): Supervisor<S
   return createSupervisor<ServerReady>({
     log: options.log,
     ...(options.timers ? { timers: options.timers } : {}),
-    start(events) {
-      const args = pinnedPort === undefined ? [...options.args] : [...options.args, '--port', String(pinnedPort)];
-      const child = options.spawn(args);
+    spare: true,
+    start(events, mode) {
+      const base = pinnedPort === undefined ? [...options.args] : [...options.args, '--port', String(pinnedPort)];
+      const child = options.spawn(mode === 'spare' ? ['standby', ...base] : base);
       let gone = false;
+      let linked = false;
       let listening = false;
-      remote.attach((message) => {
-        if (!gone) child.send(message);
-      });
+      const link = () => {
+        linked = true;
+        remote.attach((message) => {
+          if (!gone) child.send(message);
+        });
+      };
+      if (mode === 'serve') link();
       child.onMessage((message) => {
         if (gone || !isFromServer(message)) return;
+        if (message.kind === 'standby') return events.standingBy();
+        if (!linked) return;
         remote.receive(message);
         if (message.kind === 'ready') {
           const { kind: _kind, ...ready } = message;
@@ -59,11 +68,18 @@ export function superviseServer(options: ServerSupervisionOptions): Supervisor<S
       child.onExit((code, signal) => {
         if (gone) return;
         gone = true;
-        remote.detach('the cockpit server stopped; it is being restarted');
+        // A spare's end is none of the remote's business: the running server still answers.
+        if (linked) remote.detach('the cockpit server stopped; it is being restarted');
         events.exit(code, signal);
       });
       return {
-        pid: child.pid,
+        get pid() {
+          return child.pid;
+        },
+        go() {
+          link();
+          child.send({ kind: 'go' });
+        },
         // The server's own graceful stop (sockets closed with 1001, requests drained), asked by
         // message where it listens for one: a signal is no graceful stop on Windows.
         stop: () => (listening ? child.send({ kind: 'shutdown' }) : child.terminate()),
