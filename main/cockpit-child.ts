@@ -34,6 +34,7 @@ const GO = { type: 'cockpit-go' } as const;
 
 /** Child side of a spare: resolves on the parent's go; exits if the parent goes first. */
 export function standBy(proc: NodeJS.Process = process): Promise<void> {
+  if (!proc.send) return Promise.reject(new Error('"standby" is for the restart loop only (it needs an IPC channel)'));
   return new Promise((resolve) => {
     const gone = () => proc.exit(0);
     const listen = (message: unknown) => {
