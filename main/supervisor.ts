@@ -184,8 +184,12 @@ export function createSupervisor<Ready>(options: SupervisorOptions<Ready>): Supe
       waiting.child.go?.();
       return;
     }
-    // A spare still loading would start no sooner than a fresh process: replace it.
-    waiting?.child.stop();
+    // A spare still loading would start no sooner than a fresh process: replace it (its exit
+    // needs no handling, hence gone).
+    if (waiting) {
+      waiting.gone = true;
+      waiting.child.stop();
+    }
     child = launch('serve').child;
   }
 
