@@ -39,9 +39,11 @@ async function startShell(): Promise<RunningShell> {
     notifications.report('Still running', `${PRODUCT_NAME} keeps serving the robot. Quit it from the tray menu.`),
   );
   let serverState = serverSnapshot(server.supervisor.state());
+  let closed = false;
   const show = () => {
     const last = server.remote.lastSnapshot();
-    if (!last) return;
+    // Snapshots keep coming until the server has stopped; the tray is gone by then.
+    if (!last || closed) return;
     const snapshot = withServer(last, serverState);
     tray.update(snapshot);
     notifications.update(snapshot);
@@ -58,6 +60,7 @@ async function startShell(): Promise<RunningShell> {
   return {
     show: () => window.show(),
     async stop() {
+      closed = true;
       offState();
       tray.destroy();
       notifications.closeAll();
