@@ -38,14 +38,21 @@ async function main(): Promise<void> {
   const { config, ownerToken } = await boot(flags);
   // The console is quieter than `npm run serve`: info lines would bury the dashboard link.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
+  let firstPort: number | undefined;
   await runSupervised({
     args: formatFlags(flags),
     env: { ...process.env, ROBOT_LOG_LEVEL: level },
     log: createLog({ level, scope: 'cockpit.supervisor' }),
     onReady(ready, restarts) {
-      if (restarts > 0) return say(`cockpit: the server stopped and was restarted (restart ${restarts}); reload the dashboard if it does not reconnect.`);
       if (!ready.a) return;
       const dashboard = `http://localhost:${ready.a.port}/?token=${encodeURIComponent(ownerToken)}`;
+      if (restarts > 0) {
+        say(`cockpit: the server stopped and was restarted (restart ${restarts}); the dashboard reconnects by itself.`);
+        // Only with --port 0 does a new process listen elsewhere.
+        if (ready.a.port !== firstPort) say(`cockpit: it now listens on another port: ${dashboard}`);
+        return;
+      }
+      firstPort = ready.a.port;
       say(ready.a.simulated ? 'cockpit: using the built-in SIMULATED robot.' : 'cockpit: using the robot daemon.');
       say(`cockpit: open the dashboard: ${dashboard}`);
       if (hasDisplay(process.platform, process.env)) openBrowser(dashboard, process.platform);
