@@ -19,6 +19,9 @@ const VALUE_FLAGS: Record<string, keyof Flags> = {
   '--data-dir': 'dataDir',
 };
 
+/** Sub-command options that take no value. */
+const SWITCH_OPTIONS = new Set(['--dry-run']);
+
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const flags: Flags = {};
   const options: Record<string, string> = {};
@@ -28,6 +31,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const [name, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (name === '--sim') {
       flags.sim = true;
+      continue;
+    }
+    if (command !== undefined && SWITCH_OPTIONS.has(name) && inline === undefined) {
+      options[name.slice(2)] = 'true';
       continue;
     }
     const key = VALUE_FLAGS[name];
@@ -42,4 +49,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     else throw new Error(`unknown flag ${name} (see README: npm run serve -- --help)`);
   }
   return { flags, command, options };
+}
+
+/** The flags as a command line again, for the server process a supervisor or a unit starts. */
+export function formatFlags(flags: Flags): string[] {
+  const out: string[] = flags.sim ? ['--sim'] : [];
+  for (const [flag, key] of Object.entries(VALUE_FLAGS)) {
+    const value = flags[key];
+    if (typeof value === 'string') out.push(flag, value);
+  }
+  return out;
 }

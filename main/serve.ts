@@ -3,7 +3,9 @@
  * systemd. `--robot desktop` (default) runs server A, `wheeled` server B alone, `both` the two
  * in one process sharing the passkey store and model settings. Prints where it listens, never
  * the token itself (logs are kept). `serve -- mint-token --sub S --name N --ttl SECONDS` mints
- * a server B service token.
+ * a server B service token. `serve -- install-service [flags] [--dry-run]` installs the systemd
+ * unit that keeps it running (main/install-service.ts); `serve -- supervise [flags]` runs it
+ * under the console's own restart loop instead, for hosts without systemd.
  */
 import { join } from 'node:path';
 import {
@@ -17,28 +19,64 @@ import {
   type WheeledServer,
 } from '../server/index.ts';
 import { boot } from './boot.ts';
+import { announceReady, standBy } from './cockpit-child.ts';
 import { composeCockpit } from './compose.ts';
-import { parseArgs, type ParsedArgs } from './flags.ts';
+import { installFatalNet } from './fatal-net.ts';
+import { formatFlags, parseArgs, type ParsedArgs } from './flags.ts';
+import { installService } from './install-service.ts';
 import { stopOnSignals } from './signals.ts';
+import { runSupervised } from './supervised-run.ts';
+
+installFatalNet({ scope: 'cockpit' });
 
 const say = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.command === 'mint-token') return mintToken(args);
-  if (args.command !== undefined) throw new Error(`unknown command "${args.command}" (known: mint-token)`);
+  if (args.command === 'install-service') return installServiceCommand(args);
+  if (args.command === 'supervise') return void (await supervise(args));
+  // A spare of the restart loop (main/cockpit-child.ts): everything is loaded by now; wait.
+  if (args.command === 'standby') await standBy();
+  else if (args.command !== undefined)
+    throw new Error(`unknown command "${args.command}" (known: mint-token, install-service, supervise)`);
   const { config, ownerToken } = await boot(args.flags);
   if (config.robot === 'wheeled') {
     const b = await startB(config, ownerToken);
     say([`cockpit: server B on ${b.url}`, `cockpit: owner token in ${join(config.dataDir, 'owner-token')}`]);
-    return stopOnSignals(b);
+    stopOnSignals(b);
+    return announceReady({ b: { url: b.url, port: b.port } });
   }
   const composed = await composeCockpit({ flags: args.flags });
-  announce(composed.cockpit, composed.config.dataDir, platformLine(composed.platform.status()));
-  if (config.robot !== 'both') return stopOnSignals(composed);
-  const b = await startB(config, ownerToken, composed.cockpit);
+  const { cockpit } = composed;
+  announce(cockpit, composed.config.dataDir, platformLine(composed.platform.status()));
+  const a = { url: cockpit.url, port: cockpit.port, simulated: cockpit.simulated };
+  if (config.robot !== 'both') {
+    stopOnSignals(composed);
+    return announceReady({ a });
+  }
+  const b = await startB(config, ownerToken, cockpit);
   say([`cockpit: server B on ${b.url}`]);
   stopOnSignals({ stop: () => b.stop().then(() => composed.stop()) });
+  announceReady({ a, b: { url: b.url, port: b.port } });
+}
+
+async function installServiceCommand(args: ParsedArgs): Promise<void> {
+  const { config } = await boot(args.flags);
+  installService({
+    serveArgs: formatFlags(args.flags),
+    dataDir: config.dataDir,
+    dryRun: args.options['dry-run'] === 'true',
+    say: (line) => say([line]),
+  });
+}
+
+function supervise(args: ParsedArgs) {
+  return runSupervised({
+    args: formatFlags(args.flags),
+    log: createLog({ scope: 'cockpit.supervisor' }),
+    onReady: (ready, restarts) => restarts > 0 && say([`cockpit: server back after restart ${restarts} (pid ${ready.pid})`]),
+  });
 }
 
 /** Server B; beside server A it shares A's passkeys, sessions and model settings (one writer per file). */

@@ -25,9 +25,11 @@ afterAll(async () => {
 });
 
 it('closes sockets with 1001, finishes in-flight work and exits on SIGTERM without releasing media', async () => {
+  // Node itself with tsx's loader, not the tsx CLI: the CLI relays SIGTERM to its child and
+  // SIGKILLs it unless the child confirms within 30 ms, which a loaded machine can miss.
   const child = spawn(
-    join(process.cwd(), 'node_modules', '.bin', 'tsx'),
-    ['main/serve.ts', '--daemon', sim.url, '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    process.execPath,
+    ['--import', 'tsx', 'main/serve.ts', '--daemon', sim.url, '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
     {
       env: { ...process.env, ROBOT_TOKEN: TOKEN, ROBOT_HTTPS_PORT: '0', ROBOT_CAMERA: 'off', ROBOT_TRACK_AUTOSTART: '0', ROBOT_LOG_LEVEL: 'error' },
       stdio: ['ignore', 'pipe', 'pipe'],

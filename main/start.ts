@@ -1,16 +1,21 @@
 /**
  * `npm start`: the console. An Electron window when the Electron binary is installed (and a
  * display exists); otherwise the headless server plus the dashboard in a browser, saying so.
- * The real daemon when one answers at ROBOT_DAEMON_URL, else the built-in simulator.
+ * The real daemon when one answers at ROBOT_DAEMON_URL, else the built-in simulator. Headless,
+ * the server runs in a child process under the restart loop (main/supervised-run.ts), so a crash
+ * costs the operator a reconnect, not the console.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, createLog } from '../server/index.ts';
-import { composeCockpit } from './compose.ts';
-import { parseArgs } from './flags.ts';
+import { boot } from './boot.ts';
+import { installFatalNet } from './fatal-net.ts';
+import { formatFlags, parseArgs } from './flags.ts';
 import { buildRenderer, daemonAnswers, electronBinary, hasDisplay, openBrowser, rendererIsStale } from './launch.ts';
-import { stopOnSignals } from './signals.ts';
+import { runSupervised } from './supervised-run.ts';
+
+installFatalNet({ scope: 'cockpit.console' });
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -28,17 +33,31 @@ async function main(): Promise<void> {
       ? 'cockpit: no display found; running headless.'
       : 'cockpit: the Electron binary is not installed (its download needs GitHub); running headless with the dashboard in your browser.',
   );
-  const composed = await composeCockpit({
-    flags: await chooseDaemon(args.flags),
-    log: (config) => createLog({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, scope: 'cockpit' }),
+  const flags = await chooseDaemon(args.flags);
+  // The owner token exists before the server starts, so the link below is right from the first start.
+  const { config, ownerToken } = await boot(flags);
+  // The console is quieter than `npm run serve`: info lines would bury the dashboard link.
+  const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
+  let firstPort: number | undefined;
+  await runSupervised({
+    args: formatFlags(flags),
+    env: { ...process.env, ROBOT_LOG_LEVEL: level },
+    log: createLog({ level, scope: 'cockpit.supervisor' }),
+    onReady(ready, restarts) {
+      if (!ready.a) return;
+      const dashboard = `http://localhost:${ready.a.port}/?token=${encodeURIComponent(ownerToken)}`;
+      if (restarts > 0) {
+        say(`cockpit: the server stopped and was restarted (restart ${restarts}); the dashboard reconnects by itself.`);
+        // Only with --port 0 does a new process listen elsewhere.
+        if (ready.a.port !== firstPort) say(`cockpit: it now listens on another port: ${dashboard}`);
+        return;
+      }
+      firstPort = ready.a.port;
+      say(ready.a.simulated ? 'cockpit: using the built-in SIMULATED robot.' : 'cockpit: using the robot daemon.');
+      say(`cockpit: open the dashboard: ${dashboard}`);
+      if (hasDisplay(process.platform, process.env)) openBrowser(dashboard, process.platform);
+    },
   });
-  const { cockpit, ownerToken } = composed;
-  const dashboard = `http://localhost:${cockpit.port}/?token=${encodeURIComponent(ownerToken)}`;
-  say(cockpit.simulated ? 'cockpit: using the built-in SIMULATED robot.' : `cockpit: using the robot daemon at ${cockpit.daemonUrl}.`);
-  say(`cockpit: server A on ${cockpit.url}`);
-  say(`cockpit: open the dashboard: ${dashboard}`);
-  if (hasDisplay(process.platform, process.env)) openBrowser(dashboard, process.platform);
-  stopOnSignals(composed);
 }
 
 /** Without an explicit daemon, use the real one if it answers, else the simulator. */

@@ -31,7 +31,7 @@ import { startSimDaemon, type SimDaemon } from './sim/index.ts';
 
 export type { Config, Flags } from './config.ts';
 export { loadConfig, ConfigError, CONFIG_KEYS, defaultDataDir } from './config.ts';
-export { createLog, stderrSink, type Log } from './log.ts';
+export { createLog, redact, stderrSink, type Log } from './log.ts';
 export { createLogRing, teeSink, type LogRing } from './diagnostics/log-ring.ts';
 export { ensureOwnerToken } from './auth/owner-token.ts';
 export { writeFileAtomic } from './store/atomic-write.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runTrayAction, type TrayDeps } from './tray-actions.ts';
+import { runTrayAction, saveLastMinutes, type TrayDeps } from './tray-actions.ts';
 
 function fakeDeps(overrides: Partial<TrayDeps['control']> = {}) {
   const calls: string[] = [];
@@ -108,15 +108,17 @@ describe('save last minutes from the tray', () => {
   it('keeps the last five minutes (fewer on a shorter ring) and says where to find them', async () => {
     const { deps, reports } = fakeDeps();
     const asked: number[] = [];
-    const recorder = (maxMinutes: number) => ({
-      status: () => ({ maxMinutes }) as ReturnType<NonNullable<TrayDeps['recordings']>['status']>,
+    type Ring = Parameters<typeof saveLastMinutes>[0];
+    const recorder = (maxMinutes: number): Ring => ({
+      status: () => ({ maxMinutes }) as ReturnType<Ring['status']>,
       keepLast: async (minutes: number) => {
         asked.push(minutes);
-        return { name: `Saved ${minutes}` } as Awaited<ReturnType<NonNullable<TrayDeps['recordings']>['keepLast']>>;
+        return { name: `Saved ${minutes}` } as Awaited<ReturnType<Ring['keepLast']>>;
       },
     });
-    await runTrayAction('save-recording', { ...deps, recordings: recorder(10) });
-    await runTrayAction('save-recording', { ...deps, recordings: recorder(2) });
+    const through = (maxMinutes: number) => ({ saveLast: (minutes: number) => saveLastMinutes(recorder(maxMinutes), minutes) });
+    await runTrayAction('save-recording', { ...deps, recordings: through(10) });
+    await runTrayAction('save-recording', { ...deps, recordings: through(2) });
     expect(asked).toEqual([5, 2]);
     expect(reports).toEqual([
       "Recording saved: “Saved 5”: replay or download it in the dashboard's Black box card.",
@@ -126,10 +128,7 @@ describe('save last minutes from the tray', () => {
 
   it('reports a refusal (nothing recorded yet) instead of throwing', async () => {
     const { deps, reports } = fakeDeps();
-    const recordings = {
-      status: () => ({ maxMinutes: 10 }) as ReturnType<NonNullable<TrayDeps['recordings']>['status']>,
-      keepLast: () => Promise.reject(new Error('nothing has been recorded in that window yet')),
-    };
+    const recordings = { saveLast: () => Promise.reject(new Error('nothing has been recorded in that window yet')) };
     await runTrayAction('save-recording', { ...deps, recordings });
     expect(reports).toEqual(['Saving the recording failed: nothing has been recorded in that window yet']);
   });

@@ -3,14 +3,26 @@
  * call (server/motion/control.ts), as credential 'local-window', so the stop latch, the motion
  * arbiter and the event receipts treat the tray exactly like the dashboard in the window.
  */
-import type { CredentialKind, DesktopFeatures, Recorder } from '../../server/index.ts';
+import type { CredentialKind, Recorder } from '../../server/index.ts';
 import { TRAY_SAVE_MINUTES, type TrayAction } from './tray-model.ts';
 
 /** The tray acts as the desktop window does. */
 export const TRAY_CREDENTIAL: CredentialKind = 'local-window';
 
+/**
+ * The control functions the tray calls: those of server/motion/control.ts in the server's
+ * process, reached through the desktop link (cockpit-remote.ts), so each may answer later.
+ */
+export interface TrayControl {
+  wake(credential: CredentialKind): Promise<unknown>;
+  sleep(credential: CredentialKind): Promise<unknown>;
+  stop(credential: CredentialKind): Promise<{ daemon: { ok: boolean; error?: string } }>;
+  resume(credential: CredentialKind): unknown;
+  demo(on: boolean, credential: CredentialKind): Promise<unknown>;
+}
+
 export interface TrayDeps {
-  control: Pick<DesktopFeatures['control'], 'wake' | 'sleep' | 'stop' | 'resume' | 'demo'>;
+  control: TrayControl;
   openDashboard(): void;
   openPairing(): void;
   /** The dashboard's platform card (enrolment, firmware channel). */
@@ -20,8 +32,8 @@ export interface TrayDeps {
   copyRemoteAddress(): void;
   setOpenAtLogin(on: boolean): void;
   quit(): void;
-  /** The black box recorder: "Save last minutes" keeps a window of it. */
-  recordings?: Pick<Recorder, 'keepLast' | 'status'>;
+  /** The black box recorder, in the server's process: "Save last minutes" keeps a window of it. */
+  recordings?: { saveLast(minutes: number): Promise<{ name: string }> };
   /** A refusal, a failure or a saved recording, for the operator to see (a notification); never thrown. */
   report(title: string, message: string): void;
 }
@@ -62,13 +74,12 @@ async function perform(action: TrayAction, deps: TrayDeps, checked: boolean): Pr
       return;
     }
     case 'resume':
-      return void control.resume(TRAY_CREDENTIAL);
+      return void (await control.resume(TRAY_CREDENTIAL));
     case 'demo':
       return void (await control.demo(checked, TRAY_CREDENTIAL));
     case 'save-recording': {
       if (!deps.recordings) return;
-      const minutes = Math.min(TRAY_SAVE_MINUTES, deps.recordings.status().maxMinutes);
-      const kept = await deps.recordings.keepLast(minutes);
+      const kept = await deps.recordings.saveLast(TRAY_SAVE_MINUTES);
       return deps.report('Recording saved', `“${kept.name}”: replay or download it in the dashboard's Black box card.`);
     }
     case 'open':
@@ -91,4 +102,10 @@ async function perform(action: TrayAction, deps: TrayDeps, checked: boolean): Pr
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Keeps the last `minutes` of the ring, fewer when the ring itself is shorter (the server side of the tray's save). */
+export async function saveLastMinutes(recorder: Pick<Recorder, 'keepLast' | 'status'>, minutes: number): Promise<{ name: string }> {
+  const kept = await recorder.keepLast(Math.min(minutes, recorder.status().maxMinutes));
+  return { name: kept.name };
 }

@@ -14,6 +14,24 @@ export interface CockpitSnapshot {
   demo: ServiceState | undefined;
   /** The platform link (issue 10): absent when no platform client is wired. */
   platform?: PlatformSnapshot;
+  /** The server process under the desktop app's restart loop (server-status.ts). */
+  server?: ServerSnapshot;
+}
+
+/** The server process as the tray tells it: restarting now, and how often it had to be. */
+export interface ServerSnapshot {
+  restarting: boolean;
+  restarts: number;
+  /** How the last process ended ("signal SIGKILL", "exit code 70"), once one has. */
+  lastExit: string | null;
+}
+
+/** A tray line once the server has been restarted (or is being); null while it never was. */
+export function serverLabel(server: ServerSnapshot | undefined): string | null {
+  if (!server || (server.restarts === 0 && !server.restarting)) return null;
+  const last = server.lastExit ? ` (last: ${server.lastExit})` : '';
+  if (server.restarting) return `Server stopped${last}; restarting…`;
+  return `Server restarted ${server.restarts === 1 ? 'once' : `${server.restarts} times`}${last}`;
 }
 
 /** The part of the platform client's status the tray shows. */
@@ -58,6 +76,8 @@ export function healthVerdict(snapshot: CockpitSnapshot): { tone: Tone; reasons:
   const { daemon, camera, problems, pressure } = snapshot.health;
   const red: string[] = [];
   const amber: string[] = [];
+  // While the server restarts every other part of the snapshot is the dead process's last word.
+  if (snapshot.server?.restarting) return { tone: 'stopped', reasons: ['cockpit server restarting'] };
   if (stopEngaged(snapshot)) red.push('latched stop engaged');
   // The feed reports a daemon that is unreachable or not running as `down` (server/daemon/state-feed.ts).
   if (daemon.presence === 'down')
@@ -118,7 +138,8 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
   const { tone, reasons } = healthVerdict(snapshot);
   const latched = stopEngaged(snapshot);
   // Wake and sleep are daemon moves: refused with 409 while latched, useless while the daemon is down.
-  const canMove = !latched && snapshot.health.daemon.presence === 'connected';
+  const canMove = !latched && !snapshot.server?.restarting && snapshot.health.daemon.presence === 'connected';
+  const server = serverLabel(snapshot.server);
   const action = (a: TrayAction, label: string, enabled = true): MenuEntry => ({
     type: 'action',
     action: a,
@@ -127,6 +148,7 @@ export function trayMenu({ snapshot, openAtLogin, remoteUrl }: MenuInput): MenuE
   });
   return [
     { type: 'status', label: reasons.length > 0 ? `${STATUS_LABEL[tone]}: ${reasons.join(', ')}` : STATUS_LABEL[tone] },
+    ...(server ? [{ type: 'status' as const, label: server }] : []),
     action('open', 'Open dashboard'),
     { type: 'separator' },
     action('wake', 'Wake', canMove),

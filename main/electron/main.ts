@@ -1,25 +1,24 @@
 /**
- * The Electron main process (issue 8), kept thin and read as a list: setupServer (the cockpit
- * `npm run serve` runs, in-process), setupWindow, setupNotifications, setupTray, then a pulse
- * that shows the cockpit's health in the tray and alerts. Every decision lives in a plain
- * module under main/desktop/ with tests; these files only hand Electron the answers.
+ * The Electron main process, kept thin and read as a list: setupServer (the cockpit
+ * `npm run serve` runs, in a utility process the app restarts when it dies), setupWindow,
+ * setupNotifications, setupTray, then the server's snapshots (pushed once a second) and its
+ * restarts shown in the tray and alerts. Every decision lives in a plain module under
+ * main/desktop/ with tests; these files only hand Electron the answers.
  *
- * No preload and no IPC: the window is the same dashboard a browser gets, talking HTTP and
- * WebSocket to the cockpit (ARCHITECTURE.md §1), so there is no message channel to guard.
+ * No preload and no IPC into the page: the window is the same dashboard a browser gets, talking
+ * HTTP and WebSocket to the cockpit (ARCHITECTURE.md §1). The one message channel is between
+ * this process and the server process it started (main/desktop/cockpit-link.ts).
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog } from 'electron';
 import { APP_ID, PRODUCT_NAME } from '../desktop/app-identity.ts';
-import { readSnapshot } from '../desktop/cockpit-view.ts';
+import { restartNotice, serverSnapshot, withServer } from '../desktop/server-status.ts';
 import { assetsDir } from '../desktop/shell-paths.ts';
 import { setupNotifications } from './notifications.ts';
 import { setupServer } from './server.ts';
 import { setupTray } from './tray.ts';
 import { setupWindow } from './window.ts';
-
-/** How often the tray and the alerts look at the cockpit (an in-process read, no request). */
-const PULSE_MS = 1000;
 
 interface RunningShell {
   show(): void;
@@ -39,17 +38,30 @@ async function startShell(): Promise<RunningShell> {
   window.onFirstHide(() =>
     notifications.report('Still running', `${PRODUCT_NAME} keeps serving the robot. Quit it from the tray menu.`),
   );
-  const pulse = () => {
-    const snapshot = readSnapshot(server.composed.cockpit, server.composed.platform);
+  let serverState = serverSnapshot(server.supervisor.state());
+  let closed = false;
+  const show = () => {
+    const last = server.remote.lastSnapshot();
+    // Snapshots keep coming until the server has stopped; the tray is gone by then.
+    if (!last || closed) return;
+    const snapshot = withServer(last, serverState);
     tray.update(snapshot);
     notifications.update(snapshot);
   };
-  pulse();
-  const timer = setInterval(pulse, PULSE_MS);
+  server.remote.onSnapshot(show);
+  // A restart is said in the log (by the loop), in the tray (a status line) and as a notice.
+  const offState = server.supervisor.onState((state) => {
+    serverState = serverSnapshot(state, serverState);
+    const notice = restartNotice(state);
+    if (notice) notifications.notice(notice);
+    show();
+  });
+  show();
   return {
     show: () => window.show(),
     async stop() {
-      clearInterval(timer);
+      closed = true;
+      offState();
       tray.destroy();
       notifications.closeAll();
       await window.close();

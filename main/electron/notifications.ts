@@ -16,6 +16,8 @@ export interface DesktopNotifications {
   update(snapshot: CockpitSnapshot): void;
   /** A refusal or failure the operator should see (a tray action). */
   report(title: string, message: string): void;
+  /** A notice decided elsewhere (a server restart, main/desktop/server-status.ts). */
+  notice(notice: DesktopNotice): void;
   closeAll(): void;
 }
 
@@ -52,6 +54,7 @@ export function setupNotifications(server: DesktopServer, window: DesktopWindow)
       for (const notice of alerts.observe(snapshot, Date.now())) show(notice);
     },
     report: (title, message) => show({ tag: 'tray', title, body: message, urgent: false }),
+    notice: (notice) => show(notice),
     closeAll() {
       for (const native of shown.values()) native.close();
       shown.clear();

@@ -1,23 +1,35 @@
 /**
- * setupServer(): the same cockpit `npm run serve` runs (composeCockpit), started in-process.
- * Without an explicit daemon it uses the real one when it answers, else the simulator, as
- * `npm start` does.
+ * setupServer(): the same cockpit `npm run serve` runs, in an Electron utility process of its
+ * own (main/desktop/server-entry.ts) under the restart loop (main/desktop/server-supervision.ts),
+ * so a crash of the server is a restart, not the end of the app. The tray, the alerts and the
+ * window session reach it through the desktop link (main/desktop/cockpit-remote.ts); the window
+ * is a dashboard on its HTTP port like any browser. Without an explicit daemon it uses the real
+ * one when it answers, else the simulator, as `npm start` does.
  */
-import { app } from 'electron';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, utilityProcess } from 'electron';
 import type { PlatformNotification } from '../../platform-client/index.ts';
 import { createLog, type Log } from '../../server/index.ts';
-import { composeCockpit, type ComposedCockpit } from '../compose.ts';
-import { remoteAddress } from '../desktop/cockpit-view.ts';
+import { boot } from '../boot.ts';
+import type { ServerReady } from '../desktop/cockpit-link.ts';
+import { createCockpitRemote, type CockpitRemote } from '../desktop/cockpit-remote.ts';
 import { windowOrigin } from '../desktop/navigation.ts';
+import { superviseServer, type LinkedProcess } from '../desktop/server-supervision.ts';
 import { cockpitArgv } from '../desktop/shell-paths.ts';
-import { parseArgs } from '../flags.ts';
+import { formatFlags, parseArgs } from '../flags.ts';
 import { daemonAnswers } from '../launch.ts';
+import type { Supervisor } from '../supervisor.ts';
 
 export interface DesktopServer {
-  readonly composed: ComposedCockpit;
   /** The dashboard's origin for the window (localhost, so secure-context APIs work). */
   readonly origin: string;
+  readonly dataDir: string;
   readonly log: Log;
+  /** The cockpit in its process, as the tray, the alerts and the window session use it. */
+  readonly remote: CockpitRemote;
+  /** The restart loop, for the tray's line about the server. */
+  readonly supervisor: Supervisor<ServerReady>;
   /** The address a phone or another computer opens, if the cockpit has one. */
   remoteAddress(): string | undefined;
   /** Platform notify envelopes, also shown natively. */
@@ -26,35 +38,54 @@ export interface DesktopServer {
 }
 
 const REAL_DAEMON = 'http://127.0.0.1:8000';
+/** Compiled next to this file's folder: dist/main/desktop/server-entry.js. */
+const ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', 'desktop', 'server-entry.js');
+
+function forkServer(args: string[]): LinkedProcess {
+  const child = utilityProcess.fork(ENTRY, args, { serviceName: 'Robot Cockpit server', stdio: 'inherit' });
+  return {
+    get pid() {
+      return child.pid;
+    },
+    send: (message) => child.postMessage(message),
+    onMessage: (listener) => void child.on('message', listener),
+    // A utility process reports an exit code only; a kill by signal shows as a non-zero code.
+    onExit: (listener) => void child.once('exit', (code) => listener(code, null)),
+    terminate: () => void child.kill(),
+    kill: () => {
+      if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+    },
+  };
+}
 
 export async function setupServer(): Promise<DesktopServer> {
   const { flags } = parseArgs(cockpitArgv(process.argv, app.isPackaged));
   const explicit = flags.sim === true || flags.daemon !== undefined || Boolean(process.env['ROBOT_DAEMON_URL']);
   const chosen = explicit || (await daemonAnswers(REAL_DAEMON)) ? flags : { ...flags, sim: true };
-  const listeners = new Set<(notification: PlatformNotification) => void>();
-  let log: Log | undefined;
-  const composed = await composeCockpit({
-    flags: chosen,
-    log: (config) => (log = createLog({ level: config.logLevel, scope: 'cockpit' })),
-    onNotify: (notification) => listeners.forEach((listener) => listener(notification)),
-    // After a firmware install: quit (the usual graceful shutdown) and start the new version.
-    restart: () => {
-      app.relaunch();
-      app.quit();
-    },
+  // The shell's own log, at the level the server uses; the server process logs for itself.
+  const { config } = await boot(chosen);
+  const log = createLog({ level: config.logLevel, scope: 'cockpit' }).child('desktop');
+  const remote = createCockpitRemote();
+  // After a firmware install: quit (the usual graceful shutdown) and start the new version.
+  remote.onRelaunch(() => {
+    app.relaunch();
+    app.quit();
   });
-  const desktopLog = (log ?? createLog({ scope: 'cockpit' })).child('desktop');
-  const { cockpit, config } = composed;
-  desktopLog.info(cockpit.simulated ? 'using the built-in simulated robot' : 'using the robot daemon', {
-    daemon: cockpit.daemonUrl,
-    dashboard: windowOrigin(config.host, cockpit.port),
+  const supervisor = superviseServer({ spawn: forkServer, args: formatFlags(chosen), remote, log: log.child('supervisor') });
+  const ready = await supervisor.start();
+  const origin = windowOrigin(ready.host, ready.port);
+  log.info(ready.simulated ? 'using the built-in simulated robot' : 'using the robot daemon', {
+    daemon: ready.daemonUrl,
+    dashboard: origin,
   });
   return {
-    composed,
-    origin: windowOrigin(config.host, cockpit.port),
-    log: desktopLog,
-    remoteAddress: () => remoteAddress(cockpit, config.host),
-    onPlatformNotice: (listener) => void listeners.add(listener),
-    stop: () => composed.stop(),
+    origin,
+    dataDir: ready.dataDir,
+    log,
+    remote,
+    supervisor,
+    remoteAddress: () => remote.remoteAddress(),
+    onPlatformNotice: (listener) => remote.onNotice(listener),
+    stop: () => supervisor.stop(),
   };
 }

@@ -38,12 +38,12 @@ export function setupTray(
   // Read once: asking the OS every second is needless, and only this menu changes it.
   let atLogin = openAtLogin();
   const deps: TrayDeps = {
-    control: server.composed.cockpit.features.control,
+    control: server.remote.control,
     openDashboard: () => window.show(),
     openPairing: () => window.showPairing(),
     openPlatformSettings: () => window.show(),
-    platform: server.composed.platform,
-    recordings: server.composed.cockpit.recorder,
+    platform: server.remote.platform,
+    recordings: server.remote.recordings,
     copyRemoteAddress() {
       const address = server.remoteAddress();
       if (address) clipboard.writeText(address);

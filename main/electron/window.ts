@@ -34,15 +34,14 @@ export interface DesktopWindow {
 const PARTITION = 'persist:robot-cockpit';
 
 export async function setupWindow(server: DesktopServer, assets: string): Promise<DesktopWindow> {
-  const { origin, log } = server;
-  const { cockpit, config } = server.composed;
+  const { origin, log, remote } = server;
   const ses = session.fromPartition(PARTITION);
   guardSession(ses, origin);
-  const { window, saver } = await createWindow(windowStateFile(config.dataDir), assets, log);
+  const { window, saver } = await createWindow(windowStateFile(server.dataDir), assets, log);
   guardNavigation(window, origin);
   const keeper = createWindowSession({
-    create: (ttl) => cockpit.createLocalWindowSession(ttl),
-    destroy: (id) => cockpit.access.sessions.destroy(id),
+    create: (ttl) => remote.createWindowSession(ttl),
+    destroy: (id) => remote.destroySession(id),
     install: (issued) => ses.cookies.set(sessionCookie(origin, issued)),
     // A reload of the page being shown, so a renewal does not move the operator elsewhere.
     reload: () => window.loadURL(localUrlOf(window, origin)),

@@ -1,0 +1,92 @@
+/**
+ * `npx tsx bench/restart.ts [rounds]`: the wall-clock cost of a crash under the console's
+ * restart loop. `main/serve.ts` runs under createSupervisor as `npm start` runs it headless,
+ * once with the loaded spare (what `npm start` uses) and once without (a fresh process, as under
+ * systemd). Each round waits past the loop's stable time (so the restart delay is its first
+ * step) and for the spare to stand by, kills the server with SIGKILL and times how long until
+ * /api/health answers again, split into the delay the loop scheduled and the start of the
+ * process that takes over. The test (main/supervisor-restart.test.ts) asserts the scheduled
+ * delay; this reports time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLog } from '../server/index.ts';
+import { forkServe, type CockpitReady } from '../main/cockpit-child.ts';
+import { createSupervisor, DEFAULT_POLICY, type SupervisorState } from '../main/supervisor.ts';
+
+const rounds = Number(process.argv[2] ?? 3);
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function healthAt(url: string, deadline: number): Promise<number> {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return Date.now();
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the server did not come back within the bound');
+}
+
+async function measure(spare: boolean): Promise<string[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-restart-'));
+  const port = String(18_700 + Math.floor(Math.random() * 200));
+  const supervisor = createSupervisor<CockpitReady>({
+    log: createLog({ sink: () => {} }),
+    spare,
+    start: forkServe({
+      args: ['--sim', '--host', '127.0.0.1', '--port', port, '--data-dir', dataDir],
+      env: { ...process.env, ROBOT_HTTPS_PORT: '0', ROBOT_CAMERA: 'off', ROBOT_LOG_LEVEL: 'error' },
+      execArgv: ['--import', 'tsx'],
+      stdio: 'ignore',
+    }),
+  });
+  const states: { at: number; state: SupervisorState<CockpitReady> }[] = [];
+  supervisor.onState((state) => states.push({ at: Date.now(), state }));
+  const url = `http://127.0.0.1:${port}`;
+  const rows: string[] = [];
+  try {
+    await supervisor.start();
+    for (let round = 1; round <= rounds; round += 1) {
+      await new Promise((r) => setTimeout(r, DEFAULT_POLICY.stableMs + 500));
+      while (spare && !supervisor.spareStanding()) await new Promise((r) => setTimeout(r, 100));
+      const running = supervisor.state();
+      if (running.kind !== 'running') throw new Error(`round ${round}: server not running (${running.kind})`);
+      states.length = 0;
+      const killedAt = Date.now();
+      process.kill(running.pid as number, 'SIGKILL');
+      const back = await healthAt(url, killedAt + 120_000);
+      const scheduled = states.find((s) => s.state.kind === 'restarting');
+      const spawned = states.find((s) => s.state.kind === 'starting');
+      const delay = scheduled?.state.kind === 'restarting' ? scheduled.state.delayMs : NaN;
+      const startMs = spawned ? back - spawned.at : NaN;
+      const how = spare ? 'spare takes over' : 'fresh process';
+      rows.push(`| ${how} | ${round} | ${delay} | ${startMs} | ${back - killedAt} |`);
+      say(`bench restart (${how}): round ${round}: back after ${back - killedAt} ms (delay ${delay} ms, start ${startMs} ms)`);
+    }
+  } finally {
+    await supervisor.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const rows = [...(await measure(true)), ...(await measure(false))];
+  say('');
+  say(`Restart after SIGKILL (${cpus().length} cores, load average ${loadavg()[0]?.toFixed(1)} at the end, Node ${process.version})`);
+  say('');
+  say('| Restart | Round | Scheduled delay (ms) | Start → health (ms) | Kill → health (ms) |');
+  say('|---|---|---|---|---|');
+  rows.forEach((row) => say(row));
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench restart failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
