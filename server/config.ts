@@ -51,6 +51,8 @@ export interface Config {
   readonly firmwareHook: string | undefined;
   /** Server B's rover SDK (ROBOT_ROVER_URL); undefined drives the simulated base. */
   readonly roverUrl: string | undefined;
+  /** LAN discovery over mDNS (ROBOT_MDNS); never runs while bound to loopback only (server/discovery). */
+  readonly mdns: boolean;
 }
 
 /** A device identity on the hosted platform, as the platform client's enrolment takes it. */
@@ -150,7 +152,7 @@ const absolutePath: Parser<string> = (raw) =>
   isAbsolute(raw) && raw.length <= 1024 && ![...raw].some((c) => c < ' ' || c === '\x7f') ? raw : undefined;
 
 /** True for localhost, 127.0.0.0/8 and ::1: hosts that never leave the machine. */
-function isLoopbackHost(hostname: string): boolean {
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
@@ -240,6 +242,7 @@ const TABLE = {
   },
   ROBOT_FIRMWARE_HOOK: { parse: absolutePath, expect: 'the absolute path of an executable' },
   ROBOT_ROVER_URL: { parse: baseUrl, expect: 'the http(s) URL of the rover SDK, e.g. http://127.0.0.1:8000' },
+  ROBOT_MDNS: { parse: bool, expect: '1 or 0' },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -326,6 +329,7 @@ export function loadConfig(sources: ConfigSources): Config {
     platformSessionToken: parsed.ROBOT_PLATFORM_SESSION_TOKEN,
     firmwareHook: parsed.ROBOT_FIRMWARE_HOOK,
     roverUrl: parsed.ROBOT_ROVER_URL,
+    mdns: parsed.ROBOT_MDNS ?? true,
   });
 }
 

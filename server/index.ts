@@ -14,6 +14,8 @@ import { diagnosticsRoutes } from './desktop/routes/diagnostics-routes.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
+import { discoveryRoutes } from './desktop/routes/discovery-routes.ts';
+import { createDiscovery, type Discovery, type DiscoveryOptions } from './discovery/index.ts';
 import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
 import type { PlatformNotice } from './desktop/platform-port.ts';
 import { busyReason } from './desktop/robot-busy.ts';
@@ -49,6 +51,7 @@ export type { Health } from './contract/health.ts';
 export type { ServiceState } from './contract/state.ts';
 export type { CredentialKind } from './contract/ws.ts';
 export { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
+export { PEER_HEALTH_SOURCES } from './http/security-headers.ts';
 
 export interface CockpitOptions {
   config: Config;
@@ -62,6 +65,8 @@ export interface CockpitOptions {
   platform?: FeatureOptions['platform'];
   /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
   push?: FeatureOptions['push'];
+  /** mDNS socket and cadence, for the network-namespace test. */
+  lan?: DiscoveryOptions['lan'];
 }
 
 export interface Cockpit {
@@ -78,6 +83,8 @@ export interface Cockpit {
   readonly access: Access;
   /** Server A's features: the desktop tray calls the same control functions as the routes. */
   readonly features: DesktopFeatures;
+  /** The robot's name, the first-run guide's state, the mDNS advertisement and the fleet. */
+  readonly discovery: Discovery;
   /** The HTTPS address phones on the LAN open (pairing links use it); undefined without one. */
   remoteUrl(): string | undefined;
   /**
@@ -138,6 +145,15 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       platform: options.platform,
       push: options.push,
     });
+    const discovery = createDiscovery({
+      config,
+      log: log.child('discovery'),
+      fingerprint: () => https?.tls.caFingerprint ?? null,
+      ...(options.lan ? { lan: options.lan } : {}),
+    });
+    await discovery.load();
+    cleanup.push(() => discovery.stop());
+    robot.attachIdentity(() => discovery.identity());
     const history = startHealthHistory(() => robot.health());
     cleanup.push(() => history.stop());
     const diagnostics = diagnosticsRoutes({ config, robot, logs: options.logRing ?? createLogRing(), history });
@@ -146,9 +162,9 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       log,
       robot,
       gate: access.gate,
-      routes: [...access.routes, ...features.routes, ...diagnostics],
+      routes: [...access.routes, ...features.routes, ...diagnostics, ...discoveryRoutes(discovery)],
       onSocket: features.onSocket,
-      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin }),
+      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin, extraNames: () => discovery.localNames() }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
       ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
     });
@@ -162,13 +178,14 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     const stopBroadcast = app.startBroadcast();
     cleanup.push(stopBroadcast);
     const servers = await startListeners(app, config, https);
+    discovery.start({ httpPort: servers.port, httpsPort: servers.httpsPort });
     // Undone in reverse: sockets get their 1001 first, then the listeners drain and close.
     cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
     cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
     // Open MJPEG streams end with the camera, before the listeners wait out their drain.
     cleanup.push(() => camera.stop());
     const remoteUrl = () => https?.secureBaseUrl(config.httpsPort);
-    return cockpitHandle({ app, robot, access, features, sim, daemonUrl, https, servers, cleanup, remoteUrl });
+    return cockpitHandle({ app, robot, access, features, discovery, sim, daemonUrl, https, servers, cleanup, remoteUrl });
   } catch (err) {
     await runCleanup(cleanup);
     throw err;
@@ -201,6 +218,7 @@ function cockpitHandle(parts: {
   robot: RobotCore;
   access: Access;
   features: DesktopFeatures;
+  discovery: Discovery;
   sim: SimDaemon | undefined;
   daemonUrl: string;
   https: HttpsService | undefined;
@@ -221,6 +239,7 @@ function cockpitHandle(parts: {
     app: parts.app,
     access: parts.access,
     features: parts.features,
+    discovery: parts.discovery,
     remoteUrl: parts.remoteUrl,
     createLocalWindowSession: (ttlSeconds) =>
       parts.access.sessions.create({ credentialId: LOCAL_WINDOW_CREDENTIAL, ttlSeconds }),

@@ -3,6 +3,7 @@
  * and the health picture built from them. Routes, the WebSocket hub and later features all read
  * from here, so there is one source of truth per fact.
  */
+import type { CockpitIdentity } from '../contract/discovery.ts';
 import type { CameraHealth, Health } from '../contract/health.ts';
 import type { RobotState, ServiceState } from '../contract/state.ts';
 import { HttpDaemonClient, type DaemonClient } from '../daemon/daemon-client.ts';
@@ -45,6 +46,8 @@ export interface RobotCore {
   attachTracking(status: () => unknown): void;
   /** The camera's health, from the frame hub built after the core. */
   attachCamera(health: () => CameraHealth): void;
+  /** The robot's public identity (name, kind, fingerprint), from the setup store built after the core. */
+  attachIdentity(identity: () => CockpitIdentity): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -58,6 +61,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   let pressureCache = { at: 0, value: readPressure(daemonPort) };
   let trackingStatus: (() => unknown) | undefined;
   let cameraHealth: () => CameraHealth = () => ({ status: 'off', fps: 0 });
+  let identity: () => CockpitIdentity = () => ({ name: 'Robot Cockpit', kind: 'desktop', https_port: null, fingerprint: null });
 
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
@@ -112,6 +116,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
         pressure: pressure(),
         stream: { connected: snap.streamConnected, hz: snap.hz },
         version: COCKPIT_VERSION,
+        identity: identity(),
       };
     },
     attachTracking(status) {
@@ -119,6 +124,9 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     },
     attachCamera(health) {
       cameraHealth = health;
+    },
+    attachIdentity(read) {
+      identity = read;
     },
     start() {
       feed.start();

@@ -14,6 +14,8 @@ export interface HostAllowlistOptions {
   origin?: string | undefined;
   /** Host names and addresses; the machine's own by default. */
   identity?: { hostNames: string[]; addresses: string[] };
+  /** Names that come and go while running: the `.local` name LAN discovery advertises. */
+  extraNames?: () => readonly string[];
 }
 
 /** The name part of a Host header: lower case, port and IPv6 brackets removed. */
@@ -33,7 +35,7 @@ export function createHostAllowlist(options: HostAllowlistOptions = {}): HostAll
       // HTTP/1.1 requires Host; a request without one is not from a browser page.
       if (!header) return false;
       const name = hostName(header);
-      return allowed.has(name) || name.endsWith('.localhost');
+      return allowed.has(name) || name.endsWith('.localhost') || (options.extraNames?.().includes(name) ?? false);
     },
   };
 }

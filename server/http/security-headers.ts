@@ -8,6 +8,13 @@ import { AppError } from '../errors.ts';
 import type { HostAllowlist } from './host-allowlist.ts';
 
 /**
+ * The fleet page reads other robots' public health from the owner's browser
+ * (server/discovery/README-discovery.md); the page may reach that one path on any host, nothing
+ * else off its origin.
+ */
+export const PEER_HEALTH_SOURCES: readonly string[] = Object.freeze(['http://*:*/api/health', 'https://*:*/api/health']);
+
+/**
  * 'unsafe-inline' for styles only: Svelte writes style attributes for dynamic values, and the
  * trust page carries its own <style>. Scripts are same-origin files only.
  */
@@ -16,7 +23,7 @@ export const CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  `connect-src 'self' ${PEER_HEALTH_SOURCES.join(' ')}`,
   "worker-src 'self'",
   "manifest-src 'self'",
   "font-src 'self'",

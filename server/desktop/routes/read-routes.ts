@@ -21,6 +21,8 @@ export function readRoutes(robot: RobotCore): RouteSpec[] {
       summary: 'health object: daemon reachability, camera, pressure, stream',
       handler(ctx) {
         ctx.set('Cache-Control', 'no-store');
+        // Public and credential-free: another cockpit's fleet page reads it from its own origin.
+        ctx.set('Access-Control-Allow-Origin', '*');
         ctx.body = robot.health();
       },
     },
