@@ -149,6 +149,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       config,
       log: log.child('discovery'),
       fingerprint: () => https?.tls.caFingerprint ?? null,
+      httpsUrl: () => https?.secureBaseUrl(config.httpsPort),
       ...(options.lan ? { lan: options.lan } : {}),
     });
     await discovery.load();

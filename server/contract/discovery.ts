@@ -34,6 +34,8 @@ export interface SetupView {
   named: boolean;
   guide: GuideState;
   advertising: AdvertisingStatus;
+  /** The HTTPS address a phone on the LAN opens (`https://<host>.local:<port>`); null without one. */
+  httpsUrl: string | null;
 }
 
 /** cockpit: `_robot-cockpit._tcp`; reachy-mini: a robot daemon's own `_reachy-mini._tcp`. */

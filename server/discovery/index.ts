@@ -24,6 +24,8 @@ export interface DiscoveryOptions {
   lan?: Pick<LanDiscoveryOptions, 'socket' | 'queryIntervalMs'>;
   /** The host's name, the robot's until it is named (tests pass one). */
   hostName?: string;
+  /** The HTTPS address phones on the LAN open, when there is one (server/auth/https-service.ts). */
+  httpsUrl?: () => string | undefined;
 }
 
 export interface Discovery {
@@ -101,7 +103,13 @@ export function createDiscovery(options: DiscoveryOptions): Discovery {
       lan.start();
     },
     identity,
-    view: () => ({ name: setup.name(), named: setup.get().name !== null, guide: setup.get().guide, advertising: advertising() }),
+    view: () => ({
+      name: setup.name(),
+      named: setup.get().name !== null,
+      guide: setup.get().guide,
+      advertising: advertising(),
+      httpsUrl: options.httpsUrl?.() ?? null,
+    }),
     advertising,
     browsing: () => lan !== undefined && lan.status().on,
     async update(change) {

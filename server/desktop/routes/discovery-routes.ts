@@ -32,7 +32,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       method: 'GET',
       path: '/api/console/setup',
       access: 'key',
-      summary: 'first-run setup: {name, named, guide: open|finished|dismissed, advertising: {on, detail, localName}}',
+      summary: 'first-run setup: {name, named, guide: open|finished|dismissed, advertising: {on, detail, localName}, httpsUrl}',
       handler: (ctx) => reply(ctx, discovery.view()),
     },
     {
