@@ -10,6 +10,7 @@ describe('first-run guide steps', () => {
 
   it('says the self-test is unavailable on a 404, and reads its checks otherwise', () => {
     expect(selftestOutcome({ ok: false, status: 404, code: 'NOT_FOUND', message: 'no such route' })).toEqual({ kind: 'unavailable' });
+    expect(selftestOutcome({ ok: false, status: 405, code: 'HTTP_405', message: 'Method Not Allowed' })).toEqual({ kind: 'unavailable' });
     expect(selftestOutcome({ ok: false, status: 0, code: 'NETWORK', message: 'down' })).toEqual({ kind: 'failed', message: 'down' });
     const checks = [
       { name: 'camera', status: 'ok', detail: 'live' },

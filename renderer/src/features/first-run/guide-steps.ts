@@ -70,9 +70,12 @@ function readCheck(u: unknown): SelftestCheck | null {
   return { name: c.name, status: c.status as SelftestCheck['status'], detail };
 }
 
-/** What POST /api/console/selftest answered: its checks, or that this build has no self-test. */
+/**
+ * What POST /api/console/selftest answered: its checks, or that this build has no self-test
+ * (404, or 405 where only the dashboard's GET fallback matches the path).
+ */
 export function selftestOutcome(result: ApiResult<unknown>): SelftestOutcome {
-  if (!result.ok) return result.status === 404 ? { kind: 'unavailable' } : { kind: 'failed', message: result.message };
+  if (!result.ok) return result.status === 404 || result.status === 405 ? { kind: 'unavailable' } : { kind: 'failed', message: result.message };
   const body = result.data as Record<string, unknown> | unknown[] | null;
   const list = Array.isArray(body) ? body : Array.isArray((body as Record<string, unknown> | null)?.checks) ? ((body as Record<string, unknown>).checks as unknown[]) : [];
   return { kind: 'done', checks: list.map(readCheck).filter((c): c is SelftestCheck => c !== null) };

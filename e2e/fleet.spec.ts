@@ -1,0 +1,84 @@
+/**
+ * The fleet page with a second cockpit (its own process, HTTPS on so its health carries a
+ * certificate fingerprint) and an address nothing answers on: both added by address, the one
+ * that answers sorted first with its name from its own health, a fingerprint change warned about
+ * and trusted, and the list kept across a restart of this cockpit.
+ */
+import { startCockpitProcess, freePort } from './fixtures/cockpit-process.ts';
+import { expect, test } from './fixtures/cockpit.ts';
+import { api } from './pages/cockpit-api.ts';
+import { attachScreenshot } from './pages/screenshots.ts';
+
+const OLD_FINGERPRINT = Array.from({ length: 32 }, () => '0F').join(':');
+
+test('the fleet lists a second cockpit first and an unreachable one after it, and warns when a fingerprint changes', async ({
+  page,
+  cockpit,
+  browserErrors,
+}, testInfo) => {
+  // Reading an address where nothing listens is refused by the network; Chromium may log it.
+  browserErrors.allow(/ERR_CONNECTION_REFUSED|Failed to load resource/);
+  const second = await startCockpitProcess({ https: true });
+  try {
+    const renamed = await api(second.url, '/api/console/setup', { method: 'PUT', token: second.token, body: { name: 'Second robot' } });
+    expect(renamed.status).toBe(200);
+    const secondPort = Number(new URL(second.url).port);
+    const silentPort = await freePort();
+    // The second robot was known before with another certificate (as if reinstalled since).
+    const added = await api(cockpit.url, '/api/console/fleet/peers', {
+      method: 'POST',
+      token: cockpit.token,
+      body: { host: '127.0.0.1', port: secondPort },
+    });
+    expect(added.status).toBe(201);
+    const id = String(added.body.id);
+    const earlier = { method: 'POST', token: cockpit.token, body: { fingerprint: OLD_FINGERPRINT } };
+    expect((await api(cockpit.url, `/api/console/fleet/peers/${id}/fingerprint`, earlier)).status).toBe(200);
+    const secondHealth = await api(second.url, '/api/health');
+    const current = (secondHealth.body.identity as { fingerprint: string }).fingerprint;
+    expect(current).toMatch(/^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/);
+
+    await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
+    await page.getByRole('link', { name: 'Fleet' }).click();
+    await expect(page.getByRole('heading', { name: 'Fleet' })).toBeVisible();
+    await expect(page.getByText(/not advertised: off: bound to 127\.0\.0\.1/)).toBeVisible();
+
+    const form = page.getByRole('form', { name: 'Add a robot by address' });
+    await form.getByLabel('Address of the robot').fill('127.0.0.1');
+    await form.getByLabel('Port').fill(String(silentPort));
+    await form.getByRole('button', { name: 'Add robot' }).click();
+    await expect(form.getByLabel('Address of the robot')).toHaveValue('');
+
+    const robots = page.getByRole('list', { name: 'Robots' }).getByRole('listitem');
+    await expect(robots).toHaveCount(2);
+    await expect(robots.first()).toContainText('Second robot');
+    await expect(robots.first()).toContainText('Answers');
+    await expect(robots.first().getByRole('link', { name: 'Open Second robot' })).toHaveAttribute('href', `${second.url.replace(/\/$/, '')}/`);
+    await expect(robots.nth(1)).toContainText('Does not answer');
+    await expect(robots.nth(1)).toContainText(`127.0.0.1:${silentPort}`);
+    // This browser read the new fingerprint from the robot's health; the cockpit warns about it.
+    const warning = robots.first().getByRole('alert');
+    await expect(warning).toContainText('certificate fingerprint changed');
+    await expect(warning).toContainText(OLD_FINGERPRINT);
+    await expect(warning).toContainText(current);
+    await attachScreenshot(page, testInfo, 'fleet', 1280);
+    await attachScreenshot(page, testInfo, 'fleet', 375);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // A restart keeps the robots added by address and the warning.
+    await cockpit.restart();
+    await page.reload();
+    await expect(robots).toHaveCount(2);
+    await expect(robots.first().getByRole('alert')).toContainText(OLD_FINGERPRINT);
+    await robots.first().getByRole('button', { name: 'Trust the new fingerprint of Second robot' }).click();
+    await expect(robots.first().getByRole('alert')).toHaveCount(0);
+    await page.reload();
+    await expect(robots.first()).toContainText('Answers');
+    await expect(robots.first().getByRole('alert')).toHaveCount(0);
+
+    await robots.nth(1).getByRole('button', { name: /^Remove / }).click();
+    await expect(robots).toHaveCount(1);
+  } finally {
+    await second.stop();
+  }
+});
