@@ -9,6 +9,8 @@ import { expect, test } from './fixtures/cockpit.ts';
 import { api } from './pages/cockpit-api.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
+/** Markup in a name a robot reports must reach the page as text. */
+const NAME = 'Second <b>robot</b>';
 const OLD_FINGERPRINT = Array.from({ length: 32 }, () => '0F').join(':');
 
 test('the fleet lists a second cockpit first and an unreachable one after it, and warns when a fingerprint changes', async ({
@@ -20,7 +22,7 @@ test('the fleet lists a second cockpit first and an unreachable one after it, an
   browserErrors.allow(/ERR_CONNECTION_REFUSED|Failed to load resource/);
   const second = await startCockpitProcess({ https: true });
   try {
-    const renamed = await api(second.url, '/api/console/setup', { method: 'PUT', token: second.token, body: { name: 'Second robot' } });
+    const renamed = await api(second.url, '/api/console/setup', { method: 'PUT', token: second.token, body: { name: NAME } });
     expect(renamed.status).toBe(200);
     const secondPort = Number(new URL(second.url).port);
     const silentPort = await freePort();
@@ -51,9 +53,10 @@ test('the fleet lists a second cockpit first and an unreachable one after it, an
 
     const robots = page.getByRole('list', { name: 'Robots' }).getByRole('listitem');
     await expect(robots).toHaveCount(2);
-    await expect(robots.first()).toContainText('Second robot');
+    await expect(robots.first()).toContainText(NAME);
+    await expect(robots.first().locator('b')).toHaveCount(0);
     await expect(robots.first()).toContainText('Answers');
-    await expect(robots.first().getByRole('link', { name: 'Open Second robot' })).toHaveAttribute('href', `${second.url.replace(/\/$/, '')}/`);
+    await expect(robots.first().getByRole('link', { name: `Open ${NAME}` })).toHaveAttribute('href', `${second.url.replace(/\/$/, '')}/`);
     await expect(robots.nth(1)).toContainText('Does not answer');
     await expect(robots.nth(1)).toContainText(`127.0.0.1:${silentPort}`);
     // This browser read the new fingerprint from the robot's health; the cockpit warns about it.
@@ -70,7 +73,7 @@ test('the fleet lists a second cockpit first and an unreachable one after it, an
     await page.reload();
     await expect(robots).toHaveCount(2);
     await expect(robots.first().getByRole('alert')).toContainText(OLD_FINGERPRINT);
-    await robots.first().getByRole('button', { name: 'Trust the new fingerprint of Second robot' }).click();
+    await robots.first().getByRole('button', { name: `Trust the new fingerprint of ${NAME}` }).click();
     await expect(robots.first().getByRole('alert')).toHaveCount(0);
     await page.reload();
     await expect(robots.first()).toContainText('Answers');

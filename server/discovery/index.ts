@@ -111,7 +111,7 @@ export function createDiscovery(options: DiscoveryOptions): Discovery {
       httpsUrl: options.httpsUrl?.() ?? null,
     }),
     advertising,
-    browsing: () => lan !== undefined && lan.status().on,
+    browsing: () => lan?.browsing() ?? false,
     async update(change) {
       await setup.update(change);
       return this.view();

@@ -45,6 +45,8 @@ export interface LanDiscovery {
   query(): void;
   sightings(): TimedSighting[];
   status(): AdvertisingStatus;
+  /** True while the socket listens for other robots. */
+  browsing(): boolean;
   stop(): Promise<void>;
 }
 
@@ -150,8 +152,12 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
     status() {
       if (failure) return { on: false, detail: failure, localName: null };
       if (!published) return { on: false, detail: 'not started', localName: null };
+      // Until the probe finds the name free and the first announcement is out, nobody can find us;
+      // a name another host already uses stays unannounced (bonjour-service stops the service).
+      if (!service?.published) return { on: false, detail: `announcing ${published.name} (or the name is in use on the LAN)`, localName: null };
       return { on: true, detail: `${published.name} on ${published.host}`, localName: published.host };
     },
+    browsing: () => socket !== undefined && failure === undefined,
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
@@ -160,6 +166,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
       const b = bonjour;
       bonjour = undefined;
       published = undefined;
+      socket = undefined;
       await new Promise<void>((resolve) => b.destroy(() => resolve()));
     },
   };

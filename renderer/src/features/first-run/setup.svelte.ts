@@ -3,7 +3,7 @@
  * title) and the guide. Provided by Dashboard.svelte; the name also follows the health frames,
  * so a rename from another browser shows here too.
  */
-import { getContext, setContext } from 'svelte';
+import { getContext, setContext, untrack } from 'svelte';
 import { getSetup, putSetup, type GuideState, type SetupView } from '../../lib/api/setup-api.ts';
 import type { Session } from '../../lib/state/session.svelte.ts';
 import type { Connection } from '../connection/connection.svelte.ts';
@@ -46,8 +46,11 @@ export class SetupState {
 
 export function provideSetup(session: Session, connection: Connection): SetupState {
   const setup = new SetupState(session);
+  // Read once the socket proves the credential (as the cards do), and again after a reconnect:
+  // a refused token then never costs a console error before the sign-in card shows.
+  const linked = $derived(connection.presence === 'connected' && connection.frame !== null);
   $effect(() => {
-    void setup.load();
+    if (linked) untrack(() => void setup.load());
   });
   $effect(() =>
     connection.listen((frame) => {
