@@ -14,6 +14,7 @@ test.use({ cockpitHttps: true });
 test('the guide names the robot, enrols a passkey, and shows the phone QR and pairing link', async ({ page, cockpit }, testInfo) => {
   const device = await addVirtualAuthenticator(page);
   await page.goto(`${cockpit.localUrl}/?token=${encodeURIComponent(cockpit.token)}`);
+  await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
 
   const guide = page.getByRole('region', { name: 'Set up this robot' });
   await expect(guide.getByText('Part 1 of 6: Name the robot')).toBeVisible();
@@ -61,6 +62,8 @@ test('every step can be skipped, the self-test says when it is unavailable, and 
   // This build has no self-test route; Chromium may log the refused request the step explains.
   browserErrors.allow(/\/api\/console\/selftest/);
   await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
+  // The guide is read once the live link proves the token, as every card is.
+  await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
   const guide = page.getByRole('region', { name: 'Set up this robot' });
   for (const part of ['Part 1 of 6: Name the robot', 'Part 2 of 6', 'Part 3 of 6', 'Part 4 of 6']) {
     await expect(guide.getByText(part)).toBeVisible();
