@@ -20,8 +20,8 @@ export interface DiscoveryOptions {
   /** The local CA's fingerprint, null without HTTPS. */
   fingerprint: () => string | null;
   now?: () => number;
-  /** Socket and cadence of the mDNS side, for the namespace test. */
-  lan?: Pick<LanDiscoveryOptions, 'socket' | 'queryIntervalMs'>;
+  /** Socket, cadence or a stand-in transport of the mDNS side, for tests. */
+  lan?: Pick<LanDiscoveryOptions, 'socket' | 'queryIntervalMs' | 'transport'>;
   /** The host's name, the robot's until it is named (tests pass one). */
   hostName?: string;
   /** The HTTPS address phones on the LAN open, when there is one (server/auth/https-service.ts). */

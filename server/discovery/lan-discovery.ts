@@ -5,7 +5,7 @@
  * the library's own browser, so a hostile packet cannot throw inside the socket's handler.
  * Socket errors and bad packets are logged at debug and never stop the cockpit.
  */
-import { Bonjour, type Service } from 'bonjour-service';
+import { Bonjour } from 'bonjour-service';
 import type { AdvertisingStatus } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
 import { sightingsInPacket, type Sighting } from './mdns-packet.ts';
@@ -32,6 +32,8 @@ export interface LanDiscoveryOptions {
   now: () => number;
   /** Passed to multicast-dns: `interface` to pick one, `port`/`ip` for tests. */
   socket?: { interface?: string; port?: number; ip?: string };
+  /** The mDNS side; bonjour-service on a real socket unless a test passes its own. */
+  transport?: (log: Log) => MdnsTransport;
   /** How often to ask the LAN again; sightings older than three of these are dropped. */
   queryIntervalMs?: number;
   onSighting?: (sighting: TimedSighting) => void;
@@ -51,11 +53,41 @@ export interface LanDiscovery {
 }
 
 /** The slice of multicast-dns the browser side uses. */
-interface MdnsSocket {
+export interface MdnsSocket {
   on(event: 'response', listener: (packet: unknown) => void): void;
   on(event: 'warning' | 'error', listener: (err: Error) => void): void;
   query(questions: { name: string; type: string }[]): void;
 }
+
+/** One advertised service: bonjour-service's Service, as far as it is used here. */
+export interface PublishedService {
+  readonly published: boolean;
+  on(event: 'up', listener: () => void): unknown;
+  stop: CallableFunction;
+}
+
+export interface MdnsTransport {
+  socket: MdnsSocket;
+  publish(config: { name: string; type: string; port: number; host: string; txt: Record<string, string> }): PublishedService;
+  destroy(done: () => void): void;
+}
+
+/** bonjour-service: probing, announcing and goodbyes, over one multicast-dns socket. */
+export function bonjourTransport(socketOptions: LanDiscoveryOptions['socket'] = {}): (log: Log) => MdnsTransport {
+  return (log) => {
+    const bonjour = new Bonjour(socketOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
+    return {
+      // bonjour-service keeps its multicast-dns socket on a field its types call private; the
+      // browser reads responses from that same socket rather than opening a second one.
+      socket: (bonjour as unknown as { server: { mdns: MdnsSocket } }).server.mdns,
+      publish: (config) => bonjour.publish(config),
+      destroy: (done) => bonjour.destroy(done),
+    };
+  };
+}
+
+/** A LAN with more robots than this is not one we serve; a flood of made-up names stops here. */
+export const MAX_SIGHTINGS = 256;
 
 const QUESTIONS = [COCKPIT_SERVICE, DAEMON_SERVICE].map((s) => ({ name: `_${s}._tcp.local`, type: 'PTR' }));
 
@@ -63,8 +95,8 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
   const { log, now } = options;
   const interval = options.queryIntervalMs ?? 60_000;
   const seen = new Map<string, TimedSighting>();
-  let bonjour: Bonjour | undefined;
-  let service: Service | undefined;
+  let bonjour: MdnsTransport | undefined;
+  let service: PublishedService | undefined;
   let published: Advertisement | undefined;
   let timer: NodeJS.Timeout | undefined;
   let failure: string | undefined;
@@ -83,7 +115,14 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
         continue;
       }
       const timed = { ...sighting, seenAt: now() };
+      seen.delete(key);
       seen.set(key, timed);
+      // Map order is insertion order: the first key is the one heard from longest ago.
+      if (seen.size > MAX_SIGHTINGS) {
+        const oldest = seen.keys().next().value;
+        if (oldest !== undefined) seen.delete(oldest);
+        log.debug('too many robots on the LAN; the one heard from longest ago was dropped');
+      }
       try {
         options.onSighting?.(timed);
       } catch (err) {
@@ -104,7 +143,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
     new Promise<void>((resolve) => {
       const current = service;
       service = undefined;
-      if (!current?.stop) return resolve();
+      if (!current) return resolve();
       current.stop(() => resolve());
     });
 
@@ -112,10 +151,8 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
     start() {
       if (bonjour) return;
       try {
-        bonjour = new Bonjour(options.socket ?? {}, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
-        // bonjour-service keeps its multicast-dns socket on a field its types call private; the
-        // browser reads responses from that same socket rather than opening a second one.
-        socket = (bonjour as unknown as { server: { mdns: MdnsSocket } }).server.mdns;
+        bonjour = (options.transport ?? bonjourTransport(options.socket))(log);
+        socket = bonjour.socket;
         socket.on('response', onResponse);
         socket.on('warning', (err) => log.debug('mDNS packet dropped', { error: String(err) }));
         socket.on('error', (err) => {
