@@ -12,7 +12,7 @@ import type { Log } from '../log.ts';
 import type { JsonDocument } from '../store/json-document.ts';
 import { MAX_MANUAL_PEERS, withSighting, withTrusted, type FleetRecord, type ManualPeer } from './fleet-store.ts';
 import type { TimedSighting } from './lan-discovery.ts';
-import { cleanNetworkText, ROBOT_NAME_MAX } from './network-text.ts';
+import { cleanNetworkText, localHostLabel, ROBOT_NAME_MAX } from './network-text.ts';
 import { readCockpitTxt, readDaemonTxt } from './txt-record.ts';
 
 export const DEFAULT_PEER_PORT = 8097;
@@ -87,7 +87,7 @@ export function createFleet(options: {
       name,
       kind: txt.kind,
       version: txt.version,
-      host: ipv4 ?? s.addresses[0] ?? s.host ?? `${instance}.local`,
+      host: ipv4 ?? s.addresses[0] ?? s.host ?? `${localHostLabel(instance) ?? 'unnamed'}.local`,
       port: s.port,
       httpsPort: txt.httpsPort,
       fingerprint: txt.fingerprint,

@@ -52,7 +52,7 @@ export interface SetupStore {
   /** The stored name, or the host's name while none is stored. */
   name(): string;
   update(change: Partial<SetupRecord>): Promise<SetupRecord>;
-  /** Called after every change that was stored (the advertisement follows a rename). */
+  /** Called after a rename was stored (the advertisement follows it). */
   onChange(listener: (record: SetupRecord) => void): void;
 }
 
@@ -72,8 +72,9 @@ export function createSetupStore(options: { dataDir: string; log: Log; hostName?
     get: () => doc.get(),
     name: () => doc.get().name ?? fallback,
     async update(change) {
+      const before = doc.get().name;
       const next = await doc.update((cur) => ({ ...cur, ...change }));
-      for (const listener of listeners) listener(next);
+      if (next.name !== before) for (const listener of listeners) listener(next);
       return next;
     },
     onChange(listener) {
