@@ -141,8 +141,9 @@ describe('LAN discovery between two namespaces', () => {
     });
     expect(bSeenByA.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(aSeenByB).toMatchObject({ host: NODES[0].address, fingerprint: a.latest()?.identity.fingerprint });
-    // Each answers to its own name under .local while it advertises, and never lists itself.
-    expect(a.latest()?.advertising).toMatchObject({ on: true, localName: 'alpha-desk.local' });
+    // Each answers to its own name under .local once its first announcement is out, and never lists itself.
+    const advertised = await until(() => (a.latest()?.advertising.on ? a.latest()?.advertising : undefined), 30_000, 'A announcing', nodes);
+    expect(advertised).toMatchObject({ on: true, localName: 'alpha-desk.local' });
     expect(a.latest()?.peers.filter((p) => p.name === NODES[0].name)).toEqual([]);
   });
 });
