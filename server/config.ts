@@ -53,6 +53,8 @@ export interface Config {
   readonly roverUrl: string | undefined;
   /** The black box recorder's ring bounds and camera rate (server/recorder/README-recorder.md). */
   readonly recorder: RecorderConfig;
+  /** LAN discovery over mDNS (ROBOT_MDNS); never runs while bound to loopback only (server/discovery). */
+  readonly mdns: boolean;
 }
 
 export interface RecorderConfig {
@@ -163,7 +165,7 @@ const absolutePath: Parser<string> = (raw) =>
   isAbsolute(raw) && raw.length <= 1024 && ![...raw].some((c) => c < ' ' || c === '\x7f') ? raw : undefined;
 
 /** True for localhost, 127.0.0.0/8 and ::1: hosts that never leave the machine. */
-function isLoopbackHost(hostname: string): boolean {
+export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
@@ -256,6 +258,7 @@ const TABLE = {
   ROBOT_RECORD_MINUTES: { parse: int(0, 1440), expect: 'an integer 0-1440 (minutes the recorder keeps; 0 turns it off)' },
   ROBOT_RECORD_MB: { parse: int(10, 1_000_000), expect: 'an integer 10-1000000 (megabytes the recorder may use)' },
   ROBOT_RECORD_FPS: { parse: int(0, 15), expect: 'an integer 0-15 (camera frames per second recorded; 0 records none)' },
+  ROBOT_MDNS: { parse: bool, expect: '1 or 0' },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -347,6 +350,7 @@ export function loadConfig(sources: ConfigSources): Config {
       maxBytes: parsed.ROBOT_RECORD_MB !== undefined ? parsed.ROBOT_RECORD_MB * 1024 * 1024 : RECORDER_DEFAULTS.maxBytes,
       cameraFps: parsed.ROBOT_RECORD_FPS ?? RECORDER_DEFAULTS.cameraFps,
     }),
+    mdns: parsed.ROBOT_MDNS ?? true,
   });
 }
 

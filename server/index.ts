@@ -15,6 +15,8 @@ import { diagnosticsRoutes } from './desktop/routes/diagnostics-routes.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
+import { discoveryRoutes } from './desktop/routes/discovery-routes.ts';
+import { createDiscovery, type Discovery, type DiscoveryOptions } from './discovery/index.ts';
 import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
 import type { PlatformNotice } from './desktop/platform-port.ts';
 import { busyReason } from './desktop/robot-busy.ts';
@@ -54,6 +56,7 @@ export type { Health } from './contract/health.ts';
 export type { ServiceState } from './contract/state.ts';
 export type { CredentialKind } from './contract/ws.ts';
 export { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
+export { PEER_HEALTH_SOURCES } from './http/security-headers.ts';
 
 export interface CockpitOptions {
   config: Config;
@@ -69,6 +72,8 @@ export interface CockpitOptions {
   push?: FeatureOptions['push'];
   /** The cockpit's clock: the access model (sessions, rate limit, brute-force throttle) and the black box recorder; tests move it by hand. */
   clock?: Clock;
+  /** mDNS socket and cadence, for the network-namespace test. */
+  lan?: DiscoveryOptions['lan'];
 }
 
 export interface Cockpit {
@@ -87,6 +92,8 @@ export interface Cockpit {
   readonly features: DesktopFeatures;
   /** The black box recorder (server/recorder): the tray saves the last minutes through it. */
   readonly recorder: Recorder;
+  /** The robot's name, the first-run guide's state, the mDNS advertisement and the fleet. */
+  readonly discovery: Discovery;
   /** The HTTPS address phones on the LAN open (pairing links use it); undefined without one. */
   remoteUrl(): string | undefined;
   /**
@@ -157,6 +164,16 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       push: options.push,
       recorder: blackBox.tap,
     });
+    const discovery = createDiscovery({
+      config,
+      log: log.child('discovery'),
+      fingerprint: () => https?.tls.caFingerprint ?? null,
+      httpsUrl: () => https?.secureBaseUrl(config.httpsPort),
+      ...(options.lan ? { lan: options.lan } : {}),
+    });
+    await discovery.load();
+    cleanup.push(() => discovery.stop());
+    robot.attachIdentity(() => discovery.identity());
     const history = startHealthHistory(() => robot.health());
     cleanup.push(() => history.stop());
     const diagnostics = diagnosticsRoutes({ config, robot, logs: options.logRing ?? createLogRing(), history });
@@ -165,9 +182,9 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       log,
       robot,
       gate: access.gate,
-      routes: [...access.routes, ...features.routes, ...diagnostics, ...recordingRoutes(blackBox.recorder)],
+      routes: [...access.routes, ...features.routes, ...diagnostics, ...recordingRoutes(blackBox.recorder), ...discoveryRoutes(discovery)],
       onSocket: features.onSocket,
-      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin }),
+      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin, extraNames: () => discovery.localNames() }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
       ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
     });
@@ -183,13 +200,14 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     const stopBroadcast = app.startBroadcast();
     cleanup.push(stopBroadcast);
     const servers = await startListeners(app, config, https, log.child('http'));
+    discovery.start({ httpPort: servers.port, httpsPort: servers.httpsPort });
     // Undone in reverse: sockets get their 1001 first, then the listeners drain and close.
     cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
     cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
     // Open MJPEG streams end with the camera, before the listeners wait out their drain.
     cleanup.push(() => camera.stop());
     const remoteUrl = () => https?.secureBaseUrl(config.httpsPort);
-    return cockpitHandle({ app, robot, access, features, recorder: blackBox.recorder, sim, daemonUrl, https, servers, cleanup, remoteUrl });
+    return cockpitHandle({ app, robot, access, features, recorder: blackBox.recorder, discovery, sim, daemonUrl, https, servers, cleanup, remoteUrl });
   } catch (err) {
     await runCleanup(cleanup);
     throw err;
@@ -225,6 +243,7 @@ function cockpitHandle(parts: {
   access: Access;
   features: DesktopFeatures;
   recorder: Recorder;
+  discovery: Discovery;
   sim: SimDaemon | undefined;
   daemonUrl: string;
   https: HttpsService | undefined;
@@ -246,6 +265,7 @@ function cockpitHandle(parts: {
     access: parts.access,
     features: parts.features,
     recorder: parts.recorder,
+    discovery: parts.discovery,
     remoteUrl: parts.remoteUrl,
     createLocalWindowSession: (ttlSeconds) =>
       parts.access.sessions.create({ credentialId: LOCAL_WINDOW_CREDENTIAL, ttlSeconds }),

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { PEER_HEALTH_SOURCES } from '../../server/index.ts';
 import { contentSecurityPolicy, withPolicy } from './csp.ts';
 
 const RENDERER = fileURLToPath(new URL('../../renderer/', import.meta.url));
@@ -31,7 +32,7 @@ describe('contentSecurityPolicy', () => {
   });
 
   it('lets the state socket reach the same host and port only', () => {
-    expect(policy.get('connect-src')).toEqual(["'self'", 'ws://localhost:8097', 'wss://localhost:8097']);
+    expect(policy.get('connect-src')).toEqual(["'self'", 'ws://localhost:8097', 'wss://localhost:8097', ...PEER_HEALTH_SOURCES]);
   });
 
   it('allows data: and blob: pictures (QR code, camera frames) and nothing embedded', () => {
@@ -42,7 +43,7 @@ describe('contentSecurityPolicy', () => {
 
   it('uses only wss: for an https origin', () => {
     const secure = directives(contentSecurityPolicy('https://localhost:8098'));
-    expect(secure.get('connect-src')).toEqual(["'self'", 'wss://localhost:8098']);
+    expect(secure.get('connect-src')).toEqual(["'self'", 'wss://localhost:8098', ...PEER_HEALTH_SOURCES]);
   });
 });
 

@@ -7,6 +7,8 @@
  * page's <style>; csp.test.ts fails if the dashboard's markup starts needing it.
  */
 
+import { PEER_HEALTH_SOURCES } from '../../server/index.ts';
+
 /** Directives in the order they are written; each value list is joined by spaces. */
 export function contentSecurityPolicy(localOrigin: string): string {
   const { host, protocol } = new URL(localOrigin);
@@ -19,7 +21,8 @@ export function contentSecurityPolicy(localOrigin: string): string {
     ['style-src', ["'self'"]],
     // data: for the pairing QR code and the favicon, blob: for camera pictures from /ws.
     ['img-src', ["'self'", 'data:', 'blob:']],
-    ['connect-src', ["'self'", ...sockets]],
+    // The fleet page reads other robots' public /api/health, and nothing else off this origin.
+    ['connect-src', ["'self'", ...sockets, ...PEER_HEALTH_SOURCES]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'none'"]],
     ['form-action', ["'self'"]],

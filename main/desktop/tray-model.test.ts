@@ -58,6 +58,12 @@ describe('trayTooltip', () => {
       'Robot Cockpit: daemon unreachable, camera lost',
     );
   });
+
+  it("leads with the robot's name once the cockpit has one", () => {
+    const named = snapshot();
+    const withName = { ...named, health: { ...named.health, identity: { name: 'Desk robot' } } };
+    expect(trayTooltip(withName)).toBe('Desk robot: simulated robot OK');
+  });
 });
 
 function entry(menu: MenuEntry[], action: TrayAction): MenuEntry {

@@ -7,7 +7,8 @@ import type { Health, ServiceState } from '../../server/index.ts';
 
 /** What the tray reads from the running cockpit, once a second. */
 export interface CockpitSnapshot {
-  health: Pick<Health, 'daemon' | 'camera' | 'problems' | 'pressure'>;
+  /** `identity` carries the robot's name (server/discovery), which the tooltip leads with. */
+  health: Pick<Health, 'daemon' | 'camera' | 'problems' | 'pressure'> & { identity?: Pick<Health['identity'], 'name'> };
   /** services.stop: `running` means the latched stop is engaged (server/motion/stop-latch.ts). */
   stop: ServiceState | undefined;
   /** services.demo: `running` means demo mode is on. */
@@ -96,8 +97,9 @@ export function healthVerdict(snapshot: CockpitSnapshot): { tone: Tone; reasons:
 export function trayTooltip(snapshot: CockpitSnapshot): string {
   const { tone, reasons } = healthVerdict(snapshot);
   const robot = snapshot.health.daemon.simulated ? 'simulated robot' : 'robot';
-  if (tone === 'ok') return `Robot Cockpit: ${robot} OK`;
-  return `Robot Cockpit: ${reasons.join(', ')}`;
+  const name = snapshot.health.identity?.name ?? 'Robot Cockpit';
+  if (tone === 'ok') return `${name}: ${robot} OK`;
+  return `${name}: ${reasons.join(', ')}`;
 }
 
 export type TrayAction =

@@ -1,4 +1,5 @@
 /** The public health object of GET /api/health. */
+import type { CockpitIdentity } from './discovery.ts';
 import type { Presence } from './state.ts';
 
 export interface CameraHealth {
@@ -62,4 +63,6 @@ export interface Health {
   pressure: Pressure;
   stream: { connected: boolean; hz: number };
   version: string;
+  /** The robot's name, kind, HTTPS port and CA fingerprint: what the fleet view of another cockpit shows. */
+  identity: CockpitIdentity;
 }

@@ -5,3 +5,4 @@ export type * from './ws.ts';
 export type * from './agent.ts';
 export type * from './platform.ts';
 export type * from './recordings.ts';
+export type * from './discovery.ts';

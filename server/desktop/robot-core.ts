@@ -4,6 +4,7 @@
  * from here, so there is one source of truth per fact.
  */
 import { networkInterfaces } from 'node:os';
+import type { CockpitIdentity } from '../contract/discovery.ts';
 import type { CameraHealth, Health } from '../contract/health.ts';
 import type { RobotState, ServiceState } from '../contract/state.ts';
 import { versionReport, type Capabilities } from '../daemon/capabilities.ts';
@@ -60,6 +61,8 @@ export interface RobotCore {
   attachTracking(status: () => unknown): void;
   /** The camera's health, from the frame hub built after the core. */
   attachCamera(health: () => CameraHealth): void;
+  /** The robot's public identity (name, kind, fingerprint), from the setup store built after the core. */
+  attachIdentity(identity: () => CockpitIdentity): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -90,6 +93,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   let pressureCache = { at: 0, value: readPressure(daemonPort, daemonPidNow()) };
   let trackingStatus: (() => unknown) | undefined;
   let cameraHealth: () => CameraHealth = () => ({ status: 'off', fps: 0 });
+  let identity: () => CockpitIdentity = () => ({ name: 'Robot Cockpit', kind: 'desktop', https_port: null, fingerprint: null });
 
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
@@ -153,6 +157,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
         pressure: pressure(),
         stream: { connected: snap.streamConnected, hz: snap.hz },
         version: COCKPIT_VERSION,
+        identity: identity(),
       };
     },
     attachTracking(status) {
@@ -160,6 +165,9 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     },
     attachCamera(health) {
       cameraHealth = health;
+    },
+    attachIdentity(read) {
+      identity = read;
     },
     start() {
       feed.start();

@@ -46,6 +46,7 @@ it('bundles versions, config, logs and health history with no secret in it', () 
     pressure: { source: 'cockpit', pid: 1, fds: 40, fd_limit: 65536, close_wait: 0, cockpit_close_wait: 0, warning: false },
     stream: { connected: true, hz: 30 },
     version: '0.1.0',
+    identity: { name: 'Desk robot', kind: 'desktop', https_port: null, fingerprint: null },
   } as const;
   const bundle = diagnosticsBundle({ config, health, history: [summarise(health, new Date())], logs: ring });
   const text = JSON.stringify(bundle);

@@ -22,6 +22,8 @@ export interface HostAllowlistOptions {
   /** Host names and addresses; the machine's own, read again on a miss, by default. */
   identity?: HostIdentity | (() => HostIdentity);
   clock?: Clock;
+  /** Names that come and go while running: the `.local` name LAN discovery advertises. */
+  extraNames?: () => readonly string[];
 }
 
 /** The name part of a Host header: lower case, port and IPv6 brackets removed ('' when malformed). */
@@ -40,7 +42,7 @@ export function createHostAllowlist(options: HostAllowlistOptions = {}): HostAll
   let readAt = clock.now();
 
   function known(name: string): boolean {
-    return fixed.has(name) || own.has(name) || name.endsWith('.localhost');
+    return fixed.has(name) || own.has(name) || name.endsWith('.localhost') || (options.extraNames?.().includes(name) ?? false);
   }
 
   return {

@@ -21,6 +21,15 @@ describe('host allowlist', () => {
     }
   });
 
+  it('answers to the .local name discovery advertises, only while it is advertised', () => {
+    let names: string[] = [];
+    const lan = createHostAllowlist({ identity: { hostNames: ['localhost'], addresses: ['127.0.0.1'] }, extraNames: () => names });
+    expect(lan.allows('desk-robot.local:8097')).toBe(false);
+    names = ['desk-robot.local'];
+    expect(lan.allows('Desk-Robot.local:8097')).toBe(true);
+    expect(lan.allows('other.local')).toBe(false);
+  });
+
   it('reads names out of Host headers', () => {
     expect(hostName('[::1]:8097')).toBe('::1');
     expect(hostName('Robot.Local:80')).toBe('robot.local');

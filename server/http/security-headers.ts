@@ -9,6 +9,13 @@ import type { HostAllowlist } from './host-allowlist.ts';
 import { parseHost } from './untrusted-input.ts';
 
 /**
+ * The fleet page reads other robots' public health from the owner's browser
+ * (server/discovery/README-discovery.md); the page may reach that one path on any host, nothing
+ * else off its origin.
+ */
+export const PEER_HEALTH_SOURCES: readonly string[] = Object.freeze(['http://*:*/api/health', 'https://*:*/api/health']);
+
+/**
  * 'unsafe-inline' for styles only: Svelte writes style attributes for dynamic values, and the
  * trust page carries its own <style>. Scripts are same-origin files only.
  */
@@ -17,7 +24,7 @@ export const CONTENT_SECURITY_POLICY = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'",
+  `connect-src 'self' ${PEER_HEALTH_SOURCES.join(' ')}`,
   "worker-src 'self'",
   "manifest-src 'self'",
   "font-src 'self'",

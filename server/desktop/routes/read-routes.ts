@@ -21,9 +21,11 @@ export function readRoutes(robot: RobotCore): RouteSpec[] {
       method: 'GET',
       path: '/api/health',
       access: 'public',
-      summary: 'health object: daemon reachability, camera, pressure, stream',
+      summary: 'health object: daemon reachability, camera, pressure, stream, identity (name, kind, HTTPS port, CA fingerprint); readable from any origin',
       handler(ctx) {
         ctx.set('Cache-Control', 'no-store');
+        // Public and credential-free: another cockpit's fleet page reads it from its own origin.
+        ctx.set('Access-Control-Allow-Origin', '*');
         ctx.body = robot.health();
       },
     },

@@ -1,11 +1,11 @@
 /**
- * Which page of the signed-in dashboard shows: the cards, or the security settings at
- * `#security`. A hash keeps the Back button and a bookmark working without a router.
+ * Which page of the signed-in dashboard shows: the cards, the security settings at `#security`,
+ * or the fleet at `#fleet`. A hash keeps the Back button and a bookmark working without a router.
  */
-export type DashboardPage = 'cards' | 'security';
+export type DashboardPage = 'cards' | 'security' | 'fleet';
 
 export function pageOfHash(hash: string): DashboardPage {
-  return hash === '#security' ? 'security' : 'cards';
+  return hash === '#security' ? 'security' : hash === '#fleet' ? 'fleet' : 'cards';
 }
 
 export class PageRoute {
