@@ -10,6 +10,9 @@ import type { RecordingsView, ReplaySummary } from '../server/contract/recording
 import type { RobotState } from '../server/contract/state.ts';
 import { expect, test } from './fixtures/cockpit.ts';
 
+// Camera frames are part of what this test checks (the fixture records none by default).
+test.use({ cockpitEnv: { ROBOT_RECORD_FPS: '5' } });
+
 test('save the last minute, replay it, scrub to the STOP and download the file', async ({ page, cockpit }) => {
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${cockpit.url}${path}`, {

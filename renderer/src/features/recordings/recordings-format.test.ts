@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cameraLine, downloadName, formatBytes, formatLength, minuteChoices, recorderLine } from './recordings-format.ts';
+import { cameraLine, cameraRecorded, downloadName, formatBytes, formatLength, minuteChoices, recorderLine } from './recordings-format.ts';
 
 const status = {
   recording: true,
@@ -21,6 +21,9 @@ describe('recordings card words', () => {
     expect(cameraLine(status)).toContain('5 frames per second');
     expect(cameraLine({ ...status, camera: false })).toContain('off');
     expect(recorderLine(null)).toContain('Reading');
+    expect(cameraRecorded(status)).toBe(true);
+    expect(cameraRecorded({ ...status, cameraFps: 0 })).toBe(false);
+    expect(cameraRecorded({ ...status, camera: false })).toBe(false);
   });
 
   it('formats sizes, lengths, file names and minute choices', () => {
