@@ -72,7 +72,8 @@ export function createKeptStore(options: { dir: string; log: Log; now: () => num
       // Files of a save that crashed before its index entry was written are not recordings.
       const listed = new Set(doc.get().recordings.map((r) => `${r.id}.mcap`));
       for (const name of await readdir(options.dir)) {
-        if (name.endsWith('.mcap.tmp') || (name.endsWith('.mcap') && !listed.has(name))) await rm(join(options.dir, name), { force: true });
+        if (name.endsWith('.mcap.tmp') || (name.endsWith('.mcap') && !listed.has(name)))
+          await rm(join(options.dir, name), { force: true });
       }
     },
     list: () => [...doc.get().recordings].sort((a, b) => b.keptAt.localeCompare(a.keptAt)),

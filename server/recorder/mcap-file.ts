@@ -54,7 +54,15 @@ export async function createMcapFile(path: string): Promise<McapFileWriter> {
       encoding: 'jsonschema',
       data: encoder.encode(JSON.stringify(CHANNELS[kind].schema)),
     });
-    ids.set(kind, await writer.registerChannel({ schemaId, topic: CHANNELS[kind].topic, messageEncoding: 'json', metadata: new Map() }));
+    ids.set(
+      kind,
+      await writer.registerChannel({
+        schemaId,
+        topic: CHANNELS[kind].topic,
+        messageEncoding: 'json',
+        metadata: new Map(),
+      }),
+    );
   }
   let sequence = 0;
   return {
@@ -63,7 +71,13 @@ export async function createMcapFile(path: string): Promise<McapFileWriter> {
     },
     async add(kind, ms, data) {
       const logTime = nsOf(ms);
-      await writer.addMessage({ channelId: ids.get(kind) as number, sequence: sequence++, logTime, publishTime: logTime, data });
+      await writer.addMessage({
+        channelId: ids.get(kind) as number,
+        sequence: sequence++,
+        logTime,
+        publishTime: logTime,
+        data,
+      });
     },
     async close() {
       try {
@@ -98,7 +112,9 @@ export async function openMcapReader(path: string): Promise<{ reader: McapIndexe
 }
 
 export function jsonOf(message: { data: Uint8Array }): unknown {
-  return JSON.parse(Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8'));
+  return JSON.parse(
+    Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8'),
+  );
 }
 
 /** The time of a finished file's last message, from its statistics; undefined when empty. */

@@ -74,7 +74,13 @@ describe('keeping what matters', () => {
     rig = await startRecorderRig({ maxMinutes: 2, segmentMs: 10_000 });
     const r = rig;
     await recordFor(r, 30, (i) => {
-      if (i % 2 === 0) r.recorder.recordBytes('camera', new TextEncoder().encode(JSON.stringify({ timestamp: { sec: 0, nsec: 0 }, frame_id: 'camera', data: 'AAAA', format: 'jpeg' })));
+      if (i % 2 === 0)
+        r.recorder.recordBytes(
+          'camera',
+          new TextEncoder().encode(
+            JSON.stringify({ timestamp: { sec: 0, nsec: 0 }, frame_id: 'camera', data: 'AAAA', format: 'jpeg' }),
+          ),
+        );
       if (i === 50) r.recorder.record('control', { action: 'look', credential: 'token', outcome: 'ok' });
       if (i === 60) r.recorder.record('event', { action: 'look', text: 'look', credential: 'token' });
       if (i === 70) r.recorder.record('agent', { id: 1, role: 'user', persona: 'dashboard', text: 'hi' });
@@ -115,7 +121,15 @@ describe('keeping what matters', () => {
     const saved = await r.recorder.keepLast(1);
     await recordFor(r, 5);
     await r.recorder.stop();
-    const again = createRecorder({ dir: r.dir, maxMinutes: 10, maxBytes: 1 << 30, cameraFps: 5, clock: r.clock, log: silentLog, tickMs: null });
+    const again = createRecorder({
+      dir: r.dir,
+      maxMinutes: 10,
+      maxBytes: 1 << 30,
+      cameraFps: 5,
+      clock: r.clock,
+      log: silentLog,
+      tickMs: null,
+    });
     await again.start();
     expect(again.kept.list().map((k) => k.id)).toEqual([saved.id]);
     expect((await readBack(again.kept.fileOf(saved.id))).counts['/robot/state']).toBe(200);
@@ -127,7 +141,15 @@ describe('keeping what matters', () => {
     await again.kept.rename(saved.id, 'renamed');
     await again.kept.remove(across.id);
     await again.stop();
-    const third = createRecorder({ dir: r.dir, maxMinutes: 10, maxBytes: 1 << 30, cameraFps: 5, clock: r.clock, log: silentLog, tickMs: null });
+    const third = createRecorder({
+      dir: r.dir,
+      maxMinutes: 10,
+      maxBytes: 1 << 30,
+      cameraFps: 5,
+      clock: r.clock,
+      log: silentLog,
+      tickMs: null,
+    });
     await third.start();
     expect(third.kept.list().map((k) => k.name)).toEqual(['renamed']);
     await third.stop();

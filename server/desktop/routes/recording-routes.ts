@@ -22,7 +22,11 @@ function objectBody(u: unknown, allowed: readonly string[]): Record<string, unkn
 }
 
 function nameOf(u: unknown): string {
-  const ok = typeof u === 'string' && u.trim().length >= 1 && u.length <= NAME_MAX && ![...u].some((c) => c < ' ' || c === '\x7f');
+  const ok =
+    typeof u === 'string' &&
+    u.trim().length >= 1 &&
+    u.length <= NAME_MAX &&
+    ![...u].some((c) => c < ' ' || c === '\x7f');
   if (!ok) throw new AppError('BAD_REQUEST', `name must be 1-${NAME_MAX} characters without control characters`);
   return u.trim();
 }
@@ -36,7 +40,11 @@ export function parseSave(u: unknown): SaveRecordingInput {
 
 /** A download name: the recording's name with anything a file system dislikes replaced. */
 export function fileNameOf(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9 ._-]+/g, '-').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const safe = name
+    .replace(/[^A-Za-z0-9 ._-]+/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
   return `${safe || 'recording'}.mcap`;
 }
 
@@ -49,7 +57,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       method: 'GET',
       path: '/api/console/recordings',
       access: 'key',
-      summary: 'black box: {recorder: {recording, camera, cameraFps, maxMinutes, maxBytes, ringBytes, ringSeconds, dropped, pendingStops, problem}, recordings: [kept, newest first]}',
+      summary:
+        'black box: {recorder: {recording, camera, cameraFps, maxMinutes, maxBytes, ringBytes, ringSeconds, dropped, pendingStops, problem}, recordings: [kept, newest first]}',
       handler(ctx) {
         noStore(ctx);
         ctx.body = view();
@@ -60,7 +69,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       path: '/api/console/recordings',
       access: 'key',
       control: true,
-      summary: 'keep the last {minutes} (above 0, at most the ring) as a recording, {name?} 1-80 chars; 201 with the recording',
+      summary:
+        'keep the last {minutes} (above 0, at most the ring) as a recording, {name?} 1-80 chars; 201 with the recording',
       async handler(ctx) {
         const input = parseSave(await readJsonBody(ctx));
         const kept = await recorder.keepLast(input.minutes, input.name);
@@ -110,7 +120,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       method: 'GET',
       path: '/api/console/recordings/:id/replay',
       access: 'key',
-      summary: 'what the replay draws: {start, duration, poses, markers (stop, input), lines, health, frames} (ms from the start)',
+      summary:
+        'what the replay draws: {start, duration, poses, markers (stop, input), lines, health, frames} (ms from the start)',
       async handler(ctx) {
         const id = idOf(ctx);
         noStore(ctx);
@@ -125,7 +136,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       async handler(ctx) {
         const id = idOf(ctx);
         const t = Number(ctx.query.t ?? 0);
-        if (!Number.isFinite(t) || t < 0) throw new AppError('BAD_REQUEST', 't must be milliseconds from the start, 0 or more');
+        if (!Number.isFinite(t) || t < 0)
+          throw new AppError('BAD_REQUEST', 't must be milliseconds from the start, 0 or more');
         const entry = recorder.kept.get(id);
         const jpeg = await frameAt(recorder.kept.fileOf(id), Date.parse(entry.startedAt), t);
         if (!jpeg) throw new AppError('NOT_FOUND', 'this recording has no camera frames');
@@ -139,7 +151,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       path: '/api/console/recorder',
       access: 'key',
       control: true,
-      summary: 'recorder settings: {camera: boolean} records camera frames or not (privacy); answers the recorder status',
+      summary:
+        'recorder settings: {camera: boolean} records camera frames or not (privacy); answers the recorder status',
       async handler(ctx) {
         const body = objectBody(await readJsonBody(ctx), ['camera']);
         if (typeof body.camera !== 'boolean') throw new AppError('BAD_REQUEST', 'camera must be true or false');

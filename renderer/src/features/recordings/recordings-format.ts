@@ -40,7 +40,10 @@ export function cameraLine(status: RecorderStatus | null): string {
 
 /** A file name for the download: the recording's name made safe. */
 export function downloadName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9 ._-]+/g, '-').trim().slice(0, 80);
+  const safe = name
+    .replace(/[^A-Za-z0-9 ._-]+/g, '-')
+    .trim()
+    .slice(0, 80);
   return `${safe || 'recording'}.mcap`;
 }
 
