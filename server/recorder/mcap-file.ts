@@ -4,7 +4,7 @@
  */
 import { McapIndexedReader, McapWriter, type IWritable, type McapTypes } from '@mcap/core';
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { FILE_MODE } from '../store/atomic-write.ts';
 import { CHANNEL_KINDS, CHANNELS, schemaName, type ChannelKind } from './schemas.ts';
 
@@ -123,6 +123,28 @@ export async function lastMessageMs(path: string): Promise<number | undefined> {
   try {
     const stats = reader.statistics;
     return stats && stats.messageCount > 0n ? msOf(stats.messageEndTime) : undefined;
+  } finally {
+    await close();
+  }
+}
+
+/** A finished file's times, length, size and message count, from its summary; undefined when empty. */
+export async function describeFile(
+  path: string,
+): Promise<{ startedAt: string; endedAt: string; seconds: number; bytes: number; messages: number } | undefined> {
+  const { reader, close } = await openMcapReader(path);
+  try {
+    const stats = reader.statistics;
+    if (!stats || stats.messageCount === 0n) return undefined;
+    const first = msOf(stats.messageStartTime);
+    const last = msOf(stats.messageEndTime);
+    return {
+      startedAt: new Date(first).toISOString(),
+      endedAt: new Date(last).toISOString(),
+      seconds: Math.round((last - first) / 100) / 10,
+      bytes: (await stat(path)).size,
+      messages: Number(stats.messageCount),
+    };
   } finally {
     await close();
   }

@@ -1,4 +1,6 @@
 /** The ring's bounds, the STOP window and read-back with the official indexed reader. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBack, fakeState, startRecorderRig, type RecorderRig } from './testing/recorder-rig.ts';
 import { CHANNEL_KINDS, CHANNELS, schemaName } from './schemas.ts';
@@ -161,5 +163,36 @@ describe('keeping what matters', () => {
     rig.recorder.noteStop(rig.clock.now());
     expect(rig.recorder.status()).toMatchObject({ recording: false, channels: {}, pendingStops: [] });
     await expect(rig.recorder.keepLast(1)).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
+  });
+
+  it('lists again a kept file its index lost (an index set aside as unreadable): never deleted', async () => {
+    rig = await startRecorderRig({ segmentMs: 10_000 });
+    const r = rig;
+    await recordFor(r, 20);
+    const saved = await r.recorder.keepLast(1, 'precious');
+    await r.recorder.stop();
+    writeFileSync(join(r.dir, 'kept', 'kept.json'), '{ not json');
+    const again = createRecorder({
+      dir: r.dir,
+      maxMinutes: 10,
+      maxBytes: 1 << 30,
+      cameraFps: 5,
+      clock: r.clock,
+      log: silentLog,
+      tickMs: null,
+    });
+    await again.start();
+    expect(again.kept.list()).toMatchObject([
+      {
+        id: saved.id,
+        reason: 'manual',
+        startedAt: saved.startedAt,
+        endedAt: saved.endedAt,
+        messages: saved.messages,
+        bytes: saved.bytes,
+      },
+    ]);
+    expect(again.kept.list()[0]?.name).toMatch(/^Recovered /);
+    await again.stop();
   });
 });

@@ -4,6 +4,7 @@
  * and what the dashboard's replay reads (the summary, then one frame at the cursor).
  */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Context } from 'koa';
 import type { RecordingsView, SaveRecordingInput } from '../../contract/recordings.ts';
 import { AppError } from '../../errors.ts';
@@ -106,14 +107,15 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       path: '/api/console/recordings/:id/file',
       access: 'key',
       summary: 'download a kept recording (.mcap: Foxglove, Lichtblick and the MCAP tools open it)',
-      handler(ctx) {
+      async handler(ctx) {
         const id = idOf(ctx);
         const entry = recorder.kept.get(id);
+        const file = recorder.kept.fileOf(id);
         noStore(ctx);
         ctx.type = 'application/octet-stream';
         ctx.attachment(fileNameOf(entry.name));
-        ctx.length = entry.bytes;
-        ctx.body = createReadStream(recorder.kept.fileOf(id));
+        ctx.length = (await stat(file)).size;
+        ctx.body = createReadStream(file);
       },
     },
     {
