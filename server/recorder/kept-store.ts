@@ -11,6 +11,7 @@ import { AppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { ensureDir } from '../store/atomic-write.ts';
 import { createJsonDocument, type JsonDocument } from '../store/json-document.ts';
+import { describeFile } from './mcap-file.ts';
 
 export const RECORDING_ID = /^rec-[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/;
 export const NAME_MAX = 80;
@@ -65,14 +66,34 @@ export function createKeptStore(options: { dir: string; log: Log; now: () => num
     if (!found) throw new AppError('NOT_FOUND', `no kept recording ${JSON.stringify(id.slice(0, 80))}`);
     return found;
   };
+  const adopt = async (id: string): Promise<void> => {
+    try {
+      const found = await describeFile(fileOf(id));
+      if (!found) return;
+      const entry: KeptRecording = {
+        id,
+        name: `Recovered ${found.startedAt.slice(0, 19).replace('T', ' ')} UTC`,
+        reason: 'manual',
+        keptAt: found.startedAt,
+        ...found,
+      };
+      await doc.update((cur) => ({ recordings: [...cur.recordings, entry] }));
+    } catch (error) {
+      options.log.warn('kept recording not listed: unreadable', { id, error: String(error) });
+    }
+  };
   return {
     async load() {
       await ensureDir(options.dir);
       await doc.load();
-      // Files of a save that crashed before its index entry was written are not recordings.
       const listed = new Set(doc.get().recordings.map((r) => `${r.id}.mcap`));
       for (const name of await readdir(options.dir)) {
-        if (name.endsWith('.mcap.tmp') || (name.endsWith('.mcap') && !listed.has(name))) await rm(join(options.dir, name), { force: true });
+        // A copy that never finished is not a recording.
+        if (name.endsWith('.mcap.tmp')) await rm(join(options.dir, name), { force: true });
+        // A finished file the index does not list (a crash between the two, an index set aside
+        // as unreadable) is listed again from its own summary: a kept recording is never lost.
+        const id = name.slice(0, -'.mcap'.length);
+        if (name.endsWith('.mcap') && !listed.has(name) && RECORDING_ID.test(id)) await adopt(id);
       }
     },
     list: () => [...doc.get().recordings].sort((a, b) => b.keptAt.localeCompare(a.keptAt)),

@@ -37,7 +37,9 @@ function writeThenKill(path: string, chunks: number): Promise<number> {
       }
     });
     child.on('error', reject);
-    child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(flushed) : reject(new Error(`writer exited ${signal}`))));
+    child.on('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve(flushed) : reject(new Error(`writer exited ${signal}`)),
+    );
   });
 }
 

@@ -4,7 +4,7 @@
  */
 import { McapIndexedReader, McapWriter, type IWritable, type McapTypes } from '@mcap/core';
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { FILE_MODE } from '../store/atomic-write.ts';
 import { CHANNEL_KINDS, CHANNELS, schemaName, type ChannelKind } from './schemas.ts';
 
@@ -54,7 +54,15 @@ export async function createMcapFile(path: string): Promise<McapFileWriter> {
       encoding: 'jsonschema',
       data: encoder.encode(JSON.stringify(CHANNELS[kind].schema)),
     });
-    ids.set(kind, await writer.registerChannel({ schemaId, topic: CHANNELS[kind].topic, messageEncoding: 'json', metadata: new Map() }));
+    ids.set(
+      kind,
+      await writer.registerChannel({
+        schemaId,
+        topic: CHANNELS[kind].topic,
+        messageEncoding: 'json',
+        metadata: new Map(),
+      }),
+    );
   }
   let sequence = 0;
   return {
@@ -63,7 +71,13 @@ export async function createMcapFile(path: string): Promise<McapFileWriter> {
     },
     async add(kind, ms, data) {
       const logTime = nsOf(ms);
-      await writer.addMessage({ channelId: ids.get(kind) as number, sequence: sequence++, logTime, publishTime: logTime, data });
+      await writer.addMessage({
+        channelId: ids.get(kind) as number,
+        sequence: sequence++,
+        logTime,
+        publishTime: logTime,
+        data,
+      });
     },
     async close() {
       try {
@@ -98,7 +112,9 @@ export async function openMcapReader(path: string): Promise<{ reader: McapIndexe
 }
 
 export function jsonOf(message: { data: Uint8Array }): unknown {
-  return JSON.parse(Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8'));
+  return JSON.parse(
+    Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength).toString('utf8'),
+  );
 }
 
 /** The time of a finished file's last message, from its statistics; undefined when empty. */
@@ -107,6 +123,28 @@ export async function lastMessageMs(path: string): Promise<number | undefined> {
   try {
     const stats = reader.statistics;
     return stats && stats.messageCount > 0n ? msOf(stats.messageEndTime) : undefined;
+  } finally {
+    await close();
+  }
+}
+
+/** A finished file's times, length, size and message count, from its summary; undefined when empty. */
+export async function describeFile(
+  path: string,
+): Promise<{ startedAt: string; endedAt: string; seconds: number; bytes: number; messages: number } | undefined> {
+  const { reader, close } = await openMcapReader(path);
+  try {
+    const stats = reader.statistics;
+    if (!stats || stats.messageCount === 0n) return undefined;
+    const first = msOf(stats.messageStartTime);
+    const last = msOf(stats.messageEndTime);
+    return {
+      startedAt: new Date(first).toISOString(),
+      endedAt: new Date(last).toISOString(),
+      seconds: Math.round((last - first) / 100) / 10,
+      bytes: (await stat(path)).size,
+      messages: Number(stats.messageCount),
+    };
   } finally {
     await close();
   }

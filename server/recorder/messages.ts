@@ -18,7 +18,11 @@ export function stampOf(ms: number): Stamp {
 const RAD = Math.PI / 180;
 
 /** Extrinsic x-y-z (roll, pitch, yaw) in degrees as a unit quaternion. */
-export function quaternionOf(rollDeg: number, pitchDeg: number, yawDeg: number): { x: number; y: number; z: number; w: number } {
+export function quaternionOf(
+  rollDeg: number,
+  pitchDeg: number,
+  yawDeg: number,
+): { x: number; y: number; z: number; w: number } {
   const [cr, sr] = [Math.cos((rollDeg * RAD) / 2), Math.sin((rollDeg * RAD) / 2)];
   const [cp, sp] = [Math.cos((pitchDeg * RAD) / 2), Math.sin((pitchDeg * RAD) / 2)];
   const [cy, sy] = [Math.cos((yawDeg * RAD) / 2), Math.sin((yawDeg * RAD) / 2)];

@@ -29,7 +29,16 @@ const authed = (path: string, init: RequestInit = {}) =>
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'recorder-cockpit-'));
   const config = loadConfig({
-    env: { ROBOT_RATE_LIMIT: '1000', ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ROBOT_MODEL_PROVIDER: 'openai', ROBOT_MODEL_BASE_URL: 'http://127.0.0.1:9/v1', ROBOT_MODEL: 'm', ROBOT_MODEL_KEY: PROVIDER_KEY },
+    env: {
+      ROBOT_RATE_LIMIT: '1000',
+      ROBOT_HTTPS_PORT: '0',
+      ROBOT_TRACK_AUTOSTART: '0',
+      ROBOT_THINKER_INTERVAL: '3600',
+      ROBOT_MODEL_PROVIDER: 'openai',
+      ROBOT_MODEL_BASE_URL: 'http://127.0.0.1:9/v1',
+      ROBOT_MODEL: 'm',
+      ROBOT_MODEL_KEY: PROVIDER_KEY,
+    },
     flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
   });
   cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN, clock });
@@ -59,7 +68,9 @@ it('records state at the feed rate, camera frames, controls, then keeps and repl
   expect(hadFrames).toBe(true);
 
   expect((await authed('/api/control/look', { method: 'POST', body: JSON.stringify({ yaw: 10 }) })).status).toBe(200);
-  expect((await authed('/api/control/express', { method: 'POST', body: JSON.stringify({ name: 'no-such-move' }) })).status).toBe(404);
+  expect(
+    (await authed('/api/control/express', { method: 'POST', body: JSON.stringify({ name: 'no-such-move' }) })).status,
+  ).toBe(404);
   const { ws } = await openSocket(`${cockpit.url.replace('http', 'ws')}/ws`, { authorization: `Bearer ${TEST_TOKEN}` });
   const controlsBefore = recorded('/control');
   ws.send(JSON.stringify({ type: 'joystick', yaw: 5 }));
@@ -71,7 +82,10 @@ it('records state at the feed rate, camera frames, controls, then keeps and repl
   cockpit.recorder.recordAppEvent({ app: 'leaky', phase: 'start', detail: `${TEST_TOKEN} ${PROVIDER_KEY}` });
   expect((await authed('/api/console/resume', { method: 'POST' })).status).toBe(200);
 
-  const saved = await authed('/api/console/recordings', { method: 'POST', body: JSON.stringify({ minutes: 2, name: 'bench check' }) });
+  const saved = await authed('/api/console/recordings', {
+    method: 'POST',
+    body: JSON.stringify({ minutes: 2, name: 'bench check' }),
+  });
   expect(saved.status).toBe(201);
   const kept = (await saved.json()) as KeptRecording;
   const back = await readBack(join(dataDir, 'recordings', 'kept', `${kept.id}.mcap`));
@@ -82,13 +96,21 @@ it('records state at the feed rate, camera frames, controls, then keeps and repl
   expect(controls).toEqual(
     expect.arrayContaining([
       expect.objectContaining({ action: 'look', credential: 'token', outcome: 'ok', status: 200, input: { yaw: 10 } }),
-      expect.objectContaining({ action: 'express', credential: 'token', outcome: 'refused', code: 'MOVE_UNKNOWN', status: 404 }),
+      expect.objectContaining({
+        action: 'express',
+        credential: 'token',
+        outcome: 'refused',
+        code: 'MOVE_UNKNOWN',
+        status: 404,
+      }),
       expect.objectContaining({ action: 'joystick', credential: 'token', outcome: 'ok' }),
       expect.objectContaining({ action: 'stop', credential: 'token', outcome: 'ok' }),
       expect.objectContaining({ action: 'resume', credential: 'token', outcome: 'ok' }),
     ]),
   );
-  expect(back.messages.some((m) => m.topic === '/events' && (m.value as { action: string }).action === 'stop')).toBe(true);
+  expect(back.messages.some((m) => m.topic === '/events' && (m.value as { action: string }).action === 'stop')).toBe(
+    true,
+  );
   expect(back.counts['/health']).toBeGreaterThanOrEqual(1);
 
   const replay = (await (await authed(`/api/console/recordings/${kept.id}/replay`)).json()) as ReplaySummary;
@@ -100,15 +122,26 @@ it('records state at the feed rate, camera frames, controls, then keeps and repl
 
   const file = await authed(`/api/console/recordings/${kept.id}/file`);
   expect(file.headers.get('content-disposition')).toContain('bench check.mcap');
-  expect(Buffer.from(await file.arrayBuffer()).subarray(0, 8)).toEqual(Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]));
+  expect(Buffer.from(await file.arrayBuffer()).subarray(0, 8)).toEqual(
+    Buffer.from([0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]),
+  );
 
-  const renamed = await authed(`/api/console/recordings/${kept.id}`, { method: 'PUT', body: JSON.stringify({ name: 'the look' }) });
+  const renamed = await authed(`/api/console/recordings/${kept.id}`, {
+    method: 'PUT',
+    body: JSON.stringify({ name: 'the look' }),
+  });
   expect(((await renamed.json()) as KeptRecording).name).toBe('the look');
   const camera = await authed('/api/console/recorder', { method: 'PUT', body: JSON.stringify({ camera: false }) });
   expect(((await camera.json()) as RecorderStatus).camera).toBe(false);
   const list = (await (await authed('/api/console/recordings')).json()) as RecordingsView;
   expect(list.recordings.map((r) => r.name)).toEqual(['the look']);
-  expect(list.recorder).toMatchObject({ recording: true, camera: false, maxMinutes: 10, maxBytes: 500 * 1024 * 1024, cameraFps: 5 });
+  expect(list.recorder).toMatchObject({
+    recording: true,
+    camera: false,
+    maxMinutes: 10,
+    maxBytes: 500 * 1024 * 1024,
+    cameraFps: 5,
+  });
 });
 
 it('answers bad input with a 4xx and a code, never a 500', async () => {
@@ -142,7 +175,10 @@ it('never writes the owner token or a provider key: every byte of every recordin
     const bytes = readFileSync(file);
     for (const secret of [TEST_TOKEN, PROVIDER_KEY]) {
       expect([file, bytes.includes(Buffer.from(secret))]).toEqual([file, false]);
-      expect([file, bytes.includes(Buffer.from(Buffer.from(secret).toString('base64').slice(0, 20)))]).toEqual([file, false]);
+      expect([file, bytes.includes(Buffer.from(Buffer.from(secret).toString('base64').slice(0, 20)))]).toEqual([
+        file,
+        false,
+      ]);
     }
   }
 });

@@ -1,4 +1,6 @@
 /** The ring's bounds, the STOP window and read-back with the official indexed reader. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readBack, fakeState, startRecorderRig, type RecorderRig } from './testing/recorder-rig.ts';
 import { CHANNEL_KINDS, CHANNELS, schemaName } from './schemas.ts';
@@ -74,7 +76,13 @@ describe('keeping what matters', () => {
     rig = await startRecorderRig({ maxMinutes: 2, segmentMs: 10_000 });
     const r = rig;
     await recordFor(r, 30, (i) => {
-      if (i % 2 === 0) r.recorder.recordBytes('camera', new TextEncoder().encode(JSON.stringify({ timestamp: { sec: 0, nsec: 0 }, frame_id: 'camera', data: 'AAAA', format: 'jpeg' })));
+      if (i % 2 === 0)
+        r.recorder.recordBytes(
+          'camera',
+          new TextEncoder().encode(
+            JSON.stringify({ timestamp: { sec: 0, nsec: 0 }, frame_id: 'camera', data: 'AAAA', format: 'jpeg' }),
+          ),
+        );
       if (i === 50) r.recorder.record('control', { action: 'look', credential: 'token', outcome: 'ok' });
       if (i === 60) r.recorder.record('event', { action: 'look', text: 'look', credential: 'token' });
       if (i === 70) r.recorder.record('agent', { id: 1, role: 'user', persona: 'dashboard', text: 'hi' });
@@ -115,7 +123,15 @@ describe('keeping what matters', () => {
     const saved = await r.recorder.keepLast(1);
     await recordFor(r, 5);
     await r.recorder.stop();
-    const again = createRecorder({ dir: r.dir, maxMinutes: 10, maxBytes: 1 << 30, cameraFps: 5, clock: r.clock, log: silentLog, tickMs: null });
+    const again = createRecorder({
+      dir: r.dir,
+      maxMinutes: 10,
+      maxBytes: 1 << 30,
+      cameraFps: 5,
+      clock: r.clock,
+      log: silentLog,
+      tickMs: null,
+    });
     await again.start();
     expect(again.kept.list().map((k) => k.id)).toEqual([saved.id]);
     expect((await readBack(again.kept.fileOf(saved.id))).counts['/robot/state']).toBe(200);
@@ -127,7 +143,15 @@ describe('keeping what matters', () => {
     await again.kept.rename(saved.id, 'renamed');
     await again.kept.remove(across.id);
     await again.stop();
-    const third = createRecorder({ dir: r.dir, maxMinutes: 10, maxBytes: 1 << 30, cameraFps: 5, clock: r.clock, log: silentLog, tickMs: null });
+    const third = createRecorder({
+      dir: r.dir,
+      maxMinutes: 10,
+      maxBytes: 1 << 30,
+      cameraFps: 5,
+      clock: r.clock,
+      log: silentLog,
+      tickMs: null,
+    });
     await third.start();
     expect(third.kept.list().map((k) => k.name)).toEqual(['renamed']);
     await third.stop();
@@ -139,5 +163,36 @@ describe('keeping what matters', () => {
     rig.recorder.noteStop(rig.clock.now());
     expect(rig.recorder.status()).toMatchObject({ recording: false, channels: {}, pendingStops: [] });
     await expect(rig.recorder.keepLast(1)).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
+  });
+
+  it('lists again a kept file its index lost (an index set aside as unreadable): never deleted', async () => {
+    rig = await startRecorderRig({ segmentMs: 10_000 });
+    const r = rig;
+    await recordFor(r, 20);
+    const saved = await r.recorder.keepLast(1, 'precious');
+    await r.recorder.stop();
+    writeFileSync(join(r.dir, 'kept', 'kept.json'), '{ not json');
+    const again = createRecorder({
+      dir: r.dir,
+      maxMinutes: 10,
+      maxBytes: 1 << 30,
+      cameraFps: 5,
+      clock: r.clock,
+      log: silentLog,
+      tickMs: null,
+    });
+    await again.start();
+    expect(again.kept.list()).toMatchObject([
+      {
+        id: saved.id,
+        reason: 'manual',
+        startedAt: saved.startedAt,
+        endedAt: saved.endedAt,
+        messages: saved.messages,
+        bytes: saved.bytes,
+      },
+    ]);
+    expect(again.kept.list()[0]?.name).toMatch(/^Recovered /);
+    await again.stop();
   });
 });

@@ -87,7 +87,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
   const settings = createJsonDocument({
     file: join(options.dir, 'recorder-settings.json'),
     defaults: () => ({ camera: true }),
-    validate: (u) => (typeof u === 'object' && u !== null && typeof (u as { camera?: unknown }).camera === 'boolean' ? (u as { camera: boolean }) : undefined),
+    validate: (u) =>
+      typeof u === 'object' && u !== null && typeof (u as { camera?: unknown }).camera === 'boolean'
+        ? (u as { camera: boolean })
+        : undefined,
     log,
   });
   const scrub = createScrubber(options.secrets ?? (() => []));
@@ -172,7 +175,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
       write(kind, data, ms);
     },
     recordAppEvent(event) {
-      this.record('app', { app: event.app, phase: event.phase, ...(event.detail !== undefined ? { detail: event.detail } : {}) });
+      this.record('app', {
+        app: event.app,
+        phase: event.phase,
+        ...(event.detail !== undefined ? { detail: event.detail } : {}),
+      });
     },
     noteStop(ms) {
       if (running) pendingStops.push(ms);
@@ -184,7 +191,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
     async keepLast(minutes, name) {
       if (maxMs === 0) throw new AppError('NOT_CONFIGURED', 'the recorder is off (ROBOT_RECORD_MINUTES=0)');
       if (!Number.isFinite(minutes) || minutes <= 0 || minutes > options.maxMinutes)
-        throw new AppError('BAD_REQUEST', `minutes must be a number above 0 and at most ${options.maxMinutes} (the ring's length)`);
+        throw new AppError(
+          'BAD_REQUEST',
+          `minutes must be a number above 0 and at most ${options.maxMinutes} (the ring's length)`,
+        );
       const now = clock.now();
       return keepWindow(now - minutes * 60_000, now, 'manual', name, now - minutes * 60_000);
     },

@@ -4,7 +4,14 @@
  * receipts, health changes and the times of camera frames. Frames themselves are fetched one at
  * a time at the cursor (`frameAt`), so a long recording never travels whole to the browser.
  */
-import type { KeptRecording, ReplayHealth, ReplayLine, ReplayMarker, ReplayPose, ReplaySummary } from '../contract/recordings.ts';
+import type {
+  KeptRecording,
+  ReplayHealth,
+  ReplayLine,
+  ReplayMarker,
+  ReplayPose,
+  ReplaySummary,
+} from '../contract/recordings.ts';
 import type { RobotState } from '../contract/state.ts';
 import { jsonOf, msOf, nsOf, openMcapReader } from './mcap-file.ts';
 import { CHANNELS, kindOfTopic } from './schemas.ts';
@@ -50,10 +57,18 @@ export async function buildReplay(path: string, entry: KeptRecording): Promise<R
         if (value.action === 'stop') markers.push({ t, kind: 'stop', text: `STOP (${String(value.credential)})` });
       } else if (kind === 'agent') {
         const tool = value.tool as { name?: string } | undefined;
-        const text = tool?.name ? `${String(value.persona)} tool ${tool.name}` : `${String(value.persona)} ${String(value.role)}: ${String(value.text)}`;
+        const text = tool?.name
+          ? `${String(value.persona)} tool ${tool.name}`
+          : `${String(value.persona)} ${String(value.role)}: ${String(value.text)}`;
         lines.push({ t, source: 'agent', text });
       } else if (kind === 'health') {
-        health.push({ t, ok: value.ok === true, presence: String(value.presence), camera: String(value.camera), problems: (value.problems as string[]) ?? [] });
+        health.push({
+          t,
+          ok: value.ok === true,
+          presence: String(value.presence),
+          camera: String(value.camera),
+          problems: (value.problems as string[]) ?? [],
+        });
       } else if (kind === 'control') {
         const c = value as unknown as Control;
         if (c.action === 'stop') continue;

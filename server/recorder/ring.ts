@@ -77,7 +77,7 @@ export function createRing(options: RingOptions): Ring {
     const protect = options.keep?.() ?? [];
     const isProtected = (s: Segment) => protect.some(([from, to]) => s.startMs <= to && s.endMs >= from);
     const total = () => finished.reduce((sum, s) => sum + s.bytes, 0);
-    for (let i = 0; i < finished.length; ) {
+    for (let i = 0; i < finished.length;) {
       const s = finished[i] as Segment;
       const over = s.endMs < now - options.maxMs || total() > options.maxBytes - headroom;
       if (!over) break;
@@ -102,7 +102,8 @@ export function createRing(options: RingOptions): Ring {
   };
 
   const writeNow = async (kind: ChannelKind, ms: number, data: Uint8Array): Promise<void> => {
-    if (current && (ms - current.segment.startMs >= options.segmentMs || current.file.bytes >= segmentBytes)) await closeCurrent();
+    if (current && (ms - current.segment.startMs >= options.segmentMs || current.file.bytes >= segmentBytes))
+      await closeCurrent();
     if (!current) {
       let startMs = ms;
       // Two segments in one millisecond (a rotate for a save, then the next message) keep apart.
@@ -125,7 +126,12 @@ export function createRing(options: RingOptions): Ring {
           // A segment left open by a crash gets its index now; a finished one is left as it is.
           await recoverFile(path);
           const startMs = Number(NAME.exec(name)?.[1]);
-          finished.push({ path, startMs, endMs: (await lastMessageMs(path)) ?? startMs, bytes: (await stat(path)).size });
+          finished.push({
+            path,
+            startMs,
+            endMs: (await lastMessageMs(path)) ?? startMs,
+            bytes: (await stat(path)).size,
+          });
         } catch (error) {
           options.log.warn('unreadable ring segment removed', { name, error: String(error) });
           await rm(path, { force: true });

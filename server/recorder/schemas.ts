@@ -44,7 +44,11 @@ const poseInFrame: JsonSchema = {
   properties: {
     timestamp: time,
     frame_id: { type: 'string' },
-    pose: { type: 'object', properties: { position: vector3, orientation: quaternion }, required: ['position', 'orientation'] },
+    pose: {
+      type: 'object',
+      properties: { position: vector3, orientation: quaternion },
+      required: ['position', 'orientation'],
+    },
   },
   required: ['timestamp', 'frame_id', 'pose'],
 };

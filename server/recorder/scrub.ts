@@ -11,7 +11,8 @@ export function createScrubber(secrets: () => readonly string[]): (text: string)
       if (secret.length >= 8 && out.includes(secret)) out = out.split(secret).join('[redacted]');
       // JSON escapes some characters: look for the escaped form too.
       const escaped = JSON.stringify(secret).slice(1, -1);
-      if (escaped !== secret && escaped.length >= 8 && out.includes(escaped)) out = out.split(escaped).join('[redacted]');
+      if (escaped !== secret && escaped.length >= 8 && out.includes(escaped))
+        out = out.split(escaped).join('[redacted]');
     }
     return out;
   };

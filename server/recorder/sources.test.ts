@@ -18,7 +18,15 @@ it('records 5 of every 15 frames a second, and restarts the schedule after a sta
     {
       feed: { onSample: () => () => {} },
       state: () => undefined,
-      health: () => ({ ok: true, daemon: { presence: 'connected' }, camera: { status: 'live' }, pressure: { fds: 0, close_wait: 0 }, stream: { hz: 0 }, problems: {} }) as never,
+      health: () =>
+        ({
+          ok: true,
+          daemon: { presence: 'connected' },
+          camera: { status: 'live' },
+          pressure: { fds: 0, close_wait: 0 },
+          stream: { hz: 0 },
+          problems: {},
+        }) as never,
       camera: {
         subscribe: (_kind, d) => {
           deliver = d;
@@ -30,7 +38,13 @@ it('records 5 of every 15 frames a second, and restarts the schedule after a sta
   );
   sources.attach();
   const start = clock.now();
-  const frame = (): CameraFrame => ({ jpeg: Buffer.from([0xff, 0xd8]), width: 1, height: 1, capturedAt: clock.now(), seq: 0 });
+  const frame = (): CameraFrame => ({
+    jpeg: Buffer.from([0xff, 0xd8]),
+    width: 1,
+    height: 1,
+    capturedAt: clock.now(),
+    seq: 0,
+  });
   // 3 s at 15 fps, with up to 10 ms of jitter.
   for (let i = 0; i < 45; i += 1) {
     clock.set(start + Math.round((i * 1000) / 15) + (i % 3) * 5);

@@ -38,7 +38,10 @@ export function withoutSecretFields(value: unknown, depth = 0): unknown {
   );
 }
 
-type JoystickDoor = (frame: unknown, caller: { kind: CredentialKind | 'anonymous' }) => { accepted: boolean; code?: string };
+type JoystickDoor = (
+  frame: unknown,
+  caller: { kind: CredentialKind | 'anonymous' },
+) => { accepted: boolean; code?: string };
 
 export interface RecorderTap {
   /** Every frame broadcast to dashboards passes here (receipts, agent log rows). */
@@ -56,7 +59,11 @@ export interface RecorderSources extends RecorderTap {
   detach(): void;
 }
 
-export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs, clock: { now(): number }): RecorderSources {
+export function createRecorderSources(
+  recorder: Recorder,
+  inputs: RecorderInputs,
+  clock: { now(): number },
+): RecorderSources {
   const encoder = new TextEncoder();
   const frameGapMs = () => 1000 / Math.max(1, recorder.status().cameraFps);
   /** When the next frame is due: a schedule, not "200 ms since the last", keeps the rate at 5 fps from a 15 fps source. */
@@ -71,7 +78,11 @@ export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs
     const gap = frameGapMs();
     // The first frame, or one after a stall, restarts the schedule rather than catching up in a burst.
     frameDue = now - frameDue > 2 * gap ? now + gap : frameDue + gap;
-    recorder.recordBytes('camera', encoder.encode(JSON.stringify(compressedImageMessage(frame.jpeg, frame.capturedAt))), now);
+    recorder.recordBytes(
+      'camera',
+      encoder.encode(JSON.stringify(compressedImageMessage(frame.jpeg, frame.capturedAt))),
+      now,
+    );
   };
   const followCamera = (on: boolean) => {
     const wanted = on && recorder.status().cameraFps > 0;

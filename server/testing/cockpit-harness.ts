@@ -33,8 +33,9 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
   const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-test-'));
   const daemonFlags = options.daemonUrl ? { daemon: options.daemonUrl } : { sim: true };
   const config = loadConfig({
-    // No autonomous gestures or tracking moves during tests unless a test asks for them.
-    env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ...env },
+    // No autonomous gestures or tracking moves during tests unless a test asks for them, and no
+    // recorded camera (it would keep the simulator's encoder and the decoder running throughout).
+    env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ROBOT_RECORD_FPS: '0', ...env },
     flags: { ...daemonFlags, port: '0', host: '127.0.0.1', dataDir },
   });
   const cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN });

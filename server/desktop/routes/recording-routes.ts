@@ -4,6 +4,7 @@
  * and what the dashboard's replay reads (the summary, then one frame at the cursor).
  */
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Context } from 'koa';
 import type { RecordingsView, SaveRecordingInput } from '../../contract/recordings.ts';
 import { AppError } from '../../errors.ts';
@@ -22,7 +23,11 @@ function objectBody(u: unknown, allowed: readonly string[]): Record<string, unkn
 }
 
 function nameOf(u: unknown): string {
-  const ok = typeof u === 'string' && u.trim().length >= 1 && u.length <= NAME_MAX && ![...u].some((c) => c < ' ' || c === '\x7f');
+  const ok =
+    typeof u === 'string' &&
+    u.trim().length >= 1 &&
+    u.length <= NAME_MAX &&
+    ![...u].some((c) => c < ' ' || c === '\x7f');
   if (!ok) throw new AppError('BAD_REQUEST', `name must be 1-${NAME_MAX} characters without control characters`);
   return u.trim();
 }
@@ -36,7 +41,11 @@ export function parseSave(u: unknown): SaveRecordingInput {
 
 /** A download name: the recording's name with anything a file system dislikes replaced. */
 export function fileNameOf(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9 ._-]+/g, '-').replace(/\s+/g, ' ').trim().slice(0, 80);
+  const safe = name
+    .replace(/[^A-Za-z0-9 ._-]+/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 80);
   return `${safe || 'recording'}.mcap`;
 }
 
@@ -49,7 +58,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       method: 'GET',
       path: '/api/console/recordings',
       access: 'key',
-      summary: 'black box: {recorder: {recording, camera, cameraFps, maxMinutes, maxBytes, ringBytes, ringSeconds, dropped, pendingStops, problem}, recordings: [kept, newest first]}',
+      summary:
+        'black box: {recorder: {recording, camera, cameraFps, maxMinutes, maxBytes, ringBytes, ringSeconds, dropped, pendingStops, problem}, recordings: [kept, newest first]}',
       handler(ctx) {
         noStore(ctx);
         ctx.body = view();
@@ -60,7 +70,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       path: '/api/console/recordings',
       access: 'key',
       control: true,
-      summary: 'keep the last {minutes} (above 0, at most the ring) as a recording, {name?} 1-80 chars; 201 with the recording',
+      summary:
+        'keep the last {minutes} (above 0, at most the ring) as a recording, {name?} 1-80 chars; 201 with the recording',
       async handler(ctx) {
         const input = parseSave(await readJsonBody(ctx));
         const kept = await recorder.keepLast(input.minutes, input.name);
@@ -96,21 +107,23 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       path: '/api/console/recordings/:id/file',
       access: 'key',
       summary: 'download a kept recording (.mcap: Foxglove, Lichtblick and the MCAP tools open it)',
-      handler(ctx) {
+      async handler(ctx) {
         const id = idOf(ctx);
         const entry = recorder.kept.get(id);
+        const file = recorder.kept.fileOf(id);
         noStore(ctx);
         ctx.type = 'application/octet-stream';
         ctx.attachment(fileNameOf(entry.name));
-        ctx.length = entry.bytes;
-        ctx.body = createReadStream(recorder.kept.fileOf(id));
+        ctx.length = (await stat(file)).size;
+        ctx.body = createReadStream(file);
       },
     },
     {
       method: 'GET',
       path: '/api/console/recordings/:id/replay',
       access: 'key',
-      summary: 'what the replay draws: {start, duration, poses, markers (stop, input), lines, health, frames} (ms from the start)',
+      summary:
+        'what the replay draws: {start, duration, poses, markers (stop, input), lines, health, frames} (ms from the start)',
       async handler(ctx) {
         const id = idOf(ctx);
         noStore(ctx);
@@ -125,7 +138,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       async handler(ctx) {
         const id = idOf(ctx);
         const t = Number(ctx.query.t ?? 0);
-        if (!Number.isFinite(t) || t < 0) throw new AppError('BAD_REQUEST', 't must be milliseconds from the start, 0 or more');
+        if (!Number.isFinite(t) || t < 0)
+          throw new AppError('BAD_REQUEST', 't must be milliseconds from the start, 0 or more');
         const entry = recorder.kept.get(id);
         const jpeg = await frameAt(recorder.kept.fileOf(id), Date.parse(entry.startedAt), t);
         if (!jpeg) throw new AppError('NOT_FOUND', 'this recording has no camera frames');
@@ -139,7 +153,8 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       path: '/api/console/recorder',
       access: 'key',
       control: true,
-      summary: 'recorder settings: {camera: boolean} records camera frames or not (privacy); answers the recorder status',
+      summary:
+        'recorder settings: {camera: boolean} records camera frames or not (privacy); answers the recorder status',
       async handler(ctx) {
         const body = objectBody(await readJsonBody(ctx), ['camera']);
         if (typeof body.camera !== 'boolean') throw new AppError('BAD_REQUEST', 'camera must be true or false');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { cameraLine, downloadName, formatBytes, formatLength, minuteChoices, recorderLine } from './recordings-format.ts';
+import {
+  cameraLine,
+  cameraRecorded,
+  downloadName,
+  formatBytes,
+  formatLength,
+  minuteChoices,
+  recorderLine,
+} from './recordings-format.ts';
 
 const status = {
   recording: true,
@@ -17,10 +25,15 @@ const status = {
 
 describe('recordings card words', () => {
   it('says what the ring holds and whether the camera is recorded', () => {
-    expect(recorderLine(status)).toBe('Recording always: 2 min 5 s (3.0 MB) held of the last 10 min, at most 500.0 MB.');
+    expect(recorderLine(status)).toBe(
+      'Recording always: 2 min 5 s (3.0 MB) held of the last 10 min, at most 500.0 MB.',
+    );
     expect(cameraLine(status)).toContain('5 frames per second');
     expect(cameraLine({ ...status, camera: false })).toContain('off');
     expect(recorderLine(null)).toContain('Reading');
+    expect(cameraRecorded(status)).toBe(true);
+    expect(cameraRecorded({ ...status, cameraFps: 0 })).toBe(false);
+    expect(cameraRecorded({ ...status, camera: false })).toBe(false);
   });
 
   it('formats sizes, lengths, file names and minute choices', () => {

@@ -26,6 +26,11 @@ export function recorderLine(status: RecorderStatus | null): string {
   return `Recording always: ${held} held of the ${bound}.`;
 }
 
+/** Frames go into the recording: the switch is on and the rate above 0. */
+export function cameraRecorded(status: RecorderStatus | null): boolean {
+  return status !== null && status.camera && status.cameraFps > 0;
+}
+
 export function cameraLine(status: RecorderStatus | null): string {
   if (!status) return '';
   if (!status.camera) return 'Camera recording is off: recordings hold no pictures.';
@@ -35,7 +40,10 @@ export function cameraLine(status: RecorderStatus | null): string {
 
 /** A file name for the download: the recording's name made safe. */
 export function downloadName(name: string): string {
-  const safe = name.replace(/[^A-Za-z0-9 ._-]+/g, '-').trim().slice(0, 80);
+  const safe = name
+    .replace(/[^A-Za-z0-9 ._-]+/g, '-')
+    .trim()
+    .slice(0, 80);
   return `${safe || 'recording'}.mcap`;
 }
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { advance, formatOffset, frameAt, lastAtOrBefore, linesUpTo, percentOf, poseAt } from './replay-cursor.ts';
 
-const pose = (t: number, yaw: number) => ({ t, head: { x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw }, bodyYaw: 0, antennas: { right: 0, left: 0 } });
+const pose = (t: number, yaw: number) => ({
+  t,
+  head: { x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw },
+  bodyYaw: 0,
+  antennas: { right: 0, left: 0 },
+});
 
 describe('the replay cursor', () => {
   it('finds the last item at or before the cursor', () => {
