@@ -34,6 +34,8 @@ export interface Probe {
     eventShape: unknown;
     /** HTTP status refusing an upgrade on a path that is not a socket. */
     unknownSocket: number | null;
+    /** A target sent on /api/move/ws/set_target (the joystick's socket) reached the antennas. */
+    setTargetApplied: boolean;
   };
 }
 
@@ -142,11 +144,30 @@ async function probeSockets(baseUrl: string): Promise<Probe['ws']> {
     });
     ws.once('error', () => resolve(null));
   });
+  const setTargetApplied = await probeSetTarget(baseUrl);
   return {
+    setTargetApplied,
     stateFrame,
     gotoEvents: events.filter((e) => e.uuid === goto.uuid).map((e) => e.type),
     stoppedEvents: events.filter((e) => e.uuid === long.uuid).map((e) => e.type),
     eventShape: shapeOf(events[0] ?? null),
     unknownSocket,
   };
+}
+
+/** Sends one target on the set_target socket and watches the antennas reach it (bounded). */
+async function probeSetTarget(baseUrl: string): Promise<boolean> {
+  const ws = await open(`${baseUrl.replace(/^http/, 'ws')}/api/move/ws/set_target`);
+  try {
+    ws.send(JSON.stringify({ target_antennas: [0.25, -0.25] }));
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      const antennas = (await (await fetch(`${baseUrl}/api/state/present_antenna_joint_positions`)).json()) as number[];
+      if (Math.abs((antennas[0] ?? 0) - 0.25) < 0.01 && Math.abs((antennas[1] ?? 0) + 0.25) < 0.01) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  } finally {
+    ws.close();
+  }
 }
