@@ -199,6 +199,13 @@ export function ok(res: DaemonResponse, what: string): unknown {
   if (res.status === 503 && /backend not running/i.test(detail)) {
     throw new AppError('DAEMON_STOPPED', 'the robot daemon backend is not running');
   }
+  // The daemon's local-network guard (1.13) takes only IP literals, localhost and .local names.
+  if (res.status === 400 && detail === 'Untrusted Host header') {
+    throw new AppError(
+      'DAEMON_ERROR',
+      'the robot daemon refuses this host name (its DNS-rebinding guard): set ROBOT_DAEMON_URL to its IP address or its .local name',
+    );
+  }
   throw new AppError('DAEMON_ERROR', `daemon refused ${what} (${res.status}): ${detail}`);
 }
 

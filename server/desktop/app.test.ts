@@ -89,9 +89,13 @@ describe('server A read side against the simulator', () => {
 
   it('reports a stopped daemon honestly and recovers when it starts again', async () => {
     await h.sim('/sim/backend', { action: 'stop' });
-    expect(await until(async () => ((await (await h.get('/api/health')).json()) as Health).ok === false, 3000)).toBe(true);
-    const health = (await (await h.get('/api/health')).json()) as Health;
-    expect(Object.keys(health.problems).join()).toMatch(/daemon:stopped|stream:silent/);
+    // The socket may fail over to polling before the 1 Hz status poll sees the stop: wait for the
+    // health to name the stop (or the silence), not just for the first unhealthy answer.
+    const named = async () => {
+      const health = (await (await h.get('/api/health')).json()) as Health;
+      return !health.ok && /daemon:stopped|stream:silent/.test(Object.keys(health.problems).join());
+    };
+    expect(await until(named, 3000)).toBe(true);
     // The last known state, marked stale with its age, rather than a 503.
     const state = await h.authed('/api/state');
     expect(state.status).toBe(200);

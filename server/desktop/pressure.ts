@@ -1,8 +1,8 @@
 /**
- * Resource pressure for /api/health (cockpit-api.md: warn above 60 % of the descriptor limit or
+ * Resource pressure for /api/health (the health contract: warn above 60 % of the descriptor limit or
  * at 50 CLOSE-WAIT sockets). When the daemon runs on this host as another process, the figures
  * are the daemon's: its descriptors and its sockets on the daemon port left in CLOSE-WAIT (the
- * uvicorn leak daemon-api.md §10.5 reproduces), found from the owner of the listening socket.
+ * uvicorn leak docs/daemon.md describes), found from the owner of the listening socket.
  * Otherwise (a daemon elsewhere, the in-process simulator, or /proc of the daemon not readable)
  * they are the cockpit's own, with its CLOSE-WAIT sockets towards the daemon port, and `source`
  * says which. Linux reads /proc; elsewhere the figures are 0 and the warning stays off.

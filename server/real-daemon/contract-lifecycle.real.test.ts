@@ -2,7 +2,7 @@
  * Contract suite, lifecycle: the real daemon killed and started again under the running cockpit
  * (stale state while it is gone, recovery without a cockpit restart), and no socket left in
  * CLOSE-WAIT on either side after 8 s idle (uvicorn closes idle keep-alive sockets after 5 s; a
- * client that keeps them longer leaks them, daemon-api.md §10.5).
+ * client that keeps them longer leaks them; docs/daemon.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health } from '../contract/health.ts';

@@ -14,6 +14,8 @@ export interface ProbeCase {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: unknown;
+  /** Extra request headers (the local-network guard's Host and Origin checks). */
+  headers?: Record<string, string>;
   env?: ProbeEnv;
 }
 
@@ -49,6 +51,11 @@ export const PROBE_CASES: readonly ProbeCase[] = [
   { name: 'unknown job', method: 'GET', path: '/api/apps/job-status/no-such-job' },
   { name: 'move list', method: 'GET', path: `/api/move/recorded-move-datasets/list/${EMOTIONS}`, env: 'hub' },
   { name: 'unknown route', method: 'GET', path: '/api/daemon/no-such-route' },
+  { name: 'untrusted host', method: 'GET', path: '/api/motors/status', headers: { host: 'robot.example' } },
+  { name: 'local host name', method: 'GET', path: '/api/motors/status', headers: { host: 'reachy-mini.local:8000' } },
+  { name: 'cross-origin write', method: 'POST', path: '/api/motors/set_mode/enabled', headers: { origin: 'http://evil.example' } },
+  { name: 'cross-origin read', method: 'GET', path: '/api/motors/status', headers: { origin: 'http://evil.example' } },
+  { name: 'private-network write', method: 'POST', path: '/api/motors/set_mode/enabled', headers: { origin: 'http://192.168.1.20:5173' } },
   { name: 'wrong method', method: 'POST', path: '/api/daemon/status' },
   { name: 'goto', method: 'POST', path: '/api/move/goto', body: { head_pose: { x: 0, y: 0, z: 0, roll: 0, pitch: 0.1, yaw: 0.2 }, antennas: [0.3, -0.3], body_yaw: 0.1, duration: 0.3 } },
   { name: 'goto, zero duration', method: 'POST', path: '/api/move/goto', body: { antennas: [0.1, -0.1], duration: 0 } },

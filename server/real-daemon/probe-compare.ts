@@ -39,5 +39,7 @@ export function compareProbes(reference: Probe, candidate: Probe): string[] {
   ws('stopped goto event sequence', reference.ws.stoppedEvents, candidate.ws.stoppedEvents);
   ws('move event shape', reference.ws.eventShape, candidate.ws.eventShape);
   ws('unknown socket refusal', reference.ws.unknownSocket, candidate.ws.unknownSocket);
+  ws('cross-origin socket refusal', reference.ws.crossOriginSocket, candidate.ws.crossOriginSocket);
+  ws('set_target socket applied', reference.ws.setTargetApplied, candidate.ws.setTargetApplied);
   return out;
 }

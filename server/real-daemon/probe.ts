@@ -4,6 +4,7 @@
  * The same probe runs against the real daemon and the simulator (differential test), and its
  * result from the real daemon is the recorded fixture (`npm run record-fixtures`).
  */
+import { request } from 'undici';
 import WebSocket from 'ws';
 import { PROBE_CASES, type ProbeEnv } from './probe-cases.ts';
 import { shapeOf } from './shape.ts';
@@ -34,29 +35,36 @@ export interface Probe {
     eventShape: unknown;
     /** HTTP status refusing an upgrade on a path that is not a socket. */
     unknownSocket: number | null;
+    /** HTTP status refusing a socket handshake from a foreign Origin (the local-network guard). */
+    crossOriginSocket: number | null;
+    /** A target sent on /api/move/ws/set_target (the joystick's socket) reached the antennas. */
+    setTargetApplied: boolean;
   };
 }
 
 export async function probeDaemon(baseUrl: string): Promise<Probe> {
   const answers: ProbeAnswer[] = [];
   for (const c of PROBE_CASES) {
-    const res = await fetch(`${baseUrl}${c.path}`, {
+    // undici's request, not fetch: fetch will not send a chosen Host header.
+    const res = await request(`${baseUrl}${c.path}`, {
       method: c.method,
-      ...(c.body === undefined ? {} : { body: JSON.stringify(c.body), headers: { 'content-type': 'application/json' } }),
-      signal: AbortSignal.timeout(20_000),
+      headers: { ...(c.body === undefined ? {} : { 'content-type': 'application/json' }), ...c.headers },
+      ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }),
+      headersTimeout: 20_000,
+      bodyTimeout: 20_000,
     });
-    const text = await res.text();
-    const isJson = (res.headers.get('content-type') ?? '').includes('json');
+    const text = await res.body.text();
+    const isJson = String(res.headers['content-type'] ?? '').includes('json');
     const body: unknown = isJson ? JSON.parse(text) : text;
     answers.push({
       name: c.name,
       method: c.method,
       path: c.path,
       ...(c.env ? { env: c.env } : {}),
-      status: res.status,
+      status: res.statusCode,
       kind: isJson ? 'json' : 'text',
       shape: shapeOf(body),
-      ...(res.status >= 400 ? { error: body } : {}),
+      ...(res.statusCode >= 400 ? { error: body } : {}),
     });
   }
   await stopEverything(baseUrl);
@@ -130,8 +138,41 @@ async function probeSockets(baseUrl: string): Promise<Probe['ws']> {
   await post(baseUrl, '/api/move/stop', { uuid: long.uuid });
   await finalFor(events, long.uuid);
   updates.close();
-  const unknownSocket = await new Promise<number | null>((resolve) => {
-    const ws = new WebSocket(`${wsBase}/api/no-such-socket`);
+  const unknownSocket = await upgradeStatus(`${wsBase}/api/no-such-socket`);
+  const crossOriginSocket = await upgradeStatus(`${wsBase}/api/move/ws/updates`, { origin: 'http://evil.example' });
+  const setTargetApplied = await probeSetTarget(baseUrl);
+  return {
+    setTargetApplied,
+    stateFrame,
+    gotoEvents: events.filter((e) => e.uuid === goto.uuid).map((e) => e.type),
+    stoppedEvents: events.filter((e) => e.uuid === long.uuid).map((e) => e.type),
+    eventShape: shapeOf(events[0] ?? null),
+    unknownSocket,
+    crossOriginSocket,
+  };
+}
+
+/** Sends one target on the set_target socket and watches the antennas reach it (bounded). */
+async function probeSetTarget(baseUrl: string): Promise<boolean> {
+  const ws = await open(`${baseUrl.replace(/^http/, 'ws')}/api/move/ws/set_target`);
+  try {
+    ws.send(JSON.stringify({ target_antennas: [0.25, -0.25] }));
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      const antennas = (await (await fetch(`${baseUrl}/api/state/present_antenna_joint_positions`)).json()) as number[];
+      if (Math.abs((antennas[0] ?? 0) - 0.25) < 0.01 && Math.abs((antennas[1] ?? 0) + 0.25) < 0.01) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return false;
+  } finally {
+    ws.close();
+  }
+}
+
+/** The HTTP status a socket handshake gets: 101 when it opens. */
+function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number | null> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
     ws.once('unexpected-response', (_req, res) => {
       resolve(res.statusCode ?? null);
       ws.terminate();
@@ -142,11 +183,4 @@ async function probeSockets(baseUrl: string): Promise<Probe['ws']> {
     });
     ws.once('error', () => resolve(null));
   });
-  return {
-    stateFrame,
-    gotoEvents: events.filter((e) => e.uuid === goto.uuid).map((e) => e.type),
-    stoppedEvents: events.filter((e) => e.uuid === long.uuid).map((e) => e.type),
-    eventShape: shapeOf(events[0] ?? null),
-    unknownSocket,
-  };
 }

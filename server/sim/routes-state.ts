@@ -28,7 +28,7 @@ export function stateRoutes(ctx: SimContext): Route[] {
     route('GET', '/api/state/present_antenna_joint_positions', () => ({ json: [...present().antennas] }), {
       backend: true,
     }),
-    // No IMU on a Lite robot or in the daemon's own simulators: null (daemon-changes.md §2.1).
+    // No IMU on a Lite robot or in the daemon's own simulators: null (docs/daemon.md).
     route('GET', '/api/state/imu', () => ({ json: null }), { backend: true }),
     route('GET', '/api/state/doa', () => ({ json: ctx.doa.read(ctx.monoS(), yawOf(present().head)) }), {
       backend: true,

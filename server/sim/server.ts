@@ -17,6 +17,7 @@ import {
   type Route,
   type SimRequest,
 } from './http-kit.ts';
+import { guardRequest } from './network-guard.ts';
 import { ValidationError } from './pydantic.ts';
 import { daemonRoutes } from './routes-daemon.ts';
 import { mediaRoutes } from './routes-media.ts';
@@ -92,8 +93,9 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   if (ctx.faults.hang) return;
   if (ctx.faults.latencyMs > 0) await ctx.timers.sleep(ctx.faults.latencyMs);
   let reply: Reply;
+  const refused = guardRequest(req.headers, req.method ?? 'GET');
   try {
-    reply = await dispatch(d, req, url);
+    reply = refused ? { status: refused.status, json: { detail: refused.detail } } : await dispatch(d, req, url);
   } catch (error) {
     if (!(error instanceof DetailError) && !(error instanceof ValidationError)) {
       ctx.log.debug('uncaught error in a daemon route (served as 500)', { error: String(error) });

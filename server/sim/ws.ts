@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { guardRequest } from './network-guard.ts';
 import type { SimContext } from './context.ts';
 import { readFlags } from './flags.ts';
 import { parseFullBodyTarget } from './models.ts';
@@ -43,7 +44,9 @@ export function createSimSockets(ctx: SimContext): SimSockets {
     handleUpgrade(req, socket, head) {
       const url = new URL(req.url ?? '/', 'http://sim.invalid');
       const endpoint = endpoints[url.pathname];
-      // ws_get_backend raises before accept, which uvicorn turns into a 403 as well.
+      // ws_get_backend raises before accept, which uvicorn turns into a 403 as well; so does the
+      // local-network guard's close before accept.
+      if (guardRequest(req.headers, 'GET', true)) return reject(socket, '403 Forbidden');
       if (!endpoint || (endpoint.backend && !ctx.lifecycle.ready)) return reject(socket, '403 Forbidden');
       wss.handleUpgrade(req, socket, head, (ws) => endpoint.open(ws, url.searchParams));
     },
