@@ -15,6 +15,7 @@ import {
   type SimRequest,
 } from './http-kit.ts';
 import { ValidationError } from './pydantic.ts';
+import { appRoutes } from './routes-apps.ts';
 import { daemonRoutes } from './routes-daemon.ts';
 import { mediaRoutes } from './routes-media.ts';
 import { miscRoutes } from './routes-misc.ts';
@@ -121,6 +122,7 @@ export function createRequestHandler(ctx: SimContext): RequestHandler {
       ...mediaRoutes(ctx),
       ...soundRoutes(ctx),
       ...miscRoutes(ctx),
+      ...appRoutes(ctx),
     ],
   };
   const sim: Dispatcher = { ctx, gate: false, routes: simRoutes(ctx) };
