@@ -4,3 +4,5 @@ export type * from './health.ts';
 export type * from './ws.ts';
 export type * from './agent.ts';
 export type * from './platform.ts';
+export type * from './apps.ts';
+export type * from './selftest.ts';

@@ -5,6 +5,8 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
+import { readAppLogs } from '../apps/app-logs.ts';
+import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformAsk } from '../agent/providers/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
@@ -21,6 +23,7 @@ import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
+import { appsRoutes } from './routes/apps-routes.ts';
 import { cameraRoutes } from './routes/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
@@ -37,6 +40,8 @@ export interface DesktopFeatures {
   readonly agent: Agent;
   /** Web Push to the owner's browsers (issue 11); index.ts binds its dashboard count. */
   readonly push: Push;
+  /** The robot's apps (server/apps/): the STOP stops the running one. */
+  readonly apps: AppsService;
   readonly routes: RouteSpec[];
   readonly onSocket: (client: WsClient) => void;
   /** Connects broadcasts to the hub once it exists. */
@@ -111,6 +116,17 @@ export function createDesktopFeatures({
   });
   // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
   const agent = push.watchTurns(baseAgent);
+  const apps = createAppsService({ daemon: robot.daemon, broadcast, latch: control.latch, log: log.child('apps') });
+  control.attachStopExtras({ app: () => apps.stopForEmergency(), runningTurns: () => agent.runtime.runningTurns() });
+  const appLogs = (app: string) =>
+    readAppLogs(
+      {
+        daemonUrl: robot.daemon.baseUrl,
+        simulated: robot.simulated,
+        wireless: () => robot.feed.snapshot().status?.wireless_version === true,
+      },
+      app,
+    );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
   // Voice listener and messenger bot (issue 14): OFF until switched on from the dashboard.
   const personas = createPersonas({
@@ -131,6 +147,7 @@ export function createDesktopFeatures({
     events,
     agent,
     push,
+    apps,
     routes: [
       ...push.withStopOrigin(controlRoutes({ control })),
       ...perceptionRoutes({ tracking, doa }),
@@ -139,6 +156,7 @@ export function createDesktopFeatures({
       ...cameraRoutes(camera),
       ...pushRoutes(push),
       ...personaRoutes(personas),
+      ...appsRoutes({ apps, logs: appLogs }),
     ],
     onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),
     bindBroadcast(fn) {
@@ -153,8 +171,10 @@ export function createDesktopFeatures({
       await agent.start();
       await personas.start();
       await push.start();
+      apps.startPolling();
     },
     async stop() {
+      apps.close();
       push.stop();
       platformFeed.close();
       await personas.stop();
