@@ -19,6 +19,7 @@ import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
 import { createPersonas } from '../personas/personas.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
+import { createSelfTest, type SelfTest } from '../selftest/selftest.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
@@ -30,6 +31,7 @@ import { perceptionRoutes } from './routes/perception-routes.ts';
 import { personaRoutes } from './routes/persona-routes.ts';
 import { platformRoutes } from './routes/platform-routes.ts';
 import { pushRoutes } from './routes/push-routes.ts';
+import { selfTestRoutes } from './routes/selftest-routes.ts';
 import { handleSocketMessages } from './socket-messages.ts';
 
 export interface DesktopFeatures {
@@ -42,6 +44,8 @@ export interface DesktopFeatures {
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
+  /** "Check the robot" (server/selftest/). */
+  readonly selftest: SelfTest;
   readonly routes: RouteSpec[];
   readonly onSocket: (client: WsClient) => void;
   /** Connects broadcasts to the hub once it exists. */
@@ -118,6 +122,14 @@ export function createDesktopFeatures({
   const agent = push.watchTurns(baseAgent);
   const apps = createAppsService({ daemon: robot.daemon, broadcast, latch: control.latch, log: log.child('apps') });
   control.attachStopExtras({ app: () => apps.stopForEmergency(), runningTurns: () => agent.runtime.runningTurns() });
+  const selftest = createSelfTest({
+    robot,
+    camera,
+    control,
+    apps,
+    dataDir: config.dataDir,
+    log: log.child('selftest'),
+  });
   const appLogs = (app: string) =>
     readAppLogs(
       {
@@ -148,6 +160,7 @@ export function createDesktopFeatures({
     agent,
     push,
     apps,
+    selftest,
     routes: [
       ...push.withStopOrigin(controlRoutes({ control })),
       ...perceptionRoutes({ tracking, doa }),
@@ -157,6 +170,7 @@ export function createDesktopFeatures({
       ...pushRoutes(push),
       ...personaRoutes(personas),
       ...appsRoutes({ apps, logs: appLogs }),
+      ...selfTestRoutes(selftest),
     ],
     onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),
     bindBroadcast(fn) {
