@@ -53,7 +53,8 @@ export function judgeMicrophone(levels: MicLevels): Finding {
     meter: levels.meter,
     allZeros: levels.zeros,
   };
-  if (levels.zeros || dbfs(levels.peak) <= DEAD_DBFS)
+  // RMS, not peak: a decoder's first frames may carry a click even from a dead microphone.
+  if (levels.zeros || dbfs(levels.rms) <= DEAD_DBFS)
     return {
       outcome: 'fail',
       detail: `The microphone recorded ${levels.zeros ? 'only zeros' : 'digital silence'} for ${MIC_SECONDS} s: not even room noise.`,
@@ -158,11 +159,12 @@ export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
     {
       id: 'microphone',
       title: 'Microphone level',
-      timeoutMs: 15_000,
+      // Listening may first renegotiate the camera session to take the audio (a few seconds on a busy robot).
+      timeoutMs: 20_000,
       async run() {
         if (!camera.configured)
           return { outcome: 'skipped', detail: "No camera is configured, and the robot's microphone comes with it." };
-        return judgeMicrophone(measure(await listen(camera, micSeconds, 12_000)));
+        return judgeMicrophone(measure(await listen(camera, micSeconds, 18_000)));
       },
     },
   ];

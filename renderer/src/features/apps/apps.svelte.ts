@@ -37,15 +37,16 @@ export class AppsState {
 
   async load(): Promise<void> {
     const [overview, jobs] = await Promise.all([this.#api.overview(), this.#api.jobs()]);
-    if (overview.ok) this.overview = overview.data;
-    else this.problem = `The apps could not be read: ${overview.message}`;
-    if (jobs.ok) this.jobs = jobs.data;
+    // Answers are checked at the edge: a shape this page does not know is never drawn.
+    if (overview.ok && isRecord(overview.data) && Array.isArray(overview.data.installed)) this.overview = overview.data;
+    else this.problem = `The apps could not be read: ${overview.ok ? 'unexpected answer' : overview.message}`;
+    if (jobs.ok && Array.isArray(jobs.data)) this.jobs = jobs.data;
     await this.loadStore();
   }
 
   async loadStore(): Promise<void> {
     const store = await this.#api.store();
-    if (store.ok) this.store = store.data;
+    if (store.ok && Array.isArray(store.data)) this.store = store.data;
   }
 
   install = (name: string) => this.#job(`Installing ${name}`, () => this.#api.install(name));
@@ -93,6 +94,7 @@ export class AppsState {
     const result = await call();
     this.pending = '';
     if (!result.ok) this.problem = result.message;
+    else if (!isRecord(result.data) || !Array.isArray(result.data.lines)) return;
     // The frames may have told more already: keep whichever has more lines.
     else if (!this.jobs.some((j) => j.id === result.data.id && j.lines.length >= result.data.lines.length))
       this.#adopt(result.data);
@@ -104,6 +106,6 @@ export class AppsState {
     const result = await call();
     this.pending = '';
     if (!result.ok) this.problem = result.message;
-    else this.overview = result.data;
+    else if (isRecord(result.data) && Array.isArray(result.data.installed)) this.overview = result.data;
   }
 }
