@@ -152,7 +152,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       logs: options.logRing ?? createLogRing(),
       history,
       extras: () => ({
-        apps: { ...features.apps.overview(), jobs: features.apps.jobs() },
+        apps: { ...features.apps.overview(), jobs: features.apps.jobs(), logs: features.appLogs.recent() },
         selftest: features.selftest.last(),
       }),
     });

@@ -113,3 +113,23 @@ export async function readAppLogs(deps: AppLogDeps, app: string): Promise<AppLog
     };
   return { available: true, app, source: 'daemon-log-stream', lines: appLines(parseJournal(stream.stdout), app) };
 }
+
+/** App logs as last read, per app (the five most recent apps), so the diagnostics bundle carries them. */
+export interface RecentAppLogs {
+  read(app: string): Promise<AppLogs>;
+  recent(): AppLogs[];
+}
+
+export function recentAppLogs(read: (app: string) => Promise<AppLogs>, keep = 5): RecentAppLogs {
+  const last = new Map<string, AppLogs>();
+  return {
+    async read(app) {
+      const logs = await read(app);
+      last.delete(app);
+      last.set(app, logs);
+      for (const old of [...last.keys()].slice(0, Math.max(0, last.size - keep))) last.delete(old);
+      return logs;
+    },
+    recent: () => [...last.values()],
+  };
+}

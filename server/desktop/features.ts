@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
-import { readAppLogs } from '../apps/app-logs.ts';
+import { readAppLogs, recentAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformAsk } from '../agent/providers/platform.ts';
@@ -44,6 +44,8 @@ export interface DesktopFeatures {
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
+  /** App logs as last read, per app, for the diagnostics bundle. */
+  readonly appLogs: RecentAppLogs;
   /** "Check the robot" (server/selftest/). */
   readonly selftest: SelfTest;
   readonly routes: RouteSpec[];
@@ -130,7 +132,7 @@ export function createDesktopFeatures({
     dataDir: config.dataDir,
     log: log.child('selftest'),
   });
-  const appLogs = (app: string) =>
+  const appLogs = recentAppLogs((app) =>
     readAppLogs(
       {
         daemonUrl: robot.daemon.baseUrl,
@@ -138,7 +140,8 @@ export function createDesktopFeatures({
         wireless: () => robot.feed.snapshot().status?.wireless_version === true,
       },
       app,
-    );
+    ),
+  );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
   // Voice listener and messenger bot (issue 14): OFF until switched on from the dashboard.
   const personas = createPersonas({
@@ -160,6 +163,7 @@ export function createDesktopFeatures({
     agent,
     push,
     apps,
+    appLogs,
     selftest,
     routes: [
       ...push.withStopOrigin(controlRoutes({ control })),
@@ -169,7 +173,7 @@ export function createDesktopFeatures({
       ...cameraRoutes(camera),
       ...pushRoutes(push),
       ...personaRoutes(personas),
-      ...appsRoutes({ apps, logs: appLogs }),
+      ...appsRoutes({ apps, logs: (app) => appLogs.read(app) }),
       ...selfTestRoutes(selftest),
     ],
     onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),

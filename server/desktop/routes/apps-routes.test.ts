@@ -144,6 +144,12 @@ describe('running an app', () => {
     const logs = await call('GET', '/api/console/apps/logs?app=hello_wave');
     expect(logs.json).toMatchObject({ available: false, app: 'hello_wave' });
     expect(String(logs.json.reason)).toMatch(/simulated robot keeps no journal/);
+    // What was read goes into the diagnostics bundle with the app's name, next to the apps.
+    const bundle = (
+      await call<{ apps: { logs: { app: string }[]; installed: unknown[] } }>('GET', '/api/console/diagnostics/bundle')
+    ).json;
+    expect(bundle.apps.logs.map((l) => l.app)).toContain('hello_wave');
+    expect(Array.isArray(bundle.apps.installed)).toBe(true);
     expect((await call('GET', '/api/console/apps/logs')).status).toBe(400);
   });
 });
