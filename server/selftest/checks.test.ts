@@ -24,6 +24,14 @@ describe('the microphone judgement', () => {
     expect(ok.outcome).toBe('ok');
     expect((ok.values?.meter as number[]).length).toBe(30);
   });
+
+  it('judges the level most of the time: a dead capture with sound still in the pipeline fails', () => {
+    // 300 ms of room noise, then 2.7 s of zeros: the mean is lifted, the median is not.
+    const tail = new Int16Array(48_000).map((_, i) => (i < 4800 ? Math.round(Math.sin(i) * 60) : 0));
+    const judged = judgeMicrophone(measure(tail));
+    expect(judged.outcome).toBe('fail');
+    expect(judged.detail).toMatch(/digital silence/);
+  });
 });
 
 describe('the check runner', () => {

@@ -21,6 +21,8 @@ const dbfs = (level: number) => (level <= 0 ? -120 : Math.max(-120, Math.round(2
 export interface MicLevels {
   peak: number;
   rms: number;
+  /** The median of the meter: the level most of the time, which a click or a trailing bit of sound does not move. */
+  floor: number;
   /** RMS per 100 ms, full scale 1: the meter. */
   meter: number[];
   zeros: boolean;
@@ -43,18 +45,22 @@ export function measure(samples: Int16Array): MicLevels {
     }
   }
   const rms = Math.sqrt(sum / Math.max(1, samples.length));
-  return { peak, rms, meter, zeros: samples.every((s) => s === 0) };
+  const sorted = [...meter].sort((a, b) => a - b);
+  const floor = sorted.length ? (sorted[Math.floor(sorted.length / 2)] ?? 0) : rms;
+  return { peak, rms, floor, meter, zeros: samples.every((s) => s === 0) };
 }
 
 export function judgeMicrophone(levels: MicLevels): Finding {
   const values = {
     peakDbfs: dbfs(levels.peak),
     rmsDbfs: dbfs(levels.rms),
+    floorDbfs: dbfs(levels.floor),
     meter: levels.meter,
     allZeros: levels.zeros,
   };
-  // RMS, not peak: a decoder's first frames may carry a click even from a dead microphone.
-  if (levels.zeros || dbfs(levels.rms) <= DEAD_DBFS)
+  // The median level, not the peak or the mean: a decoder's click, or sound still in the pipeline
+  // when the capture died, must not hide a microphone that records nothing.
+  if (levels.zeros || dbfs(levels.floor) <= DEAD_DBFS)
     return {
       outcome: 'fail',
       detail: `The microphone recorded ${levels.zeros ? 'only zeros' : 'digital silence'} for ${MIC_SECONDS} s: not even room noise.`,
@@ -62,10 +68,10 @@ export function judgeMicrophone(levels: MicLevels): Finding {
         "This is the known Linux/USB audio fault: unplug the robot's USB cable and plug it back in (on the Wireless robot, restart it), then check again. Another program holding the audio device can do this too.",
       values,
     };
-  if (dbfs(levels.rms) < QUIET_DBFS)
+  if (dbfs(levels.floor) < QUIET_DBFS)
     return {
       outcome: 'warn',
-      detail: `The microphone level is very low (${values.rmsDbfs} dBFS over ${MIC_SECONDS} s).`,
+      detail: `The microphone level is very low (${values.floorDbfs} dBFS most of the ${MIC_SECONDS} s).`,
       advice: "Check the microphone gain on the dashboard, and that nothing covers the robot's head.",
       values,
     };
@@ -128,7 +134,8 @@ export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
     {
       id: 'camera',
       title: 'Camera frames',
-      timeoutMs: 8000,
+      // A first snapshot may have to start the camera's JPEG decoding.
+      timeoutMs: 12_000,
       async run() {
         if (!camera.configured)
           return {
@@ -136,7 +143,7 @@ export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
             detail: 'No camera is configured for this cockpit.',
             advice: "Set ROBOT_CAMERA to use the robot's camera.",
           };
-        const frame = await freshFrame(camera, 6000);
+        const frame = await freshFrame(camera, 9000);
         const health = camera.health();
         if (!frame)
           return {

@@ -48,10 +48,22 @@ export function outOfLimits(state: RobotState): string[] {
     .map(([name, v, r]) => `${name} ${v.toFixed(1)}° (limits ${r.min}..${r.max}°)`);
 }
 
+/** The state after the move: the cached state may trail the move's end by a few samples, so it is read until the head is there (bounded). */
+async function stateAtTarget(deps: MotionDeps, maxMs: number): Promise<RobotState | undefined> {
+  const step = deps.stepMs ?? 50;
+  let state = deps.state();
+  for (let waited = 0; waited < maxMs; waited += step) {
+    if (state && Math.abs(state.head.yaw - TEST_YAW) <= TOLERANCE) break;
+    await new Promise((resolve) => setTimeout(resolve, step));
+    state = deps.state();
+  }
+  return state;
+}
+
 async function moveAndRead(deps: MotionDeps): Promise<Finding> {
   await deps.testMove(TEST_YAW);
   await settled(deps, 5000);
-  const state = deps.state();
+  const state = await stateAtTarget(deps, 2000);
   await deps.home();
   await settled(deps, 5000);
   if (!state)
