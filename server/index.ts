@@ -46,7 +46,12 @@ export {
   type WheeledServer,
   type BackendChoice,
 } from './wheeled/index.ts';
-export type { PlatformEnrolInput, PlatformNotice, PlatformPort, PlatformSessionEnrolInput } from './desktop/platform-port.ts';
+export type {
+  PlatformEnrolInput,
+  PlatformNotice,
+  PlatformPort,
+  PlatformSessionEnrolInput,
+} from './desktop/platform-port.ts';
 export type { PlatformStatus, PlatformStatusView } from './contract/platform.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
 export type { DesktopFeatures } from './desktop/features.ts';
@@ -131,7 +136,8 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     const daemonUrl = sim ? sim.url : config.daemonUrl;
     const robot = createRobotCore({ daemonUrl, simulated: sim !== undefined, log: log.child('robot') });
     cleanup.push(() => robot.stop());
-    const https = config.httpsPort > 0 ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls') }) : undefined;
+    const https =
+      config.httpsPort > 0 ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls') }) : undefined;
     if (https) cleanup.push(() => https.stop());
     const access = await createAccess({
       config,
@@ -176,7 +182,16 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     robot.attachIdentity(() => discovery.identity());
     const history = startHealthHistory(() => robot.health());
     cleanup.push(() => history.stop());
-    const diagnostics = diagnosticsRoutes({ config, robot, logs: options.logRing ?? createLogRing(), history });
+    const diagnostics = diagnosticsRoutes({
+      config,
+      robot,
+      logs: options.logRing ?? createLogRing(),
+      history,
+      extras: () => ({
+        apps: { ...features.apps.overview(), jobs: features.apps.jobs(), logs: features.appLogs.recent() },
+        selftest: features.selftest.last(),
+      }),
+    });
     const app = createDesktopApp({
       config,
       log,

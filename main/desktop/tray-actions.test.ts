@@ -10,7 +10,14 @@ function fakeDeps(overrides: Partial<TrayDeps['control']> = {}) {
       sleep: async (c) => (calls.push(`sleep ${c}`), { uuid: 'u2' }),
       stop: async (c) => (
         calls.push(`stop ${c}`),
-        { latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: true } }
+        {
+          latched: true,
+          movesStopped: 0,
+          reelAborted: false,
+          daemon: { ok: true },
+          app: { name: null, stopped: false },
+          stopped: [],
+        }
       ),
       resume: (c) => (calls.push(`resume ${c}`), { latched: false, wasLatched: true }),
       demo: async (on, c) => (calls.push(`demo ${on} ${c}`), { on, personas: {} }),
@@ -70,6 +77,8 @@ describe('runTrayAction', () => {
         movesStopped: 0,
         reelAborted: false,
         daemon: { ok: false, error: 'ECONNREFUSED' },
+        app: { name: null, stopped: false },
+        stopped: [],
       }),
     });
     await runTrayAction('stop', deps);
@@ -84,7 +93,14 @@ describe('platform link from the tray', () => {
       control: {
         wake: async () => ({ uuid: 'u' }),
         sleep: async () => ({ uuid: 'u' }),
-        stop: async () => ({ latched: true, movesStopped: 0, reelAborted: false, daemon: { ok: true } }),
+        stop: async () => ({
+          latched: true,
+          movesStopped: 0,
+          reelAborted: false,
+          daemon: { ok: true },
+          app: { name: null, stopped: false },
+          stopped: [],
+        }),
         resume: () => ({ latched: false, wasLatched: false }),
         demo: async () => ({ on: false, personas: {} }),
       },

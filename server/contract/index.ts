@@ -6,3 +6,5 @@ export type * from './agent.ts';
 export type * from './platform.ts';
 export type * from './recordings.ts';
 export type * from './discovery.ts';
+export type * from './apps.ts';
+export type * from './selftest.ts';

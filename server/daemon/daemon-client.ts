@@ -4,6 +4,7 @@
  * speaks the same protocol, so tests run it against the simulator over real HTTP.
  */
 import { AppError } from '../errors.ts';
+import { createDaemonApps, type DaemonApps } from './apps-client.ts';
 import { HttpTransport, type DaemonResponse } from './http-transport.ts';
 import type { AppLockStatus, DaemonStatus, FaceTarget, FullBodyTarget, FullState, GotoRequest, WireDoa } from './wire.ts';
 
@@ -12,6 +13,8 @@ export const DANCES_DATASET = 'pollen-robotics/reachy-mini-dances-library';
 
 export interface DaemonClient {
   readonly baseUrl: string;
+  /** The app store and the app running on the robot (apps-client.ts), over the same pool. */
+  readonly apps: DaemonApps;
   status(): Promise<DaemonStatus>;
   fullState(query?: string): Promise<FullState>;
   doa(): Promise<WireDoa | null>;
@@ -51,11 +54,13 @@ const SLOW_MS = 15_000;
 
 export class HttpDaemonClient implements DaemonClient {
   readonly baseUrl: string;
+  readonly apps: DaemonApps;
   private readonly http: HttpTransport;
 
   constructor(options: HttpDaemonClientOptions) {
     this.baseUrl = options.baseUrl;
     this.http = new HttpTransport({ baseUrl: options.baseUrl, timeoutMs: options.timeoutMs ?? 2000 });
+    this.apps = createDaemonApps(this.http);
   }
 
   async status(): Promise<DaemonStatus> {

@@ -5,6 +5,8 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
+import { readAppLogs, recentAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
+import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
@@ -18,16 +20,19 @@ import { createTracking, trackingEngine, type TrackingController } from '../perc
 import { createPersonas } from '../personas/personas.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
 import { NO_RECORDER_TAP, type RecorderTap } from '../recorder/index.ts';
+import { createSelfTest, type SelfTest } from '../selftest/selftest.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
+import { appsRoutes } from './routes/apps-routes.ts';
 import { cameraRoutes } from './routes/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { personaRoutes } from './routes/persona-routes.ts';
 import { platformRoutes } from './routes/platform-routes.ts';
 import { pushRoutes } from './routes/push-routes.ts';
+import { selfTestRoutes } from './routes/selftest-routes.ts';
 import { handleSocketMessages } from './socket-messages.ts';
 
 export interface DesktopFeatures {
@@ -38,6 +43,12 @@ export interface DesktopFeatures {
   readonly agent: Agent;
   /** Web Push to the owner's browsers (issue 11); index.ts binds its dashboard count. */
   readonly push: Push;
+  /** The robot's apps (server/apps/): the STOP stops the running one. */
+  readonly apps: AppsService;
+  /** App logs as last read, per app, for the diagnostics bundle. */
+  readonly appLogs: RecentAppLogs;
+  /** "Check the robot" (server/selftest/). */
+  readonly selftest: SelfTest;
   readonly routes: RouteSpec[];
   readonly onSocket: (client: WsClient) => void;
   /** Connects broadcasts to the hub once it exists. */
@@ -117,6 +128,33 @@ export function createDesktopFeatures({
   });
   // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
   const agent = push.watchTurns(baseAgent);
+  const apps = createAppsService({
+    daemon: robot.daemon,
+    broadcast,
+    latch: control.latch,
+    log: log.child('apps'),
+    // Newer daemons can start an app without evicting a remote session (server/daemon/capabilities.ts).
+    useNoEvict: () => robot.capabilities().has('POST', '/api/apps/start-app/{app_name}/no-evict'),
+  });
+  control.attachStopExtras({ app: () => apps.stopForEmergency(), runningTurns: () => agent.runtime.runningTurns() });
+  const selftest = createSelfTest({
+    robot,
+    camera,
+    control,
+    apps,
+    dataDir: config.dataDir,
+    log: log.child('selftest'),
+  });
+  const appLogs = recentAppLogs((app) =>
+    readAppLogs(
+      {
+        daemonUrl: robot.daemon.baseUrl,
+        simulated: robot.simulated,
+        wireless: () => robot.feed.snapshot().status?.wireless_version === true,
+      },
+      app,
+    ),
+  );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
   // Voice listener and messenger bot (issue 14): OFF until switched on from the dashboard.
   const personas = createPersonas({
@@ -137,6 +175,9 @@ export function createDesktopFeatures({
     events,
     agent,
     push,
+    apps,
+    appLogs,
+    selftest,
     routes: [
       ...recorder.wrapControlRoutes(push.withStopOrigin(controlRoutes({ control }))),
       ...perceptionRoutes({ tracking, doa }),
@@ -145,6 +186,8 @@ export function createDesktopFeatures({
       ...cameraRoutes(camera),
       ...pushRoutes(push),
       ...personaRoutes(personas),
+      ...appsRoutes({ apps, logs: (app) => appLogs.read(app) }),
+      ...selfTestRoutes(selftest),
     ],
     onSocket: handleSocketMessages({ control: recorder.watchJoystick(control), handlers: { camera: cameraSocketHandler(camera) } }),
     bindBroadcast(fn) {
@@ -159,8 +202,10 @@ export function createDesktopFeatures({
       await agent.start();
       await personas.start();
       await push.start();
+      apps.startPolling();
     },
     async stop() {
+      apps.close();
       push.stop();
       platformFeed.close();
       await personas.stop();

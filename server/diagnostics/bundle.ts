@@ -20,8 +20,15 @@ export function publicConfig(config: Config): Record<string, unknown> {
   }
   out['token'] = config.token ? '[set]' : '[generated]';
   out['regToken'] = config.regToken ? '[set]' : '[unset]';
-  out['model'] = { provider: config.model.provider ?? '[dashboard]', baseUrl: config.model.baseUrl, model: config.model.model, key: config.model.key ? '[set]' : '[unset]' };
-  out['platform'] = config.platform ? { platformUrl: config.platform.platformUrl, deviceId: config.platform.deviceId, token: '[set]' } : null;
+  out['model'] = {
+    provider: config.model.provider ?? '[dashboard]',
+    baseUrl: config.model.baseUrl,
+    model: config.model.model,
+    key: config.model.key ? '[set]' : '[unset]',
+  };
+  out['platform'] = config.platform
+    ? { platformUrl: config.platform.platformUrl, deviceId: config.platform.deviceId, token: '[set]' }
+    : null;
   return out;
 }
 
@@ -30,6 +37,8 @@ export interface BundleInput {
   health: Health;
   history: HealthSample[];
   logs: LogRing;
+  /** Feature sections (the robot's apps, the last self-test), each under its own key. */
+  extras?: Record<string, unknown>;
 }
 
 export function diagnosticsBundle(input: BundleInput): Record<string, unknown> {
@@ -45,5 +54,6 @@ export function diagnosticsBundle(input: BundleInput): Record<string, unknown> {
     health: input.health,
     healthHistory: input.history,
     logs: redact(input.logs.recent({ limit: 1000 })),
+    ...(input.extras ? (redact(input.extras) as Record<string, unknown>) : {}),
   };
 }

@@ -17,7 +17,14 @@ import { createSpeaker, type SayResult, type Speaker } from '../speech/speaker.t
 import { createAppLockGuard, lockedError, type AppLockGuard } from './app-lock.ts';
 import { createArbiter, type Arbiter } from './arbiter.ts';
 import type { AntennasInput, LookInput, ReelAction } from './control-input.ts';
-import { emergencyStop, resumeAfterStop, type ResumeResult, type StopResult } from './emergency-stop.ts';
+import {
+  emergencyStop,
+  resumeAfterStop,
+  type ResumeResult,
+  type StopExtras,
+  type StopMemo,
+  type StopResult,
+} from './emergency-stop.ts';
 import * as gotos from './goto-controls.ts';
 import type { StreamResult } from './joystick.ts';
 import { createMoveEvents, type MoveEvents } from './move-events.ts';
@@ -70,6 +77,8 @@ export interface Control {
   say(text: string, credential: CredentialKind): Promise<SayResult>;
   stop(credential: CredentialKind): Promise<StopResult>;
   resume(credential: CredentialKind): ResumeResult;
+  /** What else the stop ends, from features built after Control (the robot's app, agent turns). */
+  attachStopExtras(extras: StopExtras): void;
   /** A `{type: "joystick"}` frame from /ws and the socket's caller; see joystick.ts. */
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
   readonly personas: PersonaRegistry;
@@ -162,6 +171,8 @@ export function createControl(deps: ControlDeps): Control {
     return p.arbiter.streamTarget(frame, caller);
   };
   deps.robot.services.set('demo', { state: 'off', detail: 'autonomous personas active' });
+  const stopExtras: StopExtras = {};
+  const stopMemo: StopMemo = { appStopped: null };
   return {
     look: (input, c) => motion(() => gotos.look(gotoDeps, input, c)),
     antennas: (input, c) => motion(() => gotos.antennas(gotoDeps, input, c)),
@@ -193,10 +204,23 @@ export function createControl(deps: ControlDeps): Control {
     say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
     stop: (c) =>
       emergencyStop(
-        { latch: p.latch, arbiter: p.arbiter, reel: p.reel, speaker: p.speaker, personas: p.personas, emit },
+        {
+          latch: p.latch,
+          arbiter: p.arbiter,
+          reel: p.reel,
+          speaker: p.speaker,
+          personas: p.personas,
+          emit,
+          joystickActive: p.stream.active(),
+          extras: stopExtras,
+          memo: stopMemo,
+        },
         c,
       ),
-    resume: (c) => resumeAfterStop({ latch: p.latch, personas: p.personas, emit }, c),
+    resume: (c) => resumeAfterStop({ latch: p.latch, personas: p.personas, emit, memo: stopMemo }, c),
+    attachStopExtras(extras) {
+      Object.assign(stopExtras, extras);
+    },
     streamTarget,
     personas: p.personas,
     arbiter: p.arbiter,

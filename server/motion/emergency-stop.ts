@@ -3,9 +3,12 @@
  * the stop is refused rather than started; then, in parallel: every running daemon move is
  * cancelled, the reel aborted, speech silenced (stop_sound + wobble off: a cancelled recorded
  * move's sidecar sound keeps playing otherwise, daemon-api.md §3.2), the joystick stream ended
- * and the autonomous personas paused. A daemon that is down does not un-latch anything: the
- * stop still holds, and the answer says which part failed.
+ * and the autonomous personas paused, and the robot's app stopped through the daemon (checked
+ * gone afterwards). A daemon that is down does not un-latch anything: the stop still holds, and
+ * the answer says which part failed. The receipt lists what was ended; resume does not restart
+ * the app, and its receipt says so.
  */
+import type { AppStopReport } from '../contract/apps.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import type { Speaker } from '../speech/speaker.ts';
 import type { Arbiter } from './arbiter.ts';
@@ -14,6 +17,16 @@ import { receipt, type Emit } from './receipts.ts';
 import type { Reel } from './reel.ts';
 import type { StopLatch } from './stop-latch.ts';
 
+/**
+ * What else a stop ends, owned by features built after Control: the robot's app (stopped through
+ * the daemon, then checked gone) and the agent's turns (they watch the latch and abort
+ * themselves; the stop only counts them for the receipt).
+ */
+export interface StopExtras {
+  app?: () => Promise<AppStopReport>;
+  runningTurns?: () => number;
+}
+
 export interface StopDeps {
   latch: StopLatch;
   arbiter: Arbiter;
@@ -21,6 +34,15 @@ export interface StopDeps {
   speaker: Pick<Speaker, 'stop'>;
   personas: PersonaRegistry;
   emit: Emit;
+  /** The joystick stream was live when the stop came. */
+  joystickActive?: boolean;
+  extras?: StopExtras;
+  /** Control's memory of the app the last stop ended, for the resume receipt. */
+  memo?: StopMemo;
+}
+
+export interface StopMemo {
+  appStopped: string | null;
 }
 
 export interface StopResult {
@@ -29,22 +51,58 @@ export interface StopResult {
   reelAborted: boolean;
   /** ok false: the latch holds, but some daemon calls failed (the robot may still be moving). */
   daemon: { ok: boolean; error?: string };
+  /** The robot's app: which one ran, and whether it is gone. */
+  app: AppStopReport;
+  /** What the stop ended, for people: "2 moves", "the reel", "app hello_wave"... */
+  stopped: string[];
 }
+
+const NO_APP: AppStopReport = { name: null, stopped: false };
 
 export async function emergencyStop(deps: StopDeps, credential: CredentialKind): Promise<StopResult> {
   deps.latch.engage(`stopped by ${credential} at ${new Date().toISOString()}; resume from the dashboard`);
   const reelAborted = deps.reel.status().running;
   deps.reel.abort('stop', credential);
+  const activePersonas = Object.values(deps.personas.status()).filter((p) => !p.paused).length;
+  const turns = deps.extras?.runningTurns?.() ?? 0;
   // Personas may take a while to pause (a service stop): never hold the stop's answer for them.
   void deps.personas.pauseAll('stop');
-  const [moves, speech] = await Promise.all([deps.arbiter.stopAll(), deps.speaker.stop()]);
-  const error = [moves.error, speech.error].filter((e): e is string => e !== undefined).join('; ');
+  const [moves, speech, app] = await Promise.all([
+    deps.arbiter.stopAll(),
+    deps.speaker.stop(),
+    deps.extras?.app?.() ?? Promise.resolve(NO_APP),
+  ]);
+  const appError = app.error ? `app ${app.name ?? ''}: ${app.error}` : undefined;
+  const error = [moves.error, speech.error, appError].filter((e): e is string => e !== undefined).join('; ');
   const daemon = error ? { ok: false, error } : { ok: true };
+  const stopped = [
+    `${moves.stopped.length} move(s) cancelled`,
+    ...(reelAborted ? ['reel aborted'] : []),
+    'speech silenced',
+    ...(deps.joystickActive ? ['joystick ended'] : []),
+    ...(activePersonas > 0 ? [`${activePersonas} persona(s) paused`] : []),
+    ...(turns > 0 ? [`${turns} agent turn(s) cancelled`] : []),
+    app.name === null
+      ? 'no app running'
+      : app.stopped
+        ? `app ${app.name} stopped`
+        : `app ${app.name} NOT confirmed stopped`,
+  ];
   const text = error
-    ? `stop latched, but the daemon part failed: ${error}`
-    : `stop: ${moves.stopped.length} move(s) cancelled, speech silenced; latched until resume`;
-  deps.emit(receipt('stop', text, credential, { movesStopped: moves.stopped.length, reelAborted, daemonOk: !error }));
-  return { latched: true, movesStopped: moves.stopped.length, reelAborted, daemon };
+    ? `stop latched, but the daemon part failed: ${error}; ${stopped.join(', ')}`
+    : `stop: ${stopped.join(', ')}; latched until resume`;
+  deps.emit(
+    receipt('stop', text, credential, {
+      movesStopped: moves.stopped.length,
+      reelAborted,
+      daemonOk: !error,
+      app: app.name,
+      appStopped: app.stopped,
+      stopped,
+    }),
+  );
+  if (deps.memo) deps.memo.appStopped = app.stopped ? app.name : null;
+  return { latched: true, movesStopped: moves.stopped.length, reelAborted, daemon, app, stopped };
 }
 
 export interface ResumeResult {
@@ -54,13 +112,17 @@ export interface ResumeResult {
 }
 
 export function resumeAfterStop(
-  deps: Pick<StopDeps, 'latch' | 'personas' | 'emit'>,
+  deps: Pick<StopDeps, 'latch' | 'personas' | 'emit' | 'memo'>,
   credential: CredentialKind,
 ): ResumeResult {
   const wasLatched = deps.latch.release(`resumed by ${credential} at ${new Date().toISOString()}`);
   // Personas paused by demo mode stay paused: the registry keeps each reason separately.
   void deps.personas.resumeAll('stop');
-  const text = wasLatched ? 'resumed: motion allowed again' : 'resume: the stop was not engaged';
-  deps.emit(receipt('resume', text, credential, { wasLatched }));
+  const app = wasLatched ? (deps.memo?.appStopped ?? null) : null;
+  if (wasLatched && deps.memo) deps.memo.appStopped = null;
+  const base = wasLatched ? 'resumed: motion allowed again' : 'resume: the stop was not engaged';
+  // Resuming never restarts the app the stop ended: an app starts only when someone starts it.
+  const text = app ? `${base}; app ${app} stays stopped (start it again from the apps page)` : base;
+  deps.emit(receipt('resume', text, credential, app ? { wasLatched, appNotRestarted: app } : { wasLatched }));
   return { latched: false, wasLatched };
 }

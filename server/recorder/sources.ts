@@ -59,6 +59,13 @@ export interface RecorderSources extends RecorderTap {
   detach(): void;
 }
 
+/** What the recorder reads of an `apps` frame (server/contract/apps.ts, CurrentApp). */
+interface AppSeen {
+  name: string;
+  state: string;
+  error: string | null;
+}
+
 export function createRecorderSources(
   recorder: Recorder,
   inputs: RecorderInputs,
@@ -69,6 +76,16 @@ export function createRecorderSources(
   /** When the next frame is due: a schedule, not "200 ms since the last", keeps the rate at 5 fps from a 15 fps source. */
   let frameDue = -Infinity;
   let lastHealth = '';
+  /** The app the last `apps` frame showed: its starts and stops are recorded as they are seen. */
+  let lastApp: AppSeen | null = null;
+  function noteApp(current: AppSeen | null): void {
+    const was = lastApp;
+    lastApp = current ? { name: current.name, state: current.state, error: current.error } : null;
+    if (was && (!current || current.name !== was.name)) recorder.recordAppEvent({ app: was.name, phase: 'stop' });
+    if (current && (!was || was.name !== current.name)) recorder.recordAppEvent({ app: current.name, phase: 'start', detail: current.state });
+    else if (current && was && current.state !== was.state && (current.state === 'error' || current.state === 'done'))
+      recorder.recordAppEvent({ app: current.name, phase: 'stop', detail: current.error ?? current.state });
+  }
   let unsubscribeState: (() => void) | undefined;
   let cameraSubscription: { close(): void } | undefined;
 
@@ -128,6 +145,8 @@ export function createRecorderSources(
         if (f.action === 'stop') recorder.noteStop(clock.now());
       } else if (f.type === 'agent_log' && f.row && !f.row.pending) {
         recorder.record('agent', f.row);
+      } else if (f.type === 'apps') {
+        noteApp((frame as { current?: AppSeen | null }).current ?? null);
       }
     },
     wrapControlRoutes(routes) {

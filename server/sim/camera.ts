@@ -54,6 +54,7 @@ export async function startSimCamera(ctx: SimContext, options: { port: number; l
   // A released microphone hears nothing (the daemon's pipeline is stopped, §3.7).
   ctx.camera.hear = (clip) => !ctx.media.released && microphone.hear(clip);
   ctx.camera.microphone = () => microphone.status();
+  ctx.camera.setSilent = (on) => microphone.setSilent(on);
   ctx.camera.sync = () => producer.setAvailable(ctx.camera.on && !ctx.media.released);
   ctx.camera.counters = counters;
   ctx.camera.signallingUrl = server.url;

@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Log } from '../log.ts';
+import { createSimApps, type SimApps } from './apps.ts';
 import { createDoa, type Doa } from './doa.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import { createMoveRunner, type MoveRunner } from './moves.ts';
@@ -55,11 +56,15 @@ export interface CameraState {
   /** /sim/microphone: the robot hears this clip (PCM16 LE mono 48 kHz); the camera replaces this. */
   hear(clip: Buffer): void;
   microphone(): MicrophoneStatus | null;
+  /** /sim/microphone-fault: a microphone that delivers only zeros (the known Linux/USB fault); the camera replaces this. */
+  setSilent(on: boolean): void;
 }
 
 export interface Faults {
   latencyMs: number;
   hang: boolean;
+  /** /sim/motors: the motor controller's error, reported in the status's `backend_status.error`. */
+  motorError: string | null;
 }
 
 export interface SimContext {
@@ -72,6 +77,8 @@ export interface SimContext {
   sounds: SoundBoard;
   doa: Doa;
   lifecycle: Lifecycle;
+  /** The app store and the app running on the robot (apps.ts). */
+  apps: SimApps;
   faults: Faults;
   counters: Omit<SimCounters, 'soundsPlayed' | keyof CameraCounters>;
   media: { released: boolean };
@@ -143,7 +150,8 @@ export function createSimContext(log: Log): SimContext {
     sounds,
     doa: createDoa(),
     lifecycle,
-    faults: { latencyMs: 0, hang: false },
+    apps: createSimApps(timers),
+    faults: { latencyMs: 0, hang: false, motorError: null },
     counters,
     media,
     camera: {
@@ -158,6 +166,7 @@ export function createSimContext(log: Log): SimContext {
       }),
       hear: () => {},
       microphone: () => null,
+      setSilent: () => {},
     },
     volume: { speaker: 70, microphone: 50 },
     robotName: 'reachy_mini',

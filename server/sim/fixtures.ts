@@ -46,7 +46,7 @@ export function daemonStatus(ctx: SimContext): Record<string, unknown> {
     no_media: false,
     media_released: ctx.media.released,
     camera_specs_name: 'lite',
-    backend_status: backendUp ? { motor_control_mode: world.mode, error: null } : null,
+    backend_status: backendUp ? { motor_control_mode: world.mode, error: ctx.faults.motorError } : null,
     error: null,
     wlan_ip: null,
     version: DAEMON_VERSION,

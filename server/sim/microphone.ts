@@ -22,6 +22,8 @@ export interface MicrophoneStatus {
   clips: number;
   /** Sessions whose encoder reads the microphone now. */
   listeners: number;
+  /** The silent fault is on: every sample is zero. */
+  silent: boolean;
 }
 
 export interface SimMicrophone {
@@ -29,6 +31,8 @@ export interface SimMicrophone {
   subscribe(onFrame: (pcm: Buffer) => void): () => void;
   /** Queues a clip (PCM16 LE mono 48 kHz) for the robot to hear after what is queued already. */
   hear(pcm: Buffer): void;
+  /** The fault of a microphone that records only zeros: no room noise, nothing heard. */
+  setSilent(on: boolean): void;
   status(): MicrophoneStatus;
   close(): void;
 }
@@ -37,6 +41,7 @@ export function createSimMicrophone(now: () => number = () => performance.now())
   const listeners = new Set<(pcm: Buffer) => void>();
   const queue: Buffer[] = [];
   let clips = 0;
+  let silent = false;
   let timer: NodeJS.Timeout | undefined;
   let startedAt = 0;
   let produced = 0;
@@ -48,6 +53,7 @@ export function createSimMicrophone(now: () => number = () => performance.now())
   };
   const frame = (): Buffer => {
     const out = Buffer.alloc(MIC_FRAME * 2);
+    if (silent) return out;
     const head = queue[0];
     const speech = head ? Math.min(MIC_FRAME, head.length / 2) : 0;
     for (let i = 0; i < MIC_FRAME; i += 1) {
@@ -89,15 +95,22 @@ export function createSimMicrophone(now: () => number = () => performance.now())
       };
     },
     hear(pcm) {
+      if (silent) return;
       const whole = pcm.subarray(0, pcm.length - (pcm.length % 2));
       if (whole.length === 0) return;
       queue.push(whole);
       clips += 1;
     },
+    setSilent(on) {
+      silent = on;
+      // What was queued is lost, as a dead capture device loses it.
+      if (on) queue.length = 0;
+    },
     status: () => ({
       queuedMs: Math.round((queue.reduce((sum, b) => sum + b.length, 0) / 2 / MIC_RATE) * 1000),
       clips,
       listeners: listeners.size,
+      silent,
     }),
     close() {
       listeners.clear();

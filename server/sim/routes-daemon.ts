@@ -68,7 +68,9 @@ export function daemonRoutes(ctx: SimContext): Route[] {
     }),
     route('POST', '/api/daemon/restart', () => job(ctx, 'daemon-restart', () => life.restart())),
     route('GET', '/api/apps/job-status/{job_id}', (req) => {
-      const info = life.job(req.params.job_id ?? '');
+      const id = req.params.job_id ?? '';
+      // One register on the real daemon: daemon jobs and the app store's jobs alike.
+      const info = life.job(id) ?? ctx.apps.jobs.get(id);
       if (!info) throw new DetailError(404, 'Job ID not found');
       return { json: { command: info.command, status: info.status, logs: [...info.logs] } };
     }),
@@ -78,7 +80,12 @@ export function daemonRoutes(ctx: SimContext): Route[] {
       return { json: { name: ctx.robotName } };
     }),
     route('GET', '/api/daemon/hardware-id', () => ({ json: { hardware_id: null } })),
-    route('GET', '/api/daemon/robot-app-lock-status', () => ({ json: { ...ctx.appLock } })),
+    // A lock set by a test (/sim/app-lock) wins; otherwise a running app holds the robot.
+    route('GET', '/api/daemon/robot-app-lock-status', () => {
+      if (ctx.appLock.state !== 'free') return { json: { ...ctx.appLock } };
+      const holder = ctx.apps.lockHolder();
+      return { json: holder ? { state: 'local_app', holder_name: holder } : { state: 'free', holder_name: null } };
+    }),
     ...motorRoutes(ctx),
   ];
 }

@@ -1,4 +1,4 @@
-/** Volume, kinematics, camera specs, apps and the fixed routes (daemon-api.md §3.0, §3.5, §3.6, §3.8, §3.10). */
+/** Volume, kinematics, camera specs and the fixed routes (daemon-api.md §3.0, §3.5, §3.6, §3.8); apps: routes-apps.ts. */
 import type { SimContext } from './context.ts';
 import { int } from './fields.ts';
 import { CAMERA_SPECS_LITE, KINEMATICS_INFO, platformName, SOUND_DEVICE } from './fixtures.ts';
@@ -47,8 +47,6 @@ export function miscRoutes(ctx: SimContext): Route[] {
     ...volumeRoutes(ctx),
     route('GET', '/api/kinematics/info', () => ({ json: KINEMATICS_INFO }), { backend: true }),
     route('GET', '/api/camera/specs', () => ({ json: CAMERA_SPECS_LITE })),
-    route('GET', '/api/apps/current-app-status', () => ({ json: null })),
-    route('GET', '/api/apps/startup-app', () => ({ json: { startup_app: null } })),
     route('POST', '/health-check', () => ({ json: { status: 'ok' } })),
     route('GET', '/', () => ({ status: 200, text: ROOT_PAGE, contentType: 'text/html; charset=utf-8' })),
   ];

@@ -7,6 +7,7 @@ import type { SimContext } from './context.ts';
 import { isObject } from './fields.ts';
 import { DetailError, jsonBody, route, type Reply, type Route, type SimRequest } from './http-kit.ts';
 import { fileClip, spokenClip } from './microphone-clips.ts';
+import { simFaultRoutes } from './routes-sim-faults.ts';
 
 const DEG = Math.PI / 180;
 
@@ -17,7 +18,7 @@ export class SimInputError extends DetailError {
   }
 }
 
-function body(req: SimRequest): Record<string, unknown> {
+export function body(req: SimRequest): Record<string, unknown> {
   let value: unknown;
   try {
     value = jsonBody(req);
@@ -28,14 +29,14 @@ function body(req: SimRequest): Record<string, unknown> {
   return value;
 }
 
-function num(b: Record<string, unknown>, key: string, min: number, max: number): number {
+export function num(b: Record<string, unknown>, key: string, min: number, max: number): number {
   const v = b[key];
   if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
     throw new SimInputError(`${key} must be a number in ${min}..${max}`);
   return v;
 }
 
-function bool(b: Record<string, unknown>, key: string): boolean {
+export function bool(b: Record<string, unknown>, key: string): boolean {
   if (typeof b[key] !== 'boolean') throw new SimInputError(`${key} must be true or false`);
   return b[key];
 }
@@ -59,6 +60,8 @@ export function simStatus(ctx: SimContext): Record<string, unknown> {
     camera: { on: ctx.camera.on, live: ctx.camera.on && !ctx.media.released, signallingUrl: ctx.camera.signallingUrl },
     microphone: ctx.camera.microphone(),
     appLock: { ...ctx.appLock },
+    motorError: ctx.faults.motorError,
+    apps: { current: ctx.apps.status(), crashAfterMs: ctx.apps.crashAfterMs, lockHolder: ctx.apps.lockHolder() },
     runningMoves: ctx.moves.listed().length,
     counters: ctx.snapshotCounters(),
   };
@@ -136,5 +139,6 @@ export function simRoutes(ctx: SimContext): Route[] {
       ctx.camera.hear(await microphoneClip(body(req)));
       return { json: simStatus(ctx) };
     }),
+    ...simFaultRoutes(ctx, post),
   ];
 }

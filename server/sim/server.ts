@@ -19,6 +19,7 @@ import {
 } from './http-kit.ts';
 import { guardRequest } from './network-guard.ts';
 import { ValidationError } from './pydantic.ts';
+import { appRoutes } from './routes-apps.ts';
 import { daemonRoutes } from './routes-daemon.ts';
 import { mediaRoutes } from './routes-media.ts';
 import { miscRoutes } from './routes-misc.ts';
@@ -126,6 +127,7 @@ export function createRequestHandler(ctx: SimContext): RequestHandler {
       ...mediaRoutes(ctx),
       ...soundRoutes(ctx),
       ...miscRoutes(ctx),
+      ...appRoutes(ctx),
     ],
   };
   // Built at request time, so routes added to the list later are listed too; FastAPI does not

@@ -13,6 +13,7 @@ import { readFlags } from './flags.ts';
 import { parseFullBodyTarget } from './models.ts';
 import { ValidationError, validationText } from './pydantic.ts';
 import { applyTarget } from './routes-move.ts';
+import { APPS_JOB_SOCKET_PREFIX, openAppJobSocket } from './ws-apps.ts';
 import { fullState, WS_STATE_FLAGS } from './state-body.ts';
 
 /** Policy violation: the close code FastAPI uses for a rejected WebSocket request. */
@@ -43,6 +44,10 @@ export function createSimSockets(ctx: SimContext): SimSockets {
   return {
     handleUpgrade(req, socket, head) {
       const url = new URL(req.url ?? '/', 'http://sim.invalid');
+      if (url.pathname.startsWith(APPS_JOB_SOCKET_PREFIX)) {
+        const jobId = decodeURIComponent(url.pathname.slice(APPS_JOB_SOCKET_PREFIX.length));
+        return wss.handleUpgrade(req, socket, head, (ws) => openAppJobSocket(ctx.apps.jobs, ws, jobId));
+      }
       const endpoint = endpoints[url.pathname];
       // ws_get_backend raises before accept, which uvicorn turns into a 403 as well; so does the
       // local-network guard's close before accept.

@@ -13,6 +13,8 @@ export interface DiagnosticsDeps {
   robot: RobotCore;
   logs: LogRing;
   history: HealthHistory;
+  /** Feature sections for the bundle (the robot's apps, the last self-test). */
+  extras?: () => Record<string, unknown>;
 }
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -42,7 +44,13 @@ export function diagnosticsRoutes(deps: DiagnosticsDeps): RouteSpec[] {
         const stamp = new Date().toISOString().replace(/[:.]/g, '-');
         ctx.set('Cache-Control', 'no-store');
         ctx.set('Content-Disposition', `attachment; filename="robot-cockpit-diagnostics-${stamp}.json"`);
-        ctx.body = diagnosticsBundle({ config: deps.config, health: deps.robot.health(), history: deps.history.samples(), logs: deps.logs });
+        ctx.body = diagnosticsBundle({
+          config: deps.config,
+          health: deps.robot.health(),
+          history: deps.history.samples(),
+          logs: deps.logs,
+          ...(deps.extras ? { extras: deps.extras() } : {}),
+        });
       },
     },
   ];

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import type { AppJob } from '../../../../server/contract/index.ts';
+import { jobHeadline, uptimeText } from './apps-format.ts';
+
+describe('apps page words', () => {
+  it('counts uptime in seconds, minutes and hours', () => {
+    const since = '2026-11-25T10:00:00.000Z';
+    const at = (s: number) => Date.parse(since) + s * 1000;
+    expect(uptimeText(since, at(42))).toBe('42 s');
+    expect(uptimeText(since, at(185))).toBe('3 min 05 s');
+    expect(uptimeText(since, at(2 * 3600 + 7 * 60))).toBe('2 h 07 min');
+    expect(uptimeText(since, at(-5))).toBe('0 s');
+  });
+
+  it('names a job by what it does and how it ended', () => {
+    const job: Omit<AppJob, 'status'> = { id: 'j', command: 'install', app: 'hello_wave', lines: [], startedAt: '' };
+    expect(jobHeadline({ ...job, status: 'in_progress' })).toBe('Installing hello_wave…');
+    expect(jobHeadline({ ...job, status: 'done' })).toBe('Installed hello_wave');
+    expect(jobHeadline({ ...job, status: 'failed' })).toBe('Installing hello_wave failed');
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * The robot's apps for the cockpit: what is installed, the startup app, the app running now (one
+ * shared poll, app-status-poll.ts), the store, install / remove / update jobs followed live
+ * (job-tracker.ts), start / stop / restart, and the STOP's app part. Everything goes through the
+ * robot core's one daemon client. Changes reach every dashboard as `apps` and `app_job` frames.
+ */
+import type {
+  AppJob,
+  AppJobCommand,
+  AppStopReport,
+  AppsOverview,
+  AppUpdateCheck,
+  InstalledApp,
+  StoreApp,
+} from '../contract/apps.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import { AppError, badRequest } from '../errors.ts';
+import type { Log } from '../log.ts';
+import { createStatusPoll, type StatusPoll } from './app-status-poll.ts';
+import { createJobTracker, type JobTracker } from './job-tracker.ts';
+
+export interface AppsDeps {
+  daemon: Pick<DaemonClient, 'apps'>;
+  /** Frames for every dashboard (`apps`, `app_job`). */
+  broadcast(frame: object): void;
+  /** Starting an app moves the robot: refused while the latched stop holds (STOP_LATCHED). */
+  latch: { assertFree(): void };
+  /**
+   * Whether to start through `start-app/{name}/no-evict` (daemon 1.10+, refuses instead of
+   * evicting a remote session). The default is the plain route every version has.
+   */
+  useNoEvict?: () => boolean;
+  log: Log;
+  now?: () => number;
+  pollMs?: number;
+  /** How long the STOP waits for the daemon to confirm the app is gone. */
+  stopWaitMs?: number;
+}
+
+export interface AppsService {
+  overview(): AppsOverview;
+  /** Re-reads the installed list, the startup app and the current app. */
+  refresh(): Promise<AppsOverview>;
+  store(): Promise<StoreApp[]>;
+  install(name: string): Promise<AppJob>;
+  remove(name: string): Promise<AppJob>;
+  update(name: string): Promise<AppJob>;
+  jobs(): AppJob[];
+  job(id: string): AppJob | undefined;
+  checkUpdates(): Promise<AppUpdateCheck>;
+  start(name: string): Promise<AppsOverview>;
+  stop(): Promise<AppsOverview>;
+  restart(): Promise<AppsOverview>;
+  setStartup(name: string | null): Promise<AppsOverview>;
+  /** The STOP's part: stop whatever app runs, then check it is gone. Never throws. */
+  stopForEmergency(): Promise<AppStopReport>;
+  startPolling(): void;
+  close(): void;
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+export function appName(value: unknown): string {
+  if (typeof value !== 'string' || !NAME.test(value))
+    throw badRequest('name must be an app name: letters, digits, dot, dash or underscore (1-100)');
+  return value;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createAppsService(deps: AppsDeps): AppsService {
+  const apps = deps.daemon.apps;
+  let installed: InstalledApp[] = [];
+  let startupApp: string | null = null;
+  const updates = new Set<string>();
+  const overview = (): AppsOverview => ({
+    installed: installed.map((a) => ({ ...a, updateAvailable: updates.has(a.name) })),
+    startupApp,
+    current: poll.current(),
+    polledAt: poll.polledAt(),
+    problem: poll.problem(),
+  });
+  const announce = () => deps.broadcast({ type: 'apps', ...overview() });
+  const poll: StatusPoll = createStatusPoll({
+    read: () => apps.current(),
+    changed: announce,
+    crashed: (name, error) => deps.log.warn('robot app crashed', { app: name, error }),
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.pollMs ? { everyMs: deps.pollMs } : {}),
+  });
+  const readLists = async (): Promise<void> => {
+    const [list, startup] = await Promise.all([apps.list('installed'), apps.startupApp()]);
+    installed = list.map((a) => ({ name: a.name, description: a.description, updateAvailable: false }));
+    startupApp = startup;
+  };
+  const tracker: JobTracker = createJobTracker({
+    apps,
+    publish: (job) => deps.broadcast({ type: 'app_job', ...job }),
+    settled: (job) => {
+      deps.log[job.status === 'done' ? 'info' : 'warn'](`app ${job.command} ${job.status}`, {
+        app: job.app,
+        lines: job.lines.slice(-5),
+      });
+      void readLists().then(announce, () => undefined);
+    },
+    log: deps.log,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
+  const requireInstalled = async (name: string): Promise<void> => {
+    await readLists();
+    if (!installed.some((a) => a.name === name))
+      throw new AppError('NOT_FOUND', `the app ${name} is not installed on the robot`);
+  };
+  const runJob = async (command: AppJobCommand, name: string, begin: () => Promise<string>): Promise<AppJob> => {
+    const id = await begin();
+    deps.log.info(`app ${command} started`, { app: name, job: id });
+    return tracker.track(id, command, name);
+  };
+  const after = async (): Promise<AppsOverview> => {
+    await poll.refresh();
+    announce();
+    return overview();
+  };
+
+  return {
+    overview,
+    async refresh() {
+      await Promise.all([readLists(), poll.refresh()]);
+      announce();
+      return overview();
+    },
+    async store() {
+      const [store, mine] = await Promise.all([apps.list('hf_space'), apps.list('installed')]);
+      const names = new Set(mine.map((a) => a.name));
+      return store.map((a) => ({ name: a.name, description: a.description, url: a.url, installed: names.has(a.name) }));
+    },
+    async install(name) {
+      const entry = (await apps.list('hf_space')).find((a) => a.name === name);
+      if (!entry) throw new AppError('NOT_FOUND', `the app ${name} is not in the store`);
+      return runJob('install', name, () => apps.install(entry));
+    },
+    async remove(name) {
+      await requireInstalled(name);
+      return runJob('remove', name, () => apps.remove(name));
+    },
+    async update(name) {
+      await requireInstalled(name);
+      updates.delete(name);
+      return runJob('update', name, () => apps.update(name));
+    },
+    jobs: () => tracker.recent(),
+    job: (id) => tracker.get(id),
+    async checkUpdates() {
+      const result = await apps.checkUpdates(true);
+      updates.clear();
+      for (const u of result.apps_with_updates) updates.add(u.app_name);
+      announce();
+      return {
+        checked: result.apps_checked,
+        updates: result.apps_with_updates.map((u) => ({
+          name: u.app_name,
+          installed: u.installed_sha,
+          latest: u.latest_sha,
+        })),
+      };
+    },
+    async start(name) {
+      deps.latch.assertFree();
+      await requireInstalled(name);
+      poll.markStart();
+      await apps.start(name, deps.useNoEvict?.() ?? false);
+      deps.log.info('robot app started', { app: name });
+      return after();
+    },
+    async stop() {
+      await apps.stop();
+      deps.log.info('robot app stopped', { app: poll.current()?.name ?? null });
+      return after();
+    },
+    async restart() {
+      deps.latch.assertFree();
+      poll.markStart();
+      await apps.restart();
+      deps.log.info('robot app restarted', { app: poll.current()?.name ?? null });
+      return after();
+    },
+    async setStartup(name) {
+      if (name !== null) await requireInstalled(name);
+      startupApp = await apps.setStartupApp(name);
+      announce();
+      return overview();
+    },
+    stopForEmergency: () => stopForEmergency(apps, poll, deps.stopWaitMs ?? 5000).finally(announce),
+    startPolling() {
+      poll.start();
+      readLists().then(announce, (error: unknown) =>
+        deps.log.debug('installed apps not read', { error: messageOf(error) }),
+      );
+    },
+    close() {
+      poll.stop();
+      tracker.close();
+    },
+  };
+}
+
+async function stopForEmergency(apps: DaemonClient['apps'], poll: StatusPoll, waitMs: number): Promise<AppStopReport> {
+  let name: string | null = null;
+  try {
+    const before = await apps.current();
+    if (!before || before.state === 'done') {
+      await poll.refresh();
+      return { name: null, stopped: false };
+    }
+    name = before.info.name;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), waitMs)));
+    // "No app is currently running" means it ended meanwhile: the check below says so.
+    const stopped = apps.stop().then(
+      () => 'ok' as const,
+      (error: unknown) =>
+        error instanceof AppError && error.code === 'CONFLICT' ? ('ok' as const) : Promise.reject(error),
+    );
+    const outcome = await Promise.race([stopped, late]).finally(() => clearTimeout(timer));
+    if (outcome === 'late')
+      return { name, stopped: false, error: `the daemon has not confirmed the app stop within ${waitMs / 1000} s` };
+    const after = await poll.refresh();
+    const problem = poll.problem();
+    if (problem) return { name, stopped: false, error: `the app stop could not be checked: ${problem}` };
+    const gone = after === null || after.state === 'done';
+    return gone
+      ? { name, stopped: true }
+      : { name, stopped: false, error: `the app is still ${after.state} after the stop` };
+  } catch (error) {
+    return { name, stopped: false, error: messageOf(error) };
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The shared status poll (uptime of a run, the crash seen once, read failures as a problem) and
+ * the job tracker's fallback when the job socket cannot open, with fakes the test steps itself.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { AppJob } from '../contract/apps.ts';
+import type { WireAppStatus, WireJobInfo } from '../daemon/apps-client.ts';
+import { silentLog } from '../log.ts';
+import { createStatusPoll } from './app-status-poll.ts';
+import { createJobTracker } from './job-tracker.ts';
+
+const status = (name: string, state: WireAppStatus['state'], error: string | null = null): WireAppStatus => ({
+  info: { name, source_kind: 'installed', description: '', url: null, extra: {} },
+  state,
+  error,
+});
+
+describe('the shared app status poll', () => {
+  it('keeps a run’s start time, starts a new one after a crash or a start, and reports a crash once', async () => {
+    let now = Date.parse('2026-11-25T10:00:00Z');
+    let answer: WireAppStatus | null | Error = status('hello_wave', 'running');
+    const crashes: string[] = [];
+    let changes = 0;
+    const poll = createStatusPoll({
+      read: async () => {
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+      changed: () => void (changes += 1),
+      crashed: (name, error) => crashes.push(`${name}: ${error}`),
+      now: () => now,
+    });
+    await poll.refresh();
+    expect(poll.current()).toMatchObject({ name: 'hello_wave', state: 'running', since: '2026-11-25T10:00:00.000Z' });
+    now += 60_000;
+    await poll.refresh();
+    expect(poll.current()?.since).toBe('2026-11-25T10:00:00.000Z');
+    const before = changes;
+    await poll.refresh();
+    expect(changes).toBe(before);
+
+    answer = status('hello_wave', 'error', 'Process exited with code 1\nboom\n');
+    await poll.refresh();
+    await poll.refresh();
+    expect(crashes).toEqual(['hello_wave: Process exited with code 1\nboom\n']);
+    expect(poll.current()?.errorLines).toEqual(['Process exited with code 1', 'boom']);
+
+    now += 5000;
+    answer = status('hello_wave', 'running');
+    await poll.refresh();
+    expect(poll.current()?.since).toBe('2026-11-25T10:01:05.000Z');
+
+    answer = new Error('daemon unreachable (ECONNREFUSED)');
+    await poll.refresh();
+    expect(poll.problem()).toBe('daemon unreachable (ECONNREFUSED)');
+    expect(poll.current()?.name).toBe('hello_wave');
+    answer = null;
+    await poll.refresh();
+    expect(poll.problem()).toBeNull();
+    expect(poll.current()).toBeNull();
+  });
+});
+
+describe('the job tracker', () => {
+  it('polls the job status when the job socket cannot be opened, until the job ends', async () => {
+    const infos: WireJobInfo[] = [
+      { command: 'install', status: 'in_progress', logs: ['Downloading'] },
+      {
+        command: 'install',
+        status: 'done',
+        logs: ['Downloading', 'Installed', "Job 'install' completed successfully"],
+      },
+    ];
+    const refusing = createServer((_req, res) => res.writeHead(404).end());
+    refusing.on('upgrade', (_req, socket) => socket.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n'));
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    const port = (refusing.address() as AddressInfo).port;
+    let reads = 0;
+    const published: AppJob[] = [];
+    const settled: AppJob[] = [];
+    const tracker = createJobTracker({
+      apps: {
+        // A server that refuses the upgrade: the socket fails at once.
+        jobSocketUrl: () => `ws://127.0.0.1:${port}/api/apps/ws/apps-manager/j1`,
+        jobStatus: async () => infos[Math.min(reads++, infos.length - 1)] as WireJobInfo,
+      },
+      publish: (job) => published.push(job),
+      settled: (job) => settled.push(job),
+      log: silentLog,
+      pollMs: 10,
+    });
+    tracker.track('j1', 'install', 'hello_wave');
+    await expect.poll(() => settled.length).toBe(1);
+    expect(settled[0]).toMatchObject({
+      status: 'done',
+      lines: ['Downloading', 'Installed', "Job 'install' completed successfully"],
+    });
+    expect(published.map((j) => j.status)).toEqual(['in_progress', 'in_progress', 'done']);
+    expect(tracker.get('j1')?.status).toBe('done');
+    tracker.close();
+    await new Promise((resolve) => refusing.close(resolve));
+  });
+});

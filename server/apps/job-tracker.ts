@@ -1,0 +1,134 @@
+/**
+ * Follows the daemon's app-store jobs (install, remove, update) for the dashboard. Live lines
+ * come from the job's socket (WS /api/apps/ws/apps-manager/{id}: each log line as text, then a
+ * JobInfo JSON); the socket sends nothing until the job's next record, so the job's status is
+ * also read once when the socket opens and once when it closes, and polled if the socket cannot
+ * be opened at all. Both sources are prefixes of one log: the longer one wins, no line twice.
+ */
+import WebSocket from 'ws';
+import type { AppJob, AppJobCommand, AppJobStatus } from '../contract/apps.ts';
+import type { DaemonApps } from '../daemon/apps-client.ts';
+import type { Log } from '../log.ts';
+
+export interface JobTrackerDeps {
+  apps: Pick<DaemonApps, 'jobStatus' | 'jobSocketUrl'>;
+  /** Every change of a job (a line, the status). */
+  publish(job: AppJob): void;
+  /** The job ended (done or failed). */
+  settled?(job: AppJob): void;
+  log: Log;
+  now?: () => number;
+  /** Poll period when the socket is unusable. */
+  pollMs?: number;
+}
+
+export interface JobTracker {
+  track(id: string, command: AppJobCommand, app: string): AppJob;
+  get(id: string): AppJob | undefined;
+  recent(): AppJob[];
+  close(): void;
+}
+
+const KEEP = 20;
+/** A job that has not ended after this long is left alone (its status stays what was last seen). */
+const GIVE_UP_MS = 15 * 60_000;
+
+const ended = (s: AppJobStatus) => s === 'done' || s === 'failed';
+
+export function createJobTracker(deps: JobTrackerDeps): JobTracker {
+  const now = deps.now ?? Date.now;
+  const pollMs = deps.pollMs ?? 1000;
+  const jobs = new Map<string, AppJob>();
+  const sockets = new Set<WebSocket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const follow = (job: AppJob): void => {
+    const started = now();
+    let socketLines: string[] = [];
+    let polledLines: string[] = [];
+    let done = false;
+    const update = (status: AppJobStatus | undefined): void => {
+      if (done) return;
+      const lines = socketLines.length >= polledLines.length ? socketLines : polledLines;
+      const changed = lines.length !== job.lines.length || (status !== undefined && status !== job.status);
+      job.lines = [...lines];
+      if (status) job.status = status;
+      if (changed) deps.publish({ ...job, lines: [...job.lines] });
+      if (ended(job.status)) {
+        done = true;
+        deps.settled?.({ ...job, lines: [...job.lines] });
+      }
+    };
+    const read = async (): Promise<void> => {
+      try {
+        const info = await deps.apps.jobStatus(job.id);
+        polledLines = info.logs;
+        update(info.status);
+      } catch (error) {
+        deps.log.debug('job status read failed', { job: job.id, error: String(error) });
+      }
+    };
+    const poll = (): void => {
+      if (closed || done || now() - started > GIVE_UP_MS) return;
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        void read().then(poll);
+      }, pollMs);
+      timers.add(timer);
+    };
+    const ws = new WebSocket(deps.apps.jobSocketUrl(job.id));
+    sockets.add(ws);
+    ws.on('open', () => void read());
+    ws.on('message', (data: Buffer) => {
+      const text = data.toString('utf8');
+      if (text.startsWith('{')) {
+        try {
+          const info = JSON.parse(text) as { status?: AppJobStatus; error?: string };
+          if (info.status) update(info.status);
+          return;
+        } catch {
+          // Not JSON after all: a log line that starts with a brace.
+        }
+      }
+      socketLines = [...socketLines, text];
+      update(undefined);
+    });
+    ws.on('error', (error) =>
+      deps.log.debug('job socket failed; polling the job instead', { job: job.id, error: String(error) }),
+    );
+    ws.on('close', () => {
+      sockets.delete(ws);
+      // The final status, then polling in case the socket died before the job ended.
+      void read().then(poll);
+    });
+  };
+
+  return {
+    track(id, command, app) {
+      const job: AppJob = {
+        id,
+        command,
+        app,
+        status: 'in_progress',
+        lines: [],
+        startedAt: new Date(now()).toISOString(),
+      };
+      jobs.set(id, job);
+      for (const old of [...jobs.keys()].slice(0, Math.max(0, jobs.size - KEEP))) jobs.delete(old);
+      deps.publish({ ...job });
+      follow(job);
+      return { ...job };
+    },
+    get: (id) => {
+      const job = jobs.get(id);
+      return job ? { ...job, lines: [...job.lines] } : undefined;
+    },
+    recent: () => [...jobs.values()].map((j) => ({ ...j, lines: [...j.lines] })).reverse(),
+    close() {
+      closed = true;
+      for (const ws of sockets) ws.terminate();
+      for (const timer of timers) clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/** App logs from recorded journal output (short-iso, the daemon's `<logger> - <LEVEL> - <message>`). */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readAppLogs } from './app-logs.ts';
+import { appLines, parseJournal } from './journal-lines.ts';
+
+const recorded = readFileSync(new URL('./testing/journal-short-iso.txt', import.meta.url), 'utf8');
+
+describe('journal lines', () => {
+  it('keeps only the runner lines of the asked app, continuation lines included', () => {
+    const lines = appLines(parseJournal(recorded), 'clumsy_dancer');
+    expect(lines.map((l) => l.text)).toEqual([
+      'Starting app clumsy_dancer',
+      'App clumsy_dancer is running',
+      '/venvs/apps_venv/lib/python3.12/site-packages/numpy/_core/fromnumeric.py:3860: RuntimeWarning: Mean of empty slice.',
+      'Traceback (most recent call last):',
+      'RuntimeError: lost the beat: no audio frames for 2 s',
+      'App clumsy_dancer exited with code 1. Last stderr output:',
+      'Traceback (most recent call last):',
+      'RuntimeError: lost the beat: no audio frames for 2 s',
+    ]);
+    expect(lines.map((l) => l.level)).toEqual(['info', 'info', 'warn', 'error', 'error', 'error', 'error', 'error']);
+    expect(lines[0]?.time).toBe('2026-11-25T15:43:05.000Z');
+  });
+
+  it('does not mix apps: the other app and the daemon lines stay out', () => {
+    const texts = appLines(parseJournal(recorded), 'hello_wave').map((l) => l.text);
+    expect(texts).toContain('hello_wave: connected to the robot');
+    expect(texts).toContain('App stopped successfully');
+    expect(texts.some((t) => t.includes('uvicorn') || t.includes('GET /api'))).toBe(false);
+    expect(texts.some((t) => t.includes('clumsy_dancer'))).toBe(false);
+    expect(appLines(parseJournal(recorded), 'never_ran')).toEqual([]);
+  });
+});
+
+describe('where app logs come from', () => {
+  const base = { simulated: false, wireless: () => false };
+
+  it('reads the journal of the daemon unit when the daemon is on this host', async () => {
+    const calls: string[][] = [];
+    const logs = await readAppLogs(
+      {
+        ...base,
+        daemonUrl: 'http://127.0.0.1:8000',
+        journal: async (args) => (calls.push(args), { ok: true, stdout: recorded }),
+      },
+      'clumsy_dancer',
+    );
+    expect(calls[0]).toEqual(['-u', 'reachy-mini-daemon', '-b', '-n', '5000', '--no-pager', '-o', 'short-iso']);
+    expect(logs).toMatchObject({ available: true, source: 'journal', app: 'clumsy_dancer' });
+  });
+
+  it('says plainly when there is no journal and no log stream', async () => {
+    const local = await readAppLogs(
+      {
+        ...base,
+        daemonUrl: 'http://127.0.0.1:8000',
+        journal: async () => ({ ok: false, error: 'No journal files were found.' }),
+      },
+      'hello_wave',
+    );
+    expect(local).toEqual({
+      available: false,
+      app: 'hello_wave',
+      reason: expect.stringMatching(
+        /^App logs are not available: journalctl failed: No journal files were found\./,
+      ) as string,
+    });
+    const remote = await readAppLogs({ ...base, daemonUrl: 'http://reachy-mini.local:8000' }, 'hello_wave');
+    expect(remote).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('reachy-mini.local:8000') as string,
+    });
+  });
+
+  it('uses the Wireless daemon log stream for a remote robot', async () => {
+    const urls: string[] = [];
+    const logs = await readAppLogs(
+      {
+        daemonUrl: 'http://reachy-mini.local:8000',
+        simulated: false,
+        wireless: () => true,
+        logStream: async (url) => (urls.push(url), { ok: true, stdout: recorded }),
+      },
+      'hello_wave',
+    );
+    expect(urls).toEqual(['ws://reachy-mini.local:8000/logs/ws/daemon']);
+    expect(logs).toMatchObject({ available: true, source: 'daemon-log-stream' });
+  });
+});

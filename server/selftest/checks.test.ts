@@ -1,0 +1,61 @@
+/** The self-test's pure parts: the tested daemon versions, the microphone's judgement, the runner's limits. */
+import { describe, expect, it } from 'vitest';
+import { releaseOf } from '../daemon/capabilities.ts';
+import { versionTested } from './daemon-checks.ts';
+import { judgeMicrophone, measure } from './media-checks.ts';
+import { runChecks } from './run-checks.ts';
+
+describe('tested daemon versions', () => {
+  it('reads release numbers and keeps the tested range (1.10 to the pinned 1.13)', () => {
+    expect(releaseOf('1.10.0.dev0')).toEqual([1, 10, 0]);
+    expect(releaseOf('1.12.0rc1')).toEqual([1, 12, 0]);
+    expect(releaseOf('unknown')).toBeNull();
+    expect(['1.10.0.dev0', '1.11.2', '1.12.0rc1', '1.13.0'].map(versionTested)).toEqual([true, true, true, true]);
+    expect(['1.9.4', '1.14.0', '2.0.0', ''].map(versionTested)).toEqual([false, false, false, false]);
+  });
+});
+
+describe('the microphone judgement', () => {
+  it('fails all zeros, warns a very low level, passes a room', () => {
+    expect(judgeMicrophone(measure(new Int16Array(48_000))).outcome).toBe('fail');
+    const faint = new Int16Array(48_000).map((_, i) => (i % 2 ? 2 : -2));
+    expect(judgeMicrophone(measure(faint)).outcome).toBe('warn');
+    const room = new Int16Array(48_000).map((_, i) => Math.round(Math.sin(i) * 30));
+    const ok = judgeMicrophone(measure(room));
+    expect(ok.outcome).toBe('ok');
+    expect((ok.values?.meter as number[]).length).toBe(30);
+  });
+
+  it('judges the level most of the time: a dead capture with sound still in the pipeline fails', () => {
+    // 300 ms of room noise, then 2.7 s of zeros: the mean is lifted, the median is not.
+    const tail = new Int16Array(48_000).map((_, i) => (i < 4800 ? Math.round(Math.sin(i) * 60) : 0));
+    const judged = judgeMicrophone(measure(tail));
+    expect(judged.outcome).toBe('fail');
+    expect(judged.detail).toMatch(/digital silence/);
+  });
+});
+
+describe('the check runner', () => {
+  it('turns a throwing or hanging check into its own fail without holding the others', async () => {
+    let released: (() => void) | undefined;
+    const result = await runChecks([
+      { id: 'fine', title: 'Fine', timeoutMs: 1000, run: async () => ({ outcome: 'ok', detail: 'fine' }) },
+      { id: 'throws', title: 'Throws', timeoutMs: 1000, run: () => Promise.reject(new Error('boom')) },
+      {
+        id: 'hangs',
+        title: 'Hangs',
+        timeoutMs: 50,
+        run: () => new Promise((resolve) => (released = () => resolve({ outcome: 'ok', detail: 'late' }))),
+      },
+    ]);
+    released?.();
+    expect(result.outcome).toBe('fail');
+    expect(result.checks.map((c) => [c.id, c.outcome])).toEqual([
+      ['fine', 'ok'],
+      ['throws', 'fail'],
+      ['hangs', 'fail'],
+    ]);
+    expect(result.checks[1]?.detail).toBe('The check failed: boom');
+    expect(result.checks[2]?.detail).toBe('No answer within 0.05 s.');
+  });
+});

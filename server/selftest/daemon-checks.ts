@@ -1,0 +1,112 @@
+/**
+ * Self-test checks that ask the daemon: reachable and of a tested version, motors answering with
+ * no error, DoA answering, the speaker playing a short sound.
+ */
+import { compareReleases, releaseOf } from '../daemon/capabilities.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import { TESTED_RANGE } from '../real-daemon/pin.ts';
+import type { Check } from './run-checks.ts';
+
+/** Within the tested range of server/real-daemon/pin.ts, compared as server/daemon/capabilities.ts does. */
+export function versionTested(version: string): boolean {
+  const release = releaseOf(version);
+  const min = releaseOf(TESTED_RANGE.min) as [number, number, number];
+  const max = releaseOf(TESTED_RANGE.max) as [number, number, number];
+  return release !== null && compareReleases(release, min) >= 0 && compareReleases(release, max) <= 0;
+}
+
+const TESTED_TEXT = `${TESTED_RANGE.min} to ${TESTED_RANGE.max}`;
+
+type Daemon = Pick<DaemonClient, 'status' | 'motorMode' | 'doa' | 'volume' | 'playSound'>;
+
+/** A built-in sound of the daemon, short, the one its own volume test plays. */
+export const TEST_SOUND = 'impatient1.wav';
+
+export function daemonChecks(daemon: Daemon): Check[] {
+  return [
+    {
+      id: 'daemon',
+      title: 'Daemon reachable, version tested',
+      timeoutMs: 4000,
+      async run() {
+        const status = await daemon.status();
+        const values = { version: status.version, state: status.state, tested: TESTED_TEXT };
+        if (status.state !== 'running')
+          return {
+            outcome: 'fail',
+            detail: `The daemon answers but its backend is ${status.state}${status.error ? `: ${status.error}` : ''}.`,
+            advice: 'Check the USB cable and power, then restart the daemon (or the robot).',
+            values,
+          };
+        if (!versionTested(status.version))
+          return {
+            outcome: 'warn',
+            detail: `Daemon ${status.version} answers, but this cockpit is tested with ${TESTED_TEXT}.`,
+            advice: 'Update the robot (or the cockpit) to a tested pair; things may misbehave until then.',
+            values,
+          };
+        return { outcome: 'ok', detail: `Daemon ${status.version} answers and its backend runs.`, values };
+      },
+    },
+    {
+      id: 'motors',
+      title: 'Motors answer, no error',
+      timeoutMs: 4000,
+      async run() {
+        const [mode, status] = await Promise.all([daemon.motorMode(), daemon.status()]);
+        const error = status.backend_status?.error ?? null;
+        if (error)
+          return {
+            outcome: 'fail',
+            detail: `The motor controller reports: ${error}`,
+            advice:
+              'Relax the motors, free the head and antennas of anything pressing on them, let the robot cool for a few minutes, then power it off and on. If it comes back, note the motor named and contact support.',
+            values: { mode, error },
+          };
+        return { outcome: 'ok', detail: `Motors answer (mode ${mode}) and report no error.`, values: { mode } };
+      },
+    },
+    {
+      id: 'doa',
+      title: 'Direction of arrival (DoA)',
+      timeoutMs: 3000,
+      async run() {
+        // The daemon answers null on the first read after a minute without demand: ask twice.
+        const reading = (await daemon.doa()) ?? (await daemon.doa());
+        if (!reading)
+          return {
+            outcome: 'warn',
+            detail: 'The microphone array gives no direction of arrival.',
+            advice:
+              'The audio board may still be starting: wait a minute and check again; if it stays empty, restart the daemon.',
+          };
+        return {
+          outcome: 'ok',
+          detail: 'The microphone array answers with a direction of arrival.',
+          values: { ...reading },
+        };
+      },
+    },
+    {
+      id: 'speaker',
+      title: 'Speaker test sound',
+      timeoutMs: 5000,
+      async run() {
+        const volume = await daemon.volume();
+        await daemon.playSound(TEST_SOUND);
+        if (volume === 0)
+          return {
+            outcome: 'warn',
+            detail: 'A test sound was sent, but the volume is 0, so nothing can be heard.',
+            advice: 'Raise the volume on the dashboard and run the check again.',
+            values: { volume },
+          };
+        return {
+          outcome: 'ok',
+          detail: `A short test sound played at volume ${volume}. If you heard nothing, check the speaker cable.`,
+          values: { volume, sound: TEST_SOUND },
+        };
+      },
+    },
+  ];
+}

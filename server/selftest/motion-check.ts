@@ -1,0 +1,126 @@
+/**
+ * The joint check: a small test move of the head (10° to the left, then home), then every joint
+ * read back within its limits. It moves the robot, so it runs only when the operator confirmed,
+ * nothing holds the robot (no app running, the stop not latched), and through Control like any
+ * other move (receipts, the latch, the arbiter).
+ */
+import type { RobotState } from '../contract/state.ts';
+import { SAFE } from '../motion/safe-ranges.ts';
+import type { Check, Finding } from './run-checks.ts';
+
+export interface MotionDeps {
+  confirmed: boolean;
+  /** The app holding the robot, or null. */
+  appHolder(): string | null;
+  latched(): boolean;
+  testMove(yaw: number): Promise<unknown>;
+  home(): Promise<unknown>;
+  moveRunning(): boolean;
+  state(): RobotState | undefined;
+  /** Poll step while waiting for a move to end. */
+  stepMs?: number;
+}
+
+export const TEST_YAW = 10;
+const TOLERANCE = 4;
+
+async function settled(deps: MotionDeps, maxMs: number): Promise<void> {
+  const step = deps.stepMs ?? 50;
+  for (let waited = 0; deps.moveRunning(); waited += step) {
+    if (waited > maxMs) throw new Error('the test move did not finish');
+    await new Promise((resolve) => setTimeout(resolve, step));
+  }
+}
+
+/** Joints outside their limits, as readable lines. */
+export function outOfLimits(state: RobotState): string[] {
+  const within = (v: number, r: { min: number; max: number }) => v >= r.min - 1 && v <= r.max + 1;
+  const checks: [string, number, { min: number; max: number }][] = [
+    ['head yaw', state.head.yaw, SAFE.yaw],
+    ['head pitch', state.head.pitch, SAFE.pitch],
+    ['head roll', state.head.roll, SAFE.roll],
+    ['body yaw', state.bodyYaw, SAFE.body_yaw],
+    ['right antenna', state.antennas.right, SAFE.antenna],
+    ['left antenna', state.antennas.left, SAFE.antenna],
+  ];
+  return checks
+    .filter(([, v, r]) => !within(v, r))
+    .map(([name, v, r]) => `${name} ${v.toFixed(1)}° (limits ${r.min}..${r.max}°)`);
+}
+
+/** The state after the move: the cached state may trail the move's end by a few samples, so it is read until the head is there (bounded). */
+async function stateAtTarget(deps: MotionDeps, maxMs: number): Promise<RobotState | undefined> {
+  const step = deps.stepMs ?? 50;
+  let state = deps.state();
+  for (let waited = 0; waited < maxMs; waited += step) {
+    if (state && Math.abs(state.head.yaw - TEST_YAW) <= TOLERANCE) break;
+    await new Promise((resolve) => setTimeout(resolve, step));
+    state = deps.state();
+  }
+  return state;
+}
+
+async function moveAndRead(deps: MotionDeps): Promise<Finding> {
+  await deps.testMove(TEST_YAW);
+  await settled(deps, 5000);
+  const state = await stateAtTarget(deps, 2000);
+  await deps.home();
+  await settled(deps, 5000);
+  if (!state)
+    return {
+      outcome: 'fail',
+      detail: 'No robot state arrived after the test move.',
+      advice: 'Check the daemon connection.',
+    };
+  const values = { targetYaw: TEST_YAW, yaw: Math.round(state.head.yaw * 10) / 10 };
+  const outside = outOfLimits(state);
+  if (outside.length > 0)
+    return {
+      outcome: 'fail',
+      detail: `Out of limits after the test move: ${outside.join(', ')}.`,
+      advice: 'Relax the motors and move the head gently back by hand, then restart the robot.',
+      values,
+    };
+  if (Math.abs(state.head.yaw - TEST_YAW) > TOLERANCE)
+    return {
+      outcome: 'fail',
+      detail: `The head reached ${values.yaw}° instead of ${TEST_YAW}°.`,
+      advice: 'Something blocks the head or a motor is weak: check for obstruction, then run the check again.',
+      values,
+    };
+  return {
+    outcome: 'ok',
+    detail: `The head turned to ${values.yaw}° and back; every joint is within its limits.`,
+    values,
+  };
+}
+
+export function motionCheck(deps: MotionDeps): Check {
+  return {
+    id: 'joints',
+    title: 'Joints within limits after a test move',
+    timeoutMs: 15_000,
+    run() {
+      if (!deps.confirmed)
+        return Promise.resolve({
+          outcome: 'skipped',
+          detail: 'Not run: the small test move needs your confirmation.',
+          advice: 'Tick "Include a small test move" and check again.',
+        } satisfies Finding);
+      const holder = deps.appHolder();
+      if (holder)
+        return Promise.resolve({
+          outcome: 'skipped',
+          detail: `Not run: the app ${holder} holds the robot.`,
+          advice: 'Stop the app first to include the test move.',
+        } satisfies Finding);
+      if (deps.latched())
+        return Promise.resolve({
+          outcome: 'skipped',
+          detail: 'Not run: the STOP is latched.',
+          advice: 'Resume, then check again.',
+        } satisfies Finding);
+      return moveAndRead(deps);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * "Check the robot": the self-test's checks over the cockpit's one daemon client, camera and
+ * Control, run side by side with their own time limits (run-checks.ts). One run at a time; the
+ * last result is kept for the dashboard and the diagnostics bundle.
+ */
+import type { AppsService } from '../apps/apps-service.ts';
+import type { FrameHub } from '../camera/index.ts';
+import type { SelfTestRequest, SelfTestResult } from '../contract/selftest.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { RobotCore } from '../desktop/robot-core.ts';
+import { AppError } from '../errors.ts';
+import type { Log } from '../log.ts';
+import type { Control } from '../motion/control.ts';
+import { daemonChecks } from './daemon-checks.ts';
+import { hostChecks, type HostProbes } from './host-checks.ts';
+import { mediaChecks } from './media-checks.ts';
+import { motionCheck } from './motion-check.ts';
+import { runChecks } from './run-checks.ts';
+
+export interface SelfTestDeps {
+  robot: Pick<RobotCore, 'health' | 'state'> & { daemon: DaemonClient };
+  camera: Pick<FrameHub, 'configured' | 'snapshot' | 'health' | 'listenMicrophone'>;
+  control: Pick<Control, 'look' | 'home' | 'latch' | 'arbiter'>;
+  apps: Pick<AppsService, 'overview'>;
+  dataDir: string;
+  log: Log;
+  probes?: HostProbes;
+  now?: () => number;
+}
+
+export interface SelfTest {
+  run(request: SelfTestRequest): Promise<SelfTestResult>;
+  last(): SelfTestResult | null;
+}
+
+const HOLDING = ['starting', 'running', 'stopping'];
+
+export function createSelfTest(deps: SelfTestDeps): SelfTest {
+  let running = false;
+  let last: SelfTestResult | null = null;
+  const daemon = deps.robot.daemon;
+  const daemonClockOffsetMs = async (): Promise<number | null> => {
+    const state = await daemon.fullState('with_head_pose=false&with_antenna_positions=false&with_body_yaw=false');
+    const at = Date.parse(String((state as { timestamp?: unknown }).timestamp ?? ''));
+    return Number.isNaN(at) ? null : at - Date.now();
+  };
+  return {
+    async run(request) {
+      if (running) throw new AppError('CONFLICT', 'a self-test is already running');
+      running = true;
+      try {
+        const current = deps.apps.overview().current;
+        const checks = [
+          ...daemonChecks(daemon),
+          motionCheck({
+            confirmed: request.confirmMove === true,
+            appHolder: () => (current && HOLDING.includes(current.state) ? current.name : null),
+            latched: () => deps.control.latch.engaged(),
+            testMove: (yaw) => deps.control.look({ yaw, duration: 0.6 }, 'system'),
+            home: () => deps.control.home('system'),
+            moveRunning: () => deps.control.arbiter.current() !== undefined,
+            state: () => deps.robot.state(),
+          }),
+          ...mediaChecks(deps.camera),
+          ...hostChecks({
+            dataDir: deps.dataDir,
+            pressure: () => deps.robot.health().pressure,
+            daemonClockOffsetMs,
+            ...(deps.probes ? { probes: deps.probes } : {}),
+          }),
+        ];
+        last = await runChecks(checks, deps.now);
+        const failed = last.checks.filter((c) => c.outcome === 'fail' || c.outcome === 'warn');
+        deps.log[last.outcome === 'ok' ? 'info' : 'warn']('self-test finished', {
+          outcome: last.outcome,
+          problems: failed.map((c) => `${c.id}: ${c.outcome}: ${c.detail}`),
+        });
+        return last;
+      } finally {
+        running = false;
+      }
+    },
+    last: () => last,
+  };
+}
