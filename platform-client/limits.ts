@@ -125,6 +125,19 @@ export const MEDIA_TYPES = Object.freeze([
  */
 export const TEXT_MEDIA_TYPE = 'text/plain; charset=utf-8';
 
+/**
+ * Firmware files (issue 26). The contract gives no size, so these are this client's choices
+ * (platform-client/README.md): a cap well above a packaged console (an AppImage is a few hundred
+ * MB), a slowest accepted rate that sizes each file's bound, and a retry soon after a transient
+ * failure instead of the hourly poll.
+ */
+export const FIRMWARE = Object.freeze({
+  maxBytes: 512 * 1024 * 1024,
+  minBytesPerSecond: 128 * 1024,
+  retryFirstMs: 60_000,
+  retryCapMs: 900_000,
+});
+
 /** The platform chat stream (platform-api.md "Chat and tools", "Chat stream", "Limits"). */
 export const CHAT = Object.freeze({
   /** The platform keeps the last 31 messages; the client sends no more, so none is dropped unseen. */
