@@ -23,10 +23,9 @@ export const PATHS = Object.freeze({
 
 /** Cadences of the original clients (reference-notes §2.3, §2.4, §3). */
 export const CADENCE = Object.freeze({
+  /** Also keeps the robot inside the 120 s window in which a web push is mirrored to it (§2.4). */
   heartbeatMs: 30_000,
   presenceMs: 60_000,
-  /** Every web push is mirrored to devices that beat within this window (§2.4). */
-  notifyWindowMs: 120_000,
   pollMs: 5_000,
   pollMax: 5,
   firmwareMs: 3_600_000,
@@ -76,7 +75,6 @@ export const LIMITS = Object.freeze({
   platformChars: 32,
   capabilities: 32,
   capabilityChars: 32,
-  devicesPerUser: 20,
   taskSummaryChars: 140,
   taskResultChars: 7000,
   eventDetailChars: 300,
@@ -155,7 +153,6 @@ export const WORKER_ERRORS = Object.freeze({
   deviceNotFound: 'device not found',
   payloadTooBig: 'payload must be valid JSON ≤8KB',
   unauthorized: 'unauthorized',
-  sendFieldsRequired: 'userId and toDevice required',
   unknownDevice: 'unknown device',
   envelopeNotFound: 'envelope not found',
   registryUnreachable: 'registry unreachable',
