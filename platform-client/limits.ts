@@ -75,6 +75,8 @@ export const LIMITS = Object.freeze({
   platformChars: 32,
   capabilities: 32,
   capabilityChars: 32,
+  /** The bearer secret of an endpoint device (reference-notes §2.2). */
+  endpointSecretChars: 4096,
   taskSummaryChars: 140,
   taskResultChars: 7000,
   eventDetailChars: 300,
