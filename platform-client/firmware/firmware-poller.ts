@@ -6,7 +6,7 @@
  * reference-notes §2.6).
  */
 import type { DeviceApi } from '../device-api.ts';
-import { CADENCE, FIRMWARE, PATHS } from '../limits.ts';
+import { CADENCE, FIRMWARE, LIMITS, PATHS } from '../limits.ts';
 import type { LoopTick } from '../loop.ts';
 import type { PlatformHttp } from '../platform-http.ts';
 import type { FirmwareStatus } from '../status.ts';
@@ -93,7 +93,23 @@ async function tryApply(deps: Deps, state: PollerState): Promise<number> {
       message: out.message ?? `installed ${bundle.version}`,
     });
   else deps.report({ state: 'failed', staged: null, message: `install failed: ${out.message}` });
+  await noteInstall(
+    deps,
+    out.ok ? `installed firmware ${bundle.version}` : `firmware ${bundle.version} failed to install`,
+  );
   return deps.pollMs;
+}
+
+/**
+ * Tells the owner's event ring what happened to an update (POST /api/devices/event, kind
+ * `device_note`, reference-notes §2.6): the owner sees it beside the pointer they set. Best effort.
+ */
+async function noteInstall(deps: Deps, detail: string): Promise<void> {
+  const out = await deps.api.call('POST', PATHS.event, {
+    kind: 'device_note',
+    detail: detail.slice(0, LIMITS.eventDetailChars),
+  });
+  if (!out.ok) deps.log.warn('could not note the install on the platform', { error: out.failure.message });
 }
 
 /** Decides whether a pointer is worth fetching for this robot, reporting why not. */

@@ -99,6 +99,10 @@ describe('firmware pointer', () => {
     expect(u.applied).toHaveLength(1);
     expect(u.applied[0]).toMatchObject({ version: '1.1.0', dir, force: false });
     expect(h.client.status().firmware).toMatchObject({ state: 'applied', staged: null, currentVersion: '1.1.0' });
+    // The owner's event ring hears of it (device_note).
+    expect(h.emu.ctx.state.events.filter((e) => e.kind === 'device_note').map((e) => e.detail)).toEqual([
+      { device: h.device.deviceId, detail: 'installed firmware 1.1.0' },
+    ]);
   });
 
   it('keeps a bundle staged while the console has no installer, and reports an install that fails', async () => {
