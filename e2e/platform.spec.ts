@@ -214,3 +214,37 @@ test('a refused enrolment keeps the form, says why and still empties the token f
   await expect(card.getByRole('status').filter({ hasText: /\w/ })).toHaveCount(1);
   await expect(card.getByText('Not enrolled', { exact: true })).toBeVisible();
 });
+
+test('a token rotated by the owner is told at once, and adopted in place with the stored session', async ({
+  page,
+  cockpit,
+  emulator,
+}) => {
+  const owner = emulator.addUser('owner');
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Platform' });
+  await card.getByRole('radio', { name: 'I have a session token' }).check();
+  const form = card.getByRole('form', { name: 'Enrol with a session token' });
+  await form.getByLabel('Platform URL').fill(emulator.url);
+  await form.getByLabel('Session token').fill(owner.session);
+  await form.getByRole('checkbox', { name: /reach my other devices/ }).check();
+  await form.getByRole('button', { name: 'Enrol' }).click();
+  await expect(card.getByText('Online', { exact: true })).toBeVisible({ timeout: 20_000 });
+  const { deviceId } = await platformStatus(cockpit.url, cockpit.token);
+
+  // The owner rotates the token on the platform: the old one stops at once.
+  const rotated = await fetch(`${emulator.url}/api/devices/adopt`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.session}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ deviceId }),
+  });
+  expect(rotated.status).toBe(200);
+  const alert = card.getByRole('alert');
+  await expect(alert).toContainText('replaced by a new one', { timeout: 20_000 });
+  await expect(card.getByText('Halted', { exact: true })).toBeVisible();
+
+  await alert.getByRole('button', { name: 'Adopt a new token' }).click();
+  await expect(card.getByText('Online', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(card.getByRole('alert')).toHaveCount(0);
+  expect(await platformStatus(cockpit.url, cockpit.token)).toMatchObject({ tokenNotice: null, halted: null });
+});

@@ -17,7 +17,7 @@ import { createRelayPoller, type RelayPoller } from './relay-poller.ts';
 import type { StatusStore } from './status.ts';
 import type { StrikePolicy } from './strikes.ts';
 import type { TokenWatch } from './token-watch.ts';
-import type { Outcome, PlatformLog, Scheduler } from './types.ts';
+import type { FetchLike, Outcome, PlatformLog, Scheduler } from './types.ts';
 
 /** Cadences and budgets; each defaults to the documented figure (limits.ts). */
 export interface PlatformTiming {
@@ -49,6 +49,8 @@ export interface DeviceRuntimeDeps {
     installAllowed: () => boolean;
   } | null;
   timing: PlatformTiming;
+  /** The fetch that streams firmware files to disk. */
+  fetch?: FetchLike;
   /** Tells the owner at the first refused token (token-watch.ts). */
   tokenWatch: Pick<TokenWatch, 'refused' | 'accepted'>;
 }
@@ -119,6 +121,7 @@ function firmwareParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: FirmwareP
     report: (patch) => deps.status.updateFirmware(patch),
     pollMs: deps.timing.firmwarePollMs,
     applyRetryMs: deps.timing.firmwareApplyRetryMs,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   return { poller, loop: createLoop('firmware', deps.scheduler, poller.tick, deps.log) };
 }

@@ -98,3 +98,40 @@ export async function createDeviceWithSession(
     return { ok: false, failure: { kind, message: 'the platform refused the session token (login required)' } };
   return { ok: false, failure: { kind: kind === 'bad_request' ? 'bad_request' : 'unavailable', message } };
 }
+
+/** Endpoint enrolment: the owner's session creates a device the platform dials (no device token). */
+export interface EndpointEnrolInput {
+  platformUrl: string;
+  sessionToken: string;
+  name: string;
+  /** Where the platform reaches this robot: https on a public host name. */
+  url: string;
+  /** The bearer the platform presents to this robot. */
+  secret: string;
+}
+
+/**
+ * Creates this robot as an endpoint device (platform-api.md "Devices": `{name, kind: endpoint,
+ * url, secret}`). The platform then calls its chat, telemetry and snapshot routes with the secret;
+ * the robot holds no device token for it, so nothing else changes on this side.
+ */
+export async function createEndpointWithSession(
+  input: EndpointEnrolInput,
+  fetch?: FetchLike,
+  timeoutMs?: number,
+): Promise<Outcome<{ platformUrl: string; deviceId: string }, EnrolFailure>> {
+  const url = checkPlatformUrl(input.platformUrl);
+  if (!url.ok) return url;
+  const http = createPlatformHttp({ baseUrl: () => url.value, fetch, timeoutMs });
+  const { name, secret } = input;
+  const created = await createSessionClient(http, input.sessionToken).createEndpointDevice({
+    name,
+    url: input.url,
+    secret,
+  });
+  if (created.ok) return { ok: true, value: { platformUrl: url.value, deviceId: created.value.deviceId } };
+  const { kind, message } = created.failure;
+  if (kind === 'unauthorized')
+    return { ok: false, failure: { kind, message: 'the platform refused the session token (login required)' } };
+  return { ok: false, failure: { kind: kind === 'bad_request' ? 'bad_request' : 'unavailable', message } };
+}

@@ -51,6 +51,11 @@ describe('heartbeat against the emulator', () => {
     await h.client.start();
     await h.sched.advance(0);
     expect(h.client.status().unread).toBe(7);
+    h.emu.setUnread(h.owner.userId, null);
+    const beats = h.times('POST', '/api/devices/heartbeat').length;
+    await h.sched.advance(30_000);
+    expect(h.times('POST', '/api/devices/heartbeat').length).toBe(beats + 1);
+    expect(h.client.status()).toMatchObject({ unread: 7, lastHeartbeatAt: h.sched.now() });
     h.emu.setUnread(h.owner.userId, 2);
     await h.sched.advance(30_000);
     expect(h.client.status().unread).toBe(2);

@@ -9,7 +9,7 @@ export { createFileSecretStore, createMemorySecretStore } from './secret-store.t
 export type { SecretStore, FileSecretStoreOptions } from './secret-store.ts';
 export { checkEnrolInput } from './identity.ts';
 export type { EnrolInput, DeviceIdentity, IdentityRefusal } from './identity.ts';
-export type { EnrolFailure, SessionEnrolInput } from './enrolment.ts';
+export type { EndpointEnrolInput, EnrolFailure, SessionEnrolInput } from './enrolment.ts';
 export type { FleetTurn, FleetTurnResult, FleetImage, PlatformNotification } from './envelopes.ts';
 export type { FirmwareUpdater } from './firmware/firmware-poller.ts';
 export type { StagedBundle } from './firmware/bundle.ts';

@@ -23,10 +23,9 @@ export const PATHS = Object.freeze({
 
 /** Cadences of the original clients (reference-notes §2.3, §2.4, §3). */
 export const CADENCE = Object.freeze({
+  /** Also keeps the robot inside the 120 s window in which a web push is mirrored to it (§2.4). */
   heartbeatMs: 30_000,
   presenceMs: 60_000,
-  /** Every web push is mirrored to devices that beat within this window (§2.4). */
-  notifyWindowMs: 120_000,
   pollMs: 5_000,
   pollMax: 5,
   firmwareMs: 3_600_000,
@@ -76,7 +75,8 @@ export const LIMITS = Object.freeze({
   platformChars: 32,
   capabilities: 32,
   capabilityChars: 32,
-  devicesPerUser: 20,
+  /** The bearer secret of an endpoint device (reference-notes §2.2). */
+  endpointSecretChars: 4096,
   taskSummaryChars: 140,
   taskResultChars: 7000,
   eventDetailChars: 300,
@@ -125,6 +125,19 @@ export const MEDIA_TYPES = Object.freeze([
  */
 export const TEXT_MEDIA_TYPE = 'text/plain; charset=utf-8';
 
+/**
+ * Firmware files (issue 26). The contract gives no size, so these are this client's choices
+ * (platform-client/README.md): a cap well above a packaged console (an AppImage is a few hundred
+ * MB), a slowest accepted rate that sizes each file's bound, and a retry soon after a transient
+ * failure instead of the hourly poll.
+ */
+export const FIRMWARE = Object.freeze({
+  maxBytes: 512 * 1024 * 1024,
+  minBytesPerSecond: 128 * 1024,
+  retryFirstMs: 60_000,
+  retryCapMs: 900_000,
+});
+
 /** The platform chat stream (platform-api.md "Chat and tools", "Chat stream", "Limits"). */
 export const CHAT = Object.freeze({
   /** The platform keeps the last 31 messages; the client sends no more, so none is dropped unseen. */
@@ -142,7 +155,6 @@ export const WORKER_ERRORS = Object.freeze({
   deviceNotFound: 'device not found',
   payloadTooBig: 'payload must be valid JSON ≤8KB',
   unauthorized: 'unauthorized',
-  sendFieldsRequired: 'userId and toDevice required',
   unknownDevice: 'unknown device',
   envelopeNotFound: 'envelope not found',
   registryUnreachable: 'registry unreachable',

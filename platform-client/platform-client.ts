@@ -12,7 +12,12 @@ import { adoptToken, enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwn
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
 import type { PlatformTiming } from './device-runtime.ts';
-import type { EnrolFailure, SessionEnrolInput } from './enrolment.ts';
+import {
+  createEndpointWithSession,
+  type EndpointEnrolInput,
+  type EnrolFailure,
+  type SessionEnrolInput,
+} from './enrolment.ts';
 import type { FleetTurn, FleetTurnResult, PlatformNotification } from './envelopes.ts';
 import type { FirmwareUpdater } from './firmware/firmware-poller.ts';
 import type { EnrolInput, IdentityRefusal } from './identity.ts';
@@ -63,11 +68,18 @@ export interface PlatformClient {
    * Creates the device with the owner's session token (POST /api/devices), then enrols it; with
    * keepSession the token is also stored for use_device.
    */
-  enrolWithSession(input: SessionEnrolInput & { keepSession?: boolean }): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  enrolWithSession(
+    input: SessionEnrolInput & { keepSession?: boolean },
+  ): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Proves the owner's session token (by listing devices) and stores it for use_device. */
   setOwnerSession(token: string): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Deletes the stored owner session token. */
   forgetOwnerSession(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  /**
+   * Enrols this robot as an endpoint device the platform dials (`{name, kind: endpoint, url,
+   * secret}` with the owner's session); answers its device id. The pull-device identity is untouched.
+   */
+  enrolEndpoint(input: EndpointEnrolInput): Promise<Outcome<{ platformUrl: string; deviceId: string }, EnrolFailure>>;
   /** After a rotation: a new device token through the owner's session (POST /api/devices/adopt), stored and connected. */
   adoptToken(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Resumes the loops after disconnect(). */
@@ -123,6 +135,7 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     setOwnerSession: (token) => setOwnerSession(core, token),
     forgetOwnerSession: () => forgetOwnerSession(core),
     adoptToken: () => adoptToken(core),
+    enrolEndpoint: (input) => createEndpointWithSession(input, deps.fetch, deps.requestTimeoutMs),
     connect() {
       if (current.identity && !status.snapshot(scheduler.now()).connected) loops.start();
     },

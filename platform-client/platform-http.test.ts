@@ -78,6 +78,7 @@ describe('httpFailure recognises the exact worker strings', () => {
     [404, { error: 'device not found' }, 'not_found', false],
     [400, { error: 'userId and toDevice required' }, 'bad_request', false],
     [424, { error: 'registry unreachable' }, 'unavailable', true],
+    [400, { error: 'registry unreachable' }, 'unavailable', true],
     [503, { error: 'unavailable', retryable: true }, 'unavailable', true],
     [409, { error: 'downgrade refused' }, 'conflict', false],
   ] as const)('%i %j is %s', (status, body, kind, retryable) => {

@@ -54,7 +54,7 @@ export function kindOfStatus(status: number, workerError: string | undefined): F
   // "Endpoints"). Not retried at once: the caller's own cadence is the retry.
   if (status === 429) return 'rate_limited';
   // 424 is the proxy's "registry unreachable" (reference-notes §2.1): a worker fault, not ours.
-  if (status === 424 || status >= 500) return 'unavailable';
+  if (status === 424 || status >= 500 || workerError === WORKER_ERRORS.registryUnreachable) return 'unavailable';
   return 'bad_request';
 }
 

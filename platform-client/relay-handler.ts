@@ -17,7 +17,7 @@ import {
   type FleetTurnResult,
   type PlatformNotification,
 } from './envelopes.ts';
-import { LIMITS, PATHS } from './limits.ts';
+import { LIMITS, PATHS, WORKER_ERRORS } from './limits.ts';
 import { offloadText, uploadImages } from './media-offload.ts';
 import { fitReply, jsonBytes, type ReplyPayload } from './reply-fit.ts';
 import { sleep } from './scheduler.ts';
@@ -119,7 +119,12 @@ export function createRelayHandler(deps: RelayHandlerDeps): (message: RelayMessa
     // The payload travels as JSON inside a string, measured after serialisation (§2.4).
     const outcome = await sendReply(deps, message.id, fitReply(reply));
     if (!outcome.ok)
-      deps.log.warn('relay reply was not delivered', { envelope: message.id, error: outcome.failure.message });
+      deps.log.warn('relay reply was not delivered', {
+        envelope: message.id,
+        error: outcome.failure.message,
+        // The platform no longer holds the request (swept, or another owner's): final, never retried.
+        final: outcome.failure.workerError === WORKER_ERRORS.envelopeNotFound,
+      });
     deps.onHandled(outcome.ok);
   };
 }

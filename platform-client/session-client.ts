@@ -26,6 +26,15 @@ export interface CreateDeviceInput {
   capabilities?: string[];
 }
 
+/** Body of POST /api/devices for an endpoint device: the platform dials `url` with `secret` as bearer. */
+export interface CreateEndpointInput {
+  name: string;
+  /** https on a public host name; the platform keeps only its origin (reference-notes §2.2). */
+  url: string;
+  /** The bearer the platform sends to the device, at most 4096 characters. */
+  secret: string;
+}
+
 /** A reply or deposit read back by inReplyTo. */
 export interface RelayReply {
   id: string;
@@ -36,6 +45,8 @@ export interface RelayReply {
 export interface SessionClient {
   listDevices(): Promise<Outcome<DeviceEntry[]>>;
   createDevice(input: CreateDeviceInput): Promise<Outcome<{ deviceId: string; token: string }>>;
+  /** Creates an endpoint device (no token: the platform dials it, reference-notes §2.2, §2.5). */
+  createEndpointDevice(input: CreateEndpointInput): Promise<Outcome<{ deviceId: string }>>;
   relaySend(toDevice: string, envelope: Record<string, unknown>): Promise<RelaySendResult>;
   relayReply(inReplyTo: string): Promise<Outcome<RelayReply | null>>;
   /**
@@ -84,6 +95,31 @@ export function checkCreateDevice(input: CreateDeviceInput): PlatformFailure | n
   return null;
 }
 
+/**
+ * Checks an endpoint device against the platform's rules (reference-notes §2.2): https on a public
+ * host name (no IP literal, localhost, `.local`, `.internal` or dotless host), a secret of
+ * 1–4096 characters.
+ */
+export function checkCreateEndpoint(input: CreateEndpointInput): PlatformFailure | null {
+  const bad = (message: string): PlatformFailure => ({ kind: 'bad_request', message, retryable: false });
+  const named = checkCreateDevice({ name: input.name });
+  if (named) return named;
+  let host = '';
+  try {
+    const url = new URL(input.url);
+    if (url.protocol !== 'https:') return bad('an endpoint URL must be https');
+    host = url.hostname;
+  } catch {
+    return bad('the endpoint URL is not a URL');
+  }
+  const local = /^[\d.]+$/.test(host) || host.includes(':') || host === 'localhost' || !host.includes('.');
+  if (local || /\.(local|internal)$/.test(host))
+    return bad('the platform dials endpoint devices on a public host name (not an IP, localhost, .local or .internal)');
+  if (input.secret.length === 0 || input.secret.length > LIMITS.endpointSecretChars)
+    return bad(`the endpoint secret must be 1–${LIMITS.endpointSecretChars} characters`);
+  return null;
+}
+
 /** Creates the session client over an HTTP client bound to the platform origin. */
 export function createSessionClient(http: PlatformHttp, bearer: string): SessionClient {
   return {
@@ -106,6 +142,15 @@ export function createSessionClient(http: PlatformHttp, bearer: string): Session
       return typeof deviceId === 'string' && typeof token === 'string'
         ? { ok: true, value: { deviceId, token } }
         : malformed('POST /api/devices');
+    },
+    async createEndpointDevice(input) {
+      const bad = checkCreateEndpoint(input);
+      if (bad) return { ok: false, failure: bad };
+      const body = { name: input.name, kind: 'endpoint', url: input.url, secret: input.secret };
+      const out = await http.send({ method: 'POST', path: PATHS.devices, bearer, body });
+      if (!out.ok) return out;
+      const deviceId = out.value.body.device_id;
+      return typeof deviceId === 'string' ? { ok: true, value: { deviceId } } : malformed('POST /api/devices');
     },
     async relaySend(toDevice, envelope) {
       const tooBig = tooBigLocally(envelope);

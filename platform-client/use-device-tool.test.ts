@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPlatformHttp, httpFailure } from './platform-http.ts';
-import { classifySendFailure } from './relay-send.ts';
+import { classifyRelaySend, classifySendFailure } from './relay-send.ts';
 import { createSessionClient } from './session-client.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
 import type { ToolDefinition } from './use-device-tool.ts';
@@ -241,6 +241,33 @@ describe('relay-send outcome kinds', () => {
         retryable: false,
       });
     expect(httpFailure(429, { error: 'slow down' })).toMatchObject({ kind: 'rate_limited', retryable: false });
+  });
+
+  it('no_envelope for a 2xx without an id: delivery unknown, not retried', () => {
+    expect(classifyRelaySend({ ok: true, value: { status: 200, body: { ok: true } } })).toEqual({
+      queued: false,
+      kind: 'no_envelope',
+      error: 'the platform answered without an envelope id',
+      delivered: 'unknown',
+      retryable: false,
+    });
+  });
+
+  it('checks the enrolment limits before asking the platform', async () => {
+    const s = await session();
+    const before = h.emu.requests.length;
+    for (const input of [
+      { name: 'x'.repeat(65) },
+      { name: ' ' },
+      { name: 'robot', platform: 'p'.repeat(33) },
+      { name: 'robot', capabilities: Array.from({ length: 33 }, (_, i) => `c${i}`) },
+      { name: 'robot', capabilities: ['c'.repeat(33)] },
+    ])
+      expect(await s.createDevice(input)).toMatchObject({ ok: false, failure: { kind: 'bad_request' } });
+    expect(h.emu.requests.length).toBe(before);
+    expect(
+      await s.createDevice({ name: 'x'.repeat(64), platform: 'p'.repeat(32), capabilities: ['c'.repeat(32)] }),
+    ).toMatchObject({ ok: true });
   });
 
   it('relay_fault on a worker fault, unreachable when the request throws', async () => {

@@ -13,6 +13,7 @@ export interface PlatformStatusSource {
     connected: boolean;
     online: boolean;
     halted: unknown;
+    tokenNotice?: { kind: 'rotated' | 'removed' | 'refused' } | null;
     firmware?: { state: string; staged: string | null; currentVersion: string | null; installAllowed: boolean };
   };
 }
@@ -31,6 +32,7 @@ export function readSnapshot(cockpit: Pick<Cockpit, 'robot'>, platform?: Platfor
       connected: s.connected,
       online: s.online,
       halted: s.halted !== null && s.halted !== undefined,
+      ...(s.tokenNotice ? { token: s.tokenNotice.kind } : {}),
       ...(s.firmware
         ? {
             firmware: {

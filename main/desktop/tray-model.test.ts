@@ -169,6 +169,16 @@ describe('platform section (issue 10)', () => {
     });
     expect(menu).toContainEqual(expect.objectContaining({ action: 'platform-link', enabled: false }));
     expect(platformLabel({ enrolled: true, connected: true, online: false, halted: true })).toMatch(/re-enrol/);
+    // The first refusal is shown at once, before any halt; a rotation names the way out.
+    expect(platformLabel({ enrolled: true, connected: true, online: true, halted: false, token: 'refused' })).toMatch(
+      /token refused/,
+    );
+    expect(platformLabel({ enrolled: true, connected: true, online: false, halted: true, token: 'rotated' })).toMatch(
+      /rotated .*adopt/,
+    );
+    expect(platformLabel({ enrolled: true, connected: true, online: false, halted: true, token: 'removed' })).toMatch(
+      /removed/,
+    );
     expect(platformLabel({ enrolled: true, connected: false, online: false, halted: false })).toMatch(
       /local control only/,
     );

@@ -41,6 +41,8 @@ export interface PlatformSnapshot {
   connected: boolean;
   online: boolean;
   halted: boolean;
+  /** The platform refused the device token: rotated (adopt a new one), removed, or cannot tell. */
+  token?: 'rotated' | 'removed' | 'refused';
   /** Where a firmware update stands, when there is one worth a line. */
   firmware?: { state: string; staged: string | null; currentVersion: string | null; installAllowed: boolean };
 }
@@ -60,7 +62,9 @@ export function firmwareLabel(f: PlatformSnapshot['firmware']): string | null {
 /** One line for the tray: where the robot stands with the hosted platform. */
 export function platformLabel(p: PlatformSnapshot): string {
   if (!p.enrolled) return 'Platform: not enrolled';
-  if (p.halted) return 'Platform: token refused (re-enrol from the dashboard)';
+  if (p.token === 'rotated') return 'Platform: token rotated (adopt the new one from the dashboard)';
+  if (p.token === 'removed') return 'Platform: robot removed (enrol again from the dashboard)';
+  if (p.halted || p.token === 'refused') return 'Platform: token refused (re-enrol from the dashboard)';
   if (!p.connected) return 'Platform: disconnected (local control only)';
   return p.online ? 'Platform: online' : 'Platform: connecting…';
 }

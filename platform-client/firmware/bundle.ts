@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ensureDir, writeFileAtomic } from '../atomic-file.ts';
 import { LIMITS } from '../limits.ts';
 import type { PlatformHttp } from '../platform-http.ts';
+import { downloadToFile, type DownloadDeps } from './download.ts';
 import type { Outcome } from '../types.ts';
 import { checkPlatformUrl } from '../url-policy.ts';
 
@@ -30,10 +31,11 @@ export interface StagedBundle {
   force: boolean;
 }
 
-/** Why a bundle was refused. */
+/** Why a bundle was refused; a transient download failure is retried soon, a bad bundle never. */
 export interface BundleRefusal {
   kind: 'bad_bundle' | 'download';
   message: string;
+  transient?: boolean;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/i;
@@ -102,17 +104,25 @@ function folderName(version: string): string {
 /** Downloads, verifies and stages a bundle under `<root>/staged/<version>`. */
 export async function stageBundle(
   http: PlatformHttp,
+  download: DownloadDeps,
   root: string,
   pointer: FirmwarePointer,
 ): Promise<Outcome<StagedBundle, BundleRefusal>> {
   if (!checkPlatformUrl(pointer.url).ok) return refuse('the manifest URL is not https');
   const manifest = await http.getBytes(pointer.url);
   if (!manifest.ok)
-    return { ok: false, failure: { kind: 'download', message: `manifest: ${manifest.failure.message}` } };
+    return {
+      ok: false,
+      failure: {
+        kind: 'download',
+        message: `manifest: ${manifest.failure.message}`,
+        transient: manifest.failure.retryable,
+      },
+    };
   const listed = checkManifest(manifest.value, pointer);
   if (!listed.ok) return listed;
   const incoming = join(root, `.incoming-${randomBytes(6).toString('hex')}`);
-  const outcome = await downloadInto(http, incoming, listed.value);
+  const outcome = await downloadInto(download, incoming, listed.value);
   if (!outcome.ok) {
     await rm(incoming, { recursive: true, force: true });
     return outcome;
@@ -121,18 +131,19 @@ export async function stageBundle(
   return { ok: true, value: await promote(root, incoming, pointer, listed.value) };
 }
 
+/** Streams each file to disk, verified by its sha256 before the next one starts. */
 async function downloadInto(
-  http: PlatformHttp,
+  download: DownloadDeps,
   dir: string,
   files: ManifestFile[],
 ): Promise<Outcome<void, BundleRefusal>> {
   await ensureDir(dir);
   for (const file of files) {
-    const bytes = await http.getBytes(file.url);
-    if (!bytes.ok)
-      return { ok: false, failure: { kind: 'download', message: `${file.name}: ${bytes.failure.message}` } };
-    if (sha256Hex(bytes.value) !== file.sha256) return refuse(`file ${file.name} does not match its sha256`);
-    await writeFileAtomic(join(dir, 'files', file.name), bytes.value);
+    const out = await downloadToFile(download, file.url, join(dir, 'files', file.name), file.sha256);
+    if (!out.ok) {
+      const sep = out.failure.kind === 'bad_bundle' ? ' ' : ': ';
+      return { ok: false, failure: { ...out.failure, message: `file ${file.name}${sep}${out.failure.message}` } };
+    }
   }
   return { ok: true, value: undefined };
 }

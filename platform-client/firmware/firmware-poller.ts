@@ -6,11 +6,11 @@
  * reference-notes §2.6).
  */
 import type { DeviceApi } from '../device-api.ts';
-import { CADENCE, PATHS } from '../limits.ts';
+import { CADENCE, FIRMWARE, LIMITS, PATHS } from '../limits.ts';
 import type { LoopTick } from '../loop.ts';
 import type { PlatformHttp } from '../platform-http.ts';
 import type { FirmwareStatus } from '../status.ts';
-import type { PlatformLog, Scheduler } from '../types.ts';
+import type { FetchLike, PlatformLog, Scheduler } from '../types.ts';
 import { parsePointer, stageBundle, type FirmwarePointer, type StagedBundle } from './bundle.ts';
 import { compareVersions } from './version.ts';
 
@@ -40,6 +40,8 @@ export interface FirmwarePollerDeps {
   report: (patch: Partial<FirmwareStatus>) => void;
   pollMs?: number;
   applyRetryMs?: number;
+  /** The fetch that streams bundle files to disk. */
+  fetch?: FetchLike;
 }
 
 /** The firmware loop's tick and a way to make its next tick read the pointer again. */
@@ -54,6 +56,8 @@ interface PollerState {
   lastPollAt: number | null;
   /** `version:sha256` of a bundle that failed verification; not fetched again until the pointer changes. */
   rejected: string | null;
+  /** Transient failures in a row (a 503 `retryable`, a dropped download): the next poll comes sooner. */
+  failures: number;
 }
 
 type Deps = FirmwarePollerDeps & { pollMs: number; applyRetryMs: number };
@@ -89,7 +93,23 @@ async function tryApply(deps: Deps, state: PollerState): Promise<number> {
       message: out.message ?? `installed ${bundle.version}`,
     });
   else deps.report({ state: 'failed', staged: null, message: `install failed: ${out.message}` });
+  await noteInstall(
+    deps,
+    out.ok ? `installed firmware ${bundle.version}` : `firmware ${bundle.version} failed to install`,
+  );
   return deps.pollMs;
+}
+
+/**
+ * Tells the owner's event ring what happened to an update (POST /api/devices/event, kind
+ * `device_note`, reference-notes §2.6): the owner sees it beside the pointer they set. Best effort.
+ */
+async function noteInstall(deps: Deps, detail: string): Promise<void> {
+  const out = await deps.api.call('POST', PATHS.event, {
+    kind: 'device_note',
+    detail: detail.slice(0, LIMITS.eventDetailChars),
+  });
+  if (!out.ok) deps.log.warn('could not note the install on the platform', { error: out.failure.message });
 }
 
 /** Decides whether a pointer is worth fetching for this robot, reporting why not. */
@@ -112,25 +132,39 @@ function worthFetching(deps: Deps, state: PollerState, pointer: FirmwarePointer 
   return state.staged?.version !== pointer.version;
 }
 
-/** Reads the pointer and stages a bundle worth having. */
-async function poll(deps: Deps, state: PollerState): Promise<void> {
+/**
+ * Reads the pointer and stages a bundle worth having; says whether it failed transiently. A 401
+ * "means stop asking" and a 503 with `retryable` is transient (reference-notes §2.6); a refused
+ * 401 is left to the strike policy and the hourly poll.
+ */
+async function poll(deps: Deps, state: PollerState): Promise<'transient' | 'settled'> {
   deps.report({ state: 'checking', currentVersion: deps.updater.currentVersion() });
   const out = await deps.api.call('PUT', PATHS.firmware, { channel: deps.channel() });
   state.lastPollAt = deps.scheduler.now();
-  if (!out.ok)
-    return void deps.report({ state: 'failed', lastCheckedAt: state.lastPollAt, message: out.failure.message });
+  if (!out.ok) {
+    deps.report({ state: 'failed', lastCheckedAt: state.lastPollAt, message: out.failure.message });
+    return out.failure.retryable && out.failure.kind !== 'unauthorized' ? 'transient' : 'settled';
+  }
   deps.report({ lastCheckedAt: state.lastPollAt });
   const pointer = parsePointer(out.value.body.bundle);
-  if (!worthFetching(deps, state, pointer)) return;
+  if (!worthFetching(deps, state, pointer)) return 'settled';
   deps.report({ state: 'downloading', available: pointer.version, message: null });
-  const result = await stageBundle(deps.http, deps.root, pointer);
+  const download = { scheduler: deps.scheduler, ...(deps.fetch ? { fetch: deps.fetch } : {}) };
+  const result = await stageBundle(deps.http, download, deps.root, pointer);
   if (result.ok) {
     state.staged = result.value;
-    return void deps.report({ state: 'staged', staged: result.value.version });
+    deps.report({ state: 'staged', staged: result.value.version });
+    return 'settled';
   }
   if (result.failure.kind === 'bad_bundle') state.rejected = `${pointer.version}:${pointer.sha256}`;
   deps.log.warn('firmware bundle refused', { version: pointer.version, reason: result.failure.message });
   deps.report({ state: 'failed', message: result.failure.message });
+  return result.failure.transient === true ? 'transient' : 'settled';
+}
+
+/** After a transient failure: 1 min, doubling, at most 15 min, never later than the hourly poll. */
+function retryDelay(deps: Deps, failures: number): number {
+  return Math.min(FIRMWARE.retryFirstMs * 2 ** (failures - 1), FIRMWARE.retryCapMs, deps.pollMs);
 }
 
 /** Creates the firmware poller. */
@@ -140,13 +174,15 @@ export function createFirmwarePoller(input: FirmwarePollerDeps): FirmwarePoller 
     pollMs: input.pollMs ?? CADENCE.firmwareMs,
     applyRetryMs: input.applyRetryMs ?? CADENCE.firmwareApplyRetryMs,
   };
-  const state: PollerState = { staged: null, lastPollAt: null, rejected: null };
+  const state: PollerState = { staged: null, lastPollAt: null, rejected: null, failures: 0 };
   return {
     async tick() {
       deps.report({ installer: deps.updater.installer() });
-      const due = state.lastPollAt === null || deps.scheduler.now() - state.lastPollAt >= deps.pollMs;
-      if (due) await poll(deps, state);
-      return state.staged ? tryApply(deps, state) : deps.pollMs;
+      const wait = state.failures > 0 ? retryDelay(deps, state.failures) : deps.pollMs;
+      const due = state.lastPollAt === null || deps.scheduler.now() - state.lastPollAt >= wait;
+      if (due) state.failures = (await poll(deps, state)) === 'transient' ? state.failures + 1 : 0;
+      if (state.staged) return tryApply(deps, state);
+      return state.failures > 0 ? retryDelay(deps, state.failures) : deps.pollMs;
     },
     pollSoon: () => void (state.lastPollAt = null),
   };

@@ -99,6 +99,10 @@ describe('firmware pointer', () => {
     expect(u.applied).toHaveLength(1);
     expect(u.applied[0]).toMatchObject({ version: '1.1.0', dir, force: false });
     expect(h.client.status().firmware).toMatchObject({ state: 'applied', staged: null, currentVersion: '1.1.0' });
+    // The owner's event ring hears of it (device_note).
+    expect(h.emu.ctx.state.events.filter((e) => e.kind === 'device_note').map((e) => e.detail)).toEqual([
+      { device: h.device.deviceId, detail: 'installed firmware 1.1.0' },
+    ]);
   });
 
   it('keeps a bundle staged while the console has no installer, and reports an install that fails', async () => {
@@ -132,7 +136,10 @@ describe('firmware pointer', () => {
     expect(h.client.status().firmware).toMatchObject({ channel: 'stable', installAllowed: false });
     expect((await h.client.setFirmwareChannel('beta')).ok).toBe(true);
     expect((await h.client.setFirmwareInstall(true)).ok).toBe(true);
-    expect(await h.client.setFirmwareChannel('Not A Channel')).toMatchObject({ ok: false, failure: { kind: 'bad_request' } });
+    expect(await h.client.setFirmwareChannel('Not A Channel')).toMatchObject({
+      ok: false,
+      failure: { kind: 'bad_request' },
+    });
     const again = createPlatformClient({
       secrets: createMemorySecretStore(),
       dataDir: h.dataDir,
@@ -199,6 +206,33 @@ describe('firmware pointer', () => {
     await publish('1.9.0', { 'app.js': 'old' }, { force: true });
     await h.sched.advance(HOUR);
     expect(u.applied.map((b) => [b.version, b.force])).toEqual([['1.9.0', true]]);
+  });
+
+  it('retries a transient failure (503 retryable) after 1, 2, 4 min instead of an hour; a 401 waits the hour', async () => {
+    const u = updater();
+    await startWith(u);
+    h.emu.setWorkerDown(true);
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({ state: 'failed', message: expect.stringMatching(/503/) });
+    await h.sched.advance(7 * 60_000);
+    expect(h.times('PUT', '/api/firmware/manifest')).toEqual([0, 60_000, 180_000, 420_000]);
+    h.emu.setWorkerDown(false);
+    await publish('1.1.0', { 'app.js': 'fixed' });
+    await h.sched.advance(8 * 60_000);
+    expect(h.client.status().firmware).toMatchObject({ state: 'staged', staged: '1.1.0' });
+    expect(h.times('PUT', '/api/firmware/manifest').at(-1)).toBe(900_000);
+  });
+
+  it('treats a 401 from the firmware route as "stop asking": no early retry', async () => {
+    const u = updater();
+    await startWith(u);
+    const row = h.emu.ctx.state.devices.get(h.device.deviceId)!;
+    row.revoked = true;
+    await h.client.start();
+    await h.sched.advance(30 * 60_000);
+    expect(h.times('PUT', '/api/firmware/manifest')).toEqual([0]);
+    expect(h.client.status().firmware).toMatchObject({ state: 'failed' });
   });
 
   it('polls hourly, and at once on a channel change', async () => {

@@ -61,8 +61,9 @@ const heartbeat = device((req, ctx, dev) => {
   if (capabilities !== undefined) dev.capabilities = capabilities;
   // An invalid lanUrl is silently dropped, an absent one keeps the stored value (§2.3).
   if (typeof lanUrl === 'string' && PRIVATE_V4.test(lanUrl)) dev.lanUrl = new URL(lanUrl).origin;
-  const unread =
-    wantUnread === '1' || wantUnread === true ? { unread: ctx.state.users.get(dev.userId)?.unread ?? 0 } : {};
+  const computed = ctx.state.users.get(dev.userId)?.unread ?? null;
+  // The proxy lifts unread into its reply only when the worker computed it (§2.3).
+  const unread = (wantUnread === '1' || wantUnread === true) && computed !== null ? { unread: computed } : {};
   return ok(unread);
 });
 

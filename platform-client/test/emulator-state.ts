@@ -9,7 +9,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 export interface EmuUser {
   id: string;
   login: string;
-  unread: number;
+  /** null: the worker did not compute it, and the proxy leaves `unread` out (reference-notes §2.3). */
+  unread: number | null;
 }
 
 /** A registered device row. */

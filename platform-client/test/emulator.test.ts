@@ -97,6 +97,11 @@ describe('heartbeat and presence', () => {
     expect(await online()).toBe(false);
   });
 
+  it('leaves unread out when the worker did not compute it', async () => {
+    emu.setUnread(owner.userId, null);
+    expect((await call('POST', '/api/devices/heartbeat', { ...creds(), wantUnread: '1' })).body).toEqual({ ok: true });
+  });
+
   it('stores a private http lanUrl as its origin and silently drops anything else', async () => {
     const lan = async () =>
       ((await call('GET', '/api/devices', undefined, owner.session)).body.devices as Array<{ lan_url: string }>)[0]

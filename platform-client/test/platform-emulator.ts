@@ -48,7 +48,8 @@ export interface PlatformEmulator {
   addUser(login: string): { userId: string; session: string };
   /** Enrols a pull device through POST /api/devices, as the owner would. */
   enrolDevice(session: string, name: string, extra?: Record<string, unknown>): { deviceId: string; token: string };
-  setUnread(userId: string, unread: number): void;
+  /** The owner's unread count; null when the worker does not compute it (the reply leaves it out). */
+  setUnread(userId: string, unread: number | null): void;
   /** sendPushToUser: a notify envelope to every device that beat within 120 s (platform-api.md "Web Push" 3). */
   pushToUser(
     userId: string,

@@ -23,6 +23,7 @@ const status: PlatformStatusView = {
   lastError: null,
   unread: 0,
   halted: null,
+  tokenNotice: null,
   ownerSession: null,
   firmware: {
     state: 'idle',
@@ -94,5 +95,7 @@ describe('form checks', () => {
 
   it('explains a halt with what to do', () => {
     expect(haltedText({ reason: 'token_rejected', since: 0, message: 'x' })).toMatch(/refusing .* enrol again/);
+    expect(haltedText({ reason: 'token_rotated', since: 0, message: 'x' })).toMatch(/replaced .* adopt the new token/);
+    expect(haltedText({ reason: 'device_removed', since: 0, message: 'x' })).toMatch(/removed .* enrol again/);
   });
 });

@@ -30,8 +30,15 @@ export function ago(at: number | null, now: number): string {
 /** Why the robot was halted, in words, with what to do. */
 export function haltedText(halted: NonNullable<PlatformStatus['halted']>): string {
   const why =
-    halted.reason === 'token_rejected' ? 'The platform keeps refusing this robot’s device token.' : halted.message;
-  return `${why} Relayed tasks and firmware checks are paused; enrol again with a new token.`;
+    halted.reason === 'token_rejected'
+      ? 'The platform keeps refusing this robot’s device token.'
+      : halted.reason === 'token_rotated'
+        ? 'The owner replaced this robot’s device token.'
+        : halted.reason === 'device_removed'
+          ? 'This robot was removed from the owner’s devices.'
+          : halted.message;
+  const next = halted.reason === 'token_rotated' ? 'adopt the new token' : 'enrol again with a new token';
+  return `${why} Relayed tasks and firmware checks are paused; ${next}.`;
 }
 
 const CHANNEL = /^[a-z0-9_-]{1,32}$/;

@@ -88,6 +88,11 @@ export class Platform {
     return this.#run('Checking the session token', () => this.#api.setOwnerSession(token));
   }
 
+  /** Re-keys the robot through the stored owner session after its token was rotated. */
+  adopt(): Promise<boolean> {
+    return this.#run('Adopting a new token', () => this.#api.adopt());
+  }
+
   forgetOwnerSession(): Promise<boolean> {
     return this.#run('Removing the session token', () => this.#api.forgetOwnerSession());
   }

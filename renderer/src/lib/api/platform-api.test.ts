@@ -15,6 +15,7 @@ const documented = {
   lastError: null,
   unread: 0,
   halted: null,
+  tokenNotice: null,
   ownerSession: 'stored',
   firmware: {
     state: 'disabled',
@@ -51,6 +52,25 @@ describe('readPlatformStatus', () => {
       halted: { reason: 'token_rejected', since: 6 },
     });
     expect(readPlatformStatus({ online: true })).toBeNull();
+  });
+
+  it('reads the refused-token notice and the halt reasons of a rotation, offering adopt only when said', () => {
+    const rotated = readPlatformStatus({
+      ...documented,
+      halted: { reason: 'token_rotated', since: 7, message: 'rotated' },
+      tokenNotice: { kind: 'rotated', since: 7, message: 'rotated by the owner', offer: 'adopt' },
+    });
+    expect(rotated).toMatchObject({
+      halted: { reason: 'token_rotated' },
+      tokenNotice: { kind: 'rotated', since: 7, message: 'rotated by the owner', offer: 'adopt' },
+    });
+    const odd = readPlatformStatus({
+      ...documented,
+      halted: { reason: 'exploded', since: 1, message: 'm' },
+      tokenNotice: { kind: 'refused', since: 1, message: 'm', offer: 'anything' },
+    });
+    expect(odd).toMatchObject({ halted: { reason: 'token_rejected' }, tokenNotice: { offer: 'enrol' } });
+    expect(readPlatformStatus({ ...documented, tokenNotice: { kind: 'weird' } })).toMatchObject({ tokenNotice: null });
   });
 
   it('reads the owner session and the install choices defensively', () => {
@@ -98,6 +118,7 @@ describe('createPlatformApi', () => {
     await api.setFirmware({ installAllowed: true });
     await api.setOwnerSession('owner-secret');
     await api.forgetOwnerSession();
+    await api.adopt();
     expect(calls.map((c) => [c.via, c.options?.method, c.path, c.options?.body])).toEqual([
       [
         'slow',
@@ -108,6 +129,7 @@ describe('createPlatformApi', () => {
       ['http', 'PUT', '/api/console/platform/firmware', { installAllowed: true }],
       ['slow', 'PUT', '/api/console/platform/owner-session', { token: 'owner-secret' }],
       ['http', 'DELETE', '/api/console/platform/owner-session', undefined],
+      ['slow', 'POST', '/api/console/platform/adopt', undefined],
     ]);
   });
 });

@@ -5,7 +5,13 @@
  * carries them. The status types are the cockpit's own (server/contract/platform.ts); frames are
  * still read field by field, so a malformed one is dropped rather than trusted.
  */
-import type { FirmwareState, FirmwareStatus, PlatformStatusView } from '../../../../server/contract/index.ts';
+import type {
+  FirmwareState,
+  FirmwareStatus,
+  HaltReason,
+  PlatformStatusView,
+  TokenNotice,
+} from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
 
@@ -65,6 +71,23 @@ const rec = (u: unknown): Record<string, unknown> | null =>
   typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : null;
 const source = (u: unknown): 'stored' | 'env' | null => (u === 'stored' || u === 'env' ? u : null);
 
+function haltReason(u: unknown): HaltReason['reason'] {
+  return u === 'token_rotated' || u === 'device_removed' ? u : 'token_rejected';
+}
+
+/** The refused-token notice; null when absent or unreadable. */
+function readTokenNotice(u: unknown): TokenNotice | null {
+  const t = rec(u);
+  if (!t || (t.kind !== 'rotated' && t.kind !== 'removed' && t.kind !== 'refused')) return null;
+  return {
+    kind: t.kind,
+    since: num(t.since) ?? 0,
+    message: str(t.message) ?? '',
+    // Only an explicit adopt offer shows the one-click button; anything else offers enrolment.
+    offer: t.offer === 'adopt' ? 'adopt' : 'enrol',
+  };
+}
+
 function isFirmwareState(u: unknown): u is FirmwareState {
   return typeof u === 'string' && Object.hasOwn(FIRMWARE_STATES, u);
 }
@@ -114,10 +137,11 @@ export function readPlatformStatus(u: unknown): ConsolePlatformStatus | null {
       ? { kind: str(error.kind) ?? '', message: str(error.message) ?? '', at: num(error.at) ?? 0 }
       : null,
     unread: num(s.unread),
-    // The contract knows one reason for a halt; the card explains it and shows the message.
+    // An unknown reason reads as the strike policy's: the card explains it and shows the message.
     halted: halted
-      ? { reason: 'token_rejected', since: num(halted.since) ?? 0, message: str(halted.message) ?? '' }
+      ? { reason: haltReason(halted.reason), since: num(halted.since) ?? 0, message: str(halted.message) ?? '' }
       : null,
+    tokenNotice: readTokenNotice(s.tokenNotice),
     ownerSession: source(s.ownerSession),
     firmware,
   };
@@ -143,6 +167,8 @@ export interface PlatformApi {
   /** Proved on the platform before it is stored; refused (400) when the platform refuses it. */
   setOwnerSession(token: string): StatusResult;
   forgetOwnerSession(): StatusResult;
+  /** After a rotation: a new device token through the stored owner session. */
+  adopt(): StatusResult;
 }
 
 /**
@@ -165,5 +191,6 @@ export function createPlatformApi(http: HttpClient, slow: HttpClient = http): Pl
     setFirmware: (choices) => read(http.request(`${base}/firmware`, { method: 'PUT', body: choices })),
     setOwnerSession: (token) => read(slow.request(`${base}/owner-session`, { method: 'PUT', body: { token } })),
     forgetOwnerSession: () => read(http.request(`${base}/owner-session`, { method: 'DELETE' })),
+    adopt: () => read(slow.request(`${base}/adopt`, { method: 'POST' })),
   };
 }
