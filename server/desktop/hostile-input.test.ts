@@ -31,7 +31,7 @@ const captured = capturingLog();
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'cockpit-hostile-'));
   const config = loadConfig({
-    env: { ROBOT_HTTPS_PORT: String(await freePort()), ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600' },
+    env: { ROBOT_HTTPS_PORT: String(await freePort()), ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ROBOT_RECORD_FPS: '0' },
     flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
   });
   cockpit = await startCockpit({ config, log: captured.log, ownerToken: TEST_TOKEN });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CheckOutcome, SelfTestResult } from '../../../../server/contract/index.ts';
 import { GUIDE_STEPS, progressText, selftestOutcome } from './guide-steps.ts';
 
 describe('first-run guide steps', () => {
@@ -12,16 +13,18 @@ describe('first-run guide steps', () => {
     expect(selftestOutcome({ ok: false, status: 404, code: 'NOT_FOUND', message: 'no such route' })).toEqual({ kind: 'unavailable' });
     expect(selftestOutcome({ ok: false, status: 405, code: 'HTTP_405', message: 'Method Not Allowed' })).toEqual({ kind: 'unavailable' });
     expect(selftestOutcome({ ok: false, status: 0, code: 'NETWORK', message: 'down' })).toEqual({ kind: 'failed', message: 'down' });
-    const checks = [
-      { name: 'camera', status: 'ok', detail: 'live' },
-      { name: 'motors', status: 'warn', detail: 'hot', advice: 'let it rest' },
-      { name: 'bogus', status: 'maybe' },
-    ];
-    expect(selftestOutcome({ ok: true, status: 200, data: { checks } })).toEqual({
+    const check = (id: string, outcome: CheckOutcome, detail: string, advice = '') => ({ id, title: `${id} check`, outcome, detail, advice, durationMs: 5 });
+    const data: SelfTestResult = {
+      startedAt: '2026-11-25T12:00:00Z',
+      finishedAt: '2026-11-25T12:00:03Z',
+      outcome: 'warn',
+      checks: [check('camera', 'ok', 'live'), check('motors', 'warn', 'hot', 'let it rest')],
+    };
+    expect(selftestOutcome({ ok: true, status: 200, data })).toEqual({
       kind: 'done',
       checks: [
-        { name: 'camera', status: 'ok', detail: 'live' },
-        { name: 'motors', status: 'warn', detail: 'hot let it rest' },
+        { name: 'camera check', status: 'ok', detail: 'live' },
+        { name: 'motors check', status: 'warn', detail: 'hot let it rest' },
       ],
     });
   });

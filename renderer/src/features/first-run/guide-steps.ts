@@ -2,6 +2,7 @@
  * The first-run guide's steps, in order, each with what it does (shown above the step), and the
  * self-test's outcome as the guide words it. Every step can be skipped.
  */
+import type { CheckOutcome, SelfTestResult } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 
 export type StepId = 'name' | 'passkey' | 'phone' | 'model' | 'selftest' | 'platform';
@@ -51,9 +52,10 @@ export function progressText(index: number): string {
   return `Part ${index + 1} of ${GUIDE_STEPS.length}: ${step?.title ?? ''}`;
 }
 
+/** One line of the step's result list, read from the contract's check (server/contract/selftest.ts). */
 export interface SelftestCheck {
   name: string;
-  status: 'ok' | 'warn' | 'fail';
+  status: CheckOutcome;
   detail: string;
 }
 
@@ -62,21 +64,12 @@ export type SelftestOutcome =
   | { kind: 'failed'; message: string }
   | { kind: 'done'; checks: SelftestCheck[] };
 
-function readCheck(u: unknown): SelftestCheck | null {
-  if (typeof u !== 'object' || u === null) return null;
-  const c = u as Record<string, unknown>;
-  if (typeof c.name !== 'string' || !['ok', 'warn', 'fail'].includes(c.status as string)) return null;
-  const detail = [c.detail, c.advice].filter((v): v is string => typeof v === 'string' && v !== '').join(' ');
-  return { name: c.name, status: c.status as SelftestCheck['status'], detail };
-}
-
 /**
- * What POST /api/console/selftest answered: its checks, or that this build has no self-test
- * (404, or 405 where only the dashboard's GET fallback matches the path).
+ * What POST /api/console/selftest answered: its checks, or that the cockpit answering has no
+ * self-test (404, or 405 where only the dashboard's GET fallback matches the path: an older one).
  */
-export function selftestOutcome(result: ApiResult<unknown>): SelftestOutcome {
+export function selftestOutcome(result: ApiResult<SelfTestResult>): SelftestOutcome {
   if (!result.ok) return result.status === 404 || result.status === 405 ? { kind: 'unavailable' } : { kind: 'failed', message: result.message };
-  const body = result.data as Record<string, unknown> | unknown[] | null;
-  const list = Array.isArray(body) ? body : Array.isArray((body as Record<string, unknown> | null)?.checks) ? ((body as Record<string, unknown>).checks as unknown[]) : [];
-  return { kind: 'done', checks: list.map(readCheck).filter((c): c is SelftestCheck => c !== null) };
+  const checks = result.data.checks.map((c) => ({ name: c.title, status: c.outcome, detail: [c.detail, c.advice].filter((v) => v !== '').join(' ') }));
+  return { kind: 'done', checks };
 }

@@ -2,7 +2,7 @@
  * First-run setup (server/discovery/README-discovery.md): the robot's name and the guide's
  * state, and the self-test the guide offers. Shapes come from server/contract/discovery.ts.
  */
-import type { GuideState, SetupView } from '../../../../server/contract/index.ts';
+import type { GuideState, SelfTestResult, SetupView } from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
 
@@ -17,6 +17,6 @@ export function putSetup(http: HttpClient, change: { name?: string; guide?: Guid
 }
 
 /** Runs the robot-care self-test; builds without it answer 404. */
-export function runSelftest(http: HttpClient): Promise<ApiResult<unknown>> {
-  return http.request<unknown>('/api/console/selftest', { method: 'POST', body: {} });
+export function runSelftest(http: HttpClient): Promise<ApiResult<SelfTestResult>> {
+  return http.request<SelfTestResult>('/api/console/selftest', { method: 'POST', body: {} });
 }
