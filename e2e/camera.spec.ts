@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { api, stateYaw } from './pages/cockpit-api.ts';
+import { stopPageTime } from './pages/page-time.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 /** Opens the dashboard and stops page time once the socket is live. */
@@ -17,7 +18,7 @@ async function openDashboard(page: Page, url: string, token: string): Promise<vo
   await page.clock.install();
   await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
-  await page.clock.pauseAt(Date.now() + 1000);
+  await stopPageTime(page);
 }
 
 /** The size of the bitmap drawn on the camera canvas (0 × 0 before the first picture). */

@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { smallTouchTargets } from './pages/browser.ts';
 import { api, restingYaw, stateYaw } from './pages/cockpit-api.ts';
+import { stopPageTime } from './pages/page-time.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 async function openDashboard(page: Page, url: string, token?: string): Promise<void> {
@@ -21,14 +22,6 @@ async function demoModeOn(page: Page): Promise<void> {
   await expect(demo).toHaveAttribute('aria-checked', 'true');
 }
 
-/**
- * Stops time in the page: from here its timers (the joystick's sends, the sliders' settle
- * windows) run only when the test moves the page clock, however busy the machine is.
- */
-async function pausePageTime(page: Page): Promise<void> {
-  await page.clock.pauseAt(Date.now() + 1000);
-}
-
 /** Holds a key for `ms` of page time: the joystick sends on the page clock. */
 async function holdKey(page: Page, key: string, ms: number): Promise<void> {
   await page.keyboard.down(key);
@@ -40,7 +33,7 @@ test('held keys drive the head and it holds when they are let go; typing does no
   await page.clock.install();
   await openDashboard(page, cockpit.url, cockpit.token);
   await demoModeOn(page);
-  await pausePageTime(page);
+  await stopPageTime(page);
   const status = page.getByRole('region', { name: 'Drive' }).getByText(/^(Ready|Driving)$/);
   const yawReadout = page.getByLabel('Head yaw', { exact: true });
   const start = await restingYaw(cockpit.url, cockpit.token);
@@ -169,8 +162,9 @@ test('moves, speech and the robot card send their controls; the feed names the c
   await expect(feed).toContainText('motors disabled');
 
   // The sliders send once their changes pause (each daemon volume call plays a sound). Page time
-  // stands still, so key presses land in one settle window however slowly the machine types them.
-  await pausePageTime(page);
+  // stands still from here (the joystick's sends and the sliders' settle windows run only when the
+  // test moves it), so key presses land in one settle window however slowly the machine types them.
+  await stopPageTime(page);
   const volume = page.getByLabel('Volume');
   await volume.fill('70');
   await page.clock.runFor(300);
