@@ -65,7 +65,6 @@ const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'server/sim/sim-fixtures.test.ts': 1,
   'server/sim/sim-media.test.ts': 4,
   'server/sim/sim-motion.test.ts': 2,
-  'server/sim/sim-streams.test.ts': 2,
   'server/speech/speaker.test.ts': 1,
   'server/wheeled/app.test.ts': 1,
 };
