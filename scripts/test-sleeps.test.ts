@@ -63,7 +63,7 @@ const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'server/perception/perception.sim.test.ts': 1,
   'server/personas/messenger/messenger-bot.sim.test.ts': 1,
   'server/sim/sim-fixtures.test.ts': 1,
-  'server/sim/sim-media.test.ts': 4,
+  'server/sim/sim-media.test.ts': 3,
   'server/sim/sim-motion.test.ts': 2,
   'server/speech/speaker.test.ts': 1,
   'server/wheeled/app.test.ts': 1,
