@@ -58,7 +58,7 @@ const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'server/camera/sources/webrtc-source.test.ts': 2,
   'server/desktop/access-matrix.test.ts': 1,
   'server/desktop/faults.test.ts': 1,
-  'server/motion/arbiter.test.ts': 4,
+  'server/motion/arbiter.test.ts': 1,
   'server/motion/reel.test.ts': 1,
   'server/perception/perception.sim.test.ts': 1,
   'server/personas/messenger/messenger-bot.sim.test.ts': 1,
