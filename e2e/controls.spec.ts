@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { smallTouchTargets } from './pages/browser.ts';
 import { api, restingYaw, stateYaw } from './pages/cockpit-api.ts';
+import { stopPageTime } from './pages/page-time.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 async function openDashboard(page: Page, url: string, token?: string): Promise<void> {
@@ -21,14 +22,6 @@ async function demoModeOn(page: Page): Promise<void> {
   await expect(demo).toHaveAttribute('aria-checked', 'true');
 }
 
-/**
- * Stops time in the page: from here its timers (the joystick's sends, the sliders' settle
- * windows) run only when the test moves the page clock, however busy the machine is.
- */
-async function pausePageTime(page: Page): Promise<void> {
-  await page.clock.pauseAt(Date.now() + 1000);
-}
-
 /** Holds a key for `ms` of page time: the joystick sends on the page clock. */
 async function holdKey(page: Page, key: string, ms: number): Promise<void> {
   await page.keyboard.down(key);
@@ -36,12 +29,17 @@ async function holdKey(page: Page, key: string, ms: number): Promise<void> {
   await page.keyboard.up(key);
 }
 
-test('held keys drive the head and it holds when they are let go; typing does not drive', async ({ page, cockpit }) => {
+/** The dashboard with demo mode on and page time stopped: only the test moves the head, and time. */
+async function openToDrive(page: Page, cockpit: { url: string; token: string }) {
   await page.clock.install();
   await openDashboard(page, cockpit.url, cockpit.token);
   await demoModeOn(page);
-  await pausePageTime(page);
-  const status = page.getByRole('region', { name: 'Drive' }).getByText(/^(Ready|Driving)$/);
+  await stopPageTime(page);
+  return { status: page.getByRole('region', { name: 'Drive' }).getByText(/^(Ready|Driving)$/) };
+}
+
+test('held keys drive the head and it holds when they are let go', async ({ page, cockpit }) => {
+  const { status } = await openToDrive(page, cockpit);
   const yawReadout = page.getByLabel('Head yaw', { exact: true });
   const start = await restingYaw(cockpit.url, cockpit.token);
 
@@ -60,7 +58,10 @@ test('held keys drive the head and it holds when they are let go; typing does no
   await holdKey(page, 'd', 700);
   await expect.poll(() => stateYaw(cockpit.url, cockpit.token)).toBeLessThan(held - 15);
   await expect(page.getByRole('list', { name: /Event receipts/ })).toContainText('joystick');
+});
 
+test('typing does not drive, nor do keys with the keyboard switched off; the pad drives', async ({ page, cockpit }) => {
+  const { status } = await openToDrive(page, cockpit);
   // Letters typed into the say box are text, not steering: the driver never starts (the status
   // would say Driving from the key down on), so page time passing sends nothing.
   const before = await restingYaw(cockpit.url, cockpit.token);
@@ -115,7 +116,11 @@ test('STOP latches in every open tab, the API refuses motion, Resume clears it e
     await expect(tab.getByRole('alert').getByText('Robot stopped')).toBeVisible();
     await expect(tab.getByRole('button', { name: 'Wake', exact: true })).toBeDisabled();
   }
-  const refused = await api(cockpit.url, '/api/control/look', { method: 'POST', token: cockpit.token, body: { yaw: 10 } });
+  const refused = await api(cockpit.url, '/api/control/look', {
+    method: 'POST',
+    token: cockpit.token,
+    body: { yaw: 10 },
+  });
   expect(refused).toMatchObject({ status: 409, body: { code: 'STOP_LATCHED' } });
   await expect(other.getByRole('list', { name: /Event receipts/ })).toContainText('latched until resume');
   await attachScreenshot(other, testInfo, 'stopped', 1280, { fullPage: false });
@@ -126,20 +131,38 @@ test('STOP latches in every open tab, the API refuses motion, Resume clears it e
     await expect(tab.getByText('Robot stopped')).toHaveCount(0);
     await expect(tab.getByRole('button', { name: 'Wake', exact: true })).toBeEnabled();
   }
-  const allowed = await api(cockpit.url, '/api/control/look', { method: 'POST', token: cockpit.token, body: { yaw: 10 } });
+  const allowed = await api(cockpit.url, '/api/control/look', {
+    method: 'POST',
+    token: cockpit.token,
+    body: { yaw: 10 },
+  });
   expect(allowed.status).toBe(200);
+});
 
-  // Escape is the stop key from anywhere, even from a text field.
+test('Escape stops from anywhere, even a text field; Resume works from the keyboard alone', async ({
+  page,
+  cockpit,
+}) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
   await page.getByLabel('Text the robot says').click();
   await page.keyboard.press('Escape');
-  await expect(other.getByRole('alert').getByText('Robot stopped')).toBeVisible();
+  await expect(page.getByRole('alert').getByText('Robot stopped')).toBeVisible();
+  const refused = await api(cockpit.url, '/api/control/look', {
+    method: 'POST',
+    token: cockpit.token,
+    body: { yaw: 10 },
+  });
+  expect(refused).toMatchObject({ status: 409, body: { code: 'STOP_LATCHED' } });
   // Resume with the keyboard alone.
   await page.getByRole('button', { name: 'Resume' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByText('Robot stopped')).toHaveCount(0);
 });
 
-test('moves, speech and the robot card send their controls; the feed names the credential', async ({ page, cockpit }) => {
+test('moves, speech and the robot card send their controls; the feed names the credential', async ({
+  page,
+  cockpit,
+}) => {
   await page.clock.install();
   await openDashboard(page, cockpit.url, cockpit.token);
   const feed = page.getByRole('list', { name: /Event receipts/ });
@@ -169,8 +192,9 @@ test('moves, speech and the robot card send their controls; the feed names the c
   await expect(feed).toContainText('motors disabled');
 
   // The sliders send once their changes pause (each daemon volume call plays a sound). Page time
-  // stands still, so key presses land in one settle window however slowly the machine types them.
-  await pausePageTime(page);
+  // stands still from here (the joystick's sends and the sliders' settle windows run only when the
+  // test moves it), so key presses land in one settle window however slowly the machine types them.
+  await stopPageTime(page);
   const volume = page.getByLabel('Volume');
   await volume.fill('70');
   await page.clock.runFor(300);

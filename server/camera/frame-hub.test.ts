@@ -1,20 +1,19 @@
 /** The frame hub over a scripted source: demand, backpressure, re-acquiring, health. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../log.ts';
+import { eventually } from '../testing/eventually.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { createFrameHub, type FrameHub, type FrameHubOptions } from './frame-hub.ts';
 import type { CameraFrame, CameraSource } from './frame.ts';
 import { createFpsMeter } from './fps-meter.ts';
 import { createMailbox } from './latest-only.ts';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(10);
-  }
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  await eventually(check, { timeoutMs, intervalMs: 5 });
 }
+
+/** One macrotask turn: the scripted source's start and stop settle in microtasks, all run by then. */
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 interface Scripted {
   source: CameraSource;
@@ -97,10 +96,21 @@ describe('snapshots and viewers', () => {
     s.emit();
     s.emit();
     expect((await hub.snapshot(100))?.seq).toBe(2);
-    // A snapshot waits for the next frame when the newest is stale.
-    const waiting = hub.snapshot(2000);
-    setTimeout(() => s.emit(), 50);
-    expect((await waiting)?.seq).toBeGreaterThanOrEqual(2);
+  });
+
+  it('makes a snapshot wait for the next frame when the newest is stale', async () => {
+    const clock = createManualClock();
+    const s = scripted();
+    const hub = hubOver(s, { clock, stallMs: 60_000 });
+    await until(() => s.running);
+    s.emit();
+    clock.advance(1500);
+    let answered = false;
+    const waiting = hub.snapshot(2000).finally(() => (answered = true));
+    await settled();
+    expect(answered).toBe(false);
+    s.emit();
+    expect((await waiting)?.seq).toBe(2);
   });
 
   it('answers no snapshot at all when no camera is configured', async () => {
@@ -125,11 +135,11 @@ describe('snapshots and viewers', () => {
       slow.push(f.seq);
       await gate;
     });
-    for (let i = 0; i < 50; i += 1) {
+    // The fast viewer has each frame before the next one is sent: the slow one never holds it up.
+    for (let i = 1; i <= 50; i += 1) {
       s.emit();
-      await sleep(1);
+      await until(() => fast.length === i);
     }
-    await until(() => fast.length === 50);
     expect(slow).toEqual([1]);
     release();
     await until(() => slow.length === 2);
@@ -150,17 +160,21 @@ describe('snapshots and viewers', () => {
 
 describe('demand', () => {
   it('opens the upstream client on first need and closes it after the idle time', async () => {
+    const clock = createManualClock();
     const s = scripted();
-    const hub = hubOver(s, { idleStopMs: 150 });
-    await sleep(50);
+    const hub = hubOver(s, { idleStopMs: 150, clock, stallMs: 60_000 });
+    clock.advance(1000);
+    await settled();
     expect(s.starts).toBe(0);
     expect(hub.health().status).toBe('off');
     const sub = hub.subscribe('jpeg', () => {});
     await until(() => s.running);
     sub.close();
-    await sleep(50);
+    clock.advance(100);
+    await settled();
     expect(s.running).toBe(true);
-    await until(() => !s.running, 2000);
+    clock.advance(100);
+    await until(() => !s.running);
     expect(hub.health().status).toBe('off');
     // A snapshot is a need too.
     void hub.snapshot(10);
@@ -211,9 +225,14 @@ describe('re-acquiring', () => {
   });
 
   it('retries a source that cannot start, with capped backoff, and reports starting meanwhile', async () => {
+    const clock = createManualClock();
     const s = scripted({ failStarts: Infinity });
-    const hub = hubOver(s, { retryMinMs: 50, retryMaxMs: 200 });
-    await sleep(1200);
+    const hub = hubOver(s, { retryMinMs: 50, retryMaxMs: 200, clock });
+    // 1.2 s of the hub's time, 10 ms at a time, each failed start settling before time moves on.
+    for (let t = 0; t < 1200; t += 10) {
+      clock.advance(10);
+      await settled();
+    }
     // 50, 100, 200, 200… with ±25 % jitter: 5 to 12 attempts in 1.2 s, not a tight loop.
     expect(s.starts).toBeGreaterThanOrEqual(4);
     expect(s.starts).toBeLessThanOrEqual(14);
@@ -226,13 +245,13 @@ describe('health', () => {
   it('measures the frame rate, counting a picture once when its H.264 and JPEG both arrive', async () => {
     const s = scripted();
     // A clock the test moves, 50 ms per picture: the figure must not depend on how busy the machine is.
-    let now = Date.now();
-    const hub = hubOver(s, { now: () => now });
+    const clock = createManualClock();
+    const hub = hubOver(s, { clock });
     await until(() => s.running);
     for (let i = 0; i < 20; i += 1) {
       s.emit({ jpeg: undefined, h264: { data: Buffer.from([0, 0, 0, 1, 0x65]), keyframe: true } });
       s.emit({ h264: undefined });
-      now += 50;
+      clock.advance(50);
     }
     const { status, fps } = hub.health();
     expect(status).toBe('live');
@@ -280,9 +299,9 @@ describe('building blocks', () => {
     );
     const frame = (seq: number): CameraFrame => ({ width: 1, height: 1, capturedAt: 0, seq });
     for (let i = 1; i <= 5; i += 1) box.offer(frame(i));
-    await sleep(5);
+    await until(() => got.length === 1);
     release();
-    await sleep(5);
+    await until(() => got.length === 2);
     expect(got).toEqual([1, 5]);
     expect(box.dropped).toBe(3);
   });

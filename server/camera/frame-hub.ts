@@ -7,6 +7,7 @@
  * a JPEG viewer or a recent snapshot needs it. The robot's microphone, where the source carries
  * it, is listened to through the hub too, so that a listener keeps the one upstream client open.
  */
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { CameraHealth } from '../contract/health.ts';
 import type { Log } from '../log.ts';
 import type { MicrophoneListener, MicrophoneSubscription } from './audio/microphone-tap.ts';
@@ -30,7 +31,8 @@ export interface FrameHubOptions {
   idleStopMs?: number | null;
   /** A snapshot keeps JPEG decoding on for this long, so a poller does not restart the decoder. */
   jpegLingerMs?: number;
-  now?: () => number;
+  /** Time for demand, snapshots and the source's watchdog and retries (server/clock.ts). */
+  clock?: TimerClock;
 }
 
 export interface Subscription {
@@ -93,10 +95,12 @@ class CameraFrameHub implements FrameHub {
   private jpegUntil = 0;
   private h264Seen = false;
   private droppedClosed = 0;
-  private demandTimer: NodeJS.Timeout | undefined;
+  private cancelDemand: (() => void) | undefined;
+  private readonly clock: TimerClock;
 
   constructor(private readonly options: FrameHubOptions) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
+    this.now = () => this.clock.now();
     this.idleStopMs = options.idleStopMs === undefined ? 30_000 : options.idleStopMs;
     this.jpegLingerMs = options.jpegLingerMs ?? 10_000;
     this.runner = options.source
@@ -108,7 +112,7 @@ class CameraFrameHub implements FrameHub {
           firstFrameMs: options.firstFrameMs ?? 4000,
           retryMinMs: options.retryMinMs ?? 200,
           retryMaxMs: options.retryMaxMs ?? 1000,
-          now: this.now,
+          clock: this.clock,
         })
       : null;
     this.configured = this.runner !== null;
@@ -145,7 +149,7 @@ class CameraFrameHub implements FrameHub {
 
   async stop(): Promise<void> {
     this.enabled = false;
-    clearTimeout(this.demandTimer);
+    this.cancelDemand?.();
     for (const kind of ['jpeg', 'h264'] as const) {
       const ending = [...this.viewers[kind]];
       this.viewers[kind].clear();
@@ -245,7 +249,7 @@ class CameraFrameHub implements FrameHub {
 
   /** Starts or stops the upstream client and the JPEG decoding to match who needs them now. */
   private settle(): void {
-    clearTimeout(this.demandTimer);
+    this.cancelDemand?.();
     if (!this.runner) return;
     const t = this.now();
     const viewers = this.viewers.jpeg.size + this.viewers.h264.size + this.microphoneListeners.size;
@@ -259,7 +263,7 @@ class CameraFrameHub implements FrameHub {
     }
     this.runner.run();
     const next = [this.neededUntil, this.jpegUntil].filter((u) => u > t);
-    if (next.length > 0) this.demandTimer = setTimeout(() => this.settle(), Math.min(...next) - t + 5).unref();
+    if (next.length > 0) this.cancelDemand = this.clock.schedule(() => this.settle(), Math.min(...next) - t + 5);
   }
 
   private keepNeeded(t: number): void {
@@ -280,11 +284,11 @@ class CameraFrameHub implements FrameHub {
   private nextJpeg(waitMs: number): Promise<CameraFrame | undefined> {
     return new Promise((resolve) => {
       const done = (frame: CameraFrame | undefined): void => {
-        clearTimeout(timer);
+        cancel();
         this.waiters.delete(done);
         resolve(frame);
       };
-      const timer = setTimeout(() => done(undefined), waitMs);
+      const cancel = this.clock.schedule(() => done(undefined), waitMs);
       this.waiters.add(done);
     });
   }

@@ -6,6 +6,7 @@
  * released or acquired here, on start-up retries or otherwise (cockpit-api.md, operational
  * rules; daemon-api.md §10.8).
  */
+import type { TimerClock } from '../clock.ts';
 import type { CameraHealth } from '../contract/health.ts';
 import { createBackoff, type Backoff } from '../daemon/backoff.ts';
 import type { Log } from '../log.ts';
@@ -21,7 +22,8 @@ export interface RunnerOptions {
   firstFrameMs: number;
   retryMinMs: number;
   retryMaxMs: number;
-  now: () => number;
+  /** The watchdog's and the retries' time (server/clock.ts). */
+  clock: TimerClock;
 }
 
 export interface RunnerStats {
@@ -50,8 +52,8 @@ class Runner implements SourceRunner {
   private lastFrameAt: number | undefined;
   private everFramed = false;
   private jpeg = false;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private watchdog: NodeJS.Timeout | undefined;
+  private cancelRetry: (() => void) | undefined;
+  private cancelWatchdog: (() => void) | undefined;
   /** Start and stop of the source never overlap: each waits for the previous one. */
   private chain: Promise<void> = Promise.resolve();
 
@@ -63,7 +65,7 @@ class Runner implements SourceRunner {
     if (this.running) return;
     this.running = true;
     this.generation += 1;
-    this.watchdog = setInterval(() => this.check(), Math.max(50, this.o.stallMs / 4)).unref();
+    this.watch();
     void this.attempt(this.generation);
   }
 
@@ -73,8 +75,8 @@ class Runner implements SourceRunner {
     this.generation += 1;
     this.startedAt = undefined;
     this.lastFrameAt = undefined;
-    clearTimeout(this.retryTimer);
-    clearInterval(this.watchdog);
+    this.cancelRetry?.();
+    this.cancelWatchdog?.();
     await this.serial(() => this.o.source.stop().catch(() => {}));
   }
 
@@ -85,7 +87,7 @@ class Runner implements SourceRunner {
 
   status(): CameraHealth['status'] {
     if (!this.running) return 'off';
-    if (this.lastFrameAt !== undefined && this.o.now() - this.lastFrameAt <= this.o.stallMs) return 'live';
+    if (this.lastFrameAt !== undefined && this.o.clock.now() - this.lastFrameAt <= this.o.stallMs) return 'live';
     return this.everFramed ? 'lost' : 'starting';
   }
 
@@ -101,7 +103,7 @@ class Runner implements SourceRunner {
   private onFrame(gen: number, frame: CameraFrame): void {
     if (gen !== this.generation) return;
     if (this.lastFrameAt === undefined) this.backoff.reset();
-    this.lastFrameAt = this.o.now();
+    this.lastFrameAt = this.o.clock.now();
     this.everFramed = true;
     this.o.onFrame(frame);
   }
@@ -110,7 +112,7 @@ class Runner implements SourceRunner {
     return this.serial(async () => {
       if (gen !== this.generation) return;
       const { source, log } = this.o;
-      this.startedAt = this.o.now();
+      this.startedAt = this.o.clock.now();
       this.lastFrameAt = undefined;
       this.counts.starts += 1;
       try {
@@ -138,13 +140,22 @@ class Runner implements SourceRunner {
     this.startedAt = undefined;
     this.o.log.debug('re-acquiring the camera', { source: this.o.source.name, reason, delayMs });
     void this.serial(() => this.o.source.stop().catch(() => {}));
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => void this.attempt(gen), delayMs).unref();
+    this.cancelRetry?.();
+    this.cancelRetry = this.o.clock.schedule(() => void this.attempt(gen), delayMs);
+  }
+
+  /** The watchdog: checks four times per stall window while running. */
+  private watch(): void {
+    this.cancelWatchdog = this.o.clock.schedule(() => {
+      if (!this.running) return;
+      this.check();
+      this.watch();
+    }, Math.max(50, this.o.stallMs / 4));
   }
 
   private check(): void {
     if (!this.running || this.startedAt === undefined) return;
-    const now = this.o.now();
+    const now = this.o.clock.now();
     if (this.lastFrameAt !== undefined && now - this.lastFrameAt > this.o.stallMs) this.restart('frames stopped', 0);
     else if (this.lastFrameAt === undefined && now - this.startedAt > this.o.firstFrameMs) {
       this.restart('no first frame', this.backoff.next());

@@ -56,7 +56,7 @@ export interface ControlDeps {
   /** Tuning for tests: a short reel, a shorter pause, faster debounce and watchdog. */
   reel?: { script?: readonly ReelStep[]; pauseMs?: number };
   volumeQuietMs?: number;
-  /** Time for the timing rules that take it (the volume debounce); the real clock by default. */
+  /** Time for the timing rules (volume debounce, joystick stream); the real clock by default. */
   clock?: TimerClock;
   joystick?: { tickMs?: number; idleMs?: number };
 }
@@ -109,7 +109,12 @@ function buildParts(deps: ControlDeps): Parts {
   const log = deps.log;
   const holds = deps.holds ?? noHolds;
   const events = createMoveEvents({ daemon, log: log.child('move-events') });
-  const stream = createTargetStream({ baseUrl: daemon.baseUrl, log: log.child('joystick'), ...deps.joystick });
+  const stream = createTargetStream({
+    baseUrl: daemon.baseUrl,
+    log: log.child('joystick'),
+    ...deps.joystick,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
   const latch = createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
   const personas = createPersonaRegistry(log.child('personas'));

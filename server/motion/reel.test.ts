@@ -37,15 +37,22 @@ describe('showcase reel', () => {
   });
 
   it('runs step by step, one move at a time, and reports its progress', async () => {
+    // Every progress the reel reports, as it reports it: sampling could miss a short step.
     const seen = new Set<string>();
+    const set = rig.services.set.bind(rig.services);
+    rig.services.set = (key, value) => {
+      if (key === 'reel') seen.add(String(value.detail));
+      return set(key, value);
+    };
     let maxRunning = 0;
     rig.control.reel('start', 'passkey');
-    while (rig.control.reelRunner.status().running) {
-      seen.add(String(rig.services.get('reel')?.detail));
+    await until(async () => {
       maxRunning = Math.max(maxRunning, (await rig.running()).length);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(maxRunning).toBe(1);
+      return !rig.control.reelRunner.status().running;
+    }, 30_000);
+    rig.services.set = set;
+    // Never two moves at once (a busy machine may sample none running: a step can be short).
+    expect(maxRunning).toBeLessThanOrEqual(1);
     expect([...seen]).toEqual(
       expect.arrayContaining(['step 1/3: look left', 'step 2/3: yes1', 'step 3/3: look right']),
     );

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { silentLog } from '../log.ts';
 import { createTargetStream, type StreamEnd, type TargetStream } from './target-stream.ts';
-import { sleep, until } from './testing/rig.ts';
+import { createManualClock, type ManualClock } from '../testing/manual-clock.ts';
+import { until } from './testing/rig.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -36,8 +37,8 @@ async function fakeSetTarget(): Promise<{
   };
 }
 
-function open(url: string): { stream: TargetStream; ends: StreamEnd[] } {
-  const stream = createTargetStream({ baseUrl: url, log: silentLog });
+function open(url: string, clock: ManualClock): { stream: TargetStream; ends: StreamEnd[] } {
+  const stream = createTargetStream({ baseUrl: url, log: silentLog, clock });
   const ends: StreamEnd[] = [];
   stream.onEnd((why) => ends.push(why));
   cleanups.push(() => stream.close());
@@ -46,60 +47,99 @@ function open(url: string): { stream: TargetStream; ends: StreamEnd[] } {
 
 const yaw = (v: number) => ({ target_head_pose: { yaw: v } });
 
+const TICK_MS = 20;
+
+/**
+ * Moves the stream's time a tick at a time until the daemon has `count` frames, pushing `target`
+ * again whenever the stream went idle meanwhile: the socket opens in real time, and a tick
+ * before it is open sends nothing. Once this returns, the socket is open and time is the test's.
+ */
+async function deliver(
+  clock: ManualClock,
+  stream: TargetStream,
+  daemon: { frames: unknown[] },
+  target: ReturnType<typeof yaw>,
+  count: number,
+): Promise<void> {
+  const sent = stream.stats().sent;
+  stream.push(target);
+  await until(() => {
+    if (stream.stats().sent > sent) return true;
+    if (!stream.active()) stream.push(target);
+    clock.advance(TICK_MS);
+    return false;
+  });
+  // Sent: time stands still while the frame travels.
+  await until(() => daemon.frames.length >= count);
+}
+
 describe('joystick target stream', () => {
   it('sends only the latest target of each 20 ms tick, over one socket', async () => {
+    const clock = createManualClock();
     const daemon = await fakeSetTarget();
-    const { stream } = open(daemon.url);
+    const { stream } = open(daemon.url, clock);
+    await deliver(clock, stream, daemon, yaw(0), 1);
     // 20 pushes in the same instant: one frame, the last.
     for (let i = 0; i < 20; i += 1) stream.push(yaw(i / 100));
-    await until(() => daemon.frames.length === 1);
-    await sleep(60);
-    expect(daemon.frames).toEqual([yaw(0.19)]);
-    expect(stream.stats()).toMatchObject({ active: true, sent: 1, coalesced: 19 });
+    clock.advance(TICK_MS);
+    await until(() => daemon.frames.length === 2);
+    clock.advance(TICK_MS * 3);
+    expect(daemon.frames).toEqual([yaw(0), yaw(0.19)]);
+    expect(stream.stats()).toMatchObject({ active: true, sent: 2, coalesced: 19 });
     expect(daemon.paths).toEqual(['/api/move/ws/set_target']);
   });
 
-  it('never exceeds 50 Hz however fast the client sends', async () => {
+  it('never sends more than one frame a tick however fast the client pushes', async () => {
+    const clock = createManualClock();
     const daemon = await fakeSetTarget();
-    const { stream } = open(daemon.url);
-    stream.push(yaw(0));
-    await until(() => daemon.frames.length === 1);
-    const t0 = Date.now();
-    const start = daemon.frames.length;
-    while (Date.now() - t0 < 500) {
-      stream.push(yaw(Math.random()));
-      await sleep(2);
+    const { stream } = open(daemon.url, clock);
+    await deliver(clock, stream, daemon, yaw(0), 1);
+    const { sent, coalesced } = stream.stats();
+    // 25 ticks with five pushes each: 25 frames, each the last push of its tick.
+    for (let tick = 1; tick <= 25; tick += 1) {
+      for (let i = 1; i <= 5; i += 1) stream.push(yaw(tick + i / 10));
+      clock.advance(TICK_MS);
     }
-    const sent = daemon.frames.length - start;
-    expect(sent).toBeGreaterThan(10);
-    expect(sent).toBeLessThanOrEqual(Math.ceil((Date.now() - t0) / 20) + 1);
+    await until(() => daemon.frames.length === 26);
+    expect(daemon.frames.slice(1)).toEqual(Array.from({ length: 25 }, (_, i) => yaw(i + 1 + 0.5)));
+    expect(stream.stats()).toMatchObject({ sent: sent + 25, coalesced: coalesced + 100 });
   });
 
   it('stops by itself 300 ms after the last push and holds (sends nothing more)', async () => {
+    const clock = createManualClock();
     const daemon = await fakeSetTarget();
-    const { stream, ends } = open(daemon.url);
+    const { stream, ends } = open(daemon.url, clock);
+    await deliver(clock, stream, daemon, yaw(0), 1);
     stream.push(yaw(0.3));
-    await until(() => daemon.frames.length === 1);
-    await sleep(200);
+    const pushedAt = clock.now();
+    clock.advance(TICK_MS);
+    await until(() => daemon.frames.length === 2);
+    clock.advance(pushedAt + 280 - clock.now());
     expect(stream.active()).toBe(true);
-    await until(() => !stream.active(), 1000);
-    expect(ends).toEqual(['idle']);
+    clock.advance(40);
+    expect(stream.active()).toBe(false);
+    expect(ends.at(-1)).toBe('idle');
+    // Ended means no ticker: time passing runs nothing.
+    expect(clock.pending()).toBe(0);
     const count = daemon.frames.length;
-    await sleep(200);
-    expect(daemon.frames.length).toBe(count);
-    // The next push reuses the same socket.
+    // The next push reuses the same socket, and its frame is the next one the daemon sees.
     stream.push(yaw(0.1));
+    clock.advance(TICK_MS);
     await until(() => daemon.frames.length === count + 1);
+    expect(daemon.frames.at(-1)).toEqual(yaw(0.1));
     expect(daemon.connections()).toBe(1);
   });
 
   it('stop() ends the stream at once and drops the queued target', async () => {
+    const clock = createManualClock();
     const daemon = await fakeSetTarget();
-    const { stream, ends } = open(daemon.url);
+    const { stream, ends } = open(daemon.url, clock);
     stream.push(yaw(0.5));
     stream.stop();
-    await sleep(80);
     expect(ends).toEqual(['stopped']);
-    expect(daemon.frames).toEqual([]);
+    expect(clock.pending()).toBe(0);
+    // The barrier: a later target is the first frame the daemon gets.
+    await deliver(clock, stream, daemon, yaw(0.1), 1);
+    expect(daemon.frames).toEqual([yaw(0.1)]);
   });
 });

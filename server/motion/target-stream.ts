@@ -6,6 +6,7 @@
  * The socket opens on first use and is reused; a stale socket's events are ignored by generation.
  */
 import WebSocket from 'ws';
+import { systemClock, type TimerClock } from '../clock.ts';
 import { createBackoff } from '../daemon/backoff.ts';
 import type { FullBodyTarget } from '../daemon/wire.ts';
 import type { Log } from '../log.ts';
@@ -15,7 +16,8 @@ export interface TargetStreamOptions {
   log: Log;
   tickMs?: number;
   idleMs?: number;
-  now?: () => number;
+  /** The ticks' and the idle rule's time (server/clock.ts). */
+  clock?: TimerClock;
 }
 
 export type StreamEnd = 'idle' | 'stopped';
@@ -49,7 +51,7 @@ export function createTargetStream(options: TargetStreamOptions): TargetStream {
 class SetTargetStream implements TargetStream {
   private readonly tickMs: number;
   private readonly idleMs: number;
-  private readonly now: () => number;
+  private readonly clock: TimerClock;
   private readonly backoff = createBackoff(250, 3000);
   private readonly listeners = new Set<(why: StreamEnd) => void>();
   private socket: WebSocket | undefined;
@@ -57,7 +59,8 @@ class SetTargetStream implements TargetStream {
   private nextAttemptAt = 0;
   private pending: FullBodyTarget | undefined;
   private lastPushAt = 0;
-  private ticker: NodeJS.Timeout | undefined;
+  /** Cancels the next tick; set while the stream is active. */
+  private ticker: (() => void) | undefined;
   private sent = 0;
   private coalesced = 0;
   private closed = false;
@@ -65,16 +68,16 @@ class SetTargetStream implements TargetStream {
   constructor(private readonly options: TargetStreamOptions) {
     this.tickMs = options.tickMs ?? 20;
     this.idleMs = options.idleMs ?? 300;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
   }
 
   push(target: FullBodyTarget): void {
     if (this.closed) return;
     if (this.pending) this.coalesced += 1;
     this.pending = target;
-    this.lastPushAt = this.now();
+    this.lastPushAt = this.clock.now();
     this.ensureSocket();
-    this.ticker ??= setInterval(() => this.tick(), this.tickMs);
+    this.ticker ??= this.scheduleTick();
   }
 
   stop(): void {
@@ -102,8 +105,15 @@ class SetTargetStream implements TargetStream {
     this.socket = undefined;
   }
 
+  private scheduleTick(): () => void {
+    return this.clock.schedule(() => {
+      this.ticker = this.scheduleTick();
+      this.tick();
+    }, this.tickMs);
+  }
+
   private tick(): void {
-    if (this.now() - this.lastPushAt >= this.idleMs) {
+    if (this.clock.now() - this.lastPushAt >= this.idleMs) {
       this.end('idle');
       return;
     }
@@ -117,14 +127,14 @@ class SetTargetStream implements TargetStream {
 
   private end(why: StreamEnd): void {
     if (!this.ticker) return;
-    clearInterval(this.ticker);
+    this.ticker();
     this.ticker = undefined;
     this.pending = undefined;
     for (const listener of this.listeners) listener(why);
   }
 
   private ensureSocket(): void {
-    if (this.socket || this.now() < this.nextAttemptAt) return;
+    if (this.socket || this.clock.now() < this.nextAttemptAt) return;
     const generation = ++this.generation;
     const url = `${this.options.baseUrl.replace(/^http/, 'ws')}/api/move/ws/set_target`;
     const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
@@ -143,7 +153,7 @@ class SetTargetStream implements TargetStream {
     socket.on('close', () => {
       if (generation !== this.generation) return;
       this.socket = undefined;
-      this.nextAttemptAt = this.now() + this.backoff.next();
+      this.nextAttemptAt = this.clock.now() + this.backoff.next();
     });
   }
 }

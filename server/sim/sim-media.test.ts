@@ -138,9 +138,10 @@ describe('direction of arrival', () => {
   it('is null on the first read, then follows the /sim speaker with a few degrees of noise', async () => {
     await ok(sim, 'POST', '/sim/speaker', { bearing: 30, speaking: true });
     expect(await ok(sim, 'GET', '/api/state/doa')).toBeNull();
-    await sleep(150);
-    const doa = await ok<{ angle: number; speech_detected: boolean }>(sim, 'GET', '/api/state/doa');
-    expect(doa.speech_detected).toBe(true);
+    const doa = await waitFor(async () => {
+      const read = await ok<{ angle: number; speech_detected: boolean } | null>(sim, 'GET', '/api/state/doa');
+      return read?.speech_detected ? read : undefined;
+    });
     expect(Math.abs(doa.angle - (60 * Math.PI) / 180)).toBeLessThan((10 * Math.PI) / 180);
     const full = await ok<{ doa: { angle: number } | null }>(sim, 'GET', '/api/state/full?with_doa=true');
     expect(full.doa?.angle).toBeTypeOf('number');

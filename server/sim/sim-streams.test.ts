@@ -1,7 +1,7 @@
 /** Move updates and streamed set_target WebSockets (§4). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
-import { ok, openWs, sleep, waitFor } from './test-helpers.ts';
+import { ok, openWs, waitFor } from './test-helpers.ts';
 
 let sim: SimDaemon;
 beforeEach(async () => {
@@ -73,9 +73,13 @@ describe('set_target WebSocket', () => {
     const s = await openWs(sim, '/api/move/ws/set_target');
     await ok(sim, 'POST', '/api/move/goto', { antennas: [0.5, -0.5], duration: 1 });
     s.ws.send(JSON.stringify({ target_head_pose: { yaw: 0.3 } }));
-    await sleep(200);
+    // The barrier: once the move is over, a later target on the same socket is applied. It is
+    // the first one applied, so the one sent during the move was dropped.
+    await waitFor(async () => (await ok<unknown[]>(sim, 'GET', '/api/move/running')).length === 0);
+    s.ws.send(JSON.stringify({ target_head_pose: { yaw: 0.1 } }));
+    await waitFor(() => sim.counters().targetsApplied > 0);
+    expect(sim.counters().targetsApplied).toBe(1);
     expect(s.messages).toEqual([]);
-    expect(sim.counters().targetsApplied).toBe(0);
   });
 
   it('a socket opened before a restart stays open but its targets go nowhere', async () => {
@@ -83,13 +87,14 @@ describe('set_target WebSocket', () => {
     await ok(sim, 'POST', '/sim/backend', { action: 'restart' });
     await waitFor(async () => (await ok(sim, 'GET', '/api/daemon/status')).state === 'running');
     s.ws.send(JSON.stringify({ target_head_pose: { yaw: 0.3 } }));
-    await sleep(150);
-    expect((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw).toBe(0);
     expect(s.ws.readyState).toBe(s.ws.OPEN);
+    // The barrier: a fresh socket's target is applied, and it is the only one that was.
+    const applied = sim.counters().targetsApplied;
     const fresh = await openWs(sim, '/api/move/ws/set_target');
-    fresh.ws.send(JSON.stringify({ target_head_pose: { yaw: 0.3 } }));
+    fresh.ws.send(JSON.stringify({ target_head_pose: { yaw: 0.2 } }));
     await waitFor(
-      async () => Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - 0.3) < 1e-9,
+      async () => Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - 0.2) < 1e-9,
     );
+    expect(sim.counters().targetsApplied).toBe(applied + 1);
   });
 });

@@ -63,8 +63,8 @@ let base: string;
 let spy: { daemon: DaemonClient; calls: string[] };
 const events: Receipt[] = [];
 const holds = recordingHolds();
-/** The volume debounce's time: the burst test moves it by hand. */
-const volumeClock = createManualClock();
+/** The control's timing rules' time (volume debounce, joystick stream): tests move it by hand. */
+const controlClock = createManualClock();
 
 beforeAll(async () => {
   sim = await startSimDaemon();
@@ -77,7 +77,7 @@ beforeAll(async () => {
     holds,
     log: silentLog,
     reel: { pauseMs: 100 },
-    clock: volumeClock,
+    clock: controlClock,
   });
   control.start();
   server = buildApp(controlRoutes({ control })).listen(0, '127.0.0.1');
@@ -229,12 +229,12 @@ describe('control routes: volume, demo, reel', () => {
       expect((await post('/api/control/volume', { level })).json).toEqual({ level, pending: true });
     }
     expect(sim.counters().volumeSets).toBe(before.volumeSets);
-    volumeClock.advance(400);
+    controlClock.advance(400);
     await until(() => sim.counters().volumeSets > before.volumeSets, 3000);
     await until(async () => (await robot.daemon.volume()) === 55);
     // Nothing else is waiting to go out, however long the quiet lasts.
-    volumeClock.advance(10_000);
-    expect(volumeClock.pending()).toBe(0);
+    controlClock.advance(10_000);
+    expect(controlClock.pending()).toBe(0);
     const after = sim.counters();
     expect(after.volumeSets - before.volumeSets).toBe(1);
     const beeps = (c: typeof after) => c.soundsPlayed.filter((s) => s.file === 'impatient1.wav').length;

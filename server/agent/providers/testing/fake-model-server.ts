@@ -36,8 +36,11 @@ export interface FakeModelServer {
   setScript(script: Script): void;
   /** Responses left hanging and still open. */
   hanging(): number;
-  /** Later streams stop after `afterFrames` frames (and streams already past it at once) until release(). */
-  hold(afterFrames: number): void;
+  /**
+   * Later streams stop after `afterFrames` frames (and streams already past it at once) until
+   * release(); with `only`, just the streams of the requests it picks (not, say, a persona's).
+   */
+  hold(afterFrames: number, only?: (request: FakeRequest) => boolean): void;
   /** Resolves once a stream is stopped at the hold, with the frames it has written. */
   held(): Promise<number>;
   /** Lets every held stream go on, and lifts the hold for later ones. */
@@ -60,6 +63,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The hold of a test on the streams: a gate every stream passes before each frame. */
 interface StreamHold {
   afterFrames: number;
+  only: (request: FakeRequest) => boolean;
   /** Opens when released. */
   released: Promise<void>;
   release(): void;
@@ -68,12 +72,12 @@ interface StreamHold {
   stop(written: number): void;
 }
 
-function createHold(afterFrames: number): StreamHold {
+function createHold(afterFrames: number, only: (request: FakeRequest) => boolean): StreamHold {
   let release = () => {};
   let stop: (written: number) => void = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   const stopped = new Promise<number>((resolve) => (stop = resolve));
-  return { afterFrames, released, release, stopped, stop };
+  return { afterFrames, only, released, release, stopped, stop };
 }
 
 interface ServerState {
@@ -86,11 +90,16 @@ interface ServerState {
   hold: StreamHold | undefined;
 }
 
-async function writeFrames(state: ServerState, res: ServerResponse, rendered: { frames: string[]; hang: boolean }) {
+async function writeFrames(
+  state: ServerState,
+  res: ServerResponse,
+  rendered: { frames: string[]; hang: boolean },
+  request: FakeRequest,
+) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   for (const [index, frame] of rendered.frames.entries()) {
     const hold = state.hold;
-    if (hold && index >= hold.afterFrames) {
+    if (hold && index >= hold.afterFrames && hold.only(request)) {
       hold.stop(index);
       await hold.released;
     }
@@ -122,7 +131,7 @@ async function handle(state: ServerState, req: IncomingMessage, res: ServerRespo
   state.requests.push(parsed.request);
   const rendered = state.protocol.render(await state.script(parsed.request), parsed.request);
   if ('json' in rendered) sendJson(res, rendered.status, rendered.json);
-  else await writeFrames(state, res, rendered);
+  else await writeFrames(state, res, rendered, parsed.request);
 }
 
 export async function startFakeModelServer(
@@ -151,9 +160,9 @@ export async function startFakeModelServer(
     requests: state.requests,
     setScript: (next) => (state.script = next),
     hanging: () => state.open.size,
-    hold(afterFrames) {
+    hold(afterFrames, only = () => true) {
       state.hold?.release();
-      state.hold = createHold(afterFrames);
+      state.hold = createHold(afterFrames, only);
     },
     held: () => state.hold?.stopped ?? Promise.reject(new Error('held() without hold()')),
     release() {
