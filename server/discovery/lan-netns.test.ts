@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../testing/eventually.ts';
 import type { CockpitIdentity, FleetPeer } from '../contract/discovery.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -89,13 +90,12 @@ function startNode(node: (typeof NODES)[number]): Node {
   return { child, dataDir, latest: () => latest, output: () => err };
 }
 
+/** The one polling helper (server/testing/eventually.ts), failing with what both cockpits printed. */
 async function until<T>(read: () => T | undefined, timeoutMs: number, what: string, nodes: Node[]): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen; output:\n${nodes.map((n) => n.output()).join('\n---\n')}`);
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    return await eventually(read, { what, timeoutMs, intervalMs: 100 });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; output:\n${nodes.map((n) => n.output()).join('\n---\n')}`);
   }
 }
 
