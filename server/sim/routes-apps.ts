@@ -48,7 +48,7 @@ async function manager<T>(work: () => T | Promise<T>): Promise<T> {
 export function appRoutes(ctx: SimContext): Route[] {
   const apps = ctx.apps;
   const list = (kind: SourceKind) => (kind === 'installed' ? apps.installed() : kind === 'local' ? [] : apps.store());
-  const start = (req: SimRequest) => manager(() => ({ json: apps.start(req.params.name ?? '') }));
+  const start = (req: SimRequest) => manager(() => ({ json: apps.start(req.params.app_name ?? '') }));
   return [
     route('GET', '/api/apps/list-available/{source_kind}', (req) => {
       const errors: Errors = [];
@@ -63,8 +63,8 @@ export function appRoutes(ctx: SimContext): Route[] {
         throw new DetailError(400, `source_kind '${info.source_kind}' is not installable via the API`);
       return { json: { job_id: apps.install(info.name) } };
     }),
-    route('POST', '/api/apps/remove/{name}', (req) => ({ json: { job_id: apps.remove(req.params.name ?? '') } })),
-    route('POST', '/api/apps/update/{name}', (req) => ({ json: { job_id: apps.update(req.params.name ?? '') } })),
+    route('POST', '/api/apps/remove/{app_name}', (req) => ({ json: { job_id: apps.remove(req.params.app_name ?? '') } })),
+    route('POST', '/api/apps/update/{app_name}', (req) => ({ json: { job_id: apps.update(req.params.app_name ?? '') } })),
     route('GET', '/api/apps/check-updates', () => {
       const outdated = apps.outdated();
       return {
@@ -82,8 +82,8 @@ export function appRoutes(ctx: SimContext): Route[] {
         },
       };
     }),
-    route('POST', '/api/apps/start-app/{name}', start),
-    route('POST', '/api/apps/start-app/{name}/no-evict', start),
+    route('POST', '/api/apps/start-app/{app_name}', start),
+    route('POST', '/api/apps/start-app/{app_name}/no-evict', start),
     route('POST', '/api/apps/restart-current-app', () => manager(async () => ({ json: await apps.restart() }))),
     route('POST', '/api/apps/stop-current-app', () =>
       manager(async () => {
