@@ -8,6 +8,7 @@ import type { Context } from 'koa';
 import { AppError, badRequest } from '../errors.ts';
 import { callerOf } from '../http/access-gate.ts';
 import { hasKey, SESSION_COOKIE, type Caller } from '../http/caller.ts';
+import { readSessionCookie } from '../http/untrusted-input.ts';
 import { readJsonBody } from '../http/json-body.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { PairingCodes } from './pairing.ts';
@@ -139,9 +140,9 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       access: 'public',
       summary: 'end the session and drop its cookie',
       async handler(ctx) {
-        // The gate parsed the cookie (server/http/untrusted-input.ts); only a live session has an id.
-        const id = callerOf(ctx).sessionId;
-        if (id) await deps.passkeys.logout(id);
+        // The cookie, not the caller: a request may carry a bearer too, which the caller prefers.
+        const cookie = readSessionCookie(ctx.req.headers.cookie);
+        if (cookie.ok && cookie.value) await deps.passkeys.logout(cookie.value);
         ctx.cookies.set(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', secure: ctx.secure, maxAge: 0 });
         ctx.body = { ok: true };
       },

@@ -13,6 +13,7 @@ import type { Access } from '../../auth/access.ts';
 import { resolveRelyingParty } from '../../auth/relying-party.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { callerOf } from '../../http/access-gate.ts';
+import { readSessionCookie } from '../../http/untrusted-input.ts';
 import { SESSION_COOKIE } from '../../http/caller.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
@@ -110,8 +111,10 @@ export function sessionRoutes(deps: SessionRouteDeps): RouteSpec[] {
       access: 'public',
       summary: 'end the passkey session: its JWTs stop working and its sockets close',
       async handler(ctx) {
+        // The cookie, not the caller: the request carries the session's JWT too, which the caller prefers.
+        const cookie = readSessionCookie(ctx.req.headers.cookie);
+        if (cookie.ok && cookie.value) await passkeys.logout(cookie.value);
         const caller = callerOf(ctx);
-        if (caller.sessionId) await passkeys.logout(caller.sessionId);
         if (caller.kind === 'passkey' && caller.sessionKey) deps.tokens.endSession(caller.sessionKey);
         setCookie(ctx, '', 0);
         ctx.body = { ok: true };
