@@ -71,8 +71,13 @@ export function daemonChecks(daemon: Daemon): Check[] {
       title: 'Direction of arrival (DoA)',
       timeoutMs: 3000,
       async run() {
-        // The daemon answers null on the first read after a minute without demand: ask twice.
-        const reading = (await daemon.doa()) ?? (await daemon.doa());
+        // The daemon answers null until its poller, started by the first read after a minute
+        // without demand, has a value (about 0.1 s): ask again a few times within the check's limit.
+        let reading = await daemon.doa();
+        for (let tries = 0; !reading && tries < 6; tries += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          reading = await daemon.doa();
+        }
         if (!reading)
           return {
             outcome: 'warn',
