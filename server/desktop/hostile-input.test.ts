@@ -16,7 +16,7 @@ import { TEST_TOKEN } from '../testing/cockpit-harness.ts';
 import { freePort } from '../testing/free-port.ts';
 import { crashers } from '../testing/hostile-requests.ts';
 import { exchange, firstResponse, sourceAddress, statusOf, type RawTarget } from '../testing/raw-client.ts';
-import { capturingLog, FUZZ_SEED, runRawFuzz } from '../testing/raw-fuzz-run.ts';
+import { capturingLog, FUZZ_SEED, healthStatus, runRawFuzz } from '../testing/raw-fuzz-run.ts';
 
 /** Long-running or endless routes are left to the JSON fuzzer (fuzz.test.ts): a case must end by itself. */
 const SLOW_OR_ENDLESS = /\/(stream|say|reel|ask|chat)$/;
@@ -44,10 +44,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
-async function healthy(target: RawTarget): Promise<boolean> {
-  const answer = await exchange(target, [Buffer.from(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nConnection: close\r\n\r\n`)], '127.0.0.1');
-  return statusOf(answer.response) === 200;
-}
+const healthy = async (target: RawTarget) => (await healthStatus(target)) === 200;
 
 describe.each([
   ['HTTP', () => http],

@@ -97,7 +97,8 @@ function checkAnswer(status: number, response: Buffer, request: { where: string;
   }
 }
 
-function healthStatus(target: RawTarget): Promise<number> {
+/** The status of GET /api/health over the target's transport (0 when the connection fails). */
+export function healthStatus(target: RawTarget): Promise<number> {
   return new Promise((resolve) => {
     const request = target.tls ? httpsRequest : httpRequest;
     const req = request(

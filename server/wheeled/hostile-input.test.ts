@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import { crashers } from '../testing/hostile-requests.ts';
 import { exchange, firstResponse, sourceAddress, statusOf, type RawTarget } from '../testing/raw-client.ts';
-import { capturingLog, FUZZ_SEED, runRawFuzz } from '../testing/raw-fuzz-run.ts';
+import { capturingLog, FUZZ_SEED, healthStatus, runRawFuzz } from '../testing/raw-fuzz-run.ts';
 import { startWheeledServer, type WheeledServer } from './index.ts';
 import { OWNER_TOKEN } from './testing/wheeled-harness.ts';
 
@@ -46,10 +46,7 @@ afterAll(async () => {
   }
 }, 60_000);
 
-async function healthy(target: RawTarget): Promise<boolean> {
-  const answer = await exchange(target, [Buffer.from(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${target.port}\r\nConnection: close\r\n\r\n`)], '127.0.0.1');
-  return statusOf(answer.response) === 200;
-}
+const healthy = async (target: RawTarget) => (await healthStatus(target)) === 200;
 
 describe.each([
   ['HTTP', () => plain],
