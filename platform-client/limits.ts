@@ -126,7 +126,7 @@ export const MEDIA_TYPES = Object.freeze([
 export const TEXT_MEDIA_TYPE = 'text/plain; charset=utf-8';
 
 /**
- * Firmware files (issue 26). The contract gives no size, so these are this client's choices
+ * Firmware files. The contract gives no size, so these are this client's choices
  * (platform-client/README.md): a cap well above a packaged console (an AppImage is a few hundred
  * MB), a slowest accepted rate that sizes each file's bound, and a retry soon after a transient
  * failure instead of the hourly poll.

@@ -1,6 +1,6 @@
 /**
  * Handles one claimed envelope end to end: parse, act, fit the reply into 8192 bytes and
- * PATCH it (issue 10, item 3). Pictures travel as /api/media URLs, and so does a text too long
+ * PATCH it. Pictures travel as /api/media URLs, and so does a text too long
  * for the reply (platform-api.md "Limits"); trimming is the last resort when media is refused. No path leaves an envelope unanswered (at-most-once delivery,
  * reference-notes §2.4); a reply that cannot be sent after retries is logged and counted.
  */

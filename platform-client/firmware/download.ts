@@ -1,5 +1,5 @@
 /**
- * Streams one firmware file to disk (issue 26): never held whole in memory, refused beyond a size
+ * Streams one firmware file to disk: never held whole in memory, refused beyond a size
  * cap (announced or actual), hashed as it arrives and kept only when its sha256 matches. Its
  * bound fits its size: the 15 s request bound to the headers, then as long as the announced size
  * takes at a slow but working rate, and never more than 15 s without a byte. Timers come from the
