@@ -4,3 +4,4 @@ export type * from './health.ts';
 export type * from './ws.ts';
 export type * from './agent.ts';
 export type * from './platform.ts';
+export type * from './video.ts';

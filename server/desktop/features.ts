@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
-import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
+import { cameraSocketHandler, createVideoRelay, videoSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformAsk } from '../agent/providers/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
 import type { RouteSpec } from '../http/route-table.ts';
@@ -21,7 +21,7 @@ import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
-import { cameraRoutes } from './routes/camera-routes.ts';
+import { cameraRoutes, relayStatsRoute } from './routes/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { personaRoutes } from './routes/persona-routes.ts';
@@ -95,6 +95,8 @@ export function createDesktopFeatures({
   });
   robot.attachTracking(() => tracking.status());
   robot.attachCamera(() => camera.health());
+  // Live video for browsers: the daemon's H.264 forwarded as it comes, no decoder (camera/relay/).
+  const relay = createVideoRelay({ hub: camera, log: log.child('relay') });
   const baseAgent = createAgent({
     dataDir: config.dataDir,
     env: config.model,
@@ -137,10 +139,14 @@ export function createDesktopFeatures({
       ...agentRoutes(agent),
       ...platformRoutes({ port: platform?.port }),
       ...cameraRoutes(camera),
+      relayStatsRoute(camera, relay),
       ...pushRoutes(push),
       ...personaRoutes(personas),
     ],
-    onSocket: handleSocketMessages({ control, handlers: { camera: cameraSocketHandler(camera) } }),
+    onSocket: handleSocketMessages({
+      control,
+      handlers: { camera: cameraSocketHandler(camera), video: videoSocketHandler(relay, log.child('relay')) },
+    }),
     bindBroadcast(fn) {
       broadcastTo = fn;
     },
@@ -155,6 +161,7 @@ export function createDesktopFeatures({
       await push.start();
     },
     async stop() {
+      relay.stop();
       push.stop();
       platformFeed.close();
       await personas.stop();
