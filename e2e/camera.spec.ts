@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { api, stateYaw } from './pages/cockpit-api.ts';
+import { withoutWebrtc } from './pages/relay.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 async function openDashboard(page: Page, url: string, token: string): Promise<void> {
@@ -27,6 +28,8 @@ test('the camera view shows live pictures from the socket and the numbers move',
   page,
   cockpit,
 }, testInfo) => {
+  // The socket path is the one under test here; WebRTC is preferred where it exists (relay.spec.ts).
+  await withoutWebrtc(page);
   await openDashboard(page, cockpit.url, cockpit.token);
   const card = page.getByRole('region', { name: 'Camera' });
   await expect(card.getByText('Live', { exact: true })).toBeVisible({ timeout: 15_000 });
@@ -90,6 +93,7 @@ test('the snapshot downloads as the JPEG on screen; full screen opens and closes
 });
 
 test('when the socket brings no pictures, the view falls back to the MJPEG stream', async ({ page, cockpit }) => {
+  await withoutWebrtc(page);
   // Pass the dashboard socket through, minus its binary messages (the camera pictures).
   await page.routeWebSocket(/\/ws/, (ws) => {
     const server = ws.connectToServer();
