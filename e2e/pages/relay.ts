@@ -23,30 +23,28 @@ export async function upstreamSessions(simUrl: string): Promise<number> {
   return status.counters.cameraSessions;
 }
 
-/** A digest of the camera <video>'s current picture (sampled pixels), or null before it has one. */
+/** Runs in the page: a digest of a <video>'s current picture (sampled pixels), or null before it has one. */
+const FINGERPRINT = `(video) => {
+  if (video.videoWidth === 0) return null;
+  const canvas = document.createElement('canvas');
+  canvas.width = 160;
+  canvas.height = 90;
+  const context = canvas.getContext('2d');
+  context.drawImage(video, 0, 0, canvas.width, canvas.height);
+  const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  let hash = 0;
+  for (let i = 0; i < pixels.length; i += 4) hash = (hash * 31 + pixels[i] + pixels[i + 1]) >>> 0;
+  return video.videoWidth + 'x' + video.videoHeight + ':' + hash;
+}`;
+
+/** A digest of the camera <video>'s current picture, or null before it has one. */
 export function videoFingerprint(page: Page): Promise<string | null> {
-  return page
-    .getByRole('button', { name: /^Camera picture/ })
-    .locator('video')
-    .evaluate((el) => {
-      const video = el as unknown as HTMLVideoElement;
-      if (video.videoWidth === 0) return null;
-      const canvas = document.createElement('canvas');
-      canvas.width = 160;
-      canvas.height = 90;
-      const context = canvas.getContext('2d');
-      if (!context) return null;
-      context.drawImage(video, 0, 0, canvas.width, canvas.height);
-      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-      let hash = 0;
-      for (let i = 0; i < pixels.length; i += 4) hash = (hash * 31 + (pixels[i] ?? 0) + (pixels[i + 1] ?? 0)) >>> 0;
-      return `${video.videoWidth}x${video.videoHeight}:${hash}`;
-    });
+  return page.getByRole('button', { name: /^Camera picture/ }).locator('video').evaluate(FINGERPRINT) as Promise<string | null>;
 }
 
 /** The page runs as in a browser without WebRTC (some embedded webviews): the camera uses the socket. */
 export async function withoutWebrtc(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    Reflect.deleteProperty(window, 'RTCPeerConnection');
+    Reflect.deleteProperty(globalThis, 'RTCPeerConnection');
   });
 }
