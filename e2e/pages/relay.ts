@@ -23,23 +23,40 @@ export async function upstreamSessions(simUrl: string): Promise<number> {
   return status.counters.cameraSessions;
 }
 
-/** Runs in the page: a digest of a <video>'s current picture (sampled pixels), or null before it has one. */
-const FINGERPRINT = `(video) => {
-  if (video.videoWidth === 0) return null;
-  const canvas = document.createElement('canvas');
-  canvas.width = 160;
-  canvas.height = 90;
-  const context = canvas.getContext('2d');
-  context.drawImage(video, 0, 0, canvas.width, canvas.height);
-  const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
-  let hash = 0;
-  for (let i = 0; i < pixels.length; i += 4) hash = (hash * 31 + pixels[i] + pixels[i + 1]) >>> 0;
-  return video.videoWidth + 'x' + video.videoHeight + ':' + hash;
-}`;
+/** The few DOM members the fingerprint uses (e2e code is typed without the DOM library). */
+interface PageVideo {
+  videoWidth: number;
+  videoHeight: number;
+}
+interface PageCanvas {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): {
+    drawImage(source: PageVideo, x: number, y: number, w: number, h: number): void;
+    getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> };
+  } | null;
+}
 
-/** A digest of the camera <video>'s current picture, or null before it has one. */
+/** A digest of the camera <video>'s current picture (sampled pixels), or null before it has one. */
 export function videoFingerprint(page: Page): Promise<string | null> {
-  return page.getByRole('button', { name: /^Camera picture/ }).locator('video').evaluate(FINGERPRINT) as Promise<string | null>;
+  return page
+    .getByRole('button', { name: /^Camera picture/ })
+    .locator('video')
+    .evaluate((el) => {
+      const video = el as unknown as PageVideo;
+      if (video.videoWidth === 0) return null;
+      const doc = (globalThis as unknown as { document: { createElement(tag: 'canvas'): PageCanvas } }).document;
+      const canvas = doc.createElement('canvas');
+      canvas.width = 160;
+      canvas.height = 90;
+      const context = canvas.getContext('2d');
+      if (!context) return null;
+      context.drawImage(video, 0, 0, canvas.width, canvas.height);
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      let hash = 0;
+      for (let i = 0; i < pixels.length; i += 4) hash = (hash * 31 + (pixels[i] ?? 0) + (pixels[i + 1] ?? 0)) >>> 0;
+      return `${video.videoWidth}x${video.videoHeight}:${hash}`;
+    });
 }
 
 /** The page runs as in a browser without WebRTC (some embedded webviews): the camera uses the socket. */
