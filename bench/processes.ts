@@ -20,9 +20,18 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-/** Spawns a TypeScript entry and waits until every pattern has matched a line of its stdout. */
-export function startProc(args: string[], env: Record<string, string>, patterns: Record<string, RegExp>): Promise<Proc> {
-  const child = spawn(TSX, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Spawns a TypeScript entry and waits until every pattern has matched a line of its stdout.
+ * `prefix` runs it under another command, e.g. `taskset -c 0` (children inherit the affinity).
+ */
+export function startProc(
+  args: string[],
+  env: Record<string, string>,
+  patterns: Record<string, RegExp>,
+  prefix: readonly string[] = [],
+): Promise<Proc> {
+  const [command, ...rest] = [...prefix, TSX, ...args] as [string, ...string[]];
+  const child = spawn(command, rest, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const found: Record<string, string> = {};
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
@@ -73,8 +82,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** The simulator and the cockpit as separate processes, so the cockpit's CPU is its own. */
-export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+/**
+ * The simulator and the cockpit as separate processes, so the cockpit's CPU is its own.
+ * `cockpitPrefix` wraps the cockpit only, e.g. `['taskset', '-c', '0']` for a one-core run.
+ */
+export async function startStack(extraEnv: Record<string, string> = {}, cockpitPrefix: readonly string[] = []): Promise<Stack> {
   const sim = await startProc(['server/sim/cli.ts', '--port', '0'], {}, {
     url: /sim: robot daemon on (\S+)/,
     signalling: /sim: camera signalling on (\S+)/,
@@ -92,6 +104,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       ...extraEnv,
     },
     { url: /cockpit: server A on (\S+)/ },
+    cockpitPrefix,
   );
   return {
     sim,
