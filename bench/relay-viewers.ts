@@ -73,11 +73,11 @@ export function openRelayViewer(url: string): Promise<RelayBenchViewer> {
     });
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
-      const m = JSON.parse(String(data)) as { type?: string; action?: string; id?: number; sdp?: string; error?: string };
+      const m = JSON.parse(String(data)) as { type?: string; action?: string; id?: number; sdp?: string; error?: string; reason?: string };
       if (m.type !== 'video') return;
       if (m.action === 'offer' && m.sdp) {
         void client.answer(m.sdp).then((sdp) => ws.send(JSON.stringify({ type: 'video', action: 'answer', id: m.id, sdp })));
-      } else if (m.action === 'refused' || m.action === 'closed') reject(new Error(`relay: ${m.error ?? m.action}`));
+      } else if (m.action === 'refused' || m.action === 'closed') reject(new Error(`relay: ${m.action}: ${m.error ?? m.reason ?? ''}`));
     });
     ws.once('open', () => ws.send(JSON.stringify({ type: 'video', action: 'start' })));
     ws.once('error', reject);

@@ -18,6 +18,8 @@ import { measureStateFanout } from './state-fanout.ts';
 import { measureThroughput } from './throughput.ts';
 
 const quick = process.env['BENCH_QUICK'] === '1';
+/** BENCH_ONLY=relay: only the WebRTC relay phases, printed (RESULTS.md is left as it is). */
+const relayOnly = process.env['BENCH_ONLY'] === 'relay';
 const stateSeconds = quick ? 3 : 20;
 const phaseSeconds = quick ? 3 : 10;
 /** The idle window (the issue's 10 minutes is BENCH_IDLE_SECONDS=600; the default keeps a run short). */
@@ -66,39 +68,44 @@ async function oneCorePhases(): Promise<RelayResults['oneCore']> {
 }
 
 async function main(): Promise<void> {
-  // Control requests come faster than an operator's: lift the per-client rate limit for the run.
   const startedAt = performance.now();
+  // Control requests come faster than an operator's: lift the per-client rate limit for the run.
   const stack = await startStack({ ROBOT_RATE_LIMIT: '1000' });
+  let report = '';
   let relayResults: Omit<RelayResults, 'oneCore'>;
-  let report: string;
   try {
-    const state = [];
-    for (const viewers of [1, 50, 200, 500]) {
-      say(`bench: state fan-out, ${viewers} viewers, ${stateSeconds} s`);
-      state.push(await measureStateFanout(stack, viewers, stateSeconds));
-    }
-    // Throughput before the camera phase: afterwards the camera keeps decoding for 30 s after its
-    // last viewer (the idle stop), which would load this 2-core machine during the measurement.
-    say('bench: throughput');
-    const throughput = await measureThroughput(stack, phaseSeconds);
-    say('bench: control path');
-    const control = await measureControlPath(stack, quick ? 50 : 300);
-    say('bench: camera fan-out');
-    await warmCamera(stack);
-    const camera = [];
-    for (const viewers of [1, 10, 50]) camera.push(await measureCameraFanout(stack, viewers, phaseSeconds));
-    say('bench: dashboard');
-    const dashboard = await measureDashboard(stack, quick ? 2 : 5);
+    if (!relayOnly) report = await otherPhases(stack);
     relayResults = await relayPhases(stack, startedAt);
-    const results: Results = { state, camera, control, throughput, dashboard };
-    report = renderReport(results);
   } finally {
     await stack.stop();
   }
-  const oneCore = await oneCorePhases();
-  const full = `${report}\n${renderRelayReport({ ...relayResults, oneCore })}`;
+  const relay = renderRelayReport({ ...relayResults, oneCore: await oneCorePhases() });
+  const full = relayOnly ? relay : `${report}\n${relay}`;
   say(`\n${full}`);
-  if (!quick) writeResults(full);
+  if (!quick && !relayOnly) writeResults(full);
+}
+
+/** State and camera fan-out, throughput, control path and the dashboard: the report's first part. */
+async function otherPhases(stack: Stack): Promise<string> {
+  const state = [];
+  for (const viewers of [1, 50, 200, 500]) {
+    say(`bench: state fan-out, ${viewers} viewers, ${stateSeconds} s`);
+    state.push(await measureStateFanout(stack, viewers, stateSeconds));
+  }
+  // Throughput before the camera phase: afterwards the camera keeps decoding for 30 s after its
+  // last viewer (the idle stop), which would load this 2-core machine during the measurement.
+  say('bench: throughput');
+  const throughput = await measureThroughput(stack, phaseSeconds);
+  say('bench: control path');
+  const control = await measureControlPath(stack, quick ? 50 : 300);
+  say('bench: camera fan-out');
+  await warmCamera(stack);
+  const camera = [];
+  for (const viewers of [1, 10, 50]) camera.push(await measureCameraFanout(stack, viewers, phaseSeconds));
+  say('bench: dashboard');
+  const dashboard = await measureDashboard(stack, quick ? 2 : 5);
+  const results: Results = { state, camera, control, throughput, dashboard };
+  return renderReport(results);
 }
 
 main().then(
