@@ -145,7 +145,10 @@ describe('viewers that vanish', () => {
     const b = relay.open({ closed: (r) => reasons.push(`b: ${r}`) });
     expect(a.ok && b.ok).toBe(true);
     expect(hub.watches).toBe(1);
-    for (const peer of peers) peer.events.connected();
+    for (const peer of peers) {
+      peer.events.connected();
+      peer.events.heard();
+    }
     // b keeps talking (RTCP), a goes silent: Wi-Fi lost, tab killed.
     for (let s = 0; s < 10; s += 1) {
       clock.advance(1000);

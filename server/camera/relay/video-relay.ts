@@ -8,7 +8,9 @@
  *   picture-loss indication) reach the robot at most once a second (keyframe-requests.ts).
  * - A viewer that falls behind is dropped to the next keyframe (viewer-queue.ts).
  * - A viewer that vanishes (tab killed, Wi-Fi lost) stops sending RTCP; after `silenceMs`
- *   without any, or `setupMs` without connecting, it is closed (checked every second).
+ *   without any it is closed (checked every second). Until it has been heard or sent a packet
+ *   (a browser reports only once media flows, and the first keyframe may take a moment), the
+ *   limit is `setupMs` from its offer instead.
  * - The raw RTP is watched through the frame hub only while there are viewers, so the relay
  *   keeps the upstream client open exactly as long as it needs it.
  */
@@ -31,7 +33,7 @@ export interface VideoRelayOptions {
   maxViewers?: number;
   /** A connected viewer silent this long is closed (default 8 s). */
   silenceMs?: number;
-  /** A viewer not connected this long after its offer is closed (default 15 s). */
+  /** A viewer neither heard nor sent media this long after its offer is closed (default 15 s). */
   setupMs?: number;
   /** Extra host candidates to offer (default loopback, for a browser on the same host). */
   hostAddresses?: readonly string[];
@@ -83,6 +85,7 @@ interface Viewer {
   peer: ViewerPeer;
   queue: ViewerQueue;
   openedAt: number;
+  /** Last RTCP from it, or the first packet sent to it: from then on the silence rule applies. */
   heardAt: number | undefined;
   connected: boolean;
   closed(reason: string): void;
@@ -134,7 +137,7 @@ class Relay implements VideoRelay {
     const queue = new ViewerQueue({
       send: (packet) => peer.send(packet),
       needKeyframe: () => this.keyframes.request(),
-      sent: (packet) => this.sent(packet),
+      sent: (packet) => this.sent(id, packet),
     });
     const at = this.now();
     this.viewers.set(id, { id, peer, queue, openedAt: at, heardAt: undefined, connected: false, closed: events.closed });
@@ -192,16 +195,18 @@ class Relay implements VideoRelay {
     for (const viewer of this.viewers.values()) if (viewer.connected) viewer.queue.offer(packet);
   }
 
-  private sent(packet: RelayPacket): void {
+  private sent(id: number, packet: RelayPacket): void {
+    const t = this.now();
     this.counts.packetsOut += 1;
-    this.latency.add(this.now() - packet.receivedAt);
+    this.latency.add(t - packet.receivedAt);
+    const viewer = this.viewers.get(id);
+    if (viewer && viewer.heardAt === undefined) viewer.heardAt = t;
   }
 
   private connected(id: number): void {
     const viewer = this.viewers.get(id);
     if (!viewer || viewer.connected) return;
     viewer.connected = true;
-    viewer.heardAt = this.now();
     viewer.queue.restartAtKeyframe();
   }
 
@@ -230,18 +235,23 @@ class Relay implements VideoRelay {
     }
   }
 
-  /** Closes viewers that vanished: silent after connecting, or never connected. */
+  /** Closes viewers that vanished: silent once media flowed, or never got that far. */
   private sweep(): void {
     this.cancelSweep = undefined;
     const t = this.now();
     const silenceMs = this.o.silenceMs ?? 8000;
     const setupMs = this.o.setupMs ?? 15_000;
     for (const viewer of [...this.viewers.values()]) {
-      const silent = viewer.connected && t - (viewer.heardAt ?? viewer.openedAt) > silenceMs;
-      if (silent || (!viewer.connected && t - viewer.openedAt > setupMs)) {
+      const silent = viewer.heardAt !== undefined && t - viewer.heardAt > silenceMs;
+      if (silent || (viewer.heardAt === undefined && t - viewer.openedAt > setupMs)) {
         this.counts.silent += 1;
         this.o.log.debug('video viewer vanished; closed', { id: viewer.id, connected: viewer.connected });
-        this.close(viewer.id, silent ? `no word from the viewer for ${silenceMs} ms` : 'the viewer never connected');
+        const reason = silent
+          ? `no word from the viewer for ${silenceMs} ms`
+          : viewer.connected
+            ? `no video reached the viewer within ${setupMs} ms`
+            : 'the viewer never connected';
+        this.close(viewer.id, reason);
       }
     }
     if (this.viewers.size > 0) this.sweepSoon();
