@@ -17,7 +17,7 @@ const pass = (ok: boolean) => (ok ? 'met' : '**missed**');
 function relayRows(rows: RelayResult[]): string[] {
   return rows.map(
     (r) =>
-      `| ${r.viewers} | ${f(r.cpuPercent)} % | ${f(r.cpuPercentPerViewer, 3)} % | ${f(r.packetsOutPerSecond, 0)} | ${f(r.packetsPerViewerPerSecond, 1)} | ${f(r.addedLatencyP50Ms, 3)} / ${f(r.addedLatencyP99Ms, 3)} | ${r.upstreamCameraSessions} | ${r.decoderProcesses} |`,
+      `| ${r.viewers}${r.failedJoins > 0 ? ` (${r.failedJoins} failed to join)` : ''} | ${f(r.cpuPercent)} % | ${f(r.cpuPercentPerViewer, 3)} % | ${f(r.packetsOutPerSecond, 0)} | ${f(r.packetsPerViewerPerSecond, 1)} | ${f(r.addedLatencyP50Ms, 3)} / ${f(r.addedLatencyP99Ms, 3)} | ${r.upstreamCameraSessions} | ${r.decoderProcesses} |`,
   );
 }
 

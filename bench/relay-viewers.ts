@@ -13,6 +13,8 @@ import { descendants, sleep, treeCpu } from './proc-stats.ts';
 
 export interface RelayResult {
   viewers: number;
+  /** Viewers that did not get video (refused, or closed by the relay before their first packet). */
+  failedJoins: number;
   seconds: number;
   cpuPercent: number;
   cpuPercentPerViewer: number;
@@ -86,9 +88,14 @@ export function openRelayViewer(url: string): Promise<RelayBenchViewer> {
 
 export async function measureRelay(stack: Stack, viewers: number, seconds: number): Promise<RelayResult> {
   const opened: RelayBenchViewer[] = [];
+  let failedJoins = 0;
   // Joined in groups of ten, as people arrive, so set-up (DTLS) does not swamp the measurement.
   for (let i = 0; i < viewers; i += 10) {
-    opened.push(...(await Promise.all(Array.from({ length: Math.min(10, viewers - i) }, () => openRelayViewer(stack.url)))));
+    const group = await Promise.allSettled(Array.from({ length: Math.min(10, viewers - i) }, () => openRelayViewer(stack.url)));
+    for (const joined of group) {
+      if (joined.status === 'fulfilled') opened.push(joined.value);
+      else failedJoins += 1;
+    }
   }
   await sleep(1500);
   const received0 = opened.reduce((s, v) => s + v.client.received, 0);
@@ -102,6 +109,7 @@ export async function measureRelay(stack: Stack, viewers: number, seconds: numbe
   const received = opened.reduce((s, v) => s + v.client.received, 0) - received0;
   const result: RelayResult = {
     viewers,
+    failedJoins,
     seconds: elapsed,
     cpuPercent: cpu,
     cpuPercentPerViewer: cpu / viewers,
