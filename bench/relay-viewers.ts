@@ -66,7 +66,12 @@ export function openRelayViewer(url: string): Promise<RelayBenchViewer> {
     ws.close();
     await client.close();
   };
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve, fail) => {
+    const reject = (error: Error): void => {
+      clearTimeout(timer);
+      void close();
+      fail(error);
+    };
     const timer = setTimeout(() => reject(new Error('relay viewer got no packet in 30 s')), 30_000);
     client.onPacket(() => {
       if (client.received !== 1) return;
