@@ -4,6 +4,9 @@ import type { IdleResult } from './idle.ts';
 import type { RelayResult } from './relay-viewers.ts';
 import type { FanoutResult } from './state-fanout.ts';
 
+/** The section's first line; `BENCH_ONLY=relay` replaces RESULTS.md from here. */
+export const RELAY_HEADING = '## WebRTC relay (H.264 forwarded, no decoder)';
+
 export interface RelayResults {
   relay: RelayResult[];
   glass: GlassResult;
@@ -32,7 +35,7 @@ export function renderRelayReport(r: RelayResults): string {
   const sessions = [...r.relay, ...r.oneCore.relay].every((x) => x.upstreamCameraSessions === 1);
   const decoders = [...r.relay, ...r.oneCore.relay].every((x) => x.decoderProcesses === 0);
   return [
-    '## WebRTC relay (H.264 forwarded, no decoder)',
+    RELAY_HEADING,
     '',
     'Viewers are werift peer connections signalled over /ws as the dashboard does. Added latency is',
     "the cockpit's own figure: a packet's arrival from the daemon to its hand-over to the viewer's",

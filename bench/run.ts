@@ -10,7 +10,7 @@ import { measureControlPath } from './control-path.ts';
 import { measureDashboard } from './dashboard.ts';
 import { measureGlassToGlass } from './glass-to-glass.ts';
 import { measureIdle } from './idle.ts';
-import { renderRelayReport, type RelayResults } from './relay-report.ts';
+import { RELAY_HEADING, renderRelayReport, type RelayResults } from './relay-report.ts';
 import { measureRelay } from './relay-viewers.ts';
 import { ROOT, startStack, type Stack } from './processes.ts';
 import { renderReport, type Results } from './report.ts';
@@ -18,7 +18,7 @@ import { measureStateFanout } from './state-fanout.ts';
 import { measureThroughput } from './throughput.ts';
 
 const quick = process.env['BENCH_QUICK'] === '1';
-/** BENCH_ONLY=relay: only the WebRTC relay phases, printed (RESULTS.md is left as it is). */
+/** BENCH_ONLY=relay: only the WebRTC relay phases; RESULTS.md gets its relay section replaced. */
 const relayOnly = process.env['BENCH_ONLY'] === 'relay';
 const stateSeconds = quick ? 3 : 20;
 const phaseSeconds = quick ? 3 : 10;
@@ -28,6 +28,17 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Written by hand below this line of RESULTS.md (profiles, before/after); a run keeps it. */
 const NOTES_MARK = '<!-- notes: written by hand, kept by npm run bench -->';
+
+/** Replaces the relay section of RESULTS.md (from its heading to the notes, or the end). */
+function writeRelaySection(section: string): void {
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = old.indexOf(RELAY_HEADING);
+  const notes = old.indexOf(NOTES_MARK);
+  const before = (start >= 0 ? old.slice(0, start) : notes >= 0 ? old.slice(0, notes) : old).trimEnd();
+  const after = notes >= 0 ? `\n\n${old.slice(notes)}` : '\n';
+  writeFileSync(file, `${before}\n\n${section.trimEnd()}${after}`);
+}
 
 function writeResults(report: string): void {
   const file = join(ROOT, 'bench', 'RESULTS.md');
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
   const relay = renderRelayReport({ ...relayResults, oneCore: await oneCorePhases() });
   const full = relayOnly ? relay : `${report}\n${relay}`;
   say(`\n${full}`);
-  if (!quick && !relayOnly) writeResults(full);
+  if (!quick) (relayOnly ? writeRelaySection : writeResults)(full);
 }
 
 /** State and camera fan-out, throughput, control path and the dashboard: the report's first part. */
