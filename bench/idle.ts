@@ -29,6 +29,7 @@ export async function measureIdle(stack: Stack, seconds: number, startedAt: numb
   const t0 = performance.now();
   await sleep(seconds * 1000);
   const elapsed = (performance.now() - t0) / 1000;
+  stack.cockpit.assertAlive();
   return {
     seconds: elapsed,
     cpuPercent: (100 * (treeCpu(stack.cockpit.pid) - cpu0)) / elapsed,

@@ -17,6 +17,8 @@ export interface Proc {
   pid: number;
   /** Values parsed from the lines the process printed (e.g. its URL). */
   found: Record<string, string>;
+  /** Throws if the process has ended (with the end of its stderr), so no figure is read off a dead process. */
+  assertAlive(): void;
   stop(): Promise<void>;
 }
 
@@ -48,7 +50,12 @@ export function startProc(
       if (Object.keys(patterns).every((k) => found[k])) {
         clearTimeout(timer);
         child.removeAllListeners('exit');
-        resolve({ child, pid: childPid(child), found, stop: () => stopChild(child) });
+        const assertAlive = (): void => {
+          if (child.exitCode !== null || child.signalCode !== null) {
+            throw new Error(`${args[0]} ended (${child.exitCode ?? child.signalCode}):\n${stderr}`);
+          }
+        };
+        resolve({ child, pid: childPid(child), found, assertAlive, stop: () => stopChild(child) });
       }
     });
   });

@@ -110,6 +110,7 @@ export async function measureRelay(stack: Stack, viewers: number, seconds: numbe
   await sleep(seconds * 1000);
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = (100 * (treeCpu(stack.cockpit.pid) - cpu0)) / elapsed;
+  stack.cockpit.assertAlive();
   const after = await counters(stack);
   const received = opened.reduce((s, v) => s + v.client.received, 0) - received0;
   const result: RelayResult = {
