@@ -17,12 +17,23 @@ export interface Proc {
   pid: number;
   /** Values parsed from the lines the process printed (e.g. its URL). */
   found: Record<string, string>;
+  /** Throws if the process has ended (with the end of its stderr), so no figure is read off a dead process. */
+  assertAlive(): void;
   stop(): Promise<void>;
 }
 
-/** Spawns a TypeScript entry and waits until every pattern has matched a line of its stdout. */
-export function startProc(args: string[], env: Record<string, string>, patterns: Record<string, RegExp>): Promise<Proc> {
-  const child = spawn(TSX, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Spawns a TypeScript entry and waits until every pattern has matched a line of its stdout.
+ * `prefix` runs it under another command, e.g. `taskset -c 0` (children inherit the affinity).
+ */
+export function startProc(
+  args: string[],
+  env: Record<string, string>,
+  patterns: Record<string, RegExp>,
+  prefix: readonly string[] = [],
+): Promise<Proc> {
+  const [command, ...rest] = [...prefix, TSX, ...args] as [string, ...string[]];
+  const child = spawn(command, rest, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const found: Record<string, string> = {};
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
@@ -39,7 +50,12 @@ export function startProc(args: string[], env: Record<string, string>, patterns:
       if (Object.keys(patterns).every((k) => found[k])) {
         clearTimeout(timer);
         child.removeAllListeners('exit');
-        resolve({ child, pid: childPid(child), found, stop: () => stopChild(child) });
+        const assertAlive = (): void => {
+          if (child.exitCode !== null || child.signalCode !== null) {
+            throw new Error(`${args[0]} ended (${child.exitCode ?? child.signalCode}):\n${stderr}`);
+          }
+        };
+        resolve({ child, pid: childPid(child), found, assertAlive, stop: () => stopChild(child) });
       }
     });
   });
@@ -79,8 +95,11 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-/** The simulator and the cockpit as separate processes, so the cockpit's CPU is its own. */
-export async function startStack(extraEnv: Record<string, string> = {}): Promise<Stack> {
+/**
+ * The simulator and the cockpit as separate processes, so the cockpit's CPU is its own.
+ * `cockpitPrefix` wraps the cockpit only, e.g. `['taskset', '-c', '0']` for a one-core run.
+ */
+export async function startStack(extraEnv: Record<string, string> = {}, cockpitPrefix: readonly string[] = []): Promise<Stack> {
   const sim = await startProc(['server/sim/cli.ts', '--port', '0'], {}, {
     url: /sim: robot daemon on (\S+)/,
     signalling: /sim: camera signalling on (\S+)/,
@@ -98,6 +117,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       ...extraEnv,
     },
     { url: /cockpit: server A on (\S+)/ },
+    cockpitPrefix,
   );
   return {
     sim,

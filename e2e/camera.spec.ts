@@ -11,6 +11,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/cockpit.ts';
 import { api, stateYaw } from './pages/cockpit-api.ts';
 import { stopPageTime } from './pages/page-time.ts';
+import { withoutWebrtc } from './pages/relay.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 /** Opens the dashboard and stops page time once the socket is live. */
@@ -34,6 +35,8 @@ test('the camera view shows live pictures from the socket and the numbers move',
   page,
   cockpit,
 }, testInfo) => {
+  // The socket path is the one under test here; WebRTC is preferred where it exists (relay.spec.ts).
+  await withoutWebrtc(page);
   await openDashboard(page, cockpit.url, cockpit.token);
   const card = page.getByRole('region', { name: 'Camera' });
   await expect(card.getByText('Live', { exact: true })).toBeVisible();
@@ -99,6 +102,7 @@ test('the snapshot downloads as the JPEG on screen; full screen opens and closes
 });
 
 test('when the socket brings no pictures, the view falls back to the MJPEG stream', async ({ page, cockpit }) => {
+  await withoutWebrtc(page);
   // Pass the dashboard socket through, minus the page's requests for pictures: the cockpit then
   // sends none (and the proxy carries no picture bytes, which cost a loaded machine dearly).
   await page.routeWebSocket(/\/ws/, (ws) => {

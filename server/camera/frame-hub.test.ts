@@ -181,19 +181,32 @@ describe('demand', () => {
     await until(() => s.running);
   });
 
-  it('asks the source for JPEG only while a JPEG viewer or a recent snapshot needs it', async () => {
+  it('decodes JPEG only while a JPEG consumer exists, and stops 30 s after the last one', async () => {
     const s = scripted();
-    const hub = hubOver(s, { jpegLingerMs: 100 });
+    const clock = createManualClock();
+    const hub = hubOver(s, { clock, stallMs: 600_000 });
     await until(() => s.running);
-    const h264 = hub.subscribe('h264', () => {});
+    // Raw video for the WebRTC relay and H.264 viewers need no decoder.
+    const video = hub.subscribe('h264', () => {});
     expect(s.jpegWanted).toEqual([false]);
+    expect(hub.stats().jpegWanted).toBe(false);
     const jpeg = hub.subscribe('jpeg', () => {});
+    const recorder = hub.subscribe('jpeg', () => {});
+    expect(s.jpegWanted).toEqual([false, true]);
     jpeg.close();
+    recorder.close();
+    // The last JPEG consumer left: the decoder lingers 30 s on the hub's clock.
+    clock.advance(29_000);
+    expect(s.jpegWanted).toEqual([false, true]);
+    expect(hub.stats().jpegWanted).toBe(true);
+    clock.advance(1_010);
     expect(s.jpegWanted).toEqual([false, true, false]);
+    // A snapshot (the agent's look tool) is a consumer too, for the same 30 s.
     void hub.snapshot(10);
     expect(s.jpegWanted.at(-1)).toBe(true);
-    await until(() => s.jpegWanted.at(-1) === false, 2000);
-    h264.close();
+    clock.advance(30_010);
+    expect(s.jpegWanted.at(-1)).toBe(false);
+    video.close();
   });
 });
 

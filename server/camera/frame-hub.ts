@@ -4,8 +4,9 @@
  * frame through its own mailbox, so a slow viewer drops frames without slowing the others.
  * The upstream client runs while someone needs it (a viewer, or a snapshot in the last
  * `idleStopMs`), or always when `idleStopMs` is null; H.264 sources decode to JPEG only while
- * a JPEG viewer or a recent snapshot needs it. The robot's microphone, where the source carries
- * it, is listened to through the hub too, so that a listener keeps the one upstream client open.
+ * a JPEG consumer (viewer, recorder, snapshot) needs it and `jpegLingerMs` after the last. The
+ * robot's microphone and the raw video RTP (for the WebRTC relay), where the source carries
+ * them, are taken through the hub too, so that they keep the one upstream client open.
  */
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { CameraHealth } from '../contract/health.ts';
@@ -15,6 +16,7 @@ import { createFpsMeter } from './fps-meter.ts';
 import type { CameraFrame, CameraSource, FrameKind } from './frame.ts';
 import { createMailbox, type Deliver, type Mailbox } from './latest-only.ts';
 import { createSourceRunner, type RunnerStats, type SourceRunner } from './source-runner.ts';
+import type { RtpPacket } from './video-rtp.ts';
 
 export interface FrameHubOptions {
   /** null: no camera configured (`camera: off`); the hub then reports `off` and has no frames. */
@@ -29,7 +31,10 @@ export interface FrameHubOptions {
   retryMaxMs?: number;
   /** Upstream client closed after this long without viewers or snapshots; null keeps it always open. */
   idleStopMs?: number | null;
-  /** A snapshot keeps JPEG decoding on for this long, so a poller does not restart the decoder. */
+  /**
+   * JPEG decoding stays on this long after the last JPEG consumer left or the last snapshot
+   * (default 30 s), so a poller or a reloading page does not restart the decoder.
+   */
   jpegLingerMs?: number;
   /** Time for demand, snapshots and the source's watchdog and retries (server/clock.ts). */
   clock?: TimerClock;
@@ -45,7 +50,20 @@ export interface HubStats extends RunnerStats {
   viewers: Record<FrameKind, number>;
   /** Frames skipped for slow viewers, all viewers so far. */
   dropped: number;
+  /** Consumers of the raw video RTP (the WebRTC relay takes one while it has viewers). */
+  videoWatchers: number;
+  /** The source is asked to decode JPEG now (an H.264 source then runs its decoder). */
+  jpegWanted: boolean;
 }
+
+/** Raw video RTP from the source, while the watch is open; it keeps the upstream client open. */
+export interface VideoWatch {
+  close(): void;
+  /** Asks the robot for a keyframe (coalesce before calling: relay/keyframe-requests.ts). */
+  requestKeyframe(): void;
+}
+
+export type VideoWatchResult = { ok: true; watch: VideoWatch } | { ok: false; error: string };
 
 /** Listening to the microphone either works or says why not (errors as values). */
 export type MicrophoneListen = { ok: true; subscription: MicrophoneSubscription } | { ok: false; error: string };
@@ -68,6 +86,8 @@ export interface FrameHub {
   readonly microphoneName: string | null;
   /** Listens to the robot's microphone; the hub ends the listener (`end`) when it stops. */
   listenMicrophone(listener: MicrophoneListener): MicrophoneListen;
+  /** Watches the raw H.264 RTP; refused when the source is not the daemon's WebRTC camera. */
+  watchVideo(onPacket: (rtp: RtpPacket) => void): VideoWatchResult;
 }
 
 const FRESH_MS = 1000;
@@ -87,6 +107,8 @@ class CameraFrameHub implements FrameHub {
   private readonly newest: Partial<Record<FrameKind, { frame: CameraFrame; at: number }>> = {};
   private readonly waiters = new Set<(frame: CameraFrame | undefined) => void>();
   private readonly microphoneListeners = new Map<MicrophoneListener, MicrophoneSubscription>();
+  private readonly videoWatches = new Set<() => void>();
+  private jpegWanted = false;
   private readonly fps = createFpsMeter();
   private enabled = false;
   /** The upstream client stays open until then without viewers (a snapshot or a viewer just left). */
@@ -102,7 +124,7 @@ class CameraFrameHub implements FrameHub {
     this.clock = options.clock ?? systemClock;
     this.now = () => this.clock.now();
     this.idleStopMs = options.idleStopMs === undefined ? 30_000 : options.idleStopMs;
-    this.jpegLingerMs = options.jpegLingerMs ?? 10_000;
+    this.jpegLingerMs = options.jpegLingerMs ?? 30_000;
     this.runner = options.source
       ? createSourceRunner({
           source: options.source,
@@ -142,6 +164,24 @@ class CameraFrameHub implements FrameHub {
     return { ok: true, subscription: { close } };
   }
 
+  watchVideo(onPacket: (rtp: RtpPacket) => void): VideoWatchResult {
+    const video = this.options.source?.video;
+    if (!video) {
+      const what = this.options.source ? `the camera source (${this.options.source.name})` : 'no camera is configured, so it';
+      return { ok: false, error: `${what} has no H.264 RTP to relay: it comes only with the daemon's WebRTC camera` };
+    }
+    const unlisten = video.listen(onPacket);
+    const close = (): void => {
+      if (!this.videoWatches.delete(close)) return;
+      unlisten();
+      this.keepNeeded(this.now());
+      this.settle();
+    };
+    this.videoWatches.add(close);
+    this.settle();
+    return { ok: true, watch: { close, requestKeyframe: () => video.requestKeyframe() } };
+  }
+
   start(): void {
     this.enabled = true;
     this.settle();
@@ -150,6 +190,7 @@ class CameraFrameHub implements FrameHub {
   async stop(): Promise<void> {
     this.enabled = false;
     this.cancelDemand?.();
+    for (const close of [...this.videoWatches]) close();
     for (const kind of ['jpeg', 'h264'] as const) {
       const ending = [...this.viewers[kind]];
       this.viewers[kind].clear();
@@ -180,7 +221,9 @@ class CameraFrameHub implements FrameHub {
     const close = (): void => {
       if (!this.viewers[kind].delete(viewer)) return;
       this.retire(viewer);
-      this.keepNeeded(this.now());
+      const t = this.now();
+      this.keepNeeded(t);
+      if (kind === 'jpeg') this.jpegUntil = Math.max(this.jpegUntil, t + this.jpegLingerMs);
       this.settle();
     };
     this.viewers[kind].add(viewer);
@@ -227,6 +270,8 @@ class CameraFrameHub implements FrameHub {
       ...runnerStats,
       viewers: { jpeg: this.viewers.jpeg.size, h264: this.viewers.h264.size },
       dropped: this.droppedClosed + open,
+      videoWatchers: this.videoWatches.size,
+      jpegWanted: this.jpegWanted,
     };
   }
 
@@ -250,11 +295,14 @@ class CameraFrameHub implements FrameHub {
   /** Starts or stops the upstream client and the JPEG decoding to match who needs them now. */
   private settle(): void {
     this.cancelDemand?.();
+    this.cancelDemand = undefined;
     if (!this.runner) return;
     const t = this.now();
-    const viewers = this.viewers.jpeg.size + this.viewers.h264.size + this.microphoneListeners.size;
+    const viewers =
+      this.viewers.jpeg.size + this.viewers.h264.size + this.microphoneListeners.size + this.videoWatches.size;
     const needed = this.enabled && (this.idleStopMs === null || viewers > 0 || t < this.neededUntil);
-    this.runner.wantJpeg(this.viewers.jpeg.size > 0 || t < this.jpegUntil);
+    this.jpegWanted = needed && (this.viewers.jpeg.size > 0 || t < this.jpegUntil);
+    this.runner.wantJpeg(this.jpegWanted);
     if (!needed) {
       void this.runner.halt();
       this.fps.reset();

@@ -1,4 +1,5 @@
 import type { CameraMicrophone } from './audio/microphone-tap.ts';
+import type { VideoRtp } from './video-rtp.ts';
 
 /**
  * What flows through the camera feature: frames from ONE upstream source per robot
@@ -46,4 +47,9 @@ export interface CameraSource {
    * session does; local capture devices and MJPEG do not).
    */
   readonly microphone?: CameraMicrophone;
+  /**
+   * The H.264 RTP packets as received, when this source's connection is WebRTC: the relay
+   * forwards them to browsers unchanged (relay/README-relay.md).
+   */
+  readonly video?: VideoRtp;
 }

@@ -15,6 +15,8 @@ export {
   type HubStats,
   type MicrophoneListen,
   type Subscription,
+  type VideoWatch,
+  type VideoWatchResult,
 } from './frame-hub.ts';
 export type { CameraMicrophone, MicrophoneListener, MicrophoneSubscription } from './audio/microphone-tap.ts';
 export type { CameraFrame, CameraSource, FrameKind, H264AccessUnit } from './frame.ts';
@@ -28,6 +30,10 @@ export {
 export { chooseCameraSource, type SourceContext } from './sources/choose-source.ts';
 export { serveMjpeg, MJPEG_BOUNDARY } from './mjpeg-stream.ts';
 export { cameraSocketHandler, type CameraSocketClient } from './ws-feed.ts';
+export { createVideoRelay, type RelayStats, type VideoRelay, type VideoRelayOptions } from './relay/video-relay.ts';
+export { videoSocketHandler } from './relay/relay-socket.ts';
+export { openRelayPeers } from './relay/relay-peer.ts';
+export type { RtpPacket, VideoRtp } from './video-rtp.ts';
 export { decodeFramePacket, encodeFramePacket, FRAME_PACKET_HEADER, FRAME_PACKET_JPEG } from './frame-packet.ts';
 
 export interface CameraOptions {

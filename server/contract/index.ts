@@ -8,3 +8,4 @@ export type * from './recordings.ts';
 export type * from './discovery.ts';
 export type * from './apps.ts';
 export type * from './selftest.ts';
+export type * from './video.ts';

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
 import { readAppLogs, recentAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
-import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
+import { cameraSocketHandler, createVideoRelay, videoSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
 import type { RouteSpec } from '../http/route-table.ts';
@@ -26,7 +26,7 @@ import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './pl
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
 import { appsRoutes } from './routes/apps-routes.ts';
-import { cameraRoutes } from './routes/camera-routes.ts';
+import { cameraRoutes, relayStatsRoute } from './routes/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { personaRoutes } from './routes/persona-routes.ts';
@@ -112,6 +112,8 @@ export function createDesktopFeatures({
   // Tracking is in the state object only while the daemon's tracker is available.
   robot.attachTracking(() => (tracking.available() === false ? undefined : tracking.status()));
   robot.attachCamera(() => camera.health());
+  // Live video for browsers: the daemon's H.264 forwarded as it comes, no decoder (camera/relay/).
+  const relay = createVideoRelay({ hub: camera, log: log.child('relay') });
   const baseAgent = createAgent({
     dataDir: config.dataDir,
     env: config.model,
@@ -184,12 +186,16 @@ export function createDesktopFeatures({
       ...agentRoutes(agent),
       ...platformRoutes({ port: platform?.port }),
       ...cameraRoutes(camera),
+      relayStatsRoute(camera, relay),
       ...pushRoutes(push),
       ...personaRoutes(personas),
       ...appsRoutes({ apps, logs: (app) => appLogs.read(app) }),
       ...selfTestRoutes(selftest),
     ],
-    onSocket: handleSocketMessages({ control: recorder.watchJoystick(control), handlers: { camera: cameraSocketHandler(camera) } }),
+    onSocket: handleSocketMessages({
+      control: recorder.watchJoystick(control),
+      handlers: { camera: cameraSocketHandler(camera), video: videoSocketHandler(relay, log.child('relay')) },
+    }),
     bindBroadcast(fn) {
       broadcastTo = fn;
     },
@@ -206,6 +212,7 @@ export function createDesktopFeatures({
     },
     async stop() {
       apps.close();
+      relay.stop();
       push.stop();
       platformFeed.close();
       await personas.stop();

@@ -7,8 +7,8 @@ import { hasKey } from '../http/caller.ts';
 import type { WsClient } from '../http/ws-hub.ts';
 import type { Control } from '../motion/control.ts';
 
-/** Inbound frames are tiny; anything larger is not ours. */
-const MAX_MESSAGE = 4096;
+/** Inbound frames are small (the largest is a browser's SDP answer for the video relay); anything larger is not ours. */
+const MAX_MESSAGE = 16 * 1024;
 
 export interface SocketMessageDeps {
   control: Control;
@@ -20,7 +20,7 @@ export function handleSocketMessages(deps: SocketMessageDeps): (client: WsClient
   return (client) => {
     client.onMessage((data, isBinary) => {
       if (isBinary || (data as Buffer).length > MAX_MESSAGE) {
-        client.send({ type: 'error', code: 'BAD_REQUEST', error: 'messages are JSON text of at most 4 KB' });
+        client.send({ type: 'error', code: 'BAD_REQUEST', error: 'messages are JSON text of at most 16 KB' });
         return;
       }
       let message: unknown;

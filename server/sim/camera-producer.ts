@@ -18,13 +18,15 @@ export interface CameraProducer {
   setAvailable(on: boolean): void;
   readonly available: boolean;
   /** Sessions open now and since start (each is one upstream camera client); open ones encoding audio. */
-  counts(): { open: number; total: number; audio: number };
+  counts(): { open: number; total: number; audio: number; peak: number };
   close(): void;
 }
 
 class Producer implements CameraProducer {
   private readonly sessions = new Map<string, CameraSession>();
   private total = 0;
+  /** Most sessions open at once since start: a second session beside the first shows here. */
+  private peak = 0;
   private isAvailable = false;
   private closed = false;
   private readonly peerId: string;
@@ -52,9 +54,9 @@ class Producer implements CameraProducer {
     if (!on) for (const id of [...this.sessions.keys()]) this.drop(id);
   }
 
-  counts(): { open: number; total: number; audio: number } {
+  counts(): { open: number; total: number; audio: number; peak: number } {
     const audio = [...this.sessions.values()].filter((session) => session.audio).length;
-    return { open: this.sessions.size, total: this.total, audio };
+    return { open: this.sessions.size, total: this.total, audio, peak: this.peak };
   }
 
   close(): void {
@@ -86,6 +88,7 @@ class Producer implements CameraProducer {
     });
     this.sessions.set(sessionId, session);
     this.total += 1;
+    this.peak = Math.max(this.peak, this.sessions.size);
     session.offer().catch((error: unknown) => this.fail(sessionId, `offer failed: ${String(error)}`));
   }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderFrame } from './camera-render.ts';
-import { type SceneView } from './camera-scene.ts';
+import { COUNTER_BITS, COUNTER_CELL, type SceneView } from './camera-scene.ts';
 import { poseFromXyzrpy } from './pose.ts';
 import { observeFace, type WorldFace } from './tracking.ts';
 
@@ -57,5 +57,18 @@ describe('simulated camera scene', () => {
     let skin = 0;
     for (let x = 0; x < W; x += 4) for (let y = 0; y < H; y += 4) if (isSkin(pixel(away, x, y))) skin += 1;
     expect(skin).toBe(0);
+  });
+});
+
+describe('frame counter strip', () => {
+  it('draws the clock modulo 2^24 as white and black cells along the top edge, readable from pixels', async () => {
+    const clockMs = 1_764_000_123_456;
+    const rgba = await renderFrame({ yaw: 0, pitch: 0, roll: 0, face: null, clockMs, width: 640, height: 360 });
+    let value = 0;
+    for (let i = 0; i < COUNTER_BITS; i += 1) {
+      const at = ((COUNTER_CELL >> 1) * 640 + i * COUNTER_CELL + (COUNTER_CELL >> 1)) * 4;
+      value = value * 2 + ((rgba[at] ?? 0) > 128 ? 1 : 0);
+    }
+    expect(value).toBe(clockMs % 2 ** COUNTER_BITS);
   });
 });

@@ -162,6 +162,25 @@ function clockText(ms: number): string {
   return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}Z`;
 }
 
+/** Bits of the frame counter strip: the clock's milliseconds modulo 2^24 (about 4.7 hours). */
+export const COUNTER_BITS = 24;
+/** Side of one counter cell, pixels; big enough to survive H.264 at the simulator's quality. */
+export const COUNTER_CELL = 16;
+
+/**
+ * A machine-readable clock along the top-left edge: COUNTER_BITS square cells, most significant
+ * first, white for 1 and black for 0. A viewer reads it back from the decoded picture (the centre
+ * pixel of each cell) and subtracts it from its own clock: glass-to-glass latency on one host.
+ */
+function counterStrip(ms: number): string {
+  const value = Math.floor(ms) % 2 ** COUNTER_BITS;
+  const cells = Array.from({ length: COUNTER_BITS }, (_, i) => {
+    const bit = Math.floor(value / 2 ** (COUNTER_BITS - 1 - i)) % 2;
+    return `<rect x="${i * COUNTER_CELL}" y="0" width="${COUNTER_CELL}" height="${COUNTER_CELL}" fill="${bit ? '#ffffff' : '#000000'}"/>`;
+  });
+  return cells.join('');
+}
+
 /** The whole picture as an SVG document of `width`×`height` pixels. */
 export function renderSceneSvg(view: SceneView): string {
   const p = projector(view);
@@ -180,6 +199,7 @@ export function renderSceneSvg(view: SceneView): string {
     `</g>` +
     `<rect x="0" y="${h - 22}" width="${w}" height="22" fill="#000000" fill-opacity="0.45"/>` +
     `<text x="8" y="${h - 6}" font-family="DejaVu Sans Mono, monospace" font-size="14" fill="#ffffff">SIM CAMERA  ${clockText(view.clockMs)}  yaw ${heading}°</text>` +
+    counterStrip(view.clockMs) +
     `</svg>`
   );
 }

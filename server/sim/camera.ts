@@ -47,6 +47,7 @@ export async function startSimCamera(ctx: SimContext, options: { port: number; l
     return {
       cameraSessions: s.open,
       cameraSessionsTotal: s.total,
+      cameraSessionsPeak: s.peak,
       cameraAudioSessions: s.audio,
       cameraSignallingClients: server.connections(),
     };

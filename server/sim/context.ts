@@ -33,6 +33,8 @@ export interface SimCounters {
   /** Camera WebRTC sessions open now and since start: each is one upstream camera client. */
   cameraSessions: number;
   cameraSessionsTotal: number;
+  /** Most camera sessions open at once since start (one client never holds two). */
+  cameraSessionsPeak: number;
   /** Of the open camera sessions, those whose answer took the microphone (each runs an Opus encoder). */
   cameraAudioSessions: number;
   /** Sockets open on the camera signalling server. */
@@ -41,7 +43,7 @@ export interface SimCounters {
 
 export type CameraCounters = Pick<
   SimCounters,
-  'cameraSessions' | 'cameraSessionsTotal' | 'cameraAudioSessions' | 'cameraSignallingClients'
+  'cameraSessions' | 'cameraSessionsTotal' | 'cameraSessionsPeak' | 'cameraAudioSessions' | 'cameraSignallingClients'
 >;
 
 /** The simulated camera (camera.ts) as the routes see it. */
@@ -161,6 +163,7 @@ export function createSimContext(log: Log): SimContext {
       counters: () => ({
         cameraSessions: 0,
         cameraSessionsTotal: 0,
+        cameraSessionsPeak: 0,
         cameraAudioSessions: 0,
         cameraSignallingClients: 0,
       }),

@@ -11,6 +11,7 @@
 import type { Log } from '../../log.ts';
 import type { MicrophoneTap } from '../audio/microphone-tap.ts';
 import type { H264FrameMaker } from '../h264/frame-maker.ts';
+import type { VideoRtpTap } from '../video-rtp.ts';
 import type { SignallingClient, SignallingMessage } from './signalling-client.ts';
 import { createConsumerSession, type ConsumerSession } from './webrtc-consumer.ts';
 
@@ -35,6 +36,7 @@ export class CameraSessionKeeper {
     private readonly client: SignallingClient,
     private readonly frames: H264FrameMaker,
     private readonly microphone: MicrophoneTap,
+    private readonly video: VideoRtpTap,
     private readonly producerName: string,
     private readonly log: Log,
   ) {}
@@ -114,6 +116,7 @@ export class CameraSessionKeeper {
       onOpus: (packet, samples) => this.microphone.opus(packet, samples),
       signal: (inner) => this.client.send({ type: 'peer', sessionId, ...inner }),
       onAccessUnit: (au) => this.frames.accessUnit(au),
+      onVideoRtp: (rtp) => this.video.push(rtp),
       onParameterSets: (nals) => this.frames.setParameterSets(nals),
       onFailed: (reason) => this.fail(reason),
     });

@@ -18,6 +18,8 @@ export interface ConsumerDeps {
   /** Sends the inner part of a `peer` message (`{sdp}`) to the producer. */
   signal(inner: Record<string, unknown>): void;
   onAccessUnit(au: H264AccessUnit): void;
+  /** Every video RTP packet as it arrives, for the relay (video-rtp.ts). */
+  onVideoRtp(rtp: RtpPacket): void;
   /** SPS/PPS the offer carried in sprop-parameter-sets (RFC 6184 §8.1), for keyframes without them. */
   onParameterSets(nals: Buffer[]): void;
   onFailed(reason: string): void;
@@ -50,7 +52,8 @@ export function spropParameterSets(sdp: string): Buffer[] {
 }
 
 class Consumer implements ConsumerSession {
-  private readonly pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] } });
+  // LAN only: host candidates, no STUN server to ask (werift's default is a public one).
+  private readonly pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] }, iceServers: [] });
   private readonly jitter = new JitterBufferBase(90_000, { latency: JITTER_MS });
   private readonly depacketizer = createRtpDepacketizer(() => this.requestKeyframe());
   private video: MediaStreamTrack | undefined;
@@ -113,6 +116,7 @@ class Consumer implements ConsumerSession {
   }
 
   private onRtp(rtp: RtpPacket): void {
+    this.deps.onVideoRtp(rtp);
     for (const out of this.jitter.processInput({ rtp })) {
       if (out.isPacketLost) this.depacketizer.lost();
       if (!out.rtp) continue;

@@ -9,6 +9,7 @@
 import type { Log } from '../../log.ts';
 import { createMicrophoneTap, type CameraMicrophone, type MicrophoneTap } from '../audio/microphone-tap.ts';
 import type { CameraFrame, CameraSource } from '../frame.ts';
+import { createVideoRtpTap, type VideoRtp, type VideoRtpTap } from '../video-rtp.ts';
 import { createH264FrameMaker, type H264FrameMaker } from '../h264/frame-maker.ts';
 import { CameraSessionKeeper } from './camera-session-keeper.ts';
 import { connectSignalling, type SignallingClient } from './signalling-client.ts';
@@ -38,6 +39,7 @@ class WebrtcCameraSource implements CameraSource {
   readonly name: string;
   private readonly log: Log;
   private readonly tap: MicrophoneTap;
+  private readonly rtp: VideoRtpTap = createVideoRtpTap(() => this.run?.keeper.requestKeyframe());
   private run: Run | undefined;
   private jpeg = false;
 
@@ -57,6 +59,10 @@ class WebrtcCameraSource implements CameraSource {
     return this.tap;
   }
 
+  get video(): VideoRtp {
+    return this.rtp;
+  }
+
   async start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void): Promise<void> {
     if (this.run) throw new Error('webrtc source already started');
     // Messages only come after the welcome, by which time the keeper exists.
@@ -73,7 +79,7 @@ class WebrtcCameraSource implements CameraSource {
       ...(this.o.jpegQuality ? { jpegQuality: this.o.jpegQuality } : {}),
       ...(this.o.ffmpegBinary ? { ffmpegBinary: this.o.ffmpegBinary } : {}),
     });
-    ref.keeper = new CameraSessionKeeper(client, frames, this.tap, this.o.producerName ?? 'reachymini', this.log);
+    ref.keeper = new CameraSessionKeeper(client, frames, this.tap, this.rtp, this.o.producerName ?? 'reachymini', this.log);
     this.run = { client, frames, keeper: ref.keeper };
     frames.wantJpeg(this.jpeg);
     ref.keeper.begin();

@@ -6,6 +6,7 @@
  */
 import type { Context } from 'koa';
 import type { FrameHub } from '../../camera/frame-hub.ts';
+import type { VideoRelay } from '../../camera/relay/video-relay.ts';
 import { serveMjpeg } from '../../camera/mjpeg-stream.ts';
 import { AppError } from '../../errors.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
@@ -63,4 +64,21 @@ export function cameraRoutes(hub: FrameHub, options: CameraRouteOptions = {}): R
       },
     },
   ];
+}
+
+/**
+ * The camera's fan-out at a glance, for diagnostics and `npm run bench`: the hub (viewers by
+ * kind, whether JPEG is decoded) and the WebRTC relay (viewers, packets, added latency).
+ */
+export function relayStatsRoute(hub: FrameHub, relay: VideoRelay): RouteSpec {
+  return {
+    method: 'GET',
+    path: '/api/console/camera/relay',
+    access: 'key',
+    summary: 'camera fan-out: {hub: viewers, jpegWanted, …; relay: viewers, packets, latencyMs p50/p99, keyframe requests}',
+    handler(ctx) {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { camera: hub.health(), hub: hub.stats(), relay: relay.stats() };
+    },
+  };
 }

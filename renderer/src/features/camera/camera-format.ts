@@ -26,7 +26,7 @@ export function formatDegrees(value: number): string {
 }
 
 export interface ReadoutFacts {
-  path: 'socket' | 'mjpeg';
+  path: 'webrtc' | 'socket' | 'mjpeg';
   /** A picture was drawn lately. */
   fresh: boolean;
   shown: number;
@@ -35,16 +35,32 @@ export interface ReadoutFacts {
   latencyMs: number | null;
   /** Pictures per second at the cockpit (all the MJPEG path can tell). */
   serverFps: number;
+  /** Why the view is not on WebRTC, when it tried and left it. */
+  fallbackReason?: string | null;
 }
 
-/** The camera's tiles: what the socket path measures here, or the little the MJPEG path can tell. */
+const PATH_NAMES = { webrtc: 'WebRTC (relay)', socket: 'Socket JPEG', mjpeg: 'MJPEG' } as const;
+
+/** Which path brings the pictures, and why not WebRTC when it was left. */
+export function describePath(path: ReadoutFacts['path'], fallbackReason?: string | null): string {
+  const name = PATH_NAMES[path];
+  return path !== 'webrtc' && fallbackReason ? `${name} (WebRTC: ${fallbackReason})` : name;
+}
+
+/**
+ * The camera's tiles: what the socket and WebRTC paths measure here (for WebRTC, "Cockpit →
+ * screen" is the browser's own arrival-to-display delay), or the little the MJPEG path can tell;
+ * and the path in use.
+ */
 export function cameraReadouts(f: ReadoutFacts, now: number): { label: string; value: string }[] {
+  const path = { label: 'Video path', value: describePath(f.path, f.fallbackReason) };
   if (f.path === 'mjpeg') {
     return [
       { label: 'Pictures shown', value: DASH },
       { label: 'Frame age', value: DASH },
       { label: 'Frame rate', value: `${formatFps(f.serverFps)} at the cockpit` },
       { label: 'Cockpit → screen', value: DASH },
+      path,
     ];
   }
   return [
@@ -52,5 +68,6 @@ export function cameraReadouts(f: ReadoutFacts, now: number): { label: string; v
     { label: 'Frame age', value: formatAge(f.capturedAt === null ? null : now - f.capturedAt) },
     { label: 'Frame rate', value: formatFps(f.fresh ? f.fps : 0) },
     { label: 'Cockpit → screen', value: formatDelay(f.latencyMs) },
+    path,
   ];
 }

@@ -1,18 +1,26 @@
 /**
- * The live camera view's state. Pictures come as binary messages on the dashboard's one socket
- * (the lowest-latency path: no base64, decoded off the main thread by createImageBitmap and drawn
- * on a canvas); only the newest waiting picture is kept while one decodes, so a slow screen skips
- * pictures instead of falling behind. When the cockpit says the camera is live but the socket
- * brings nothing, the view falls back to the MJPEG stream in an <img>.
+ * The live camera view's state. The preferred path is WebRTC: the robot's H.264 forwarded by
+ * the cockpit's relay and decoded by the browser in a <video> (lib/api/relay-video.ts). When the
+ * browser has no WebRTC, or the cockpit refuses it, or no picture comes, pictures come as binary
+ * JPEG messages on the dashboard's one socket (no base64, decoded off the main thread by
+ * createImageBitmap and drawn on a canvas; only the newest waiting picture is kept while one
+ * decodes, so a slow screen skips pictures instead of falling behind). When the cockpit says the
+ * camera is live but the socket brings nothing, the view falls back to the MJPEG stream in an <img>.
  */
 import type { CameraHealth, ServerFrame } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { CameraApi } from '../../lib/api/camera-api.ts';
 import { parseCameraPacket, type CameraPacket } from '../../lib/api/camera-packet.ts';
+import { webrtcAvailable } from '../../lib/api/relay-video.ts';
 import type { CameraStatus } from './camera-status.ts';
 import { FrameStats } from './frame-stats.ts';
 
-export type CameraPath = 'socket' | 'mjpeg';
+export type CameraPath = 'webrtc' | 'socket' | 'mjpeg';
+
+/** The best path this browser can try: WebRTC where it exists. */
+function bestPath(): CameraPath {
+  return webrtcAvailable() ? 'webrtc' : 'socket';
+}
 
 const STATUSES: readonly string[] = ['live', 'starting', 'lost', 'off'];
 
@@ -24,7 +32,9 @@ function readHealth(u: unknown): CameraHealth | null {
 }
 
 export class CameraFeed {
-  path = $state<CameraPath>('socket');
+  path = $state<CameraPath>(bestPath());
+  /** Why the view left the WebRTC path (said under the picture); null while on it or never tried. */
+  fallbackReason = $state<string | null>(null);
   health = $state<CameraStatus | null>(null);
   /** Pictures per second at the cockpit's frame hub. */
   serverFps = $state(0);
@@ -83,6 +93,37 @@ export class CameraFeed {
     if (!packet) return;
     this.#pending = packet;
     if (!this.#decoding) void this.#drawWaiting();
+  }
+
+  /** A picture shown by the WebRTC <video>; times as the browser reports them (relay-video.ts). */
+  videoShown(info: { captureTime: number | null; delayMs: number | null }): void {
+    if (this.path !== 'webrtc') return;
+    const now = Date.now();
+    this.#stats.record(now, now);
+    this.shown += 1;
+    this.shownAt = now;
+    this.capturedAt = info.captureTime === null ? null : performance.timeOrigin + info.captureTime;
+    this.latencyMs = info.delayMs;
+    this.fps = this.#stats.fps(now);
+  }
+
+  /** WebRTC was refused or failed: the socket's JPEG pictures instead, saying why. */
+  webrtcFailed(reason: string): void {
+    if (this.path !== 'webrtc') return;
+    this.fallbackReason = reason;
+    this.path = 'socket';
+    this.askedAt = null;
+    this.#stats.reset();
+  }
+
+  /** A fresh socket is a fresh chance for the best path. */
+  useBest(): void {
+    const best = bestPath();
+    if (this.path === best) return;
+    this.path = best;
+    this.streamShowing = false;
+    this.askedAt = null;
+    this.#stats.reset();
   }
 
   useStream(): void {

@@ -1,0 +1,83 @@
+/** The WebRTC relay's part of bench/RESULTS.md: fan-out, latency, idle and the one-core run. */
+import type { GlassResult } from './glass-to-glass.ts';
+import type { IdleResult } from './idle.ts';
+import type { RelayResult } from './relay-viewers.ts';
+import type { FanoutResult } from './state-fanout.ts';
+
+/** The section's first line; `BENCH_ONLY=relay` replaces RESULTS.md from here. */
+export const RELAY_HEADING = '## WebRTC relay (H.264 forwarded, no decoder)';
+
+export interface RelayResults {
+  relay: RelayResult[];
+  glass: GlassResult;
+  idle: IdleResult;
+  oneCore: { state: FanoutResult[]; relay: RelayResult[] };
+}
+
+const f = (n: number | null, digits = 1) => (n !== null && Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const pass = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+function relayRows(rows: RelayResult[]): string[] {
+  return rows.map(
+    (r) =>
+      `| ${r.viewers}${r.failedJoins > 0 ? ` (${r.failedJoins} failed to join)` : ''} | ${f(r.cpuPercent)} % | ${f(r.cpuPercentPerViewer, 3)} % | ${f(r.packetsOutPerSecond, 0)} | ${f(r.packetsPerViewerPerSecond, 1)} | ${f(r.addedLatencyP50Ms, 3)} / ${f(r.addedLatencyP99Ms, 3)} | ${r.upstreamCameraSessions} | ${r.decoderProcesses} |`,
+  );
+}
+
+const RELAY_HEADER = [
+  '| Viewers | Cockpit CPU | CPU per viewer | Packets forwarded/s | Packets/viewer/s | Added latency p50 / p99 (ms) | Upstream sessions | Decoder processes |',
+  '|---|---|---|---|---|---|---|---|',
+];
+
+export function renderRelayReport(r: RelayResults): string {
+  const worst = r.relay.reduce((max, x) => Math.max(max, x.addedLatencyP99Ms ?? Infinity), 0);
+  const medianWorst = r.relay.reduce((max, x) => Math.max(max, x.addedLatencyP50Ms ?? Infinity), 0);
+  const sessions = [...r.relay, ...r.oneCore.relay].every((x) => x.upstreamCameraSessions === 1);
+  const decoders = [...r.relay, ...r.oneCore.relay].every((x) => x.decoderProcesses === 0);
+  return [
+    RELAY_HEADING,
+    '',
+    'Viewers are werift peer connections signalled over /ws as the dashboard does. Added latency is',
+    "the cockpit's own figure: a packet's arrival from the daemon to its hand-over to the viewer's",
+    'socket (GET /api/console/camera/relay, last 4096 packets).',
+    '',
+    ...RELAY_HEADER,
+    ...relayRows(r.relay),
+    '',
+    '### Glass to glass (Chromium, frame counter drawn by the simulator)',
+    '',
+    `Over ${r.glass.seconds} s each; the page reads the counter strip from every displayed frame.`,
+    '',
+    '| Path | Frames read | p50 (ms) | p99 (ms) |',
+    '|---|---|---|---|',
+    `| straight from the simulator | ${r.glass.direct.frames} | ${f(r.glass.direct.p50, 0)} | ${f(r.glass.direct.p99, 0)} |`,
+    `| through the cockpit's relay | ${r.glass.relay.frames} | ${f(r.glass.relay.p50, 0)} | ${f(r.glass.relay.p99, 0)} |`,
+    '',
+    '### Idle (no viewer, camera closed by its idle stop)',
+    '',
+    `CPU ${f(r.idle.cpuPercent, 2)} % of a core over ${f(r.idle.seconds, 0)} s; RSS ${r.idle.rssMb} MiB after ${f(r.idle.uptimeSeconds / 60, 1)} min of uptime; upstream sessions ${r.idle.upstreamCameraSessions}, decoder processes ${r.idle.decoderProcesses}.`,
+    '',
+    '### One core (`taskset -c 0` on the cockpit), the stand-in for a small ARM board',
+    '',
+    '| Viewers (/ws state) | Frames/viewer/s | Delivered | p99 gap (ms) | Cockpit CPU | RSS (MiB) |',
+    '|---|---|---|---|---|---|',
+    ...r.oneCore.state.map(
+      (s) => `| ${s.viewers} | ${f(s.framesPerViewerPerSecond, 2)} | ${f(s.deliveredPercent, 2)} % | ${f(s.p99GapMs)} | ${f(s.cpuPercent)} % | ${s.rssMb} |`,
+    ),
+    '',
+    ...RELAY_HEADER,
+    ...relayRows(r.oneCore.relay),
+    '',
+    '### Relay targets',
+    '',
+    '| Target | Figure | |',
+    '|---|---|---|',
+    `| added latency p50 < 5 ms (worst phase) | ${f(medianWorst, 3)} ms | ${pass(medianWorst < 5)} |`,
+    `| added latency p99 < 5 ms (worst phase) | ${f(worst, 3)} ms | ${pass(worst < 5)} |`,
+    `| glass to glass: relay adds ≤ 50 ms (p50) | ${f(r.glass.addedP50, 0)} ms | ${pass(r.glass.addedP50 <= 50)} |`,
+    `| one upstream session, 0 decoders with only WebRTC viewers | ${sessions ? 'always 1' : 'not always 1'}, ${decoders ? '0 decoders' : 'a decoder ran'} | ${pass(sessions && decoders)} |`,
+    `| idle CPU < 1 % of a core | ${f(r.idle.cpuPercent, 2)} % | ${pass(r.idle.cpuPercent < 1)} |`,
+    `| idle RSS < 150 MiB | ${r.idle.rssMb} MiB | ${pass(r.idle.rssMb < 150)} |`,
+    '',
+  ].join('\n');
+}
