@@ -71,6 +71,8 @@ export interface FeatureOptions {
   push?: PushOptions;
   /** The black box recorder's tap: broadcasts, control requests and joystick frames are recorded. */
   recorder?: RecorderTap;
+  /** The bearer the platform presents when it dials this robot as an endpoint device: the owner token. */
+  endpointSecret?: string;
 }
 
 export function createDesktopFeatures({
@@ -81,6 +83,7 @@ export function createDesktopFeatures({
   platform,
   push: pushOptions,
   recorder = NO_RECORDER_TAP,
+  endpointSecret,
 }: FeatureOptions): DesktopFeatures {
   let broadcastTo: (frame: object) => void = () => {};
   const push = createPush({ robot, dataDir: config.dataDir, log: log.child('push'), ...pushOptions });
@@ -182,7 +185,7 @@ export function createDesktopFeatures({
       ...recorder.wrapControlRoutes(push.withStopOrigin(controlRoutes({ control }))),
       ...perceptionRoutes({ tracking, doa }),
       ...agentRoutes(agent),
-      ...platformRoutes({ port: platform?.port }),
+      ...platformRoutes({ port: platform?.port, endpointSecret }),
       ...cameraRoutes(camera),
       ...pushRoutes(push),
       ...personaRoutes(personas),
