@@ -187,6 +187,7 @@ export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp
       : null,
     timing: deps.timing ?? {},
     tokenWatch,
+    deviceId: () => current.identity?.deviceId ?? null,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   if (deps.firmware)

@@ -34,6 +34,13 @@ export const CADENCE = Object.freeze({
   requestTimeoutMs: 15_000,
   /** Budget of one fleet turn: the platform's bound on a device chat turn ("Limits": 90 s). */
   fleetTurnMs: 90_000,
+  /**
+   * A fleet turn still running after this is answered in the requester's window ("still working",
+   * with its task ticket) and finishes as a task result (§2.6 task-result, §3: "completed
+   * background tasks are posted to task-result"). Inside use_device's 45 s wait, with room for
+   * the PATCH and its 3 s polls.
+   */
+  fleetAckMs: 30_000,
   backoffStepMs: 5_000,
   backoffCapMs: 60_000,
   /** Heartbeat period once the strike policy has halted the fast loops (§3, firmware). */
