@@ -25,6 +25,9 @@ describe('voice transcripts', () => {
     });
     const listed = await h.owned('GET', `/api/devices/transcript?id=${h.device.deviceId}`);
     expect(listed.body.transcripts).toMatchObject([{ text: 'what time is it' }]);
+    // The platform itself reads ?id= as one transcript's id.
+    const one = await h.owned('GET', `/api/devices/transcript?id=${h.emu.ctx.transcripts[0]!.id}`);
+    expect(one.body.transcript).toMatchObject({ text: 'what time is it', label: 'voice' });
 
     await h.client.disconnect();
     h.client.reportTranscript({ text: 'said while the link was off', durationS: 1 });
