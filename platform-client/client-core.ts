@@ -187,7 +187,6 @@ export function buildCore(deps: PlatformClientDeps): Core & { http: PlatformHttp
       : null,
     timing: deps.timing ?? {},
     tokenWatch,
-    deviceId: () => current.identity?.deviceId ?? null,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
   if (deps.firmware)

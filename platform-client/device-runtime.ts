@@ -55,8 +55,6 @@ export interface DeviceRuntimeDeps {
   fetch?: FetchLike;
   /** Tells the owner at the first refused token (token-watch.ts). */
   tokenWatch: Pick<TokenWatch, 'refused' | 'accepted'>;
-  /** This robot's device id, while enrolled. */
-  deviceId: () => string | null;
 }
 
 /** The loops as one unit. */
@@ -107,7 +105,6 @@ function relayParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: RelayPoller 
     turnTimeoutMs: deps.timing.turnTimeoutMs ?? CADENCE.fleetTurnMs,
     ackMs: deps.timing.fleetAckMs ?? CADENCE.fleetAckMs,
     taskResult: deps.routes.taskResult,
-    deviceId: deps.deviceId,
     onHandled: () => status.update({ envelopesHandled: status.snapshot(scheduler.now()).envelopesHandled + 1 }),
   });
   const poller = createRelayPoller({ api: deps.api, handle, log, pollMs: deps.timing.pollMs });

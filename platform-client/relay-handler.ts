@@ -45,8 +45,6 @@ export interface RelayHandlerDeps {
   /** After this a running turn is answered in the requester's window and goes on as a task. */
   ackMs: number;
   taskResult: DeviceRoutes['taskResult'];
-  /** This robot's device id, which scopes its task tickets. */
-  deviceId: () => string | null;
   /** Called once per envelope after its reply was attempted. */
   onHandled: (replied: boolean) => void;
 }
@@ -140,7 +138,7 @@ async function invoke(deps: RelayHandlerDeps, message: RelayMessage, prompt: str
     errorReply(`the envelope could not be handled: ${String(error)}`),
   );
   const taskId = taskIdOf(message.id);
-  const deviceId = deps.deviceId();
+  const deviceId = deps.api.deviceId();
   if (taskId === null || deviceId === null || deps.ackMs >= deps.turnTimeoutMs)
     return answer(deps, message, await work);
   let cancel = (): void => undefined;

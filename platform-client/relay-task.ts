@@ -21,8 +21,6 @@ export interface RelayTaskDeps {
   media: DeviceRoutes['media'];
   scheduler: Scheduler;
   log: PlatformLog;
-  /** This robot's device id; the ticket is scoped by it. */
-  deviceId: () => string | null;
 }
 
 /** The task id of an envelope: its id in the allowed characters, at most 48 of them. */
