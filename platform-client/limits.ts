@@ -149,9 +149,8 @@ export const FIRMWARE = Object.freeze({
 export const CHAT = Object.freeze({
   /** The platform keeps the last 31 messages; the client sends no more, so none is dropped unseen. */
   historyMessages: 31,
-  /** `: ping` every 15000 ms; three missed pings and no frame: the stream is dead. */
-  pingMs: 15_000,
-  watchdogMs: 45_000,
+  /** The platform sends `: ping` every 15000 ms: three missed pings and no frame, the stream is dead. */
+  watchdogMs: 3 * 15_000,
 });
 
 /**
