@@ -37,10 +37,11 @@ export const CADENCE = Object.freeze({
   /**
    * A fleet turn still running after this is answered in the requester's window ("still working",
    * with its task ticket) and finishes as a task result (§2.6 task-result, §3: "completed
-   * background tasks are posted to task-result"). Inside use_device's 45 s wait, with room for
-   * the PATCH and its 3 s polls.
+   * background tasks are posted to task-result"). Inside use_device's 45 s wait with room for the
+   * 5 s poll that claimed the envelope, the PATCH and the requester's 3 s polls (against a running
+   * copy of the platform a 30 s note reached the requester 38 s after sending).
    */
-  fleetAckMs: 30_000,
+  fleetAckMs: 25_000,
   backoffStepMs: 5_000,
   backoffCapMs: 60_000,
   /** Heartbeat period once the strike policy has halted the fast loops (§3, firmware). */

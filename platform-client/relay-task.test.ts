@@ -1,6 +1,6 @@
 /**
  * A relayed invoke that outlasts the requester's wait: answered "still working" with its task
- * ticket after 30 s (on the client's clock), then finished through POST /api/devices/task-result,
+ * ticket after 25 s (on the client's clock), then finished through POST /api/devices/task-result,
  * which the owner redeems with the ticket; an overrun after the note ends up there as an error.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -35,14 +35,14 @@ function heldRunner() {
 }
 
 describe('a fleet turn that outlasts the wait', () => {
-  it('is answered "still working" with its ticket at 30 s, and its answer is redeemable as a task result', async () => {
+  it('is answered "still working" with its ticket at 25 s, and its answer is redeemable as a task result', async () => {
     const held = heldRunner();
     h = await startHarness({ runner: held.runner });
     const id = await queue('survey the room');
     await h.client.start();
     await h.sched.advance(0);
     await vi.waitFor(() => expect(held.finish).toHaveLength(1));
-    await h.sched.advance(29_999);
+    await h.sched.advance(24_999);
     const ticket = taskTicket(h.device.deviceId, taskIdOf(id)!);
     expect(repliesIn(h.emu)).toEqual([]);
     await h.sched.advance(1);
@@ -69,9 +69,9 @@ describe('a fleet turn that outlasts the wait', () => {
     await h.client.start();
     await h.sched.advance(0);
     await vi.waitFor(() => expect(held.finish).toHaveLength(1));
-    await h.sched.advance(30_000);
+    await h.sched.advance(25_000);
     await vi.waitFor(() => expect(repliesIn(h.emu)).toHaveLength(1));
-    await h.sched.advance(60_000);
+    await h.sched.advance(65_000);
     const ticket = taskTicket(h.device.deviceId, taskIdOf(id)!);
     await vi.waitFor(async () => {
       const redeemed = await h.owned('GET', `/api/devices/relay?inReplyTo=${ticket}`);
@@ -91,11 +91,11 @@ describe('a fleet turn that outlasts the wait', () => {
     await h.client.start();
     await h.sched.advance(0);
     await vi.waitFor(() => expect(held.finish).toHaveLength(1));
-    await h.sched.advance(29_000);
+    await h.sched.advance(24_000);
     held.finish[0]!({ text: 'done' });
     await vi.waitFor(() => expect(repliesIn(h.emu)).toHaveLength(1));
     expect(repliesIn(h.emu)[0]).toMatchObject({ inReplyTo: id, payload: { result: 'done' } });
-    // Counted once its reply is sent: the handler is done, and the 30 s note never comes.
+    // Counted once its reply is sent: the handler is done, and the 25 s note never comes.
     await vi.waitFor(() => expect(h.client.status().envelopesHandled).toBe(1));
     await h.sched.advance(60_000);
     expect(repliesIn(h.emu)).toHaveLength(1);
