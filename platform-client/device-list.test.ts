@@ -12,7 +12,10 @@ import type { FetchLike } from './types.ts';
 function listing(devices: unknown[]) {
   const fetch: FetchLike = async () =>
     new Response(JSON.stringify({ ok: true, devices }), { headers: { 'content-type': 'application/json' } });
-  return createSessionClient(createPlatformHttp({ baseUrl: () => 'https://platform.example', fetch }), 'tcli_x').listDevices();
+  return createSessionClient(
+    createPlatformHttp({ baseUrl: () => 'https://platform.example', fetch }),
+    'tcli_x',
+  ).listDevices();
 }
 
 describe('the owner device list', () => {

@@ -63,7 +63,7 @@ describe('relay reply (PATCH)', () => {
     expect(h.logs).toContainEqual({ level: 'warn', msg: 'relay reply was not delivered' });
   });
 
-  it('treats `envelope not found` as final under the proxy\'s 424 too, as the platform itself answers it', async () => {
+  it("treats `envelope not found` as final under the proxy's 424 too, as the platform itself answers it", async () => {
     // The platform's proxy turns the worker's 404 into a 424 with the same error string.
     const asProxy: FetchLike = async (url, init) => {
       const response = await fetch(url, init);

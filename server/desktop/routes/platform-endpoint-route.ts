@@ -59,7 +59,7 @@ export function platformEndpointRoute({ port, secret, refusal }: EndpointRouteDe
     access: 'key',
     control: true,
     summary:
-      "make this robot an endpoint device the platform dials: {platformUrl, sessionToken, name, url (https, public host)}; the owner token is the bearer",
+      'make this robot an endpoint device the platform dials: {platformUrl, sessionToken, name, url (https, public host)}; the owner token is the bearer',
     async handler(ctx) {
       if (!port || secret === undefined)
         throw new AppError('NOT_CONFIGURED', 'no platform client is wired into this cockpit');
@@ -71,7 +71,9 @@ export function platformEndpointRoute({ port, secret, refusal }: EndpointRouteDe
         throw refusal(failure, input.sessionToken);
       }
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = { endpoint: { platformUrl: out.value.platformUrl, deviceId: out.value.deviceId, url: originOf(input.url) } };
+      ctx.body = {
+        endpoint: { platformUrl: out.value.platformUrl, deviceId: out.value.deviceId, url: originOf(input.url) },
+      };
     },
   };
 }

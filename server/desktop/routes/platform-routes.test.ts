@@ -402,7 +402,11 @@ describe('with a platform client', () => {
     expect(created).toEqual({
       status: 200,
       json: {
-        endpoint: { platformUrl: 'https://platform.example', deviceId: 'endpoint-reachy', url: 'https://reachy.example.com' },
+        endpoint: {
+          platformUrl: 'https://platform.example',
+          deviceId: 'endpoint-reachy',
+          url: 'https://reachy.example.com',
+        },
       },
     });
     expect(JSON.stringify(created.json)).not.toContain(TEST_TOKEN);
