@@ -248,3 +248,45 @@ test('a token rotated by the owner is told at once, and adopted in place with th
   await expect(card.getByRole('alert')).toHaveCount(0);
   expect(await platformStatus(cockpit.url, cockpit.token)).toMatchObject({ tokenNotice: null, halted: null });
 });
+
+test('add the robot as an endpoint device the platform dials, with the owner token as its bearer', async ({
+  page,
+  cockpit,
+  emulator,
+  browserErrors,
+}) => {
+  browserErrors.expect(/status of 400/);
+  const owner = emulator.addUser('owner');
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Platform' });
+  const panel = card.getByRole('group', { name: 'Let the platform dial this robot' });
+  await panel.getByRole('button', { name: 'Add as an endpoint device' }).click();
+  const form = panel.getByRole('form', { name: 'Add as an endpoint device' });
+  await form.getByLabel('Platform URL').fill(emulator.url);
+  await form.getByLabel('Session token').fill(owner.session);
+  await form.getByLabel('Device name').fill('reachy-endpoint');
+
+  // A LAN address is refused by the cockpit (the platform never dials one), and nothing is created.
+  await form.getByLabel('This robot’s public address').fill('https://192.168.1.20');
+  const refused = page.waitForResponse((r) => r.url().endsWith('/api/console/platform/enrol-endpoint'));
+  await form.getByRole('button', { name: 'Add' }).click();
+  expect((await refused).status()).toBe(400);
+  await expect(card.getByText(/dials endpoint devices on a public host name \(not an IP/)).toBeVisible();
+  await expect(form.getByLabel('Session token')).toHaveValue('');
+  expect(emulator.requests.filter((r) => r.path === '/api/devices' && r.method === 'POST')).toEqual([]);
+
+  await form.getByLabel('Session token').fill(owner.session);
+  await form.getByLabel('This robot’s public address').fill('https://reachy.example.com/dashboard');
+  await form.getByRole('button', { name: 'Add' }).click();
+  await expect(panel.getByRole('status')).toContainText('the platform reaches the robot at https://reachy.example.com');
+
+  const created = [...emulator.ctx.state.devices.values()].find((d) => d.name === 'reachy-endpoint');
+  expect(created).toMatchObject({ kind: 'endpoint', url: 'https://reachy.example.com', tokenHash: null });
+  await expect(panel).toContainText(created!.id);
+  const sent = emulator.requests.find((r) => r.path === '/api/devices' && r.method === 'POST');
+  expect(sent?.body).toMatchObject({ kind: 'endpoint', secret: cockpit.token });
+  expect(await page.content()).not.toContain(cockpit.token);
+  expect(await page.content()).not.toContain(owner.session);
+  // The pull-device enrolment is a separate matter: still not enrolled.
+  await expect(card.getByText('Not enrolled', { exact: true })).toBeVisible();
+});

@@ -127,6 +127,8 @@ export async function composeCockpit(options: ComposeOptions): Promise<ComposedC
       chat: platform,
       // use_device reaches the owner's other devices; it means nothing before enrolment.
       fleetTools: () => (platform.status().enrolled ? [platform.useDeviceTool] : []),
+      // What the voice persona understood is kept on the owner's platform while the link is on.
+      heard: (heard) => platform.reportTranscript(heard),
     },
   });
   late.cockpit = running;

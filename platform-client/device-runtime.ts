@@ -27,6 +27,8 @@ export interface PlatformTiming {
   firmwareApplyRetryMs?: number;
   /** Budget of one fleet turn before an error reply is sent. */
   turnTimeoutMs?: number;
+  /** When a running fleet turn is answered "still working" and goes on as a task result. */
+  fleetAckMs?: number;
 }
 
 /** What the runtime needs. */
@@ -101,6 +103,8 @@ function relayParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: RelayPoller 
     scheduler,
     log,
     turnTimeoutMs: deps.timing.turnTimeoutMs ?? CADENCE.fleetTurnMs,
+    ackMs: deps.timing.fleetAckMs ?? CADENCE.fleetAckMs,
+    taskResult: deps.routes.taskResult,
     onHandled: () => status.update({ envelopesHandled: status.snapshot(scheduler.now()).envelopesHandled + 1 }),
   });
   const poller = createRelayPoller({ api: deps.api, handle, log, pollMs: deps.timing.pollMs });

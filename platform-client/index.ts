@@ -17,6 +17,7 @@ export type { DeviceRoutes, TaskResultInput, TranscriptInput, MediaInput, Stored
 export { EVENT_KINDS, MEDIA_TYPES } from './limits.ts';
 export type { DeviceEventKind } from './limits.ts';
 export { USE_DEVICE } from './use-device-tool.ts';
+export type { HeardTranscript } from './transcript-report.ts';
 export type { ToolDefinition, ToolContext } from './use-device-tool.ts';
 export type { RelaySendKind, RelaySendResult } from './relay-send.ts';
 export { checkPlatformUrl, privateLanOrigin } from './url-policy.ts';

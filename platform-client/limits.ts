@@ -34,6 +34,14 @@ export const CADENCE = Object.freeze({
   requestTimeoutMs: 15_000,
   /** Budget of one fleet turn: the platform's bound on a device chat turn ("Limits": 90 s). */
   fleetTurnMs: 90_000,
+  /**
+   * A fleet turn still running after this is answered in the requester's window ("still working",
+   * with its task ticket) and finishes as a task result (§2.6 task-result, §3: "completed
+   * background tasks are posted to task-result"). Inside use_device's 45 s wait with room for the
+   * 5 s poll that claimed the envelope, the PATCH and the requester's 3 s polls (against a running
+   * copy of the platform a 30 s note reached the requester 38 s after sending).
+   */
+  fleetAckMs: 25_000,
   backoffStepMs: 5_000,
   backoffCapMs: 60_000,
   /** Heartbeat period once the strike policy has halted the fast loops (§3, firmware). */
@@ -142,9 +150,8 @@ export const FIRMWARE = Object.freeze({
 export const CHAT = Object.freeze({
   /** The platform keeps the last 31 messages; the client sends no more, so none is dropped unseen. */
   historyMessages: 31,
-  /** `: ping` every 15000 ms; three missed pings and no frame: the stream is dead. */
-  pingMs: 15_000,
-  watchdogMs: 45_000,
+  /** The platform sends `: ping` every 15000 ms: three missed pings and no frame, the stream is dead. */
+  watchdogMs: 3 * 15_000,
 });
 
 /**

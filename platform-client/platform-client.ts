@@ -24,6 +24,7 @@ import type { EnrolInput, IdentityRefusal } from './identity.ts';
 import type { SecretStore } from './secret-store.ts';
 import { createSessionClient } from './session-client.ts';
 import type { PlatformStatus } from './status.ts';
+import { createTranscriptReporter, type HeardTranscript } from './transcript-report.ts';
 import type { FetchLike, Outcome, PlatformLog, Scheduler } from './types.ts';
 import { createUseDeviceTool, type ToolDefinition } from './use-device-tool.ts';
 
@@ -105,6 +106,8 @@ export interface PlatformClient {
   chat: PlatformChat['chat'];
   /** task-result, event, transcript and media, checked against the documented limits. */
   readonly routes: DeviceRoutes;
+  /** Stores an utterance the robot understood as an on-device transcript, while linked; never waits or throws. */
+  reportTranscript(heard: HeardTranscript): void;
   readonly useDeviceTool: ToolDefinition;
 }
 
@@ -153,6 +156,11 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
     ask,
     chat: (input) => chat.chat(input),
     routes: core.routes,
+    reportTranscript: createTranscriptReporter({
+      routes: core.routes,
+      status: () => status.snapshot(scheduler.now()),
+      log: deps.log,
+    }),
     useDeviceTool: createUseDeviceTool({
       scheduler,
       selfDeviceId: () => current.identity?.deviceId ?? null,

@@ -48,7 +48,9 @@ export function kindOfStatus(status: number, workerError: string | undefined): F
   if (status === 401 || workerError === WORKER_ERRORS.unauthorized || workerError === WORKER_ERRORS.unknownDevice)
     return 'unauthorized';
   if (workerError === WORKER_ERRORS.payloadTooBig || status === 413) return 'too_large';
-  if (status === 404) return 'not_found';
+  // The worker's "envelope not found" is final whatever status the proxy relays it under (the
+  // platform itself answers it as a 424): the request row is gone, a resend cannot land.
+  if (status === 404 || workerError === WORKER_ERRORS.envelopeNotFound) return 'not_found';
   if (status === 409) return 'conflict';
   // A limiter's refusal: only session routes have one (device routes are outside it, platform-api.md
   // "Endpoints"). Not retried at once: the caller's own cadence is the retry.

@@ -3,6 +3,8 @@
  * PATCH it. Pictures travel as /api/media URLs, and so does a text too long
  * for the reply (platform-api.md "Limits"); trimming is the last resort when media is refused. No path leaves an envelope unanswered (at-most-once delivery,
  * reference-notes §2.4); a reply that cannot be sent after retries is logged and counted.
+ * An invoke still running after `ackMs` is answered "still working" and finishes as a task
+ * result (relay-task.ts).
  */
 import type { DeviceApi } from './device-api.ts';
 import type { DeviceRoutes } from './device-routes.ts';
@@ -20,6 +22,7 @@ import {
 import { LIMITS, PATHS, WORKER_ERRORS } from './limits.ts';
 import { offloadText, uploadImages } from './media-offload.ts';
 import { fitReply, jsonBytes, type ReplyPayload } from './reply-fit.ts';
+import { postTaskResult, stillWorkingReply, taskIdOf, taskTicket } from './relay-task.ts';
 import { sleep } from './scheduler.ts';
 import type { Outcome, PlatformLog, Scheduler } from './types.ts';
 
@@ -39,6 +42,9 @@ export interface RelayHandlerDeps {
   log: PlatformLog;
   /** Budget of one fleet turn; the platform bounds a device turn at 90 s ("Limits"). */
   turnTimeoutMs: number;
+  /** After this a running turn is answered in the requester's window and goes on as a task. */
+  ackMs: number;
+  taskResult: DeviceRoutes['taskResult'];
   /** Called once per envelope after its reply was attempted. */
   onHandled: (replied: boolean) => void;
 }
@@ -82,11 +88,12 @@ async function raiseNotification(deps: RelayHandlerDeps, notification: PlatformN
   }
 }
 
-async function decide(deps: RelayHandlerDeps, message: RelayMessage): Promise<ReplyPayload> {
-  const envelope = parseEnvelope(message.payload);
+/** Every envelope but an invoke: answered at once. */
+async function decide(
+  deps: RelayHandlerDeps,
+  envelope: Exclude<ReturnType<typeof parseEnvelope>, { type: 'invoke' }>,
+): Promise<ReplyPayload> {
   switch (envelope.type) {
-    case 'invoke':
-      return runTurn(deps, envelope.prompt, envelope.from);
     case 'notify':
       return raiseNotification(deps, envelope.notification);
     case 'invalid':
@@ -107,24 +114,56 @@ async function sendReply(deps: RelayHandlerDeps, inReplyTo: string, payload: str
   return outcome;
 }
 
+/** PATCHes one reply for the envelope and counts it as handled. */
+async function answer(deps: RelayHandlerDeps, message: RelayMessage, reply: ReplyPayload): Promise<void> {
+  // The payload travels as JSON inside a string, measured after serialisation (§2.4).
+  const outcome = await sendReply(deps, message.id, fitReply(reply));
+  if (!outcome.ok)
+    deps.log.warn('relay reply was not delivered', {
+      envelope: message.id,
+      error: outcome.failure.message,
+      // The platform no longer holds the request (swept, or another owner's): final, never retried.
+      final: outcome.failure.workerError === WORKER_ERRORS.envelopeNotFound,
+    });
+  deps.onHandled(outcome.ok);
+}
+
+/**
+ * Runs the turn; if it is still running after `ackMs`, answers "still working" with its ticket
+ * and posts the finished answer as a task result. Resolves once the turn is over either way, so
+ * a disconnect still waits for it.
+ */
+async function invoke(deps: RelayHandlerDeps, message: RelayMessage, prompt: string, from: string | null) {
+  const work = runTurn(deps, prompt, from).catch((error: unknown) =>
+    errorReply(`the envelope could not be handled: ${String(error)}`),
+  );
+  const taskId = taskIdOf(message.id);
+  const deviceId = deps.api.deviceId();
+  if (taskId === null || deviceId === null || deps.ackMs >= deps.turnTimeoutMs)
+    return answer(deps, message, await work);
+  let cancel = (): void => undefined;
+  const ack = new Promise<'ack'>((resolve) => (cancel = deps.scheduler.after(deps.ackMs, () => resolve('ack'))));
+  const first = await Promise.race([work, ack]);
+  cancel();
+  if (first !== 'ack') return answer(deps, message, first);
+  const ticket = taskTicket(deviceId, taskId);
+  await answer(deps, message, stillWorkingReply(ticket, deps.ackMs));
+  const posted = await postTaskResult(deps, taskId, prompt, await work);
+  if (posted.ok && posted.value.ticket !== ticket)
+    deps.log.warn('the platform filed the task under another ticket', { told: ticket, filed: posted.value.ticket });
+}
+
 /** Creates the per-envelope handler. */
 export function createRelayHandler(deps: RelayHandlerDeps): (message: RelayMessage) => Promise<void> {
   return async (message) => {
+    const envelope = parseEnvelope(message.payload);
+    if (envelope.type === 'invoke') return invoke(deps, message, envelope.prompt, envelope.from);
     let reply: ReplyPayload;
     try {
-      reply = await decide(deps, message);
+      reply = await decide(deps, envelope);
     } catch (error) {
       reply = errorReply(`the envelope could not be handled: ${String(error)}`);
     }
-    // The payload travels as JSON inside a string, measured after serialisation (§2.4).
-    const outcome = await sendReply(deps, message.id, fitReply(reply));
-    if (!outcome.ok)
-      deps.log.warn('relay reply was not delivered', {
-        envelope: message.id,
-        error: outcome.failure.message,
-        // The platform no longer holds the request (swept, or another owner's): final, never retried.
-        final: outcome.failure.workerError === WORKER_ERRORS.envelopeNotFound,
-      });
-    deps.onHandled(outcome.ok);
+    await answer(deps, message, reply);
   };
 }

@@ -62,4 +62,26 @@ describe('relay reply (PATCH)', () => {
     expect(h.client.status().lastError).toMatchObject({ message: expect.stringMatching(/envelope not found/) });
     expect(h.logs).toContainEqual({ level: 'warn', msg: 'relay reply was not delivered' });
   });
+
+  it("treats `envelope not found` as final under the proxy's 424 too, as the platform itself answers it", async () => {
+    // The platform's proxy turns the worker's 404 into a 424 with the same error string.
+    const asProxy: FetchLike = async (url, init) => {
+      const response = await fetch(url, init);
+      if (init?.method !== 'PATCH' || response.status !== 404) return response;
+      return new Response(await response.text(), { status: 424, headers: { 'content-type': 'application/json' } });
+    };
+    h = await startHarness({
+      deps: { fetch: asProxy },
+      runner: async () => {
+        h.emu.ctx.relay.rows = h.emu.ctx.relay.rows.filter((r) => r.in_reply_to !== null);
+        return { text: 'done' };
+      },
+    });
+    await queue('x');
+    await h.client.start();
+    await h.sched.advance(0);
+    await vi.waitFor(() => expect(h.client.status().envelopesHandled).toBe(1));
+    await h.sched.advance(10_000);
+    expect(h.emu.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+  });
 });

@@ -66,18 +66,39 @@ const malformed = (route: string): { ok: false; failure: PlatformFailure } => ({
   },
 });
 
+/**
+ * The capability list of a device entry. The contract gives no type; the platform stores it as
+ * a JSON string and lists it as that string, so both an array and its JSON text are read.
+ */
+function capabilitiesOf(raw: unknown): string[] {
+  let list = raw;
+  if (typeof raw === 'string') {
+    try {
+      list = JSON.parse(raw);
+    } catch {
+      return [];
+    }
+  }
+  return Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : [];
+}
+
+/** `last_seen` as an ISO time: the platform lists epoch seconds; a string is kept as given. */
+function lastSeenOf(raw: unknown): string | null {
+  if (typeof raw === 'string') return raw;
+  return typeof raw === 'number' && Number.isFinite(raw) ? new Date(raw * 1000).toISOString() : null;
+}
+
 function entryOf(raw: Record<string, unknown>): DeviceEntry | null {
   if (typeof raw.id !== 'string' || typeof raw.name !== 'string') return null;
   return {
     id: raw.id,
     name: raw.name,
     kind: typeof raw.kind === 'string' ? raw.kind : 'daemon',
-    platform: typeof raw.platform === 'string' ? raw.platform : null,
+    // The platform lists "" for a device enrolled without one.
+    platform: typeof raw.platform === 'string' && raw.platform !== '' ? raw.platform : null,
     online: raw.online === true,
-    lastSeen: typeof raw.last_seen === 'string' ? raw.last_seen : null,
-    capabilities: Array.isArray(raw.capabilities)
-      ? raw.capabilities.filter((c): c is string => typeof c === 'string')
-      : [],
+    lastSeen: lastSeenOf(raw.last_seen),
+    capabilities: capabilitiesOf(raw.capabilities),
   };
 }
 

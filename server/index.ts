@@ -169,6 +169,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       platform: options.platform,
       push: options.push,
       recorder: blackBox.tap,
+      endpointSecret: options.ownerToken,
     });
     const discovery = createDiscovery({
       config,

@@ -126,12 +126,18 @@ const relayRecv = session((req, ctx, userId) => {
   });
 });
 
+/**
+ * GET /api/devices/transcript?id=&limit=: the contract says "a device's transcripts"; the platform
+ * itself reads `id` as one transcript's id ({transcript}) and lists the owner's newest without it.
+ * Both readings are served: a transcript id answers that one, a device id lists that device's.
+ */
 const transcripts = session((req, ctx, userId) => {
-  const deviceId = req.query.get('id');
+  const id = req.query.get('id');
   const limit = Math.min(50, Math.max(1, Number(req.query.get('limit') ?? 20) || 20));
-  const rows = ctx.transcripts.filter(
-    (t) => ctx.state.devices.get(t.deviceId)?.userId === userId && (!deviceId || t.deviceId === deviceId),
-  );
+  const owned = ctx.transcripts.filter((t) => ctx.state.devices.get(t.deviceId)?.userId === userId);
+  const one = id ? owned.find((t) => t.id === id) : undefined;
+  if (one) return ok({ transcript: one });
+  const rows = owned.filter((t) => !id || t.deviceId === id);
   return ok({ transcripts: rows.slice(-limit).reverse() });
 });
 

@@ -18,6 +18,7 @@ import { createDoaTurner, type DoaTurner } from '../perception/doa-turner.ts';
 import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
 import { createPersonas } from '../personas/personas.ts';
+import type { HeardUtterance } from '../personas/voice/voice-turn.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
 import { NO_RECORDER_TAP, type RecorderTap } from '../recorder/index.ts';
 import { createSelfTest, type SelfTest } from '../selftest/selftest.ts';
@@ -66,11 +67,19 @@ export interface FeatureOptions {
   log: Log;
   config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
   /** The platform client's pieces, bound by main/ (ARCHITECTURE §2: server/ never imports it). */
-  platform?: { port?: PlatformPort; chat?: PlatformChat; fleetTools?: () => readonly AgentTool[] };
+  platform?: {
+    port?: PlatformPort;
+    chat?: PlatformChat;
+    fleetTools?: () => readonly AgentTool[];
+    /** Every utterance the voice persona understood, for the platform's transcript route. */
+    heard?: (heard: HeardUtterance) => void;
+  };
   /** Web Push tuning (thresholds, the push services' TLS agent): tests only. */
   push?: PushOptions;
   /** The black box recorder's tap: broadcasts, control requests and joystick frames are recorded. */
   recorder?: RecorderTap;
+  /** The bearer the platform presents when it dials this robot as an endpoint device: the owner token. */
+  endpointSecret?: string;
 }
 
 export function createDesktopFeatures({
@@ -81,6 +90,7 @@ export function createDesktopFeatures({
   platform,
   push: pushOptions,
   recorder = NO_RECORDER_TAP,
+  endpointSecret,
 }: FeatureOptions): DesktopFeatures {
   let broadcastTo: (frame: object) => void = () => {};
   const push = createPush({ robot, dataDir: config.dataDir, log: log.child('push'), ...pushOptions });
@@ -169,6 +179,7 @@ export function createDesktopFeatures({
     log,
     // The robot's microphone comes through the camera's one WebRTC session (voice source `daemon`).
     microphone: camera,
+    ...(platform?.heard ? { heard: platform.heard } : {}),
   });
   return {
     control,
@@ -184,7 +195,7 @@ export function createDesktopFeatures({
       ...recorder.wrapControlRoutes(push.withStopOrigin(controlRoutes({ control }))),
       ...perceptionRoutes({ tracking, doa }),
       ...agentRoutes(agent),
-      ...platformRoutes({ port: platform?.port }),
+      ...platformRoutes({ port: platform?.port, endpointSecret }),
       ...cameraRoutes(camera),
       relayStatsRoute(camera, relay),
       ...pushRoutes(push),

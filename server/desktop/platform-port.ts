@@ -45,6 +45,22 @@ export interface PlatformPort {
    * was rotated elsewhere, stores the new token and reconnects.
    */
   adoptToken(): Promise<PortOutcome<PlatformStatus>>;
+  /**
+   * Creates this robot as an endpoint device with the owner's session token (POST /api/devices
+   * {name, kind: endpoint, url, secret}): the platform dials `url` with `secret` as bearer. The
+   * pull-device identity and the status are untouched.
+   */
+  enrolEndpoint(input: PlatformEndpointEnrolInput): Promise<PortOutcome<{ platformUrl: string; deviceId: string }>>;
+}
+
+/** Endpoint enrolment: where the platform reaches this robot and the bearer it presents. */
+export interface PlatformEndpointEnrolInput {
+  platformUrl: string;
+  sessionToken: string;
+  name: string;
+  /** https on a public host name; the platform keeps its origin. */
+  url: string;
+  secret: string;
 }
 
 /** Enrolment for an owner who has a session or command-line token. */

@@ -21,6 +21,7 @@ import { DAEMON_SOURCE, DEFAULT_SOURCE } from './voice/source-setting.ts';
 import type { MessengerStatus } from './messenger/messenger-status.ts';
 import { createVoiceListener, type VoiceListener } from './voice/voice-listener.ts';
 import { createVoiceSettings, type VoiceSettingsView } from './voice/voice-settings.ts';
+import type { HeardUtterance } from './voice/voice-turn.ts';
 import type { VoiceStatus } from './voice/voice-status.ts';
 
 export interface PersonasDeps {
@@ -37,6 +38,8 @@ export interface PersonasDeps {
   platform?: NodeJS.Platform;
   /** The camera's frame hub: the robot's microphone (voice source `daemon`) where it is the daemon's WebRTC. */
   microphone?: MicrophoneProvider;
+  /** Every utterance the voice persona understood (the platform's transcript route, when linked). */
+  heard?: (heard: HeardUtterance) => void;
 }
 
 export interface VoicePersonaView {
@@ -88,6 +91,7 @@ export function createPersonas(deps: PersonasDeps): Personas {
     log: log.child('voice'),
     ...(deps.platform ? { platform: deps.platform } : {}),
     ...(deps.microphone ? { microphone: deps.microphone } : {}),
+    ...(deps.heard ? { heard: deps.heard } : {}),
   });
   const messenger: Messenger = createMessenger({
     settings: messengerSettings,

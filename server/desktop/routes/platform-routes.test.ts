@@ -14,7 +14,7 @@ import { startCockpit, type Cockpit } from '../../index.ts';
 import { silentLog } from '../../log.ts';
 import { startHarness, TEST_TOKEN, until, type Harness } from '../../testing/cockpit-harness.ts';
 import type { PlatformStatus as PlatformStatusView } from '../../contract/platform.ts';
-import type { PlatformPort, PortOutcome } from '../platform-port.ts';
+import type { PlatformEndpointEnrolInput, PlatformPort, PortOutcome } from '../platform-port.ts';
 
 const TOKEN = 'tind_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const SESSION = 'tcli_session-0123456789abcdefghijklmnop';
@@ -56,7 +56,12 @@ function fakePort() {
     const leaky = Object.assign({}, status, { token: TOKEN });
     for (const listener of listeners) listener(leaky);
   };
-  const port: PlatformPort & { set: typeof set; failStorage: boolean; platformDown: boolean } = {
+  const port: PlatformPort & {
+    set: typeof set;
+    failStorage: boolean;
+    platformDown: boolean;
+    endpoints: PlatformEndpointEnrolInput[];
+  } = {
     set,
     status: () => Object.assign({}, status, { token: TOKEN }),
     onChange: (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
@@ -109,8 +114,21 @@ function fakePort() {
       set({ tokenNotice: null, halted: null, online: true });
       return { ok: true, value: port.status() };
     },
+    async enrolEndpoint(input) {
+      if (port.platformDown) return { ok: false, failure: { kind: 'unavailable', message: 'platform unreachable' } };
+      if (!input.url.startsWith('https://'))
+        return { ok: false, failure: { kind: 'bad_request', message: 'the robot URL must be https on a public host' } };
+      if (input.sessionToken !== SESSION)
+        return {
+          ok: false,
+          failure: { kind: 'unauthorized', message: `the platform refused ${input.sessionToken} for ${input.secret}` },
+        };
+      port.endpoints.push(input);
+      return { ok: true, value: { platformUrl: input.platformUrl, deviceId: `endpoint-${input.name}` } };
+    },
     failStorage: false,
     platformDown: false,
+    endpoints: [],
   };
   return port;
 }
@@ -189,6 +207,11 @@ describe('without a platform client', () => {
       ['PUT', '/api/console/platform/owner-session', { token: SESSION }],
       ['DELETE', '/api/console/platform/owner-session', undefined],
       ['POST', '/api/console/platform/adopt', undefined],
+      [
+        'POST',
+        '/api/console/platform/enrol-endpoint',
+        { platformUrl: 'https://p.example', sessionToken: SESSION, name: 'r', url: 'https://robot.example' },
+      ],
     ] as const) {
       expect(await call(method, path, body, bare.url)).toMatchObject({ status: 503, json: { code: 'NOT_CONFIGURED' } });
     }
@@ -341,6 +364,55 @@ describe('with a platform client', () => {
     ).toMatchObject({ status: 409 });
     expect(await call('DELETE', '/api/console/platform')).toMatchObject({ status: 409 });
     port.set(initial());
+  });
+
+  it('makes the robot an endpoint device with the owner token as its bearer, which never comes back', async () => {
+    const path = '/api/console/platform/enrol-endpoint';
+    const body = {
+      platformUrl: 'https://platform.example',
+      sessionToken: SESSION,
+      name: 'reachy',
+      url: 'https://reachy.example.com/cockpit',
+    };
+    for (const bad of [
+      [],
+      'reachy',
+      { ...body, url: 42 },
+      { ...body, name: '' },
+      { ...body, name: 'n'.repeat(65) },
+      { ...body, secret: 'chosen-by-the-page' },
+      { platformUrl: body.platformUrl, sessionToken: SESSION, name: 'reachy' },
+    ])
+      expect(await call('POST', path, bad)).toMatchObject({ status: 400, json: { code: 'BAD_REQUEST' } });
+    expect(await call('POST', path, { ...body, url: 'http://reachy.example.com' })).toEqual({
+      status: 400,
+      json: { error: 'the robot URL must be https on a public host', code: 'BAD_REQUEST' },
+    });
+    const refused = await call('POST', path, { ...body, sessionToken: `${SESSION}x` });
+    expect(refused).toEqual({
+      status: 400,
+      json: { error: 'the platform refused [token] for [owner token]', code: 'BAD_REQUEST' },
+    });
+    port.platformDown = true;
+    expect(await call('POST', path, body)).toMatchObject({ status: 503, json: { code: 'PLATFORM_UNREACHABLE' } });
+    port.platformDown = false;
+    expect(port.endpoints).toEqual([]);
+
+    const created = await call('POST', path, body);
+    expect(created).toEqual({
+      status: 200,
+      json: {
+        endpoint: {
+          platformUrl: 'https://platform.example',
+          deviceId: 'endpoint-reachy',
+          url: 'https://reachy.example.com',
+        },
+      },
+    });
+    expect(JSON.stringify(created.json)).not.toContain(TEST_TOKEN);
+    expect(port.endpoints).toEqual([{ ...body, secret: TEST_TOKEN }]);
+    // The pull-device identity is another matter: nothing changed there.
+    expect((await call('GET', '/api/console/platform')).json).toMatchObject({ enrolled: false });
   });
 
   it('shows a notify envelope as an event receipt (system) and a notify frame', async () => {

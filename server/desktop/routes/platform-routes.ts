@@ -3,7 +3,7 @@
  * the owner's session token, connect, disconnect, forget, the firmware channel and install
  * consent, and the owner session that use_device needs. Thin: the body is checked at the edge (types,
  * lengths, no unknown fields), the platform client decides the rest (https or a loopback host,
- * the proving heartbeat) and its refusal is relayed. The device token goes in and never comes
+ * the proving heartbeat) and its refusal is relayed. Endpoint enrolment has its own file. The device token goes in and never comes
  * back out: answers carry the status view only, and a refusal message is scrubbed of it.
  * Without a platform client (nothing wired by main/), GET says so and the rest answer 503.
  */
@@ -11,6 +11,7 @@ import type { Context } from 'koa';
 import { AppError, badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
+import { platformEndpointRoute } from './platform-endpoint-route.ts';
 import {
   platformView,
   type PlatformEnrolInput,
@@ -21,6 +22,8 @@ import {
 
 export interface PlatformRouteDeps {
   port: PlatformPort | undefined;
+  /** The bearer the platform presents when it dials this robot as an endpoint device (the owner token). */
+  endpointSecret?: string;
 }
 
 /** Edge limits: generous beside the client's own (id ≤128, token ≤512), tight enough for a form. */
@@ -251,5 +254,10 @@ function ownerSessionRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
 }
 
 export function platformRoutes(deps: PlatformRouteDeps): RouteSpec[] {
-  return [...identityRoutes(deps), ...loopRoutes(deps), ...ownerSessionRoutes(deps)];
+  const endpoint = platformEndpointRoute({
+    port: deps.port,
+    secret: deps.endpointSecret,
+    refusal: (failure, token) => refusal({ ok: false, failure }, token),
+  });
+  return [...identityRoutes(deps), endpoint, ...loopRoutes(deps), ...ownerSessionRoutes(deps)];
 }

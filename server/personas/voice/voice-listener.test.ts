@@ -116,6 +116,30 @@ describe('voice listener', () => {
     expect(t.prompts).toHaveLength(2);
   });
 
+  it('tells `heard` what it understood and how long it was, before the turn runs', async () => {
+    const heard: Array<{ text: string; durationS: number; promptsBefore: number }> = [];
+    const prompts: string[] = [];
+    const t = build({
+      heard: (h) => void heard.push({ ...h, promptsBefore: prompts.length }),
+      runtime: {
+        start: (request) => {
+          prompts.push(request.prompt);
+          return { rowId: 1, done: Promise.resolve({ ok: true, text: 'fine', seconds: 0 }) };
+        },
+      },
+    });
+    t.listener.apply();
+    // 1.5 s of speech between silences: the detector keeps about that much, whole seconds counted.
+    t.mic.last().pcm(synth([{ silence: 300 }, { tone: 1500 }, { silence: 1000 }]));
+    await tick();
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatchObject({ text: 'hello robot', promptsBefore: 0 });
+    expect(heard[0]!.durationS).toBeGreaterThanOrEqual(1);
+    expect(heard[0]!.durationS).toBeLessThanOrEqual(3);
+    expect(Number.isInteger(heard[0]!.durationS)).toBe(true);
+    expect(prompts).toEqual(['hello robot']);
+  });
+
   it('closes the microphone while muted and opens it again when unmuted', () => {
     const t = build();
     t.listener.apply();

@@ -25,7 +25,7 @@ import { createOpenAiTranscriber, type Transcriber } from './transcriber.ts';
 import { createVad, DEFAULT_VAD, type Vad } from './vad.ts';
 import type { VoiceConfig } from './voice-settings.ts';
 import { phaseDetail, serviceOf, type LinkState, type Stamped, type VoiceStatus } from './voice-status.ts';
-import { runVoiceTurn, type TurnPhase, type VoiceTurnDeps } from './voice-turn.ts';
+import { runVoiceTurn, type HeardUtterance, type TurnPhase, type VoiceTurnDeps } from './voice-turn.ts';
 
 export interface VoiceListenerDeps {
   settings: { current(): VoiceConfig };
@@ -43,6 +43,11 @@ export interface VoiceListenerDeps {
   schedule?: Schedule;
   now?: () => number;
   limits?: WatchdogLimits;
+  /**
+   * Told every utterance that was understood, before its turn runs (the platform stores it as an
+   * on-device transcript while the robot is linked). Must not throw or wait.
+   */
+  heard?: (heard: HeardUtterance) => void;
 }
 
 export interface VoiceListener {
@@ -260,7 +265,10 @@ class Listener implements VoiceListener {
         this.phase = phase;
         this.publish();
       },
-      transcript: (text) => void (this.lastTranscript = { text, at: new Date(this.now()).toISOString() }),
+      transcript: (heard) => {
+        this.lastTranscript = { text: heard.text, at: new Date(this.now()).toISOString() };
+        this.deps.heard?.(heard);
+      },
       problem: (message, row) => {
         this.lastError = { text: message, at: new Date(this.now()).toISOString() };
         if (row) this.row(`Voice: ${message}`, true);

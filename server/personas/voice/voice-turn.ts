@@ -14,6 +14,12 @@ import type { Transcriber } from './transcriber.ts';
 
 export type TurnPhase = 'transcribing' | 'thinking' | 'speaking';
 
+/** What was understood of one utterance, and how long it was (whole seconds, as transcripts count it). */
+export interface HeardUtterance {
+  text: string;
+  durationS: number;
+}
+
 export interface VoiceTurnDeps {
   transcriber: Transcriber;
   runtime: Pick<AgentRuntime, 'start'>;
@@ -24,7 +30,7 @@ export interface VoiceTurnDeps {
   limits: WatchdogLimits;
   sampleRate: number;
   phase(phase: TurnPhase): void;
-  transcript(text: string): void;
+  transcript(heard: HeardUtterance): void;
   /** A failure to show: `row` when nothing else has written it to the agent log. */
   problem(message: string, row: boolean): void;
 }
@@ -102,7 +108,8 @@ export async function runVoiceTurn(deps: VoiceTurnDeps, pcm: Buffer, signal: Abo
   const text = await transcribe(deps, pcm, signal);
   // Services answer "" (or a lone dot) for a cough or a door: nothing to run a turn on.
   if (signal.aborted || !/[\p{L}\p{N}]/u.test(text)) return;
-  deps.transcript(text);
+  // 16-bit mono: two bytes a sample.
+  deps.transcript({ text, durationS: Math.round(pcm.length / 2 / deps.sampleRate) });
   const answer = await think(deps, text, signal);
   if (answer && !signal.aborted) await speak(deps, answer, signal);
 }

@@ -3,6 +3,7 @@ import type { PlatformStatusView } from '../../../../server/contract/index.ts';
 import {
   ago,
   channelProblem,
+  endpointEnrolProblem,
   enrolProblem,
   haltedText,
   platformHeadline,
@@ -85,6 +86,21 @@ describe('form checks', () => {
     expect(sessionEnrolProblem({ ...input, name: 'x'.repeat(65) })).toMatch(/at most 64/);
     expect(sessionEnrolProblem({ ...input, name: ` ${'x'.repeat(64)} ` })).toBeNull();
     expect(sessionEnrolProblem({ ...input, platformUrl: 'ftp://p.example' })).toMatch(/https/);
+  });
+
+  it('wants every endpoint field, a name of at most 64 characters and an https robot address', () => {
+    const input = {
+      platformUrl: 'http://127.0.0.1:4000',
+      sessionToken: 's',
+      name: 'Robot Cockpit',
+      url: 'https://robot.example.com',
+    };
+    expect(endpointEnrolProblem(input)).toBeNull();
+    expect(endpointEnrolProblem({ ...input, url: ' ' })).toMatch(/Fill in/);
+    expect(endpointEnrolProblem({ ...input, sessionToken: '' })).toMatch(/Fill in/);
+    expect(endpointEnrolProblem({ ...input, name: 'x'.repeat(65) })).toMatch(/at most 64/);
+    expect(endpointEnrolProblem({ ...input, url: 'http://robot.example.com' })).toMatch(/https/);
+    expect(endpointEnrolProblem({ ...input, platformUrl: 'p.example' })).toMatch(/https/);
   });
 
   it('wants a pasted owner session token within the route’s limit', () => {

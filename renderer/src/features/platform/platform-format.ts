@@ -3,7 +3,12 @@
  * checks the enrolment and channel forms make before asking the cockpit (which checks again and
  * has the last word). Firmware and owner-session wording lives in platform-wording.ts.
  */
-import type { ConsolePlatformStatus, EnrolInput, SessionEnrolInput } from '../../lib/api/platform-api.ts';
+import type {
+  ConsolePlatformStatus,
+  EndpointEnrolInput,
+  EnrolInput,
+  SessionEnrolInput,
+} from '../../lib/api/platform-api.ts';
 import type { PlatformStatus } from '../../../../server/contract/index.ts';
 import type { Tone } from '../../lib/ui/tone.ts';
 
@@ -69,6 +74,18 @@ export function sessionEnrolProblem(input: Omit<SessionEnrolInput, 'keepSession'
   if (input.platformUrl.trim() === '' || input.sessionToken.trim() === '' || input.name.trim() === '')
     return 'Fill in the platform URL, the session token and a name for this robot.';
   if (input.name.trim().length > DEVICE_NAME_MAX) return `The name is at most ${DEVICE_NAME_MAX} characters.`;
+  return urlProblem(input.platformUrl);
+}
+
+/**
+ * What is missing or malformed in the endpoint form, or null. The platform dials only https on a
+ * public host name; the client checks that host precisely, the form only the scheme.
+ */
+export function endpointEnrolProblem(input: EndpointEnrolInput): string | null {
+  if (Object.values(input).some((v) => v.trim() === ''))
+    return 'Fill in the platform URL, the session token, a name and the address the platform should dial.';
+  if (input.name.trim().length > DEVICE_NAME_MAX) return `The name is at most ${DEVICE_NAME_MAX} characters.`;
+  if (!/^https:\/\/\S+$/i.test(input.url.trim())) return 'The platform dials this robot over https:// only.';
   return urlProblem(input.platformUrl);
 }
 

@@ -10,6 +10,8 @@ import {
   readNotice,
   readPlatformStatus,
   type ConsolePlatformStatus,
+  type EndpointEnrolInput,
+  type EndpointEnrolled,
   type EnrolInput,
   type PlatformApi,
   type PlatformNotice,
@@ -36,6 +38,8 @@ export class Platform {
   problem = $state('');
   toasts = $state.raw<Toast[]>([]);
   permission = $state<NoticePermission>(browserPermission());
+  /** The endpoint device created from this page, until the page is reloaded. */
+  endpoint = $state.raw<EndpointEnrolled | null>(null);
   readonly #api: PlatformApi;
   #nextToast = 1;
   #timers: ReturnType<typeof setTimeout>[] = [];
@@ -91,6 +95,20 @@ export class Platform {
   /** Re-keys the robot through the stored owner session after its token was rotated. */
   adopt(): Promise<boolean> {
     return this.#run('Adopting a new token', () => this.#api.adopt());
+  }
+
+  /** As enrol: the session token is the caller's to forget. */
+  async enrolEndpoint(input: EndpointEnrolInput): Promise<boolean> {
+    this.pending = 'Adding the endpoint';
+    this.problem = '';
+    const result = await this.#api.enrolEndpoint(input);
+    this.pending = '';
+    if (!result.ok) {
+      this.problem = result.message;
+      return false;
+    }
+    this.endpoint = result.data;
+    return true;
   }
 
   forgetOwnerSession(): Promise<boolean> {

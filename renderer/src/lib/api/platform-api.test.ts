@@ -132,6 +132,19 @@ describe('createPlatformApi', () => {
       ['slow', 'POST', '/api/console/platform/adopt', undefined],
     ]);
   });
+
+  it('adds an endpoint device on the slow client and reads what the cockpit created', async () => {
+    const created = { endpoint: { platformUrl: 'https://p.example', deviceId: 'd-1', url: 'https://r.example' } };
+    const { calls, api } = recorder(created);
+    const input = { platformUrl: 'https://p.example', sessionToken: 's', name: 'r', url: 'https://r.example/x' };
+    const out = await api.enrolEndpoint(input);
+    expect(out.ok && out.data).toEqual(created.endpoint);
+    expect(calls.map((c) => [c.via, c.options?.method, c.path, c.options?.body])).toEqual([
+      ['slow', 'POST', '/api/console/platform/enrol-endpoint', input],
+    ]);
+    const odd = await recorder({ endpoint: { deviceId: 'd-1' } }).api.enrolEndpoint(input);
+    expect(odd.ok && odd.data).toBeNull();
+  });
 });
 
 describe('readNotice', () => {

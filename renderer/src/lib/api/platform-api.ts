@@ -1,7 +1,7 @@
 /**
  * The platform card's console routes (platform-client/README.md, "Status"): the status view,
  * enrolment with pasted values or with the owner's session token, connect, disconnect, forget,
- * the firmware choices and the owner session. Tokens go in once and never come back: no answer
+ * the firmware choices, the owner session and endpoint enrolment. Tokens go in once and never come back: no answer
  * carries them. The status types are the cockpit's own (server/contract/platform.ts); frames are
  * still read field by field, so a malformed one is dropped rather than trusted.
  */
@@ -45,6 +45,23 @@ export interface SessionEnrolInput {
   name: string;
   /** Also keep the token as the owner session, so the robot's agent can reach the owner's other devices. */
   keepSession: boolean;
+}
+
+/** POST /api/console/platform/enrol-endpoint: the platform dials this robot at `url`. */
+export interface EndpointEnrolInput {
+  platformUrl: string;
+  sessionToken: string;
+  name: string;
+  /** The robot's own address as the platform reaches it: https on a public host name. */
+  url: string;
+}
+
+/** The endpoint device the platform created; the cockpit keeps no record of it. */
+export interface EndpointEnrolled {
+  platformUrl: string;
+  deviceId: string;
+  /** The origin the platform dials. */
+  url: string;
 }
 
 /** At least one of them (the route refuses an empty body). */
@@ -154,6 +171,15 @@ export function readNotice(u: unknown): PlatformNotice | null {
   return { title: n.title, body: str(n.body) ?? '', tag: str(n.tag) ?? '', url: str(n.url) ?? '' };
 }
 
+/** The answer of enrol-endpoint; null when it is not one. */
+export function readEndpointEnrolled(u: unknown): EndpointEnrolled | null {
+  const e = rec(rec(u)?.endpoint);
+  const platformUrl = str(e?.platformUrl);
+  const deviceId = str(e?.deviceId);
+  const url = str(e?.url);
+  return platformUrl && deviceId && url ? { platformUrl, deviceId, url } : null;
+}
+
 type StatusResult = Promise<ApiResult<ConsolePlatformStatus | null>>;
 
 export interface PlatformApi {
@@ -169,6 +195,8 @@ export interface PlatformApi {
   forgetOwnerSession(): StatusResult;
   /** After a rotation: a new device token through the stored owner session. */
   adopt(): StatusResult;
+  /** Creates this robot as an endpoint device; the cockpit supplies the bearer the platform presents. */
+  enrolEndpoint(input: EndpointEnrolInput): Promise<ApiResult<EndpointEnrolled | null>>;
 }
 
 /**
@@ -192,5 +220,9 @@ export function createPlatformApi(http: HttpClient, slow: HttpClient = http): Pl
     setOwnerSession: (token) => read(slow.request(`${base}/owner-session`, { method: 'PUT', body: { token } })),
     forgetOwnerSession: () => read(http.request(`${base}/owner-session`, { method: 'DELETE' })),
     adopt: () => read(slow.request(`${base}/adopt`, { method: 'POST' })),
+    async enrolEndpoint(input) {
+      const result = await slow.request(`${base}/enrol-endpoint`, { method: 'POST', body: input });
+      return result.ok ? { ...result, data: readEndpointEnrolled(result.data) } : result;
+    },
   };
 }
