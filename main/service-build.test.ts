@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { COCKPIT_VERSION } from '../server/index.ts';
 import { serveCommand } from './install-service.ts';
-import { buildServiceBundle, checkoutRoot } from './service-build.ts';
+import { buildServiceBundle, checkoutRoot, SERVICE_BUNDLE } from './service-build.ts';
 
 const root = checkoutRoot();
 const scratch = join(root, 'dist', `.service-test-${process.pid}`);
@@ -41,6 +41,15 @@ function listening(proc: ChildProcess): Promise<string> {
     );
   });
 }
+
+it('finds the checkout from the sources, the compiled dist/main and the bundle alike', () => {
+  for (const file of [
+    join(root, 'main', 'install-service.ts'),
+    join(root, 'dist', 'main', 'install-service.js'),
+    join(root, SERVICE_BUNDLE),
+  ])
+    expect(checkoutRoot(file)).toBe(root);
+});
 
 it('runs under plain node with the command line of the unit', async () => {
   const bundle = await buildServiceBundle(root, join(scratch, 'serve.js'));
