@@ -1,5 +1,6 @@
 /**
- * `npx tsx bench/restart.ts [rounds]`: the wall-clock cost of a crash.
+ * `npx tsx bench/restart.ts [rounds] [systemd|loop]`: the wall-clock cost of a crash (both
+ * phases unless one is named).
  *
  * Under the console's restart loop, `main/serve.ts` runs under createSupervisor as `npm start`
  * runs it headless, once with the loaded spare (what `npm start` uses) and once without
@@ -28,6 +29,7 @@ import { createSupervisor, DEFAULT_POLICY, type SupervisorState } from '../main/
 import { RESTART_DELAY_MS } from '../main/systemd-unit.ts';
 
 const rounds = Number(process.argv[2] ?? 3);
+const phase = process.argv[3];
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function healthAt(url: string, deadline: number): Promise<number> {
@@ -150,7 +152,10 @@ async function systemdStyle(): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const rows = [...(await systemdStyle()), ...(await measure(true)), ...(await measure(false))];
+  const rows = [
+    ...(phase === 'loop' ? [] : await systemdStyle()),
+    ...(phase === 'systemd' ? [] : [...(await measure(true)), ...(await measure(false))]),
+  ];
   say('');
   say(`Restart after SIGKILL (${cpus().length} cores, load average ${loadavg()[0]?.toFixed(1)} at the end, Node ${process.version})`);
   say('');

@@ -14,9 +14,11 @@
  * The bundler (esbuild, which tsx already installs) is loaded only when building, never by a
  * server start.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// Types only: the bundler itself is loaded when a build runs, never by a server start.
+import type * as Esbuild from 'esbuild';
 
 /** The bundle, relative to the checkout. */
 export const SERVICE_BUNDLE = join('dist', 'service', 'serve.js');
@@ -33,10 +35,28 @@ export function checkoutRoot(from: string = fileURLToPath(import.meta.url)): str
 const REQUIRE_BANNER =
   "import { createRequire as __cockpitRequire } from 'node:module'; const require = __cockpitRequire(import.meta.url);";
 
-/** Builds the bundle (about a second); `outFile` must stay two folders below the checkout. */
+/**
+ * Builds the bundle (about a second); `outFile` must stay two folders below the checkout. It is
+ * written beside and then renamed into place, so a service that systemd restarts meanwhile
+ * starts the old bundle or the new one, never half a file.
+ */
 export async function buildServiceBundle(root: string, outFile: string = join(root, SERVICE_BUNDLE)): Promise<string> {
   const { build } = await import('esbuild');
-  // A failed build rejects with the bundler's errors in its message.
+  const staging = join(dirname(outFile), `.building-${process.pid}`);
+  const staged = join(staging, basename(outFile));
+  mkdirSync(staging, { recursive: true });
+  try {
+    // A failed build rejects with the bundler's errors in its message.
+    await bundle(build, root, staged);
+    renameSync(`${staged}.map`, `${outFile}.map`);
+    renameSync(staged, outFile);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return outFile;
+}
+
+async function bundle(build: typeof Esbuild.build, root: string, outFile: string): Promise<void> {
   await build({
     entryPoints: [join(root, 'main', 'serve.ts')],
     outfile: outFile,
@@ -51,5 +71,4 @@ export async function buildServiceBundle(root: string, outFile: string = join(ro
     sourcemap: true,
     logLevel: 'silent',
   });
-  return outFile;
 }
