@@ -49,7 +49,11 @@ export function standBy(proc: NodeJS.Process = process): Promise<void> {
   });
 }
 
-export const SERVE_ENTRY = fileURLToPath(new URL('./serve.ts', import.meta.url));
+/**
+ * The serve entry beside this module: serve.ts from the sources, serve.js from a build (the
+ * compiled dist/main, or the bundle of main/service-build.ts, which is that file itself).
+ */
+export const SERVE_ENTRY = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? './serve.ts' : './serve.js', import.meta.url));
 
 export interface ForkOptions {
   /** The arguments of `npm run serve` (flags such as --sim, --port, --data-dir). */

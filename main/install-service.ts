@@ -7,15 +7,19 @@
  * unit (~/.config/systemd/user), plus lingering so it starts at boot without a login. That
  * needs the user's systemd manager; where there is none (a container, a minimal image) or when
  * run as root, it is a system unit in /etc/systemd/system, which only root can write.
+ *
+ * What it runs: the bundled server of main/service-build.ts under plain `node`, built here
+ * before the unit is written (with the dashboard, when its build is missing or older than its
+ * sources), so a restart by systemd costs a start of one loaded file, not a compile.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildRenderer, rendererIsStale } from './launch.ts';
+import { buildServiceBundle, checkoutRoot, SERVICE_BUNDLE } from './service-build.ts';
 import { parseSystemdVersion, serviceUnit, UNIT_NAME } from './systemd-unit.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = checkoutRoot();
 
 export interface ServiceHost {
   uid: number;
@@ -35,11 +39,9 @@ export interface InstallPlan {
   commands: string[][];
 }
 
-/** The serve command line the unit runs: this Node, tsx's loader, main/serve.ts, the flags. */
+/** The serve command line the unit runs: this Node, the bundled server, the flags. No loader: nothing is compiled at start. */
 export function serveCommand(serveArgs: readonly string[], root = ROOT, nodePath = process.execPath): string[] {
-  // The loader this checkout runs under (`npm run serve` is tsx too).
-  const loader = createRequire(import.meta.url).resolve('tsx');
-  return [nodePath, '--import', pathToFileURL(loader).href, join(root, 'main', 'serve.ts'), ...serveArgs];
+  return [nodePath, join(root, SERVICE_BUNDLE), ...serveArgs];
 }
 
 /** Decides the unit and where it goes; `serveArgs` already name the absolute data folder. */
@@ -65,7 +67,9 @@ export function planInstall(host: ServiceHost, serveArgs: readonly string[], dat
   const ctl = scope === 'user' ? ['systemctl', '--user'] : ['systemctl'];
   const commands = [
     [...ctl, 'daemon-reload'],
-    [...ctl, 'enable', '--now', UNIT_NAME],
+    [...ctl, 'enable', UNIT_NAME],
+    // restart, not start: a running service must pick up the bundle just rebuilt.
+    [...ctl, 'restart', UNIT_NAME],
     // Without lingering, a user's units start at their login and stop at their logout.
     ...(scope === 'user' ? [['loginctl', 'enable-linger', host.user]] : []),
   ];
@@ -95,19 +99,39 @@ export interface InstallServiceOptions {
   dryRun: boolean;
   say: (line: string) => void;
   host?: ServiceHost;
+  /** Builds what the unit runs (the bundle, the dashboard if stale); the real builds by default. */
+  build?: (root: string, say: (line: string) => void) => Promise<void>;
 }
 
-export function installService(options: InstallServiceOptions): void {
+/** What the unit needs in the checkout: the bundled server, always rebuilt, and a current dashboard. */
+export async function buildForService(root: string, say: (line: string) => void): Promise<void> {
+  if (rendererIsStale(root)) {
+    say('cockpit: building the dashboard (dist/renderer)…');
+    buildRenderer(root);
+  }
+  say(`cockpit: bundling the server into ${SERVICE_BUNDLE}…`);
+  try {
+    await buildServiceBundle(root);
+  } catch (error) {
+    throw new Error(`bundling the server failed, so no unit was installed: ${(error as Error).message}`);
+  }
+}
+
+export async function installService(options: InstallServiceOptions): Promise<void> {
   const host = options.host ?? probeHost();
   const dataDir = resolve(options.dataDir);
   const args = [...withoutDataDir(options.serveArgs), '--data-dir', dataDir];
   const plan = planInstall(host, args, dataDir);
   if ('error' in plan) throw new Error(plan.error);
   if (options.dryRun) {
-    options.say(`# ${plan.scope} unit, would be written to ${plan.unitPath}, then: ${plan.commands.map((c) => c.join(' ')).join('; ')}`);
+    options.say(
+      `# ${plan.scope} unit, would be written to ${plan.unitPath} after building ${SERVICE_BUNDLE}, then: ${plan.commands.map((c) => c.join(' ')).join('; ')}`,
+    );
     options.say(plan.unit);
     return;
   }
+  // Built before anything is written: a failed build leaves the old unit (if any) as it was.
+  await (options.build ?? buildForService)(ROOT, options.say);
   mkdirSync(dirname(plan.unitPath), { recursive: true });
   writeFileSync(plan.unitPath, plan.unit, { mode: 0o644 });
   options.say(`cockpit: wrote the ${plan.scope} unit ${plan.unitPath}`);
@@ -121,6 +145,7 @@ export function installService(options: InstallServiceOptions): void {
   }
   const user = plan.scope === 'user' ? ' --user' : '';
   options.say(`cockpit: installed; status: systemctl${user} status robot-cockpit; logs: journalctl${user} -u robot-cockpit`);
+  options.say('cockpit: the service runs the bundled server; after updating the checkout, run install-service again to rebuild it');
 }
 
 /** Drops any --data-dir from the given flags; the resolved one is appended instead. */

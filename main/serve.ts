@@ -63,7 +63,7 @@ async function main(): Promise<void> {
 
 async function installServiceCommand(args: ParsedArgs): Promise<void> {
   const { config } = await boot(args.flags);
-  installService({
+  await installService({
     serveArgs: formatFlags(args.flags),
     dataDir: config.dataDir,
     dryRun: args.options['dry-run'] === 'true',
@@ -71,10 +71,12 @@ async function installServiceCommand(args: ParsedArgs): Promise<void> {
   });
 }
 
-function supervise(args: ParsedArgs) {
+async function supervise(args: ParsedArgs) {
+  const { config } = await boot(args.flags);
   return runSupervised({
     args: formatFlags(args.flags),
-    log: createLog({ scope: 'cockpit.supervisor' }),
+    log: createLog({ level: config.logLevel, scope: 'cockpit.supervisor' }),
+    spare: config.spare,
     onReady: (ready, restarts) => restarts > 0 && say([`cockpit: server back after restart ${restarts} (pid ${ready.pid})`]),
   });
 }

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     args: formatFlags(flags),
     env: { ...process.env, ROBOT_LOG_LEVEL: level },
     log: createLog({ level, scope: 'cockpit.supervisor' }),
+    spare: config.spare,
     onReady(ready, restarts) {
       if (!ready.a) return;
       const dashboard = `http://localhost:${ready.a.port}/?token=${encodeURIComponent(ownerToken)}`;

@@ -9,14 +9,16 @@ import { createSupervisor, type Supervisor } from './supervisor.ts';
 
 export interface SupervisedRunOptions extends ForkOptions {
   log: Log;
+  /** Keep a loaded spare beside the server (config.spare, ROBOT_SPARE). */
+  spare: boolean;
   /** Each time a server process listens: the first start (restarts 0) and every restart. */
   onReady?(ready: CockpitReady, restarts: number): void;
 }
 
 /** Starts the loop; resolves once the first server listens, rejects when that start fails. */
 export async function runSupervised(options: SupervisedRunOptions): Promise<Supervisor<CockpitReady>> {
-  const { log, onReady, ...fork } = options;
-  const supervisor = createSupervisor({ start: forkServe(fork), log, spare: true });
+  const { log, onReady, spare, ...fork } = options;
+  const supervisor = createSupervisor({ start: forkServe(fork), log, spare });
   supervisor.onState((state) => {
     if (state.kind === 'running') onReady?.(state.info, state.restarts);
   });

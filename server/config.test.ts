@@ -52,6 +52,13 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(3);
   });
 
+  it("keeps the restart loop's spare process unless ROBOT_SPARE=0", () => {
+    expect(loadConfig(base).spare).toBe(true);
+    expect(loadConfig({ ...base, env: { ROBOT_SPARE: '0' } }).spare).toBe(false);
+    expect(loadConfig({ ...base, settings: { ROBOT_SPARE: 0 } }).spare).toBe(false);
+    expect(() => loadConfig({ ...base, env: { ROBOT_SPARE: 'maybe' } })).toThrow(/ROBOT_SPARE: expected 1 or 0/);
+  });
+
   it('names the flag when a flag is wrong', () => {
     expect(() => loadConfig({ ...base, flags: { port: 'eighty' } })).toThrow(/--port/);
     expect(() => loadConfig({ ...base, flags: { robot: 'hexapod' } })).toThrow(/--robot/);

@@ -55,6 +55,11 @@ export interface Config {
   readonly recorder: RecorderConfig;
   /** LAN discovery over mDNS (ROBOT_MDNS); never runs while bound to loopback only (server/discovery). */
   readonly mdns: boolean;
+  /**
+   * The restart loop keeps a loaded spare server process beside the running one (ROBOT_SPARE):
+   * a faster restart after a crash for one idle process's memory (main/supervisor.ts).
+   */
+  readonly spare: boolean;
 }
 
 export interface RecorderConfig {
@@ -259,6 +264,7 @@ const TABLE = {
   ROBOT_RECORD_MB: { parse: int(10, 1_000_000), expect: 'an integer 10-1000000 (megabytes the recorder may use)' },
   ROBOT_RECORD_FPS: { parse: int(0, 15), expect: 'an integer 0-15 (camera frames per second recorded; 0 records none)' },
   ROBOT_MDNS: { parse: bool, expect: '1 or 0' },
+  ROBOT_SPARE: { parse: bool, expect: '1 or 0' },
 } as const satisfies Record<string, Entry<unknown>>;
 
 export type ConfigKey = keyof typeof TABLE;
@@ -351,6 +357,7 @@ export function loadConfig(sources: ConfigSources): Config {
       cameraFps: parsed.ROBOT_RECORD_FPS ?? RECORDER_DEFAULTS.cameraFps,
     }),
     mdns: parsed.ROBOT_MDNS ?? true,
+    spare: parsed.ROBOT_SPARE ?? true,
   });
 }
 

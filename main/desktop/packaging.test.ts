@@ -63,7 +63,7 @@ describe('electron-builder.yml', () => {
     const files = (Array.isArray(config.files) ? config.files : [config.files]).flatMap((f) =>
       typeof f === 'string' ? [f] : [(f as { filter?: string | string[] } | null)?.filter ?? []].flat(),
     );
-    expect(files).toEqual(['dist/**/*', 'package.json']);
+    expect(files).toEqual(['dist/**/*', '!dist/service/**', 'package.json']);
     expect(config.directories?.output).toBe('release');
     // package.json's main is the compiled main/electron/main.ts, inside the packaged files.
     expect(pkg.main).toBe('dist/main/electron/main.js');

@@ -2,48 +2,22 @@
  * The desktop app's server process: the cockpit `npm run serve` runs (composeCockpit), started
  * with the serve flags it is given, speaking the desktop link (cockpit-link.ts) to the shell.
  * Electron starts it as a utility process (main/electron/server.ts), where the link is
- * `process.parentPort`; a Node child_process fork works the same over its IPC channel, which is
- * how the tests drive it without Electron. Started as `standby [flags]` it is the restart loop's
- * spare: loaded, it says so and waits for 'go' before it starts the cockpit.
+ * `process.parentPort` (adapted in parent-link.ts); the tests run this same file in a Node fork
+ * with a stand-in port over the fork's IPC channel (main/desktop/testing/fake-parent-port.ts).
+ * Started as `standby [flags]` it is the restart loop's spare: loaded, it says so and waits for
+ * 'go' before it starts the cockpit.
  */
 import { createLog } from '../../server/index.ts';
 import { composeCockpit } from '../compose.ts';
 import { installFatalNet } from '../fatal-net.ts';
 import { parseArgs } from '../flags.ts';
-import { isToServer, type FromServer, type ToServer } from './cockpit-link.ts';
 import { hostCockpit, type LinkPort } from './cockpit-host.ts';
+import { parentPortLink, parentPortOf } from './parent-link.ts';
 
 installFatalNet({ scope: 'cockpit' });
 
-/** Electron's utility-process port (typed here so this file needs no Electron typings). */
-interface ParentPort {
-  on(event: 'message', listener: (event: { data: unknown }) => void): void;
-  postMessage(message: unknown): void;
-}
-
-function linkToParent(): LinkPort & { onGone(listener: () => void): void } {
-  const parentPort = (process as { parentPort?: ParentPort }).parentPort;
-  const accept = (listener: (message: ToServer) => void) => (message: unknown) => {
-    if (isToServer(message)) listener(message);
-  };
-  if (parentPort) {
-    return {
-      post: (message: FromServer) => parentPort.postMessage(message),
-      onMessage: (listener) => parentPort.on('message', (event) => accept(listener)(event.data)),
-      // Electron ends a utility process with its parent.
-      onGone: () => undefined,
-    };
-  }
-  if (!process.send) throw new Error('the desktop server process needs a parent (Electron utility process or a fork)');
-  return {
-    post: (message: FromServer) => void process.send?.(message),
-    onMessage: (listener) => void process.on('message', accept(listener)),
-    onGone: (listener) => void process.on('disconnect', listener),
-  };
-}
-
-/** Resolves on the shell's 'go'; a spare whose parent goes just ends. */
-function standBy(link: ReturnType<typeof linkToParent>): Promise<void> {
+/** Resolves on the shell's 'go'. A spare whose shell quits is ended with it (Electron ends utility processes with their parent). */
+function standBy(link: LinkPort): Promise<void> {
   let waiting = true;
   return new Promise((resolve) => {
     link.onMessage((message) => {
@@ -51,13 +25,14 @@ function standBy(link: ReturnType<typeof linkToParent>): Promise<void> {
       waiting = false;
       resolve();
     });
-    link.onGone(() => waiting && process.exit(0));
     link.post({ kind: 'standby' });
   });
 }
 
 async function main(): Promise<void> {
-  const link = linkToParent();
+  const port = parentPortOf();
+  if (!port) throw new Error('the desktop server process runs in a utility process of the desktop app (main/electron/server.ts)');
+  const link = parentPortLink(port);
   const { command, flags } = parseArgs(process.argv.slice(2));
   if (command === 'standby') await standBy(link);
   else if (command !== undefined) throw new Error(`unknown command "${command}"`);
@@ -81,7 +56,6 @@ async function main(): Promise<void> {
   }
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  link.onGone(stop);
   const { cockpit, config } = composed;
   link.post({
     kind: 'ready',

@@ -30,6 +30,8 @@ export interface ServerSupervisionOptions {
   args: readonly string[];
   remote: CockpitRemote;
   log: Log;
+  /** Keep a loaded spare beside the server (config.spare, ROBOT_SPARE). */
+  spare: boolean;
   timers?: SupervisorTimers;
 }
 
@@ -39,7 +41,7 @@ export function superviseServer(options: ServerSupervisionOptions): Supervisor<S
   return createSupervisor<ServerReady>({
     log: options.log,
     ...(options.timers ? { timers: options.timers } : {}),
-    spare: true,
+    spare: options.spare,
     start(events, mode) {
       const base = pinnedPort === undefined ? [...options.args] : [...options.args, '--port', String(pinnedPort)];
       const child = options.spawn(mode === 'spare' ? ['standby', ...base] : base);

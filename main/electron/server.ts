@@ -71,7 +71,7 @@ export async function setupServer(): Promise<DesktopServer> {
     app.relaunch();
     app.quit();
   });
-  const supervisor = superviseServer({ spawn: forkServer, args: formatFlags(chosen), remote, log: log.child('supervisor') });
+  const supervisor = superviseServer({ spawn: forkServer, args: formatFlags(chosen), remote, log: log.child('supervisor'), spare: config.spare });
   const ready = await supervisor.start();
   const origin = windowOrigin(ready.host, ready.port);
   log.info(ready.simulated ? 'using the built-in simulated robot' : 'using the robot daemon', {
