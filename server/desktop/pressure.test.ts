@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { countInTable, findListenerPid, readPressure, softFdLimit } from './pressure.ts';
+import { countInTable, createPressureReader, findListenerPid, readPressure, softFdLimit } from './pressure.ts';
 
 describe('pressure figures', () => {
   it('reads the soft descriptor limit', () => {
@@ -59,6 +59,30 @@ describe('the daemon process as the source of pressure', () => {
       expect(readPressure(port, 2 ** 22 + 7)).toMatchObject({ source: 'cockpit', pid: process.pid });
     } finally {
       child.kill();
+    }
+  });
+});
+
+describe('the pressure reader', () => {
+  it('counts CLOSE-WAIT again only once its interval has passed', async () => {
+    if (process.platform !== 'linux') return;
+    // A "daemon" that hangs up on every connection: our half-open client socket stays in CLOSE-WAIT.
+    const daemon = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => daemon.listen(0, '127.0.0.1', resolve));
+    const port = (daemon.address() as AddressInfo).port;
+    let now = 0;
+    const read = createPressureReader(port, { closeWaitEveryMs: 5000, now: () => now });
+    expect(read()).toMatchObject({ source: 'cockpit', cockpit_close_wait: 0 });
+    const client = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    try {
+      await new Promise((resolve) => client.once('end', resolve));
+      now = 4999;
+      expect(read().cockpit_close_wait).toBe(0);
+      now = 5000;
+      expect(read()).toMatchObject({ close_wait: 1, cockpit_close_wait: 1 });
+    } finally {
+      client.destroy();
+      daemon.close();
     }
   });
 });

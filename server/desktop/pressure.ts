@@ -14,28 +14,57 @@ const CLOSE_WAIT = '08';
 const LISTEN = '0A';
 
 export function readPressure(daemonPort: number, daemonPid?: number): Pressure {
-  if (process.platform !== 'linux') {
-    return { source: 'cockpit', pid: null, fds: 0, fd_limit: 0, close_wait: 0, cockpit_close_wait: 0, warning: false };
-  }
-  const selfFds = safe(() => readdirSync('/proc/self/fd'), []);
-  const cockpitCloseWait = safe(() => countCloseWait('self', selfFds, daemonPort, 'remote'), 0);
-  const daemonFds = daemonPid !== undefined ? safe(() => readdirSync(`/proc/${daemonPid}/fd`), null) : null;
-  const [source, proc, fdNames] =
-    daemonPid !== undefined && daemonFds !== null
-      ? (['daemon', String(daemonPid), daemonFds] as const)
-      : (['cockpit', 'self', selfFds] as const);
-  const fdLimit = safe(() => softFdLimit(readFileSync(`/proc/${proc}/limits`, 'utf8')), 0);
-  const closeWait =
-    source === 'daemon' ? safe(() => countCloseWait(proc, fdNames, daemonPort, 'local'), 0) : cockpitCloseWait;
-  const warning = (fdLimit > 0 && fdNames.length > fdLimit * 0.6) || closeWait >= 50;
-  return {
-    source,
-    pid: source === 'daemon' ? (daemonPid as number) : process.pid,
-    fds: fdNames.length,
-    fd_limit: fdLimit,
-    close_wait: closeWait,
-    cockpit_close_wait: cockpitCloseWait,
-    warning,
+  return createPressureReader(daemonPort, { closeWaitEveryMs: 0 })(daemonPid);
+}
+
+export interface PressureReaderOptions {
+  /**
+   * How often the CLOSE-WAIT counts are read again (default 5 s). They come from /proc/net/tcp,
+   * which the kernel builds by walking every TCP socket of the network namespace: about 10 ms of
+   * system CPU per read on a busy host, where counting descriptors costs a few microseconds. A leak
+   * builds up over minutes, so a count a few seconds old warns as early.
+   */
+  closeWaitEveryMs?: number;
+  now?: () => number;
+}
+
+/** Reads the pressure figures, with the CLOSE-WAIT counts refreshed at most every `closeWaitEveryMs`. */
+export function createPressureReader(
+  daemonPort: number,
+  options: PressureReaderOptions = {},
+): (daemonPid?: number) => Pressure {
+  const every = options.closeWaitEveryMs ?? 5000;
+  const now = options.now ?? Date.now;
+  let counted: { at: number; source: Pressure['source']; closeWait: number; cockpitCloseWait: number } | undefined;
+  return (daemonPid) => {
+    if (process.platform !== 'linux') {
+      return { source: 'cockpit', pid: null, fds: 0, fd_limit: 0, close_wait: 0, cockpit_close_wait: 0, warning: false };
+    }
+    const selfFds = safe(() => readdirSync('/proc/self/fd'), []);
+    const daemonFds = daemonPid !== undefined ? safe(() => readdirSync(`/proc/${daemonPid}/fd`), null) : null;
+    const [source, proc, fdNames] =
+      daemonPid !== undefined && daemonFds !== null
+        ? (['daemon', String(daemonPid), daemonFds] as const)
+        : (['cockpit', 'self', selfFds] as const);
+    const fdLimit = safe(() => softFdLimit(readFileSync(`/proc/${proc}/limits`, 'utf8')), 0);
+    const t = now();
+    if (!counted || counted.source !== source || t - counted.at >= every) {
+      const cockpitCloseWait = safe(() => countCloseWait('self', selfFds, daemonPort, 'remote'), 0);
+      const closeWait =
+        source === 'daemon' ? safe(() => countCloseWait(proc, fdNames, daemonPort, 'local'), 0) : cockpitCloseWait;
+      counted = { at: t, source, closeWait, cockpitCloseWait };
+    }
+    const { closeWait, cockpitCloseWait } = counted;
+    const warning = (fdLimit > 0 && fdNames.length > fdLimit * 0.6) || closeWait >= 50;
+    return {
+      source,
+      pid: source === 'daemon' ? (daemonPid as number) : process.pid,
+      fds: fdNames.length,
+      fd_limit: fdLimit,
+      close_wait: closeWait,
+      cockpit_close_wait: cockpitCloseWait,
+      warning,
+    };
   };
 }
 

@@ -15,7 +15,7 @@ import { StateFeed } from '../daemon/state-feed.ts';
 import type { Log } from '../log.ts';
 import { createMoveLibraryCache, type MoveLibraryCache } from '../motion/move-library.ts';
 import { COCKPIT_VERSION } from '../version.ts';
-import { findListenerPid, readPressure } from './pressure.ts';
+import { createPressureReader, findListenerPid } from './pressure.ts';
 import { createSystemSampler } from './system-stats.ts';
 
 /** What health says when the daemon reports `no_media` (e.g. the real daemon with --no-media). */
@@ -90,7 +90,8 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     if (daemonPid === null) missedAt = Date.now();
     return daemonPid ?? undefined;
   };
-  let pressureCache = { at: 0, value: readPressure(daemonPort, daemonPidNow()) };
+  const readPressure = createPressureReader(daemonPort);
+  let pressureCache = { at: 0, value: readPressure(daemonPidNow()) };
   let trackingStatus: (() => unknown) | undefined;
   let cameraHealth: () => CameraHealth = () => ({ status: 'off', fps: 0 });
   let identity: () => CockpitIdentity = () => ({ name: 'Robot Cockpit', kind: 'desktop', https_port: null, fingerprint: null });
@@ -98,7 +99,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
     if (Date.now() - pressureCache.at > 1000) {
-      pressureCache = { at: Date.now(), value: readPressure(daemonPort, daemonPidNow()) };
+      pressureCache = { at: Date.now(), value: readPressure(daemonPidNow()) };
     }
     return pressureCache.value;
   };
