@@ -17,7 +17,11 @@ export interface DashboardResult {
   initialJsGzipKb: number;
   /** Every script the page had fetched when the first live state showed (the median run). */
   jsBeforeLiveGzipKb: number;
+  /** Every script fetched once the page had settled (the cards loaded on demand included). */
+  jsSettledGzipKb: number;
   firstLiveStateMsMedian: number;
+  /** Where the median run's time went: milestones in ms from navigation start (the page's clock). */
+  waterfall: { domContentLoaded: number; health: number; appChunk: number; socketOpen: number; firstState: number };
   firstLiveStateMsMax: number;
   runs: number;
   trace: TraceResult;
@@ -38,12 +42,31 @@ export function initialJsGzipKb(): number {
   return gzipKb([...html.matchAll(/(?:src|href)="([^"]+\.js)"/g)].map((m) => m[1] as string));
 }
 
+/**
+ * Milestones of the load, read from the page's resource timing: the document, the robot-kind
+ * question (/api/health), the server A dashboard chunk and the state socket's first frame.
+ */
+const MILESTONES = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  const end = (test) => { const e = res.find((r) => test(r.name)); return e ? e.responseEnd : -1; };
+  return {
+    domContentLoaded: nav ? nav.domContentLoadedEventEnd : -1,
+    health: end((n) => n.endsWith('/api/health')),
+    appChunk: end((n) => n.includes('/assets/App-') && n.endsWith('.js')),
+    socketOpen: -1,
+    firstState: performance.now(),
+  };
+})()`;
+
+type Waterfall = DashboardResult['waterfall'];
+
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export async function measureDashboard(stack: Stack, runs = 5, traceSeconds = 10): Promise<DashboardResult> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const dashboardUrl = `${stack.url.replace('127.0.0.1', 'localhost')}/?token=${BENCH_TOKEN}`;
-  const loads: { ms: number; jsKb: number }[] = [];
+  const loads: { ms: number; jsKb: number; settledKb: number; waterfall: Waterfall }[] = [];
   try {
     for (let i = 0; i < runs; i += 1) {
       const context = await browser.newContext();
@@ -53,19 +76,30 @@ export async function measureDashboard(stack: Stack, runs = 5, traceSeconds = 10
         const url = new URL(request.url());
         if (url.pathname.endsWith('.js')) scripts.add(url.pathname);
       });
+      let socketOpen = -1;
+      page.on('websocket', () => {
+        void page.evaluate('performance.now()').then((t) => (socketOpen = Number(t)), () => undefined);
+      });
       const t0 = performance.now();
       await page.goto(dashboardUrl);
       await page.getByLabel('Head yaw', { exact: true }).filter({ hasText: '°' }).waitFor({ timeout: 15_000 });
-      loads.push({ ms: performance.now() - t0, jsKb: gzipKb([...scripts]) });
+      const ms = performance.now() - t0;
+      const jsKb = gzipKb([...scripts]);
+      const waterfall = { ...((await page.evaluate(MILESTONES)) as Waterfall), socketOpen };
+      await page.waitForLoadState('networkidle');
+      loads.push({ ms, jsKb, settledKb: gzipKb([...scripts]), waterfall });
       await context.close();
     }
     const trace = await traceDashboard(browser, dashboardUrl, traceSeconds);
     const times = loads.map((l) => l.ms);
     const median = percentile(times, 50);
+    const medianRun = loads.find((l) => l.ms === median);
     return {
       initialJsGzipKb: initialJsGzipKb(),
-      jsBeforeLiveGzipKb: loads.find((l) => l.ms === median)?.jsKb ?? NaN,
+      jsBeforeLiveGzipKb: medianRun?.jsKb ?? NaN,
+      jsSettledGzipKb: medianRun?.settledKb ?? NaN,
       firstLiveStateMsMedian: median,
+      waterfall: medianRun?.waterfall ?? { domContentLoaded: NaN, health: NaN, appChunk: NaN, socketOpen: NaN, firstState: NaN },
       firstLiveStateMsMax: Math.max(...times),
       runs,
       trace,
