@@ -23,15 +23,25 @@ interface TraceEvent {
 
 /** Main-thread tasks over 50 ms, each with the events inside it that took the most time. */
 function longTasks(events: TraceEvent[]): string[] {
-  const main = events.find((e) => e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain');
-  const onMain = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined);
+  const main = events.find(
+    (e) => e.name === 'thread_name' && (e.args as { name?: string } | undefined)?.name === 'CrRendererMain',
+  );
+  const onMain = events.filter(
+    (e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined,
+  );
   const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 50_000);
   return tasks.map((task) => {
     const inside = onMain
-      .filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0) && e.name !== 'RunTask')
+      .filter(
+        (e) =>
+          e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0) && e.name !== 'RunTask',
+      )
       .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
       .slice(0, 4)
-      .map((e) => `${e.name}${e.args?.data?.functionName ? ` ${e.args.data.functionName}` : ''}${e.args?.data?.type ? ` ${e.args.data.type}` : ''} ${((e.dur ?? 0) / 1000).toFixed(1)} ms`);
+      .map(
+        (e) =>
+          `${e.name}${e.args?.data?.functionName ? ` ${e.args.data.functionName}` : ''}${e.args?.data?.type ? ` ${e.args.data.type}` : ''} ${((e.dur ?? 0) / 1000).toFixed(1)} ms`,
+      );
     return `${((task.dur ?? 0) / 1000).toFixed(1)} ms: ${inside.join(', ') || 'nothing traced inside'}`;
   });
 }
@@ -47,7 +57,10 @@ const COUNTERS = ['TaskDuration', 'ScriptDuration', 'LayoutDuration', 'RecalcSty
 
 async function main(): Promise<void> {
   const stack = await startStack({ ROBOT_RATE_LIMIT: '1000' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${stack.url.replace('127.0.0.1', 'localhost')}/?token=${BENCH_TOKEN}`);
@@ -70,7 +83,9 @@ async function main(): Promise<void> {
     const after = await counters();
     const line = (name: string) =>
       `${name}: ${((((after.get(name) ?? 0) - (before.get(name) ?? 0)) * 1000) / seconds).toFixed(1)} ms per second`;
-    process.stdout.write(`Main thread over ${seconds} s:\n${COUNTERS.map(line).join('\n')}\n\nMost self time (JS samples):\n`);
+    process.stdout.write(
+      `Main thread over ${seconds} s:\n${COUNTERS.map(line).join('\n')}\n\nMost self time (JS samples):\n`,
+    );
     const msPerSample = (profile.endTime - profile.startTime) / 1000 / Math.max(1, profile.samples.length);
     const byFrame = new Map<string, number>();
     for (const node of profile.nodes) {
@@ -85,7 +100,9 @@ async function main(): Promise<void> {
     await sleep(seconds * 1000);
     const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
     const long = longTasks(trace.traceEvents);
-    process.stdout.write(`\nMain-thread tasks over 50 ms in a ${seconds} s trace: ${long.length}\n${long.join('\n')}\n`);
+    process.stdout.write(
+      `\nMain-thread tasks over 50 ms in a ${seconds} s trace: ${long.length}\n${long.join('\n')}\n`,
+    );
   } finally {
     await browser.close();
     await stack.stop();

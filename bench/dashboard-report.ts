@@ -11,7 +11,9 @@ const pass = (ok: boolean) => (ok ? 'met' : '**missed**');
 export function renderDashboardSection(d: DashboardResult): string {
   const t = d.trace;
   const w = d.waterfall;
-  const load = loadavg().map((n) => n.toFixed(2)).join(', ');
+  const load = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ');
   return [
     DASHBOARD_HEADING,
     '',

@@ -61,7 +61,15 @@ const MILESTONES = `(() => {
 
 type Waterfall = DashboardResult['waterfall'];
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function measureDashboard(stack: Stack, runs = 5, traceSeconds = 10): Promise<DashboardResult> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -78,7 +86,10 @@ export async function measureDashboard(stack: Stack, runs = 5, traceSeconds = 10
       });
       let socketOpen = -1;
       page.on('websocket', () => {
-        void page.evaluate('performance.now()').then((t) => (socketOpen = Number(t)), () => undefined);
+        void page.evaluate('performance.now()').then(
+          (t) => (socketOpen = Number(t)),
+          () => undefined,
+        );
       });
       const t0 = performance.now();
       await page.goto(dashboardUrl);
@@ -99,7 +110,13 @@ export async function measureDashboard(stack: Stack, runs = 5, traceSeconds = 10
       jsBeforeLiveGzipKb: medianRun?.jsKb ?? NaN,
       jsSettledGzipKb: medianRun?.settledKb ?? NaN,
       firstLiveStateMsMedian: median,
-      waterfall: medianRun?.waterfall ?? { domContentLoaded: NaN, health: NaN, appChunk: NaN, socketOpen: NaN, firstState: NaN },
+      waterfall: medianRun?.waterfall ?? {
+        domContentLoaded: NaN,
+        health: NaN,
+        appChunk: NaN,
+        socketOpen: NaN,
+        firstState: NaN,
+      },
       firstLiveStateMsMax: Math.max(...times),
       runs,
       trace,

@@ -17,7 +17,9 @@ async function drawnCanvasSize(figure: Locator): Promise<{ width: number; height
 test('the head-pose plot draws the last 30 s and says the latest yaw, pitch and roll', async ({ page, cockpit }) => {
   await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
   const plot = page.getByRole('figure', { name: /^Yaw, pitch and roll/ });
-  await expect(plot).toContainText(/Yaw [+\u2212\u2007]\d+\.\d°, Pitch [+\u2212\u2007]\d+\.\d°, Roll [+\u2212\u2007]\d+\.\d°/);
+  await expect(plot).toContainText(
+    /Yaw [+\u2212\u2007]\d+\.\d°, Pitch [+\u2212\u2007]\d+\.\d°, Roll [+\u2212\u2007]\d+\.\d°/,
+  );
   const size = await drawnCanvasSize(plot);
   expect(size.width).toBeGreaterThan(100);
   expect(size.height).toBeGreaterThan(50);
@@ -36,7 +38,9 @@ test('the health plots start from the history and add each new sample', async ({
   // The history the page will start from holds a sample already (one per 5 s of the cockpit's clock).
   await expect
     .poll(async () => {
-      const history = (await (await fetch(`${cockpit.url}/api/console/health/history`, { headers: authed })).json()) as {
+      const history = (await (
+        await fetch(`${cockpit.url}/api/console/health/history`, { headers: authed })
+      ).json()) as {
         samples: unknown[];
       };
       return history.samples.length;

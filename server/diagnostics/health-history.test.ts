@@ -15,13 +15,27 @@ function health(overrides: { fps?: number; loopHz?: number | null; streamHz?: nu
       simulated: true,
       state: 'running',
       version: '1.10.0',
-      version_check: { tested: { min: '1', max: '2' }, in_range: true, warning: null, capabilities_known: true, missing: [] },
+      version_check: {
+        tested: { min: '1', max: '2' },
+        in_range: true,
+        warning: null,
+        capabilities_known: true,
+        missing: [],
+      },
       loop_hz: overrides.loopHz === undefined ? null : overrides.loopHz,
     },
     camera: { status: 'live', fps: overrides.fps ?? 15 },
     last_error: null,
     problems: overrides.ok === false ? { 'stream:silent': 'no state' } : {},
-    pressure: { source: 'cockpit', pid: 1, fds: 40, fd_limit: 1024, close_wait: 0, cockpit_close_wait: 0, warning: false },
+    pressure: {
+      source: 'cockpit',
+      pid: 1,
+      fds: 40,
+      fd_limit: 1024,
+      close_wait: 0,
+      cockpit_close_wait: 0,
+      warning: false,
+    },
     stream: { connected: true, hz: overrides.streamHz ?? 30 },
     version: '0.0.0',
     identity: { name: 'r', kind: 'desktop', https_port: null, fingerprint: null },
@@ -45,7 +59,8 @@ function rig(options: { everyMs?: number; keep?: number } = {}) {
     control,
     history,
     setHealth: (h: Health) => void (current = h),
-    useCpu: (userMicros: number, systemMicros: number) => void (cpu = { user: cpu.user + userMicros, system: cpu.system + systemMicros }),
+    useCpu: (userMicros: number, systemMicros: number) =>
+      void (cpu = { user: cpu.user + userMicros, system: cpu.system + systemMicros }),
   };
 }
 

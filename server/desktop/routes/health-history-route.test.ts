@@ -27,7 +27,12 @@ const authed = (path: string, init: RequestInit = {}) =>
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'health-history-'));
   const config = loadConfig({
-    env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ROBOT_RECORD_MINUTES: '0' },
+    env: {
+      ROBOT_HTTPS_PORT: '0',
+      ROBOT_TRACK_AUTOSTART: '0',
+      ROBOT_THINKER_INTERVAL: '3600',
+      ROBOT_RECORD_MINUTES: '0',
+    },
     flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
   });
   cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN, clock });

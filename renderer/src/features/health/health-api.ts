@@ -26,10 +26,22 @@ export function readHealthPoint(u: unknown): HealthPoint | null {
   if (!isNumber(t) || !isNumber(streamHz) || !isNumberOrNull(loopHz) || !isNumber(cameraFps) || !isNumber(cpuPercent)) {
     return null;
   }
-  if (!isRecord(control) || !isNumber(control.count) || !isNumberOrNull(control.p50Ms) || !isNumberOrNull(control.maxMs)) {
+  if (
+    !isRecord(control) ||
+    !isNumber(control.count) ||
+    !isNumberOrNull(control.p50Ms) ||
+    !isNumberOrNull(control.maxMs)
+  ) {
     return null;
   }
-  return { t, streamHz, loopHz, cameraFps, cpuPercent, control: { count: control.count, p50Ms: control.p50Ms, maxMs: control.maxMs } };
+  return {
+    t,
+    streamHz,
+    loopHz,
+    cameraFps,
+    cpuPercent,
+    control: { count: control.count, p50Ms: control.p50Ms, maxMs: control.maxMs },
+  };
 }
 
 export function readHealthHistory(u: unknown): HealthHistory | null {
@@ -49,5 +61,10 @@ export async function fetchHealthHistory(http: HttpClient): Promise<ApiResult<He
   const history = readHealthHistory(result.data);
   return history
     ? { ...result, data: history }
-    : { ok: false, status: 200, code: 'BAD_RESPONSE', message: 'The cockpit sent its health history in a shape this dashboard does not know.' };
+    : {
+        ok: false,
+        status: 200,
+        code: 'BAD_RESPONSE',
+        message: 'The cockpit sent its health history in a shape this dashboard does not know.',
+      };
 }

@@ -14,7 +14,11 @@ const point = (t: number, over: Partial<HealthPoint> = {}): HealthPoint => ({
 
 describe('health history at the edge', () => {
   it('reads the route and drops samples missing a figure', () => {
-    const history = readHealthHistory({ everyMs: 5000, windowMs: 600_000, samples: [point(1), { t: 2, streamHz: 'x' }] });
+    const history = readHealthHistory({
+      everyMs: 5000,
+      windowMs: 600_000,
+      samples: [point(1), { t: 2, streamHz: 'x' }],
+    });
     expect(history).toEqual({ everyMs: 5000, windowMs: 600_000, points: [point(1)] });
     expect(readHealthHistory({ samples: [] })).toBeNull();
   });
