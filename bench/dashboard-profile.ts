@@ -65,7 +65,12 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${stack.url.replace('127.0.0.1', 'localhost')}/?token=${BENCH_TOKEN}`);
     await page.getByLabel('Head yaw', { exact: true }).filter({ hasText: '°' }).waitFor({ timeout: 30_000 });
-    await page.locator('[data-drawn="true"]').nth(4).waitFor({ timeout: 30_000 });
+    // Five plots drawn; a build without them (to weigh their cost) goes on after the bound.
+    await page
+      .locator('[data-drawn="true"]')
+      .nth(4)
+      .waitFor({ timeout: 30_000 })
+      .catch(() => process.stdout.write('(the five plots did not draw: measuring without them)\n'));
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     const counters = async () => {
