@@ -14,24 +14,41 @@ async function drawnCanvasSize(figure: Locator): Promise<{ width: number; height
   return { width: box?.width ?? 0, height: box?.height ?? 0 };
 }
 
-test('the head-pose plot draws the last 30 s and says the latest yaw, pitch and roll', async ({ page, cockpit }) => {
-  await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
-  const plot = page.getByRole('figure', { name: /^Yaw, pitch and roll/ });
-  await expect(plot).toContainText(
-    /Yaw [+\u2212\u2007]\d+\.\d°, Pitch [+\u2212\u2007]\d+\.\d°, Roll [+\u2212\u2007]\d+\.\d°/,
-  );
-  const size = await drawnCanvasSize(plot);
-  expect(size.width).toBeGreaterThan(100);
-  expect(size.height).toBeGreaterThan(50);
+/** The pose plot's canvas as a data URL: it changes whenever the plot redraws with new data. */
+const POSE_CANVAS = `[...document.querySelectorAll('figure')]
+  .find((f) => f.textContent.includes('Yaw, pitch and roll'))
+  ?.querySelector('canvas')?.toDataURL() ?? ''`;
 
-  const look = await fetch(`${cockpit.url}/api/control/look`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${cockpit.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ yaw: 25, duration: 1 }),
+for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+  test.describe(`with reduced motion ${reducedMotion}`, () => {
+    test.use({ reducedMotion });
+
+    test('the head-pose plot draws the last 30 s, redraws, and says the latest yaw, pitch and roll', async ({
+      page,
+      cockpit,
+    }) => {
+      await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
+      const plot = page.getByRole('figure', { name: /^Yaw, pitch and roll/ });
+      await expect(plot).toContainText(
+        /Yaw [+\u2212\u2007]\d+\.\d°, Pitch [+\u2212\u2007]\d+\.\d°, Roll [+\u2212\u2007]\d+\.\d°/,
+      );
+      const size = await drawnCanvasSize(plot);
+      expect(size.width).toBeGreaterThan(100);
+      expect(size.height).toBeGreaterThan(50);
+      const before = String(await page.evaluate(POSE_CANVAS));
+
+      const look = await fetch(`${cockpit.url}/api/control/look`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${cockpit.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ yaw: 25, duration: 1 }),
+      });
+      expect(look.status).toBe(200);
+      await expect(plot).toContainText(/Yaw \+2[45]\.\d°/);
+      // Throttled or not, the drawing follows: the canvas is drawn again with the new samples.
+      await expect.poll(async () => String(await page.evaluate(POSE_CANVAS)) !== before).toBe(true);
+    });
   });
-  expect(look.status).toBe(200);
-  await expect(plot).toContainText(/Yaw \+2[45]\.\d°/);
-});
+}
 
 test('the health plots start from the history and add each new sample', async ({ page, cockpit }) => {
   const authed = { authorization: `Bearer ${cockpit.token}` };
