@@ -20,7 +20,7 @@ export function renderDashboardSection(d: DashboardResult): string {
     `Headless system Chromium, 1280×800, against the simulated robot; load average when the section was written: ${load}.`,
     '',
     `Initial JavaScript, gzipped: ${f(d.initialJsGzipKb)} KB named by index.html; ${f(d.jsBeforeLiveGzipKb)} KB fetched by the time the first live state showed; ${f(d.jsSettledGzipKb)} KB once the page had settled (every card loaded on demand included).`,
-    `Navigation to first live state: median ${f(d.firstLiveStateMsMedian, 0)} ms, max ${f(d.firstLiveStateMsMax, 0)} ms over ${d.runs} runs. The median run, in ms from navigation start: document ready ${f(w.domContentLoaded, 0)}, /api/health answered ${f(w.health, 0)}, dashboard chunk loaded ${f(w.appChunk, 0)}, state socket opened ${f(w.socketOpen, 0)}, first state shown ${f(w.firstState, 0)}.`,
+    `Navigation to first live state: median ${f(d.firstLiveStateMsMedian, 0)} ms, max ${f(d.firstLiveStateMsMax, 0)} ms over ${d.runs} runs. The median run, in ms from navigation start: document ready ${f(w.domContentLoaded, 0)}, /api/health answered ${f(w.health, 0)}, dashboard chunk loaded ${f(w.appChunk, 0)}, state socket created ${f(w.socketCreated, 0)}, open ${f(w.socketOpen, 0)}, first frame ${f(w.firstMessage, 0)}.`,
     '',
     `Streaming for ${t.seconds} s (state at 15 Hz, camera over ${t.camera || 'no path: no picture showed'}, ${t.plotsDrawn} live plots drawn): ${f(t.framesPerSecond)} frames per second, ${t.slowFrames} frames over 25 ms, p99 frame ${f(t.frameP99Ms)} ms; ${t.longTasks} long tasks (longest ${f(t.longestTaskMs, 0)} ms). While loading: ${t.loadLongTasks} long tasks (longest ${f(t.loadLongestTaskMs, 0)} ms).`,
     '',
