@@ -2,12 +2,14 @@
  * `npm run bench`: starts the simulated daemon and the cockpit on loopback and measures state
  * fan-out, camera fan-out, the control path, throughput, slow clients, the dashboard, the black
  * box recorder (on and off) and the WebRTC relay; prints the report and writes bench/RESULTS.md. BENCH_QUICK=1 shortens every phase (a smoke run, not figures).
+ * BENCH_ONLY=relay or BENCH_ONLY=dashboard runs only that part and replaces only its section.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureCameraFanout, warmCamera } from './camera-fanout.ts';
 import { measureControlPath } from './control-path.ts';
 import { measureDashboard } from './dashboard.ts';
+import { DASHBOARD_HEADING, renderDashboardSection } from './dashboard-report.ts';
 import { measureGlassToGlass } from './glass-to-glass.ts';
 import { measureIdle } from './idle.ts';
 import { RELAY_HEADING, renderRelayReport, type RelayResults } from './relay-report.ts';
@@ -22,6 +24,8 @@ import { measureThroughput } from './throughput.ts';
 const quick = process.env['BENCH_QUICK'] === '1';
 /** BENCH_ONLY=relay: only the WebRTC relay phases; RESULTS.md gets its relay section replaced. */
 const relayOnly = process.env['BENCH_ONLY'] === 'relay';
+/** BENCH_ONLY=dashboard: only the dashboard phase (Chromium); RESULTS.md gets its dashboard section replaced. */
+const dashboardOnly = process.env['BENCH_ONLY'] === 'dashboard';
 const stateSeconds = quick ? 3 : 20;
 const phaseSeconds = quick ? 3 : 10;
 /** The idle window (the issue's 10 minutes is BENCH_IDLE_SECONDS=600; the default keeps a run short). */
@@ -47,6 +51,30 @@ function writeRelaySection(section: string): void {
   const before = (start >= 0 ? old.slice(0, start) : notes >= 0 ? old.slice(0, notes) : old).trimEnd();
   const after = notes >= 0 ? `\n\n${old.slice(notes)}` : '\n';
   writeFileSync(file, `${before}\n\n${section.trimEnd()}${after}`);
+}
+
+/** Replaces the dashboard section of RESULTS.md (from its heading to the next section). */
+function writeDashboardSection(section: string): void {
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const start = old.indexOf(`${DASHBOARD_HEADING}\n`);
+  if (start < 0) throw new Error(`bench/RESULTS.md has no "${DASHBOARD_HEADING}" section to replace: run the whole bench`);
+  const next = old.indexOf('\n## ', start + DASHBOARD_HEADING.length);
+  const end = next < 0 ? old.length : next + 1;
+  writeFileSync(file, `${old.slice(0, start)}${section.trimEnd()}\n\n${old.slice(end)}`);
+}
+
+/** The dashboard phase alone, on a cockpit of its own. */
+async function dashboardPhase(): Promise<void> {
+  const stack = await startStack({ ROBOT_RATE_LIMIT: '1000' });
+  try {
+    say('bench: dashboard (Chromium)');
+    const section = renderDashboardSection(await measureDashboard(stack, quick ? 2 : 5, quick ? 3 : 10));
+    say(`\n${section}`);
+    if (!quick) writeDashboardSection(section);
+  } finally {
+    await stack.stop();
+  }
 }
 
 function writeResults(report: string): void {
@@ -88,6 +116,7 @@ async function oneCorePhases(): Promise<RelayResults['oneCore']> {
 }
 
 async function main(): Promise<void> {
+  if (dashboardOnly) return dashboardPhase();
   const startedAt = performance.now();
   // Control requests come faster than an operator's: lift the per-client rate limit for the run.
   const stack = await startStack({ ROBOT_RATE_LIMIT: '1000', ...NO_CAMERA_RECORDING });
@@ -132,7 +161,7 @@ async function otherPhases(stack: Stack): Promise<Omit<Results, 'recorder'>> {
   const camera = [];
   for (const viewers of [1, 10, 50]) camera.push(await measureCameraFanout(stack, viewers, phaseSeconds));
   say('bench: dashboard');
-  const dashboard = await measureDashboard(stack, quick ? 2 : 5);
+  const dashboard = await measureDashboard(stack, quick ? 2 : 5, phaseSeconds);
   return { state, camera, control, throughput, dashboard, slowClients };
 }
 

@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
 import { systemClock, type Clock } from './auth/clock.ts';
+import { realSchedule, type TimerClock } from './clock.ts';
+import { createControlLatency } from './diagnostics/control-latency.ts';
 import { createCamera } from './camera/index.ts';
 import { startHealthHistory } from './diagnostics/health-history.ts';
 import { createLogRing, type LogRing } from './diagnostics/log-ring.ts';
@@ -181,7 +183,8 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     await discovery.load();
     cleanup.push(() => discovery.stop());
     robot.attachIdentity(() => discovery.identity());
-    const history = startHealthHistory(() => robot.health());
+    const controlLatency = createControlLatency();
+    const history = startHealthHistory({ health: () => robot.health(), control: controlLatency, clock: timerClockOf(options.clock) });
     cleanup.push(() => history.stop());
     const diagnostics = diagnosticsRoutes({
       config,
@@ -202,11 +205,14 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       onSocket: features.onSocket,
       hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin, extraNames: () => discovery.localNames() }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
+      onControlLatency: (ms) => controlLatency.record(ms),
       ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
     });
     access.sessions.onEnd((key) => app.hub.closeSession(key));
     features.bindBroadcast((frame) => app.hub.broadcast('/ws', frame));
     features.push.bindViewers(() => app.hub.clients('/ws').size);
+    // Straight to the hub, not through the features' broadcast: a sample is no receipt to record.
+    cleanup.push(history.onSample((sample) => app.hub.broadcast('/ws', { type: 'health_sample', sample })));
     robot.start();
     cleanup.push(() => features.stop());
     await features.start();
@@ -300,6 +306,13 @@ function cockpitHandle(parts: {
     // Daemon media is never released on the way down: other apps on the robot still use it.
     stop: () => (stopping ??= runCleanup(parts.cleanup)),
   };
+}
+
+/** The cockpit's clock with timers: a test's manual clock schedules by itself; a bare clock gets real timers. */
+function timerClockOf(clock: Clock | TimerClock | undefined): TimerClock {
+  if (!clock) return systemClock;
+  if ('schedule' in clock && typeof clock.schedule === 'function') return clock;
+  return { now: () => clock.now(), schedule: realSchedule };
 }
 
 /** Every credential the cockpit holds: the recorder never writes one (server/recorder/scrub.ts). */

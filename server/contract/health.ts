@@ -66,3 +66,54 @@ export interface Health {
   /** The robot's name, kind, HTTPS port and CA fingerprint: what the fleet view of another cockpit shows. */
   identity: CockpitIdentity;
 }
+
+/**
+ * Control requests that reached the daemon during one sample's interval: the time from the
+ * cockpit receiving each request to the daemon's first answer, in milliseconds.
+ */
+export interface ControlLatencySample {
+  count: number;
+  /** Median; null when no control request reached the daemon in the interval. */
+  p50Ms: number | null;
+  maxMs: number | null;
+}
+
+/**
+ * One point of the health history the cockpit keeps (server/diagnostics/health-history.ts):
+ * GET /api/console/health/history, `health_sample` frames on /ws, the diagnostics bundle.
+ */
+export interface HealthSample {
+  /** Epoch milliseconds on the cockpit's clock. */
+  t: number;
+  /** The same instant, ISO. */
+  at: string;
+  ok: boolean;
+  presence: Presence;
+  camera: CameraHealth['status'];
+  fds: number;
+  closeWait: number;
+  /** The cockpit's measured rate of the daemon's state stream, frames per second. */
+  streamHz: number;
+  /** The daemon's own control-loop frequency when it reports one (real motors), else null. */
+  loopHz: number | null;
+  /** Camera frames per second reaching the frame hub. */
+  cameraFps: number;
+  control: ControlLatencySample;
+  /** The cockpit process's CPU time over the interval, percent of one core. */
+  cpuPercent: number;
+  /** Keys of the health problems at that instant. */
+  problems: string[];
+}
+
+/** GET /api/console/health/history: the last `windowMs` of samples, oldest first. */
+export interface HealthHistoryView {
+  everyMs: number;
+  windowMs: number;
+  samples: HealthSample[];
+}
+
+/** Sent on /ws to every dashboard each time a sample is taken. */
+export interface HealthSampleFrame {
+  type: 'health_sample';
+  sample: HealthSample;
+}

@@ -5,7 +5,7 @@
  */
 import { Pool, errors as undiciErrors } from 'undici';
 import { AppError } from '../errors.ts';
-import { markDaemonSend } from './send-marks.ts';
+import { markDaemonAnswer, markDaemonSend } from './send-marks.ts';
 
 export interface TransportOptions {
   baseUrl: string;
@@ -108,6 +108,7 @@ export class HttpTransport {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
+      markDaemonAnswer();
       // Always read the body to the end: an unread body pins the socket (§10.5).
       const text = await res.body.text();
       const isJson = String(res.headers['content-type'] ?? '').includes('json');

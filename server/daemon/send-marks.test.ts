@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markDaemonSend, withSendMarks, type SendMarks } from './send-marks.ts';
+import { markDaemonAnswer, markDaemonSend, withSendMarks, type SendMarks } from './send-marks.ts';
 
 describe('send marks', () => {
   it('marks the first daemon send of each concurrent request in its own context', async () => {
@@ -22,6 +22,20 @@ describe('send marks', () => {
     ]);
     expect(a.daemonSentAt).toBeTypeOf('bigint');
     expect(b.daemonSentAt).toBeUndefined();
+  });
+
+  it("keeps the daemon's first answer of a request, after its first send", async () => {
+    const marks: SendMarks = { receivedAt: process.hrtime.bigint() };
+    await withSendMarks(marks, async () => {
+      markDaemonSend();
+      markDaemonAnswer();
+      const first = marks.daemonAnsweredAt;
+      markDaemonAnswer();
+      expect(marks.daemonAnsweredAt).toBe(first);
+    });
+    expect(marks.daemonAnsweredAt! >= marks.daemonSentAt!).toBe(true);
+    markDaemonAnswer();
+    expect(marks.daemonAnsweredAt).toBeTypeOf('bigint');
   });
 
   it('leaves no context behind once no request is in flight', async () => {

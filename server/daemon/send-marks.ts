@@ -12,6 +12,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface SendMarks {
   receivedAt: bigint;
   daemonSentAt?: bigint;
+  /** When the daemon's first answer (its status and headers) arrived. */
+  daemonAnsweredAt?: bigint;
 }
 
 const store = new AsyncLocalStorage<SendMarks>();
@@ -32,4 +34,10 @@ export async function withSendMarks<T>(marks: SendMarks, fn: () => Promise<T>): 
 export function markDaemonSend(): void {
   const marks = store.getStore();
   if (marks && marks.daemonSentAt === undefined) marks.daemonSentAt = process.hrtime.bigint();
+}
+
+/** Called by the daemon transport when the daemon's answer arrives. */
+export function markDaemonAnswer(): void {
+  const marks = store.getStore();
+  if (marks && marks.daemonAnsweredAt === undefined) marks.daemonAnsweredAt = process.hrtime.bigint();
 }

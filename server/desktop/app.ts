@@ -35,6 +35,8 @@ export interface DesktopDeps {
   onSocket?: WsHandler;
   /** Host names this robot answers to (DNS rebinding defence). */
   hosts: HostAllowlist;
+  /** Hears each control request's time from arrival to the daemon's first answer, in ms. */
+  onControlLatency?: (ms: number) => void;
 }
 
 export interface DesktopApp {
@@ -67,7 +69,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   const koa = new Koa({ proxy: false });
   koa.on('error', onResponseError(deps.log));
   koa.use(refuseMalformed());
-  koa.use(requestTiming());
+  koa.use(requestTiming(deps.onControlLatency));
   koa.use(errorHandler(deps.log.child('http')));
   koa.use(securityHeaders(deps.hosts));
   const router = new Router();

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import type { Health } from '../contract/health.ts';
 import { redact } from '../log.ts';
 import { COCKPIT_VERSION } from '../version.ts';
-import type { HealthSample } from './health-history.ts';
+import type { HealthSummary } from './health-history.ts';
 import type { LogRing } from './log-ring.ts';
 
 /** Config members that are secrets, or hold them. */
@@ -35,7 +35,7 @@ export function publicConfig(config: Config): Record<string, unknown> {
 export interface BundleInput {
   config: Config;
   health: Health;
-  history: HealthSample[];
+  history: readonly HealthSummary[];
   logs: LogRing;
   /** Feature sections (the robot's apps, the last self-test), each under its own key. */
   extras?: Record<string, unknown>;

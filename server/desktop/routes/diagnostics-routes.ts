@@ -1,4 +1,8 @@
-/** Operator diagnostics (issue 12): the recent log for the dashboard's viewer and a bundle download. */
+/**
+ * Operator diagnostics: the recent log for the dashboard's viewer, a bundle download, and the
+ * health history the dashboard's health plots start from.
+ */
+import type { HealthHistoryView } from '../../contract/health.ts';
 import type { Config } from '../../config.ts';
 import { diagnosticsBundle } from '../../diagnostics/bundle.ts';
 import type { HealthHistory } from '../../diagnostics/health-history.ts';
@@ -19,8 +23,27 @@ export interface DiagnosticsDeps {
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
+/** What a newly opened health view shows: the last ten minutes. */
+export const HEALTH_WINDOW_MS = 10 * 60_000;
+
 export function diagnosticsRoutes(deps: DiagnosticsDeps): RouteSpec[] {
   return [
+    {
+      method: 'GET',
+      path: '/api/console/health/history',
+      access: 'key',
+      summary:
+        'health history of the last 10 minutes, oldest first: {everyMs, windowMs, samples: [{t, streamHz, loopHz, cameraFps, control {count, p50Ms, maxMs}, cpuPercent…}]}',
+      handler(ctx) {
+        const view: HealthHistoryView = {
+          everyMs: deps.history.everyMs,
+          windowMs: HEALTH_WINDOW_MS,
+          samples: deps.history.recent(HEALTH_WINDOW_MS),
+        };
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = view;
+      },
+    },
     {
       method: 'GET',
       path: '/api/console/diagnostics/logs',

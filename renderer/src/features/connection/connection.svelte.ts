@@ -74,7 +74,9 @@ const CONNECTION = Symbol('connection');
 export function provideConnection(session: Session): Connection {
   const connection = new Connection();
 
-  $effect(() => {
+  // A pre-effect runs as soon as it is created, while the dashboard's cards are still being
+  // built, so the socket connects in parallel with that first render rather than after it.
+  $effect.pre(() => {
     if (!session.signedIn) return;
     const socket = createStateSocket({
       url: stateSocketUrl(window.location, session.token),
