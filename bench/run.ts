@@ -11,18 +11,45 @@ import { measureControlPath } from './control-path.ts';
 import { measureDashboard } from './dashboard.ts';
 import { ROOT, startStack } from './processes.ts';
 import { measureRecorder } from './recorder.ts';
-import { renderReport, type Results } from './report.ts';
+import { RECORDER_HEADING, renderRecorderSection, renderReport, type Results } from './report.ts';
 import { measureSlowClients } from './slow-clients.ts';
 import { measureStateFanout } from './state-fanout.ts';
 import { measureThroughput } from './throughput.ts';
 
 const quick = process.env['BENCH_QUICK'] === '1';
+/** BENCH_ONLY=recorder: only the recorder phase; RESULTS.md gets its recorder section replaced. */
+const only = process.env['BENCH_ONLY'];
 const stateSeconds = quick ? 3 : 20;
 const phaseSeconds = quick ? 3 : 10;
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Written by hand below this line of RESULTS.md (profiles, before/after); a run keeps it. */
 const NOTES_MARK = '<!-- notes: written by hand, kept by npm run bench -->';
+
+/** Replaces the section starting at `heading` (up to the next `## ` heading or the notes) in RESULTS.md; adds it before the notes when absent. */
+function writeSection(heading: string, section: string): void {
+  const file = join(ROOT, 'bench', 'RESULTS.md');
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const notes = old.indexOf(NOTES_MARK);
+  const start = old.indexOf(heading);
+  let from = start;
+  let to = start;
+  if (start >= 0) {
+    const next = old.indexOf('\n## ', start + heading.length);
+    const ends = [next, notes].filter((i) => i > start);
+    to = ends.length > 0 ? Math.min(...ends) : old.length;
+  } else from = to = notes >= 0 ? notes : old.length;
+  const rest = old.slice(to).trimStart();
+  writeFileSync(file, `${old.slice(0, from).trimEnd()}\n\n${section.trimEnd()}\n${rest ? `\n${rest}` : ''}`);
+}
+
+async function recorderOnly(): Promise<void> {
+  say('bench: black box recorder on and off');
+  const recorder = await measureRecorder(phaseSeconds, quick ? 50 : 300);
+  const section = renderRecorderSection(recorder, true).join('\n');
+  say(`\n${section}`);
+  if (!quick) writeSection(RECORDER_HEADING, section);
+}
 
 function writeResults(report: string): void {
   const file = join(ROOT, 'bench', 'RESULTS.md');
@@ -32,6 +59,8 @@ function writeResults(report: string): void {
 }
 
 async function main(): Promise<void> {
+  if (only === 'recorder') return recorderOnly();
+  if (only) throw new Error(`BENCH_ONLY=${only}: the phases that run alone are: recorder`);
   // Control requests come faster than an operator's: lift the per-client rate limit for the run.
   const stack = await startStack({ ROBOT_RATE_LIMIT: '1000' });
   try {

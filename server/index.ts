@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
-import { systemClock, type Clock } from './auth/clock.ts';
+import { systemClock } from './auth/clock.ts';
+import type { TimerClock } from './clock.ts';
 import { createCamera } from './camera/index.ts';
 import { startHealthHistory } from './diagnostics/health-history.ts';
 import { createLogRing, type LogRing } from './diagnostics/log-ring.ts';
@@ -75,8 +76,8 @@ export interface CockpitOptions {
   platform?: FeatureOptions['platform'];
   /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
   push?: FeatureOptions['push'];
-  /** The cockpit's clock: the access model (sessions, rate limit, brute-force throttle) and the black box recorder; tests move it by hand. */
-  clock?: Clock;
+  /** The cockpit's clock: the access model (sessions, rate limit, brute-force throttle) and the black box recorder (its camera sampling ticks on it); tests move it by hand. */
+  clock?: TimerClock;
   /** mDNS socket and cadence, for the network-namespace test. */
   lan?: DiscoveryOptions['lan'];
 }

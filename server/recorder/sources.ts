@@ -1,9 +1,9 @@
 /**
  * What the recorder listens to, taken from the cockpit's own single sources: the state cache
  * (at the daemon stream's full rate, never a second stream), the frame hub's public JPEG
- * subscription (reduced to the recording rate), the frames dashboards are told (receipts, agent
- * log rows), the control routes and joystick frames (credential kind and outcome), and the
- * health picture (recorded when it changes). Nothing here waits on the disk.
+ * subscription (sampled on the clock at the recording rate, camera-sampler.ts), the frames
+ * dashboards are told (receipts, agent log rows), the control routes and joystick frames
+ * (credential kind and outcome), and the health picture (recorded when it changes). Nothing here waits on the disk.
  */
 import type { Context } from 'koa';
 import type { Health } from '../contract/health.ts';
@@ -14,6 +14,8 @@ import { isAppError } from '../errors.ts';
 import { callerOf } from '../http/access-gate.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { CameraFrame } from '../camera/frame.ts';
+import type { TimerClock } from '../clock.ts';
+import { createCameraSampler } from './camera-sampler.ts';
 import { compressedImageMessage, headPoseMessage } from './messages.ts';
 import type { Recorder } from './recorder.ts';
 
@@ -69,12 +71,19 @@ interface AppSeen {
 export function createRecorderSources(
   recorder: Recorder,
   inputs: RecorderInputs,
-  clock: { now(): number },
+  clock: TimerClock,
 ): RecorderSources {
   const encoder = new TextEncoder();
-  const frameGapMs = () => 1000 / Math.max(1, recorder.status().cameraFps);
-  /** When the next frame is due: a schedule, not "200 ms since the last", keeps the rate at 5 fps from a 15 fps source. */
-  let frameDue = -Infinity;
+  const sampler = createCameraSampler({
+    clock,
+    fps: () => recorder.status().cameraFps,
+    record: (frame, ms) =>
+      recorder.recordBytes(
+        'camera',
+        encoder.encode(JSON.stringify(compressedImageMessage(frame.jpeg ?? Buffer.alloc(0), frame.capturedAt))),
+        ms,
+      ),
+  });
   let lastHealth = '';
   /** The app the last `apps` frame showed: its starts and stops are recorded as they are seen. */
   let lastApp: AppSeen | null = null;
@@ -89,22 +98,14 @@ export function createRecorderSources(
   let unsubscribeState: (() => void) | undefined;
   let cameraSubscription: { close(): void } | undefined;
 
-  const onFrame = (frame: CameraFrame) => {
-    const now = clock.now();
-    if (!frame.jpeg || now < frameDue) return;
-    const gap = frameGapMs();
-    // The first frame, or one after a stall, restarts the schedule rather than catching up in a burst.
-    frameDue = now - frameDue > 2 * gap ? now + gap : frameDue + gap;
-    recorder.recordBytes(
-      'camera',
-      encoder.encode(JSON.stringify(compressedImageMessage(frame.jpeg, frame.capturedAt))),
-      now,
-    );
-  };
   const followCamera = (on: boolean) => {
     const wanted = on && recorder.status().cameraFps > 0;
-    if (wanted && !cameraSubscription) cameraSubscription = inputs.camera.subscribe('jpeg', onFrame);
+    if (wanted && !cameraSubscription) {
+      cameraSubscription = inputs.camera.subscribe('jpeg', (frame) => sampler.offer(frame));
+      sampler.start();
+    }
     if (!wanted && cameraSubscription) {
+      sampler.stop();
       cameraSubscription.close();
       cameraSubscription = undefined;
     }
@@ -135,6 +136,7 @@ export function createRecorderSources(
     },
     detach() {
       unsubscribeState?.();
+      sampler.stop();
       cameraSubscription?.close();
       cameraSubscription = undefined;
     },
