@@ -200,6 +200,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       gate: access.gate,
       routes: [...access.routes, ...features.routes, ...diagnostics, ...recordingRoutes(blackBox.recorder), ...discoveryRoutes(discovery)],
       onSocket: features.onSocket,
+      onGateRefused: (route, ctx, error) => blackBox.tap.refusedAtGate(route, ctx, error),
       hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin, extraNames: () => discovery.localNames() }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
       ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),

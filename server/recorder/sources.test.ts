@@ -50,14 +50,18 @@ async function cameraRig() {
   const camera = (fps: number, seconds: number, jitter = (_i: number) => 0) => {
     const from = clock.now();
     for (let i = 0; i < fps * seconds; i += 1)
-      clock.schedule(() => {
-        seq += 1;
-        deliver?.({ jpeg: Buffer.from([0xff, 0xd8, seq % 256]), width: 1, height: 1, capturedAt: clock.now(), seq });
-      }, Math.round((i * 1000) / fps) + jitter(i) + (from - clock.now()));
+      clock.schedule(
+        () => {
+          seq += 1;
+          deliver?.({ jpeg: Buffer.from([0xff, 0xd8, seq % 256]), width: 1, height: 1, capturedAt: clock.now(), seq });
+        },
+        Math.round((i * 1000) / fps) + jitter(i) + (from - clock.now()),
+      );
   };
   const perSecond = (from: number, seconds: number) =>
-    Array.from({ length: seconds }, (_, s) =>
-      recorded.filter((r) => r.ms >= from + s * 1000 && r.ms < from + (s + 1) * 1000).length,
+    Array.from(
+      { length: seconds },
+      (_, s) => recorded.filter((r) => r.ms >= from + s * 1000 && r.ms < from + (s + 1) * 1000).length,
     );
   return { clock, recorded, sources, camera, perSecond };
 }

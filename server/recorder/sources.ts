@@ -8,14 +8,12 @@
 import type { Context } from 'koa';
 import type { Health } from '../contract/health.ts';
 import type { RobotState } from '../contract/state.ts';
-import type { CredentialKind } from '../contract/ws.ts';
 import { summarise } from '../diagnostics/health-history.ts';
-import { isAppError } from '../errors.ts';
-import { callerOf } from '../http/access-gate.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { CameraFrame } from '../camera/frame.ts';
 import type { TimerClock } from '../clock.ts';
 import { createCameraSampler } from './camera-sampler.ts';
+import { createControlTap, type JoystickDoor } from './control-tap.ts';
 import { compressedImageMessage, headPoseMessage } from './messages.ts';
 import type { Recorder } from './recorder.ts';
 
@@ -27,29 +25,13 @@ export interface RecorderInputs {
   camera: { subscribe(kind: 'jpeg', deliver: (frame: CameraFrame) => void): { close(): void } };
 }
 
-/** Fields of a request body that name credentials; never recorded even when a route reads them. */
-const SECRET_FIELD = /token|secret|password|authorization|cookie|key|passkey/i;
-
-export function withoutSecretFields(value: unknown, depth = 0): unknown {
-  if (typeof value !== 'object' || value === null || depth > 4) return value;
-  if (Array.isArray(value)) return value.map((v) => withoutSecretFields(v, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => !SECRET_FIELD.test(k))
-      .map(([k, v]) => [k, withoutSecretFields(v, depth + 1)]),
-  );
-}
-
-type JoystickDoor = (
-  frame: unknown,
-  caller: { kind: CredentialKind | 'anonymous' },
-) => { accepted: boolean; code?: string };
-
 export interface RecorderTap {
   /** Every frame broadcast to dashboards passes here (receipts, agent log rows). */
   observe(frame: object): void;
   /** The control routes, each handler also recording its request and outcome. */
   wrapControlRoutes(routes: RouteSpec[]): RouteSpec[];
+  /** A request to one of those routes that the access gate refused before its handler. */
+  refusedAtGate(route: Pick<RouteSpec, 'method' | 'path'>, ctx: Context, error: unknown): void;
   /** The same control, its joystick frames from /ws also recorded with their caller and result. */
   watchJoystick<T extends { streamTarget: JoystickDoor }>(control: T): T;
 }
@@ -112,7 +94,7 @@ export function createRecorderSources(
   };
   recorder.onCameraChange(followCamera);
 
-  const recordControl = (entry: Record<string, unknown>) => recorder.record('control', entry);
+  const controlTap = createControlTap((entry) => recorder.record('control', entry));
 
   return {
     attach() {
@@ -151,46 +133,9 @@ export function createRecorderSources(
         noteApp((frame as { current?: AppSeen | null }).current ?? null);
       }
     },
-    wrapControlRoutes(routes) {
-      return routes.map((route) => {
-        const handler = route.handler;
-        if (!handler) return route;
-        const action = route.path.split('/').pop() ?? route.path;
-        return {
-          ...route,
-          async handler(ctx: Context) {
-            const credential = (callerOf(ctx) as ReturnType<typeof callerOf> | undefined)?.kind ?? 'anonymous';
-            const base = { action, path: route.path, credential };
-            try {
-              await handler(ctx);
-              const input = withoutSecretFields((ctx.state as { jsonBody?: unknown }).jsonBody);
-              recordControl({ ...base, outcome: 'ok', status: ctx.status, ...(input ? { input } : {}) });
-            } catch (error) {
-              const code = isAppError(error) ? error.code : 'INTERNAL';
-              const status = isAppError(error) ? error.status : 500;
-              recordControl({ ...base, outcome: 'refused', code, status });
-              throw error;
-            }
-          },
-        };
-      });
-    },
-    watchJoystick(control) {
-      const streamTarget: JoystickDoor = (frame, caller) => {
-        const result = control.streamTarget(frame, caller);
-        const input = withoutSecretFields(frame);
-        recordControl({
-          action: 'joystick',
-          path: '/ws',
-          credential: caller.kind,
-          outcome: result.accepted ? 'ok' : 'refused',
-          ...(result.code ? { code: result.code } : {}),
-          ...(input ? { input } : {}),
-        });
-        return result;
-      };
-      return { ...control, streamTarget };
-    },
+    wrapControlRoutes: (routes) => controlTap.wrapControlRoutes(routes),
+    refusedAtGate: (route, ctx, error) => controlTap.refusedAtGate(route, ctx, error),
+    watchJoystick: (control) => controlTap.watchJoystick(control),
   };
 }
 
@@ -198,5 +143,6 @@ export function createRecorderSources(
 export const NO_RECORDER_TAP: RecorderTap = Object.freeze({
   observe: () => {},
   wrapControlRoutes: (routes: RouteSpec[]) => routes,
+  refusedAtGate: () => {},
   watchJoystick: <T>(control: T) => control,
 });
