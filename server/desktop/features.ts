@@ -5,6 +5,8 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
+import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
+import { createAppLogStream, liveAppLogs } from '../apps/app-log-stream.ts';
 import { readAppLogs, recentAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
@@ -45,7 +47,7 @@ export interface DesktopFeatures {
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
-  /** App logs as last read, per app, for the diagnostics bundle. */
+  /** App logs as followed live or last read, per app, for the logs route and the diagnostics bundle. */
   readonly appLogs: RecentAppLogs;
   /** "Check the robot" (server/selftest/). */
   readonly selftest: SelfTest;
@@ -128,9 +130,18 @@ export function createDesktopFeatures({
   });
   // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
   const agent = push.watchTurns(baseAgent);
+  // App output followed live while an app runs or a dashboard watches its log (server/apps/).
+  const appLogStream = createAppLogStream({
+    daemonUrl: robot.daemon.baseUrl,
+    simulated: robot.simulated,
+    wireless: () => robot.feed.snapshot().status?.wireless_version === true,
+    log: log.child('apps'),
+  });
   const apps = createAppsService({
     daemon: robot.daemon,
     broadcast,
+    currentChanged: (current) =>
+      appLogStream.appRunning(current && ['starting', 'running', 'stopping'].includes(current.state) ? current.name : null),
     latch: control.latch,
     log: log.child('apps'),
     // Newer daemons can start an app without evicting a remote session (server/daemon/capabilities.ts).
@@ -145,14 +156,17 @@ export function createDesktopFeatures({
     dataDir: config.dataDir,
     log: log.child('selftest'),
   });
-  const appLogs = recentAppLogs((app) =>
-    readAppLogs(
-      {
-        daemonUrl: robot.daemon.baseUrl,
-        simulated: robot.simulated,
-        wireless: () => robot.feed.snapshot().status?.wireless_version === true,
-      },
-      app,
+  const appLogs = liveAppLogs(
+    appLogStream,
+    recentAppLogs((app) =>
+      readAppLogs(
+        {
+          daemonUrl: robot.daemon.baseUrl,
+          simulated: robot.simulated,
+          wireless: () => robot.feed.snapshot().status?.wireless_version === true,
+        },
+        app,
+      ),
     ),
   );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
@@ -189,7 +203,7 @@ export function createDesktopFeatures({
       ...appsRoutes({ apps, logs: (app) => appLogs.read(app) }),
       ...selfTestRoutes(selftest),
     ],
-    onSocket: handleSocketMessages({ control: recorder.watchJoystick(control), handlers: { camera: cameraSocketHandler(camera) } }),
+    onSocket: handleSocketMessages({ control: recorder.watchJoystick(control), handlers: { camera: cameraSocketHandler(camera), app_logs: appLogsSocketHandler(appLogStream) } }),
     bindBroadcast(fn) {
       broadcastTo = fn;
     },
@@ -206,6 +220,7 @@ export function createDesktopFeatures({
     },
     async stop() {
       apps.close();
+      appLogStream.close();
       push.stop();
       platformFeed.close();
       await personas.stop();
