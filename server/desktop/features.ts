@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
 import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
 import { createAppLogStream, liveAppLogs } from '../apps/app-log-stream.ts';
-import { readAppLogs, recentAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
+import { readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
@@ -156,17 +156,14 @@ export function createDesktopFeatures({
     dataDir: config.dataDir,
     log: log.child('selftest'),
   });
-  const appLogs = liveAppLogs(
-    appLogStream,
-    recentAppLogs((app) =>
-      readAppLogs(
-        {
-          daemonUrl: robot.daemon.baseUrl,
-          simulated: robot.simulated,
-          wireless: () => robot.feed.snapshot().status?.wireless_version === true,
-        },
-        app,
-      ),
+  const appLogs = liveAppLogs(appLogStream, (app) =>
+    readAppLogs(
+      {
+        daemonUrl: robot.daemon.baseUrl,
+        simulated: robot.simulated,
+        wireless: () => robot.feed.snapshot().status?.wireless_version === true,
+      },
+      app,
     ),
   );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
