@@ -60,7 +60,7 @@ export function createAppLogStream(deps: AppLogStreamDeps): AppLogStream {
   let source: AppLogSource | null = null;
   /** Where the kept lines came from, for the bundle after the follow has stopped. */
   let lastSource: AppLogSource = 'journal';
-  let reason: string | null = deps.simulated ? SIMULATED_REASON : null;
+  let reason: string | null = null;
   let starting = false;
   let closed = false;
   let cursor: string | null = null;
@@ -111,8 +111,12 @@ export function createAppLogStream(deps: AppLogStreamDeps): AppLogStream {
   };
 
   const begin = async (): Promise<void> => {
-    if (deps.simulated) return;
-    if (LOOPBACK.has(url.hostname)) {
+    // The built-in simulator keeps no journal; it has a log stream only when told to be Wireless.
+    if (deps.simulated && !deps.wireless()) {
+      reason = SIMULATED_REASON;
+      return;
+    }
+    if (LOOPBACK.has(url.hostname) && !deps.simulated) {
       const probe = await (deps.journal ?? runJournalctl)([
         '-u',
         DAEMON_UNIT,

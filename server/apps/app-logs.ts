@@ -68,14 +68,14 @@ export function readLogStream(url: string, quietMs = 700, maxMs = 3000): Promise
 
 export async function readAppLogs(deps: AppLogDeps, app: string): Promise<AppLogs> {
   const url = new URL(deps.daemonUrl);
-  if (deps.simulated)
+  if (deps.simulated && !deps.wireless())
     return {
       available: false,
       app,
       reason:
         'The simulated robot keeps no journal and has no log stream, so app logs cannot be shown. The crash lines above come from the daemon itself.',
     };
-  if (LOOPBACK.has(url.hostname)) {
+  if (LOOPBACK.has(url.hostname) && !deps.simulated) {
     const result = await (deps.journal ?? runJournalctl)([
       '-u',
       DAEMON_UNIT,
