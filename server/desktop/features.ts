@@ -6,8 +6,8 @@
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
 import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
-import { createAppLogStream, liveAppLogs } from '../apps/app-log-stream.ts';
-import { readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
+import { createAppLogStream } from '../apps/app-log-stream.ts';
+import { liveAppLogs, readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
