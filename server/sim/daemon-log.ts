@@ -1,6 +1,6 @@
 /**
  * The simulated daemon's log as journald would hold it, for the Wireless daemon's log stream
- * (`WS /logs/ws/daemon`, daemon-api.md §3.12). The real daemon logs `<logger> - <LEVEL> - <message>`
+ * (`WS /logs/ws/daemon`, the daemon's routers/logs.py). The real daemon logs `<logger> - <LEVEL> - <message>`
  * to stderr under systemd; journald stores one entry per line, and the route runs
  * `journalctl -u reachy-mini-daemon -b -f -n 100 --output short-iso` and sends each line as a text
  * message, and an empty message after each second without one (its keep-alive). The route exists
