@@ -3,11 +3,12 @@
  * subscription only stores the newest frame (no work per frame); a tick scheduled on the clock
  * every 1000/fps ms records that frame if it has not been recorded yet. The ticks are anchored to
  * when sampling began (tick n is due at anchor + n × gap), so a late tick does not push the later
- * ones back: with a 15 fps source the recording holds 5 fps, where gating on frame arrivals lost
- * a frame every time the source's cadence and the 200 ms schedule slipped past each other. A tick
- * that comes so late that slots were missed (a stalled event loop) records once and rejoins the
- * schedule at the next future slot: no burst. Recording a frame hands its bytes to the ring's
- * queue and returns; nothing waits for the disk.
+ * ones back. A tick that finds no new frame, or slots that passed while the event loop was busy
+ * (a loaded machine runs timers late), are owed: the next new frames are recorded as they arrive
+ * until the debt is paid, at most `MAX_OWED` of them, so the rate holds at the target under load
+ * without a burst (each one is a distinct newer frame, never the same picture twice). A camera
+ * slower than the target caps the recording at its own rate. Recording hands the bytes to the
+ * ring's queue and returns; nothing waits for the disk.
  */
 import type { CameraFrame } from '../camera/frame.ts';
 import type { TimerClock } from '../clock.ts';
@@ -27,39 +28,54 @@ export interface CameraSampler {
   stop(): void;
 }
 
+/** Slots a late schedule may catch up, each with a new frame as it arrives. */
+export const MAX_OWED = 2;
+
 export function createCameraSampler(deps: CameraSamplerDeps): CameraSampler {
   let newest: CameraFrame | undefined;
   let recorded: CameraFrame | undefined;
   let cancel: (() => void) | undefined;
   let anchor = 0;
   let slot = 0;
+  let owed = 0;
 
   const gap = () => 1000 / Math.max(1, deps.fps());
+  const take = (frame: CameraFrame) => {
+    recorded = frame;
+    deps.record(frame, deps.clock.now());
+  };
   const scheduleNext = () => {
     const now = deps.clock.now();
     slot += 1;
-    // Slots already past (the tick came late) are skipped, not caught up.
+    // Slots already past (the tick came late) are owed, not ticked through.
     const behind = Math.floor((now - (anchor + slot * gap())) / gap());
-    if (behind >= 0) slot += behind + 1;
+    if (behind >= 0) {
+      owed = Math.min(MAX_OWED, owed + behind + 1);
+      slot += behind + 1;
+    }
     cancel = deps.clock.schedule(tick, anchor + slot * gap() - now);
   };
   const tick = () => {
     const frame = newest;
-    if (frame && frame !== recorded) {
-      recorded = frame;
-      deps.record(frame, deps.clock.now());
-    }
+    if (frame && frame !== recorded) take(frame);
+    else owed = Math.min(MAX_OWED, owed + 1);
     scheduleNext();
   };
 
   return {
     offer(frame) {
-      if (frame.jpeg) newest = frame;
+      if (!frame.jpeg) return;
+      newest = frame;
+      if (owed > 0 && cancel) {
+        owed -= 1;
+        take(frame);
+      }
     },
     start() {
       if (cancel) return;
       anchor = deps.clock.now();
       slot = 0;
+      owed = 0;
       // The first frame is taken at once (often the hub's current picture, offered on subscribe).
       cancel = deps.clock.schedule(tick, 0);
     },
@@ -68,6 +84,7 @@ export function createCameraSampler(deps: CameraSamplerDeps): CameraSampler {
       cancel = undefined;
       newest = undefined;
       recorded = undefined;
+      owed = 0;
     },
   };
 }
