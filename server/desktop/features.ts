@@ -200,7 +200,11 @@ export function createDesktopFeatures({
       ...appsRoutes({ apps, logs: (app) => appLogs.read(app) }),
       ...selfTestRoutes(selftest),
     ],
-    onSocket: handleSocketMessages({ control: recorder.watchJoystick(control), handlers: { camera: cameraSocketHandler(camera), app_logs: appLogsSocketHandler(appLogStream) } }),
+    onSocket: handleSocketMessages({
+      control: recorder.watchJoystick(control),
+      refusedJoystick: (caller, code) => recorder.refusedJoystick(caller.kind, code),
+      handlers: { camera: cameraSocketHandler(camera), app_logs: appLogsSocketHandler(appLogStream) },
+    }),
     bindBroadcast(fn) {
       broadcastTo = fn;
     },

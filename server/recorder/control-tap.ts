@@ -39,6 +39,8 @@ export interface ControlTap {
   /** The access gate refused a request to `route` before its handler ran. */
   refusedAtGate(route: Pick<RouteSpec, 'method' | 'path'>, ctx: Context, error: unknown): void;
   watchJoystick<T extends { streamTarget: JoystickDoor }>(control: T): T;
+  /** A joystick frame the socket refused before Control saw it (no key on the socket). */
+  refusedJoystick(credential: CredentialKind | 'anonymous', code: string): void;
 }
 
 const outcomeOf = (error: unknown) => ({
@@ -86,6 +88,9 @@ export function createControlTap(record: (entry: Record<string, unknown>) => voi
         ...outcomeOf(error),
         stage: 'gate',
       });
+    },
+    refusedJoystick(credential, code) {
+      record({ action: 'joystick', path: '/ws', credential, outcome: 'refused', code, stage: 'gate' });
     },
     watchJoystick(control) {
       const streamTarget: JoystickDoor = (frame, caller) => {

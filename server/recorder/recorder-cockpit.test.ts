@@ -183,6 +183,12 @@ it('records control requests the gate refuses, with the kind of credential and n
   expect(foreign.status).toBe(403);
   // A keyed read refused at the gate is no control request: not on the channel.
   expect((await remoteRequest(`${cockpit.url}/api/console/recordings`)).status).toBe(401);
+  // A loopback socket without a key may read but not drive: its joystick frame is refused.
+  const { ws } = await openSocket(`${cockpit.url.replace('http', 'ws')}/ws`, {});
+  const controlsBefore = recorded('/control');
+  ws.send(JSON.stringify({ type: 'joystick', yaw: 5 }));
+  expect(await until(() => recorded('/control') > controlsBefore, 5000)).toBe(true);
+  ws.close();
 
   const kept = await cockpit.recorder.keepLast(1, 'gate refusals');
   const back = await readBack(join(dataDir, 'recordings', 'kept', `${kept.id}.mcap`));
@@ -215,6 +221,14 @@ it('records control requests the gate refuses, with the kind of credential and n
       outcome: 'refused',
       code: 'ORIGIN_REFUSED',
       status: 403,
+      stage: 'gate',
+    },
+    {
+      action: 'joystick',
+      path: '/ws',
+      credential: 'loopback',
+      outcome: 'refused',
+      code: 'AUTH_REQUIRED',
       stage: 'gate',
     },
   ]);

@@ -8,6 +8,7 @@
 import type { Context } from 'koa';
 import type { Health } from '../contract/health.ts';
 import type { RobotState } from '../contract/state.ts';
+import type { CredentialKind } from '../contract/ws.ts';
 import { summarise } from '../diagnostics/health-history.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { CameraFrame } from '../camera/frame.ts';
@@ -34,6 +35,8 @@ export interface RecorderTap {
   refusedAtGate(route: Pick<RouteSpec, 'method' | 'path'>, ctx: Context, error: unknown): void;
   /** The same control, its joystick frames from /ws also recorded with their caller and result. */
   watchJoystick<T extends { streamTarget: JoystickDoor }>(control: T): T;
+  /** A joystick frame the socket refused before Control (no key): recorded as a gate refusal. */
+  refusedJoystick(credential: CredentialKind | 'anonymous', code: string): void;
 }
 
 export interface RecorderSources extends RecorderTap {
@@ -50,11 +53,7 @@ interface AppSeen {
   error: string | null;
 }
 
-export function createRecorderSources(
-  recorder: Recorder,
-  inputs: RecorderInputs,
-  clock: TimerClock,
-): RecorderSources {
+export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs, clock: TimerClock): RecorderSources {
   const encoder = new TextEncoder();
   const sampler = createCameraSampler({
     clock,
@@ -73,7 +72,8 @@ export function createRecorderSources(
     const was = lastApp;
     lastApp = current ? { name: current.name, state: current.state, error: current.error } : null;
     if (was && (!current || current.name !== was.name)) recorder.recordAppEvent({ app: was.name, phase: 'stop' });
-    if (current && (!was || was.name !== current.name)) recorder.recordAppEvent({ app: current.name, phase: 'start', detail: current.state });
+    if (current && (!was || was.name !== current.name))
+      recorder.recordAppEvent({ app: current.name, phase: 'start', detail: current.state });
     else if (current && was && current.state !== was.state && (current.state === 'error' || current.state === 'done'))
       recorder.recordAppEvent({ app: current.name, phase: 'stop', detail: current.error ?? current.state });
   }
@@ -136,6 +136,7 @@ export function createRecorderSources(
     wrapControlRoutes: (routes) => controlTap.wrapControlRoutes(routes),
     refusedAtGate: (route, ctx, error) => controlTap.refusedAtGate(route, ctx, error),
     watchJoystick: (control) => controlTap.watchJoystick(control),
+    refusedJoystick: (credential, code) => controlTap.refusedJoystick(credential, code),
   };
 }
 
@@ -144,5 +145,6 @@ export const NO_RECORDER_TAP: RecorderTap = Object.freeze({
   observe: () => {},
   wrapControlRoutes: (routes: RouteSpec[]) => routes,
   refusedAtGate: () => {},
+  refusedJoystick: () => {},
   watchJoystick: <T>(control: T) => control,
 });
