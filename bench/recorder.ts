@@ -24,6 +24,8 @@ export interface RecorderResult {
   bytesPerMinuteWithCamera: number;
   bytesPerMinuteStateOnly: number;
   cameraFramesPerSecond: number;
+  /** Pictures per second the frame hub received from the camera meanwhile (its meter, /api/health). */
+  sourceFramesPerSecond: number;
 }
 
 interface RecorderView {
@@ -58,15 +60,29 @@ async function cpuOver(stack: Stack, seconds: number): Promise<number> {
   return (100 * (treeCpu(stack.cockpit.pid) - cpu0)) / ((performance.now() - t0) / 1000);
 }
 
+/** The frame hub's own rate meter: what the camera delivered, whatever the recorder took. */
+async function sourceFps(stack: Stack): Promise<number> {
+  const health = (await (await fetch(`${stack.url}/api/health`)).json()) as { camera?: { fps?: number } };
+  return health.camera?.fps ?? NaN;
+}
+
 /** Ring growth per minute over `seconds` (the ring is far from its bounds this early). */
-async function bytesPerMinute(stack: Stack, seconds: number): Promise<{ perMinute: number; frames: number }> {
+async function bytesPerMinute(
+  stack: Stack,
+  seconds: number,
+): Promise<{ perMinute: number; frames: number; source: number }> {
   const a = await recorderView(stack);
   const t0 = performance.now();
-  await sleep(seconds * 1000);
+  const source: number[] = [];
+  for (let s = 0; s < seconds; s += 1) {
+    await sleep(1000);
+    source.push(await sourceFps(stack));
+  }
   const b = await recorderView(stack);
   const elapsed = (performance.now() - t0) / 1000;
   const frames = ((b.channels['/camera/jpeg'] ?? 0) - (a.channels['/camera/jpeg'] ?? 0)) / elapsed;
-  return { perMinute: ((b.ringBytes - a.ringBytes) / elapsed) * 60, frames };
+  const meanSource = source.reduce((sum, x) => sum + x, 0) / Math.max(1, source.length);
+  return { perMinute: ((b.ringBytes - a.ringBytes) / elapsed) * 60, frames, source: meanSource };
 }
 
 async function side(env: Record<string, string>, seconds: number, requests: number, disk: boolean) {
@@ -103,5 +119,6 @@ export async function measureRecorder(seconds: number, requests: number): Promis
     bytesPerMinuteWithCamera: on.withCamera?.perMinute ?? NaN,
     bytesPerMinuteStateOnly: on.stateOnly ?? NaN,
     cameraFramesPerSecond: on.withCamera?.frames ?? NaN,
+    sourceFramesPerSecond: on.withCamera?.source ?? NaN,
   };
 }

@@ -1,31 +1,29 @@
 /**
  * `npm run bench`: starts the simulated daemon and the cockpit on loopback and measures state
  * fan-out, camera fan-out, the control path, throughput, slow clients, the dashboard, the black
- * box recorder (on and off) and the WebRTC relay; prints the report and writes bench/RESULTS.md. BENCH_QUICK=1 shortens every phase (a smoke run, not figures).
- * BENCH_ONLY=relay or BENCH_ONLY=dashboard runs only that part and replaces only its section.
+ * box recorder (on and off) and the WebRTC relay; prints the report and writes bench/RESULTS.md.
+ * BENCH_QUICK=1 shortens every phase (a smoke run, not figures). BENCH_ONLY=relay, dashboard or
+ * recorder runs only that part and replaces only its section of RESULTS.md.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { measureCameraFanout, warmCamera } from './camera-fanout.ts';
 import { measureControlPath } from './control-path.ts';
 import { measureDashboard } from './dashboard.ts';
 import { DASHBOARD_HEADING, renderDashboardSection } from './dashboard-report.ts';
 import { measureGlassToGlass } from './glass-to-glass.ts';
 import { measureIdle } from './idle.ts';
+import { startStack, type Stack } from './processes.ts';
+import { measureRecorder } from './recorder.ts';
 import { RELAY_HEADING, renderRelayReport, type RelayResults } from './relay-report.ts';
 import { measureRelay } from './relay-viewers.ts';
-import { ROOT, startStack, type Stack } from './processes.ts';
-import { measureRecorder } from './recorder.ts';
-import { renderReport, type Results } from './report.ts';
+import { RECORDER_HEADING, renderRecorderSection, renderReport, type Results } from './report.ts';
+import { writeResults, writeSection } from './results-file.ts';
 import { measureSlowClients } from './slow-clients.ts';
 import { measureStateFanout } from './state-fanout.ts';
 import { measureThroughput } from './throughput.ts';
 
 const quick = process.env['BENCH_QUICK'] === '1';
-/** BENCH_ONLY=relay: only the WebRTC relay phases; RESULTS.md gets its relay section replaced. */
-const relayOnly = process.env['BENCH_ONLY'] === 'relay';
-/** BENCH_ONLY=dashboard: only the dashboard phase (Chromium); RESULTS.md gets its dashboard section replaced. */
-const dashboardOnly = process.env['BENCH_ONLY'] === 'dashboard';
+const only = process.env['BENCH_ONLY'];
+const PARTS = ['relay', 'dashboard', 'recorder'];
 const stateSeconds = quick ? 3 : 20;
 const phaseSeconds = quick ? 3 : 10;
 /** The idle window (the issue's 10 minutes is BENCH_IDLE_SECONDS=600; the default keeps a run short). */
@@ -38,50 +36,30 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
  * consumers is part of what they count); the recorder phase measures the recorder on its own.
  */
 const NO_CAMERA_RECORDING = { ROBOT_RECORD_FPS: '0' };
+/** Control requests come faster than an operator's: the per-client rate limit is lifted. */
+const BENCH_ENV = { ROBOT_RATE_LIMIT: '1000', ...NO_CAMERA_RECORDING };
 
-/** Written by hand below this line of RESULTS.md (profiles, before/after); a run keeps it. */
-const NOTES_MARK = '<!-- notes: written by hand, kept by npm run bench -->';
-
-/** Replaces the relay section of RESULTS.md (from its heading to the notes, or the end). */
-function writeRelaySection(section: string): void {
-  const file = join(ROOT, 'bench', 'RESULTS.md');
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const start = old.indexOf(RELAY_HEADING);
-  const notes = old.indexOf(NOTES_MARK);
-  const before = (start >= 0 ? old.slice(0, start) : notes >= 0 ? old.slice(0, notes) : old).trimEnd();
-  const after = notes >= 0 ? `\n\n${old.slice(notes)}` : '\n';
-  writeFileSync(file, `${before}\n\n${section.trimEnd()}${after}`);
-}
-
-/** Replaces the dashboard section of RESULTS.md (from its heading to the next section). */
-function writeDashboardSection(section: string): void {
-  const file = join(ROOT, 'bench', 'RESULTS.md');
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const start = old.indexOf(`${DASHBOARD_HEADING}\n`);
-  if (start < 0) throw new Error(`bench/RESULTS.md has no "${DASHBOARD_HEADING}" section to replace: run the whole bench`);
-  const next = old.indexOf('\n## ', start + DASHBOARD_HEADING.length);
-  const end = next < 0 ? old.length : next + 1;
-  writeFileSync(file, `${old.slice(0, start)}${section.trimEnd()}\n\n${old.slice(end)}`);
+/** Prints a part's section and, on a real run, replaces it in RESULTS.md. */
+function publishSection(heading: string, section: string): void {
+  say(`\n${section}`);
+  if (!quick) writeSection(heading, section);
 }
 
 /** The dashboard phase alone, on a cockpit of its own. */
-async function dashboardPhase(): Promise<void> {
-  const stack = await startStack({ ROBOT_RATE_LIMIT: '1000' });
+async function dashboardOnly(): Promise<void> {
+  const stack = await startStack(BENCH_ENV);
   try {
     say('bench: dashboard (Chromium)');
-    const section = renderDashboardSection(await measureDashboard(stack, quick ? 2 : 5, quick ? 3 : 10));
-    say(`\n${section}`);
-    if (!quick) writeDashboardSection(section);
+    publishSection(DASHBOARD_HEADING, renderDashboardSection(await measureDashboard(stack, quick ? 2 : 5, quick ? 3 : 10)));
   } finally {
     await stack.stop();
   }
 }
 
-function writeResults(report: string): void {
-  const file = join(ROOT, 'bench', 'RESULTS.md');
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const at = old.indexOf(NOTES_MARK);
-  writeFileSync(file, at < 0 ? report : `${report.trimEnd()}\n\n${old.slice(at)}`);
+/** The recorder on and off, each in a cockpit of its own. */
+async function recorderPhase(): Promise<Results['recorder']> {
+  say('bench: black box recorder on and off');
+  return measureRecorder(phaseSeconds, quick ? 50 : 300);
 }
 
 /** WebRTC relay fan-out, glass to glass, then idle on the same cockpit. */
@@ -115,32 +93,6 @@ async function oneCorePhases(): Promise<RelayResults['oneCore']> {
   }
 }
 
-async function main(): Promise<void> {
-  if (dashboardOnly) return dashboardPhase();
-  const startedAt = performance.now();
-  // Control requests come faster than an operator's: lift the per-client rate limit for the run.
-  const stack = await startStack({ ROBOT_RATE_LIMIT: '1000', ...NO_CAMERA_RECORDING });
-  let others: Omit<Results, 'recorder'> | undefined;
-  let relayResults: Omit<RelayResults, 'oneCore'>;
-  try {
-    if (!relayOnly) others = await otherPhases(stack);
-    relayResults = await relayPhases(stack, startedAt);
-  } finally {
-    await stack.stop();
-  }
-  let report = '';
-  if (others) {
-    // The recorder on and off, each in a cockpit of its own started after this one has stopped.
-    say('bench: black box recorder on and off');
-    const recorder = await measureRecorder(phaseSeconds, quick ? 50 : 300);
-    report = renderReport({ ...others, recorder });
-  }
-  const relay = renderRelayReport({ ...relayResults, oneCore: await oneCorePhases() });
-  const full = relayOnly ? relay : `${report}\n${relay}`;
-  say(`\n${full}`);
-  if (!quick) (relayOnly ? writeRelaySection : writeResults)(full);
-}
-
 /** State and camera fan-out, throughput, control path, slow clients and the dashboard. */
 async function otherPhases(stack: Stack): Promise<Omit<Results, 'recorder'>> {
   const state = [];
@@ -163,6 +115,31 @@ async function otherPhases(stack: Stack): Promise<Omit<Results, 'recorder'>> {
   say('bench: dashboard');
   const dashboard = await measureDashboard(stack, quick ? 2 : 5, phaseSeconds);
   return { state, camera, control, throughput, dashboard, slowClients };
+}
+
+async function main(): Promise<void> {
+  if (only !== undefined && !PARTS.includes(only)) {
+    throw new Error(`BENCH_ONLY=${only}: the parts that run alone are ${PARTS.join(', ')}`);
+  }
+  if (only === 'dashboard') return dashboardOnly();
+  if (only === 'recorder') return publishSection(RECORDER_HEADING, renderRecorderSection(await recorderPhase(), true).join('\n'));
+  const startedAt = performance.now();
+  const stack = await startStack(BENCH_ENV);
+  let others: Omit<Results, 'recorder'> | undefined;
+  let relayResults: Omit<RelayResults, 'oneCore'>;
+  try {
+    if (only !== 'relay') others = await otherPhases(stack);
+    relayResults = await relayPhases(stack, startedAt);
+  } finally {
+    await stack.stop();
+  }
+  // The recorder's cockpits start after this one has stopped, so they do not share the cores.
+  const report = others ? renderReport({ ...others, recorder: await recorderPhase() }) : '';
+  const relay = renderRelayReport({ ...relayResults, oneCore: await oneCorePhases() });
+  if (only === 'relay') return publishSection(RELAY_HEADING, relay);
+  const full = `${report}\n${relay}`;
+  say(`\n${full}`);
+  if (!quick) writeResults(full);
 }
 
 main().then(

@@ -1,7 +1,8 @@
 /**
  * The robot's apps and the robot check against a real cockpit and its simulated robot: install
  * with live progress (and a failed one with its errors), start, the crash card, restart, stop;
- * the STOP ending a running app in every open tab; the robot check flagging a silent microphone.
+ * a Wireless robot's app log followed live; the STOP ending a running app in every open tab; the
+ * robot check flagging a silent microphone.
  * The crashing app dies only when the test says so (/sim/apps/crash).
  */
 import type { Page } from '@playwright/test';
@@ -78,6 +79,43 @@ test('apps page: install with progress, start, the crash card with its error lin
   await expect(card.getByText('No app is running.')).toBeVisible();
   const status = await fetch(`${cockpit.simUrl()}/api/apps/current-app-status`);
   expect(await status.json()).toBeNull();
+});
+
+test("apps page: a Wireless robot's app log, its new lines added while it is open", async ({ page, cockpit }) => {
+  await sim(cockpit.simUrl(), '/sim/apps', { crashAfterMs: null });
+  await sim(cockpit.simUrl(), '/sim/wireless', { on: true });
+  try {
+    // The cockpit reads the daemon's status once a second; the logs answer once it has seen a Wireless build.
+    await expect
+      .poll(
+        async () =>
+          (await api(cockpit.url, '/api/console/apps/logs?app=clumsy_dancer', { token: cockpit.token })).body.available,
+      )
+      .toBe(true);
+    await openDashboard(page, cockpit.url, cockpit.token);
+    await runApp(cockpit.url, cockpit.token, 'clumsy_dancer');
+    const card = page.getByRole('region', { name: 'Apps' });
+    const running = card.getByRole('region', { name: 'Running app' });
+    await expect(running).toContainText('Running');
+    await sim(cockpit.simUrl(), '/sim/apps/crash', {});
+    await expect(running).toContainText('Crashed');
+
+    await running.getByRole('link', { name: 'Open the log' }).click();
+    const log = card.getByRole('region', { name: 'App log' });
+    await expect(log).toContainText("From the daemon's log stream");
+    await expect(log).toContainText('RuntimeError: lost the beat: no audio frames for 2 s');
+    const runs = async () =>
+      ((await log.locator('pre').textContent()) ?? '').split('Starting app clumsy_dancer').length - 1;
+    const before = await runs();
+    // The restarted run's lines arrive in the open log over the socket, without opening it again.
+    await running.getByRole('button', { name: 'Restart' }).click();
+    await expect.poll(runs).toBe(before + 1);
+    await expect(log).toContainText('clumsy_dancer: listening for a beat');
+    await running.getByRole('button', { name: 'Stop app' }).click();
+    await expect(card.getByText('No app is running.')).toBeVisible();
+  } finally {
+    await sim(cockpit.simUrl(), '/sim/wireless', { on: false });
+  }
 });
 
 test('STOP stops the running app in every open tab, and resume does not restart it', async ({

@@ -7,8 +7,8 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
-import { systemClock, type Clock } from './auth/clock.ts';
-import { realSchedule, type TimerClock } from './clock.ts';
+import { systemClock } from './auth/clock.ts';
+import type { TimerClock } from './clock.ts';
 import { createControlLatency } from './diagnostics/control-latency.ts';
 import { createCamera } from './camera/index.ts';
 import { startHealthHistory } from './diagnostics/health-history.ts';
@@ -77,8 +77,8 @@ export interface CockpitOptions {
   platform?: FeatureOptions['platform'];
   /** Web Push tuning for tests (thresholds, a TLS agent trusting a fake push service). */
   push?: FeatureOptions['push'];
-  /** The cockpit's clock: the access model (sessions, rate limit, brute-force throttle) and the black box recorder; tests move it by hand. */
-  clock?: Clock;
+  /** The cockpit's clock: the access model (sessions, rate limit, brute-force throttle) and the black box recorder (its camera sampling ticks on it); tests move it by hand. */
+  clock?: TimerClock;
   /** mDNS socket and cadence, for the network-namespace test. */
   lan?: DiscoveryOptions['lan'];
 }
@@ -184,7 +184,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     cleanup.push(() => discovery.stop());
     robot.attachIdentity(() => discovery.identity());
     const controlLatency = createControlLatency();
-    const history = startHealthHistory({ health: () => robot.health(), control: controlLatency, clock: timerClockOf(options.clock) });
+    const history = startHealthHistory({ health: () => robot.health(), control: controlLatency, clock: options.clock ?? systemClock });
     cleanup.push(() => history.stop());
     const diagnostics = diagnosticsRoutes({
       config,
@@ -203,6 +203,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       gate: access.gate,
       routes: [...access.routes, ...features.routes, ...diagnostics, ...recordingRoutes(blackBox.recorder), ...discoveryRoutes(discovery)],
       onSocket: features.onSocket,
+      onGateRefused: (route, ctx, error) => blackBox.tap.refusedAtGate(route, ctx, error),
       hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin, extraNames: () => discovery.localNames() }),
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
       onControlLatency: (ms) => controlLatency.record(ms),
@@ -306,13 +307,6 @@ function cockpitHandle(parts: {
     // Daemon media is never released on the way down: other apps on the robot still use it.
     stop: () => (stopping ??= runCleanup(parts.cleanup)),
   };
-}
-
-/** The cockpit's clock with timers: a test's manual clock schedules by itself; a bare clock gets real timers. */
-function timerClockOf(clock: Clock | TimerClock | undefined): TimerClock {
-  if (!clock) return systemClock;
-  if ('schedule' in clock && typeof clock.schedule === 'function') return clock;
-  return { now: () => clock.now(), schedule: realSchedule };
 }
 
 /** Every credential the cockpit holds: the recorder never writes one (server/recorder/scrub.ts). */

@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import WebSocket from 'ws';
 import type { AppLogs } from '../contract/apps.ts';
+import type { AppLogStream } from './app-log-stream.ts';
 import { appLines, parseJournal } from './journal-lines.ts';
 
 export const DAEMON_UNIT = 'reachy-mini-daemon';
@@ -68,14 +69,14 @@ export function readLogStream(url: string, quietMs = 700, maxMs = 3000): Promise
 
 export async function readAppLogs(deps: AppLogDeps, app: string): Promise<AppLogs> {
   const url = new URL(deps.daemonUrl);
-  if (deps.simulated)
+  if (deps.simulated && !deps.wireless())
     return {
       available: false,
       app,
       reason:
         'The simulated robot keeps no journal and has no log stream, so app logs cannot be shown. The crash lines above come from the daemon itself.',
     };
-  if (LOOPBACK.has(url.hostname)) {
+  if (LOOPBACK.has(url.hostname) && !deps.simulated) {
     const result = await (deps.journal ?? runJournalctl)([
       '-u',
       DAEMON_UNIT,
@@ -131,5 +132,24 @@ export function recentAppLogs(read: (app: string) => Promise<AppLogs>, keep = 5)
       return logs;
     },
     recent: () => [...last.values()],
+  };
+}
+
+/**
+ * What the logs route and the bundle read: the live follow's lines when it has some for the app
+ * (or its plain reason), else a one-shot read of the journal or log stream backlog (app-logs.ts).
+ */
+export function liveAppLogs(stream: AppLogStream, read: (app: string) => Promise<AppLogs>): RecentAppLogs {
+  const remembered = recentAppLogs(async (app) => {
+    const live = stream.status(app);
+    return live && (!live.available || live.lines.length > 0) ? live : read(app);
+  });
+  return {
+    read: (app) => remembered.read(app),
+    recent() {
+      const live = stream.recent();
+      const names = new Set(live.map((l) => l.app));
+      return [...live, ...remembered.recent().filter((l) => !names.has(l.app))];
+    },
   };
 }

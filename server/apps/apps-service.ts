@@ -10,6 +10,7 @@ import type {
   AppStopReport,
   AppsOverview,
   AppUpdateCheck,
+  CurrentApp,
   InstalledApp,
   StoreApp,
 } from '../contract/apps.ts';
@@ -23,6 +24,8 @@ export interface AppsDeps {
   daemon: Pick<DaemonClient, 'apps'>;
   /** Frames for every dashboard (`apps`, `app_job`). */
   broadcast(frame: object): void;
+  /** The current app as each announcement tells it (the app log follow listens). */
+  currentChanged?(current: CurrentApp | null): void;
   /** Starting an app moves the robot: refused while the latched stop holds (STOP_LATCHED). */
   latch: { assertFree(): void };
   /**
@@ -80,7 +83,10 @@ export function createAppsService(deps: AppsDeps): AppsService {
     polledAt: poll.polledAt(),
     problem: poll.problem(),
   });
-  const announce = () => deps.broadcast({ type: 'apps', ...overview() });
+  const announce = () => {
+    deps.currentChanged?.(poll.current());
+    deps.broadcast({ type: 'apps', ...overview() });
+  };
   const poll: StatusPoll = createStatusPoll({
     read: () => apps.current(),
     changed: announce,

@@ -37,40 +37,62 @@ function isoTime(text: string): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
+/** One journal line as journald prints it (short-iso): its ISO time and the daemon's message. */
+export function splitJournalLine(line: string): { time: string | null; message: string } {
+  const journal = JOURNAL_LINE.exec(line);
+  return journal ? { time: isoTime(journal[1] ?? ''), message: journal[2] ?? '' } : { time: null, message: line };
+}
+
+/** A message of the daemon as a record; a line without the logger prefix continues `previous`. */
+export function readRecord(time: string | null, message: string, previous: JournalRecord | undefined): JournalRecord {
+  const record = RECORD.exec(message);
+  if (record)
+    return { time, logger: record[1] ?? null, level: LEVELS[record[2] ?? 'INFO'] ?? 'info', text: record[3] ?? '' };
+  return { time, logger: previous?.logger ?? null, level: previous?.level ?? 'info', text: message };
+}
+
 export function parseJournal(text: string): JournalRecord[] {
   const records: JournalRecord[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.replace(/\r$/, '');
     if (line.trim() === '' || line.startsWith('-- ')) continue;
-    const journal = JOURNAL_LINE.exec(line);
-    const time = journal ? isoTime(journal[1] ?? '') : null;
-    const message = journal ? (journal[2] ?? '') : line;
-    const record = RECORD.exec(message);
-    if (record) {
-      records.push({
-        time,
-        logger: record[1] ?? null,
-        level: LEVELS[record[2] ?? 'INFO'] ?? 'info',
-        text: record[3] ?? '',
-      });
-      continue;
-    }
-    // A continuation line: it belongs to the record before it.
-    const previous = records.at(-1);
-    records.push({ time, logger: previous?.logger ?? null, level: previous?.level ?? 'info', text: message });
+    const { time, message } = splitJournalLine(line);
+    records.push(readRecord(time, message, records.at(-1)));
   }
   return records;
 }
 
+/**
+ * Follows the daemon's records as they come and says which app each line of output belongs to:
+ * the app named by the last `Starting app <name>` of the runner logger. Before any such line has
+ * been seen (the journal's backlog began after it), `assume` names the app the cockpit knows runs.
+ */
+export function createAppFilter(assume: () => string | null = () => null): {
+  push(record: JournalRecord): { app: string; line: AppLogLine } | null;
+} {
+  let current: string | null = null;
+  let seenStart = false;
+  return {
+    push(record) {
+      if (record.logger !== APP_RUNNER_LOGGER) return null;
+      const started = /^Starting app (\S+)$/.exec(record.text);
+      if (started) {
+        current = started[1] ?? null;
+        seenStart = true;
+      }
+      const app = seenStart ? current : assume();
+      return app ? { app, line: { time: record.time, level: record.level, text: record.text } } : null;
+    },
+  };
+}
+
 /** The lines of the app's runs, oldest first, at most `limit` of the newest. */
 export function appLines(records: JournalRecord[], app: string, limit = 500): AppLogLine[] {
+  const filter = createAppFilter();
   const out: AppLogLine[] = [];
-  let current: string | null = null;
   for (const record of records) {
-    if (record.logger !== APP_RUNNER_LOGGER) continue;
-    const started = /^Starting app (\S+)$/.exec(record.text);
-    if (started) current = started[1] ?? null;
-    if (current === app) out.push({ time: record.time, level: record.level, text: record.text });
+    const hit = filter.push(record);
+    if (hit?.app === app) out.push(hit.line);
   }
   return out.slice(-limit);
 }

@@ -84,3 +84,11 @@ export interface AppLogLine {
 export type AppLogs =
   | { available: true; app: string; source: AppLogSource; lines: AppLogLine[] }
   | { available: false; app: string; reason: string };
+
+/** One new line of an app's output, sent to the dashboards watching that app's log (`app_logs` on /ws). */
+export interface AppLogFrame {
+  type: 'app_log';
+  app: string;
+  source: AppLogSource;
+  line: AppLogLine;
+}

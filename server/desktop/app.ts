@@ -37,6 +37,8 @@ export interface DesktopDeps {
   hosts: HostAllowlist;
   /** Hears each control request's time from arrival to the daemon's first answer, in ms. */
   onControlLatency?: (ms: number) => void;
+  /** A control request the access gate refused before its route's handler (the black box records it). */
+  onGateRefused?: (route: RouteSpec, ctx: Context, error: unknown) => void;
 }
 
 export interface DesktopApp {
@@ -48,6 +50,28 @@ export interface DesktopApp {
 }
 
 const isExactPath = (path: string) => !/[:{*(]/.test(path);
+
+/** The gate, telling `onRefused` when it refuses (it throws before calling the handler). */
+function observedGate(
+  route: RouteSpec,
+  gate: (ctx: Context, next: Next) => Promise<unknown>,
+  onRefused: DesktopDeps['onGateRefused'],
+): (ctx: Context, next: Next) => Promise<unknown> {
+  // Only control routes: the hot read paths keep the bare gate (measured in the throughput bench).
+  if (!onRefused || !route.control) return gate;
+  return async (ctx, next) => {
+    let passed = false;
+    try {
+      return await gate(ctx, () => {
+        passed = true;
+        return next();
+      });
+    } catch (error) {
+      if (!passed) onRefused(route, ctx, error);
+      throw error;
+    }
+  };
+}
 
 export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   const shell = createShellHandler({ root: deps.shellRoot, extras: deps.shellExtras ?? {} });
@@ -77,7 +101,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   for (const route of routes) {
     if (route.method === 'WS' || !route.handler) continue;
     const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    const gate = accessGate(route, deps.gate);
+    const gate = observedGate(route, accessGate(route, deps.gate), deps.onGateRefused);
     router[verb](route.path, gate, route.handler);
     const handler = route.handler;
     if (isExactPath(route.path))

@@ -5,7 +5,9 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
-import { readAppLogs, recentAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
+import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
+import { createAppLogStream } from '../apps/app-log-stream.ts';
+import { liveAppLogs, readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, createVideoRelay, videoSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
@@ -46,7 +48,7 @@ export interface DesktopFeatures {
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
-  /** App logs as last read, per app, for the diagnostics bundle. */
+  /** App logs as followed live or last read, per app, for the logs route and the diagnostics bundle. */
   readonly appLogs: RecentAppLogs;
   /** "Check the robot" (server/selftest/). */
   readonly selftest: SelfTest;
@@ -140,9 +142,18 @@ export function createDesktopFeatures({
   });
   // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
   const agent = push.watchTurns(baseAgent);
+  // App output followed live while an app runs or a dashboard watches its log (server/apps/).
+  const appLogStream = createAppLogStream({
+    daemonUrl: robot.daemon.baseUrl,
+    simulated: robot.simulated,
+    wireless: () => robot.feed.snapshot().status?.wireless_version === true,
+    log: log.child('apps'),
+  });
   const apps = createAppsService({
     daemon: robot.daemon,
     broadcast,
+    currentChanged: (current) =>
+      appLogStream.appRunning(current && ['starting', 'running', 'stopping'].includes(current.state) ? current.name : null),
     latch: control.latch,
     log: log.child('apps'),
     // Newer daemons can start an app without evicting a remote session (server/daemon/capabilities.ts).
@@ -157,7 +168,7 @@ export function createDesktopFeatures({
     dataDir: config.dataDir,
     log: log.child('selftest'),
   });
-  const appLogs = recentAppLogs((app) =>
+  const appLogs = liveAppLogs(appLogStream, (app) =>
     readAppLogs(
       {
         daemonUrl: robot.daemon.baseUrl,
@@ -205,7 +216,12 @@ export function createDesktopFeatures({
     ],
     onSocket: handleSocketMessages({
       control: recorder.watchJoystick(control),
-      handlers: { camera: cameraSocketHandler(camera), video: videoSocketHandler(relay, log.child('relay')) },
+      refusedJoystick: (caller, code) => recorder.refusedJoystick(caller.kind, code),
+      handlers: {
+        camera: cameraSocketHandler(camera),
+        video: videoSocketHandler(relay, log.child('relay')),
+        app_logs: appLogsSocketHandler(appLogStream),
+      },
     }),
     bindBroadcast(fn) {
       broadcastTo = fn;
@@ -224,6 +240,7 @@ export function createDesktopFeatures({
     async stop() {
       apps.close();
       relay.stop();
+      appLogStream.close();
       push.stop();
       platformFeed.close();
       await personas.stop();

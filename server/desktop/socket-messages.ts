@@ -12,6 +12,8 @@ const MAX_MESSAGE = 16 * 1024;
 
 export interface SocketMessageDeps {
   control: Control;
+  /** A joystick frame refused here, before Control (the black box records it). */
+  refusedJoystick?(caller: WsClient['caller'], code: string): void;
   /** Extra message types owned by other features (camera on/off...). */
   handlers?: Record<string, (client: WsClient, message: Record<string, unknown>) => void>;
 }
@@ -48,6 +50,7 @@ function route(deps: SocketMessageDeps, client: WsClient, message: Record<string
   if (type === 'joystick') {
     // Loopback trust covers reads only (cockpit-api.md, Authentication rule 2): driving needs a key.
     if (!hasKey(client.caller)) {
+      deps.refusedJoystick?.(client.caller, 'AUTH_REQUIRED');
       client.send({ type: 'error', code: 'AUTH_REQUIRED', error: 'driving the head needs the owner token or a passkey session' });
       return;
     }

@@ -85,6 +85,8 @@ export interface Control {
   readonly arbiter: Arbiter;
   readonly reelRunner: Reel;
   readonly latch: StopLatch;
+  /** The daemon's robot app lock, read before every manual motion (app-lock.ts). */
+  readonly appLock: AppLockGuard;
   /** True while the speaker plays a clip. */
   speaking(): boolean;
   /** Opens the move-event subscription. */
@@ -231,6 +233,7 @@ export function createControl(deps: ControlDeps): Control {
     arbiter: p.arbiter,
     reelRunner: p.reel,
     latch: p.latch,
+    appLock: p.appLock,
     speaking: () => p.speaker.speaking(),
     start: () => p.events.start(),
     close() {

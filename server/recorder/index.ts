@@ -4,7 +4,7 @@
  * after the robot core; features hand it their broadcasts, control routes and joystick frames.
  */
 import { join } from 'node:path';
-import type { Clock } from '../auth/clock.ts';
+import type { TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
 import { createRecorderSources, type RecorderInputs, type RecorderTap } from './sources.ts';
@@ -30,7 +30,8 @@ export interface BlackBoxOptions {
   dataDir: string;
   settings: RecorderSettings;
   inputs: RecorderInputs;
-  clock: Clock;
+  /** Time, and the camera sampling's ticks (a manual clock in tests). */
+  clock: TimerClock;
   log: Log;
   secrets: () => readonly string[];
   /** Tests drive ticks themselves (null); the cockpit ticks every second. */

@@ -17,6 +17,8 @@ import { openSocket, remoteRequest, TEST_TOKEN, until } from '../testing/cockpit
 import { readBack } from './testing/recorder-rig.ts';
 
 const PROVIDER_KEY = 'sk-test-provider-key-4f1c9a0e7b2d';
+/** A wrong owner token a caller presents: refused at the gate, recorded as `invalid`, never written. */
+const WRONG_TOKEN = 'wrong-token-7d2e9b41c0a5f386';
 const clock = createFakeClock();
 let cockpit: Cockpit;
 let dataDir: string;
@@ -166,6 +168,72 @@ it('answers bad input with a 4xx and a code, never a 500', async () => {
   expect((await remoteRequest(`${cockpit.url}/api/console/recordings`)).status).toBe(401);
 });
 
+it('records control requests the gate refuses, with the kind of credential and never the credential', async () => {
+  const look = `${cockpit.url}/api/control/look`;
+  const body = JSON.stringify({ yaw: 3 });
+  const json = { 'content-type': 'application/json' };
+  expect((await remoteRequest(look, { method: 'POST', headers: json, body })).status).toBe(401);
+  const wrong = { ...json, authorization: `Bearer ${WRONG_TOKEN}` };
+  expect((await remoteRequest(look, { method: 'POST', headers: wrong, body })).status).toBe(401);
+  const foreign = await authed('/api/control/look', {
+    method: 'POST',
+    body,
+    headers: { origin: 'http://elsewhere.example' },
+  });
+  expect(foreign.status).toBe(403);
+  // A keyed read refused at the gate is no control request: not on the channel.
+  expect((await remoteRequest(`${cockpit.url}/api/console/recordings`)).status).toBe(401);
+  // A loopback socket without a key may read but not drive: its joystick frame is refused.
+  const { ws } = await openSocket(`${cockpit.url.replace('http', 'ws')}/ws`, {});
+  const controlsBefore = recorded('/control');
+  ws.send(JSON.stringify({ type: 'joystick', yaw: 5 }));
+  expect(await until(() => recorded('/control') > controlsBefore, 5000)).toBe(true);
+  ws.close();
+
+  const kept = await cockpit.recorder.keepLast(1, 'gate refusals');
+  const back = await readBack(join(dataDir, 'recordings', 'kept', `${kept.id}.mcap`));
+  const refusals = back.messages
+    .filter((m) => m.topic === '/control' && (m.value as { stage?: string }).stage === 'gate')
+    .map((m) => m.value);
+  expect(refusals).toEqual([
+    {
+      action: 'look',
+      path: '/api/control/look',
+      credential: 'anonymous',
+      outcome: 'refused',
+      code: 'AUTH_REQUIRED',
+      status: 401,
+      stage: 'gate',
+    },
+    {
+      action: 'look',
+      path: '/api/control/look',
+      credential: 'invalid',
+      outcome: 'refused',
+      code: 'AUTH_REQUIRED',
+      status: 401,
+      stage: 'gate',
+    },
+    {
+      action: 'look',
+      path: '/api/control/look',
+      credential: 'token',
+      outcome: 'refused',
+      code: 'ORIGIN_REFUSED',
+      status: 403,
+      stage: 'gate',
+    },
+    {
+      action: 'joystick',
+      path: '/ws',
+      credential: 'loopback',
+      outcome: 'refused',
+      code: 'AUTH_REQUIRED',
+      stage: 'gate',
+    },
+  ]);
+});
+
 it('never writes the owner token or a provider key: every byte of every recording is scanned', async () => {
   await cockpit.recorder.keepLast(10);
   await cockpit.stop();
@@ -173,7 +241,7 @@ it('never writes the owner token or a provider key: every byte of every recordin
   expect(files.length).toBeGreaterThan(1);
   for (const file of files) {
     const bytes = readFileSync(file);
-    for (const secret of [TEST_TOKEN, PROVIDER_KEY]) {
+    for (const secret of [TEST_TOKEN, PROVIDER_KEY, WRONG_TOKEN]) {
       expect([file, bytes.includes(Buffer.from(secret))]).toEqual([file, false]);
       expect([file, bytes.includes(Buffer.from(Buffer.from(secret).toString('base64').slice(0, 20)))]).toEqual([
         file,

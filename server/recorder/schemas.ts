@@ -83,10 +83,18 @@ const controlRequest: JsonSchema = {
   properties: {
     action: { type: 'string' },
     path: { type: 'string' },
-    credential: { type: 'string' },
+    credential: {
+      type: 'string',
+      description: 'token, passkey, local-window, loopback; anonymous when none was presented, invalid when a wrong one was',
+    },
     outcome: { type: 'string', enum: ['ok', 'refused'] },
     code: { type: 'string' },
     status: { type: 'integer' },
+    stage: {
+      type: 'string',
+      enum: ['gate', 'handler'],
+      description: 'where a refusal came from: the access gate (credential, rate limit, origin) or the route',
+    },
     input: { type: 'object' },
   },
   required: ['action', 'credential', 'outcome'],

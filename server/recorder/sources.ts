@@ -1,19 +1,20 @@
 /**
  * What the recorder listens to, taken from the cockpit's own single sources: the state cache
  * (at the daemon stream's full rate, never a second stream), the frame hub's public JPEG
- * subscription (reduced to the recording rate), the frames dashboards are told (receipts, agent
- * log rows), the control routes and joystick frames (credential kind and outcome), and the
- * health picture (recorded when it changes). Nothing here waits on the disk.
+ * subscription (sampled on the clock at the recording rate, camera-sampler.ts), the frames
+ * dashboards are told (receipts, agent log rows), the control routes and joystick frames
+ * (credential kind and outcome), and the health picture (recorded when it changes). Nothing here waits on the disk.
  */
 import type { Context } from 'koa';
 import type { Health } from '../contract/health.ts';
 import type { RobotState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { summarise } from '../diagnostics/health-history.ts';
-import { isAppError } from '../errors.ts';
-import { callerOf } from '../http/access-gate.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { CameraFrame } from '../camera/frame.ts';
+import type { TimerClock } from '../clock.ts';
+import { createCameraSampler } from './camera-sampler.ts';
+import { createControlTap, type JoystickDoor } from './control-tap.ts';
 import { compressedImageMessage, headPoseMessage } from './messages.ts';
 import type { Recorder } from './recorder.ts';
 
@@ -25,31 +26,17 @@ export interface RecorderInputs {
   camera: { subscribe(kind: 'jpeg', deliver: (frame: CameraFrame) => void): { close(): void } };
 }
 
-/** Fields of a request body that name credentials; never recorded even when a route reads them. */
-const SECRET_FIELD = /token|secret|password|authorization|cookie|key|passkey/i;
-
-export function withoutSecretFields(value: unknown, depth = 0): unknown {
-  if (typeof value !== 'object' || value === null || depth > 4) return value;
-  if (Array.isArray(value)) return value.map((v) => withoutSecretFields(v, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([k]) => !SECRET_FIELD.test(k))
-      .map(([k, v]) => [k, withoutSecretFields(v, depth + 1)]),
-  );
-}
-
-type JoystickDoor = (
-  frame: unknown,
-  caller: { kind: CredentialKind | 'anonymous' },
-) => { accepted: boolean; code?: string };
-
 export interface RecorderTap {
   /** Every frame broadcast to dashboards passes here (receipts, agent log rows). */
   observe(frame: object): void;
   /** The control routes, each handler also recording its request and outcome. */
   wrapControlRoutes(routes: RouteSpec[]): RouteSpec[];
+  /** A request to one of those routes that the access gate refused before its handler. */
+  refusedAtGate(route: Pick<RouteSpec, 'method' | 'path'>, ctx: Context, error: unknown): void;
   /** The same control, its joystick frames from /ws also recorded with their caller and result. */
   watchJoystick<T extends { streamTarget: JoystickDoor }>(control: T): T;
+  /** A joystick frame the socket refused before Control (no key): recorded as a gate refusal. */
+  refusedJoystick(credential: CredentialKind | 'anonymous', code: string): void;
 }
 
 export interface RecorderSources extends RecorderTap {
@@ -66,15 +53,18 @@ interface AppSeen {
   error: string | null;
 }
 
-export function createRecorderSources(
-  recorder: Recorder,
-  inputs: RecorderInputs,
-  clock: { now(): number },
-): RecorderSources {
+export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs, clock: TimerClock): RecorderSources {
   const encoder = new TextEncoder();
-  const frameGapMs = () => 1000 / Math.max(1, recorder.status().cameraFps);
-  /** When the next frame is due: a schedule, not "200 ms since the last", keeps the rate at 5 fps from a 15 fps source. */
-  let frameDue = -Infinity;
+  const sampler = createCameraSampler({
+    clock,
+    fps: () => recorder.status().cameraFps,
+    record: (frame, ms) =>
+      recorder.recordBytes(
+        'camera',
+        encoder.encode(JSON.stringify(compressedImageMessage(frame.jpeg ?? Buffer.alloc(0), frame.capturedAt))),
+        ms,
+      ),
+  });
   let lastHealth = '';
   /** The app the last `apps` frame showed: its starts and stops are recorded as they are seen. */
   let lastApp: AppSeen | null = null;
@@ -82,36 +72,29 @@ export function createRecorderSources(
     const was = lastApp;
     lastApp = current ? { name: current.name, state: current.state, error: current.error } : null;
     if (was && (!current || current.name !== was.name)) recorder.recordAppEvent({ app: was.name, phase: 'stop' });
-    if (current && (!was || was.name !== current.name)) recorder.recordAppEvent({ app: current.name, phase: 'start', detail: current.state });
+    if (current && (!was || was.name !== current.name))
+      recorder.recordAppEvent({ app: current.name, phase: 'start', detail: current.state });
     else if (current && was && current.state !== was.state && (current.state === 'error' || current.state === 'done'))
       recorder.recordAppEvent({ app: current.name, phase: 'stop', detail: current.error ?? current.state });
   }
   let unsubscribeState: (() => void) | undefined;
   let cameraSubscription: { close(): void } | undefined;
 
-  const onFrame = (frame: CameraFrame) => {
-    const now = clock.now();
-    if (!frame.jpeg || now < frameDue) return;
-    const gap = frameGapMs();
-    // The first frame, or one after a stall, restarts the schedule rather than catching up in a burst.
-    frameDue = now - frameDue > 2 * gap ? now + gap : frameDue + gap;
-    recorder.recordBytes(
-      'camera',
-      encoder.encode(JSON.stringify(compressedImageMessage(frame.jpeg, frame.capturedAt))),
-      now,
-    );
-  };
   const followCamera = (on: boolean) => {
     const wanted = on && recorder.status().cameraFps > 0;
-    if (wanted && !cameraSubscription) cameraSubscription = inputs.camera.subscribe('jpeg', onFrame);
+    if (wanted && !cameraSubscription) {
+      cameraSubscription = inputs.camera.subscribe('jpeg', (frame) => sampler.offer(frame));
+      sampler.start();
+    }
     if (!wanted && cameraSubscription) {
+      sampler.stop();
       cameraSubscription.close();
       cameraSubscription = undefined;
     }
   };
   recorder.onCameraChange(followCamera);
 
-  const recordControl = (entry: Record<string, unknown>) => recorder.record('control', entry);
+  const controlTap = createControlTap((entry) => recorder.record('control', entry));
 
   return {
     attach() {
@@ -135,6 +118,7 @@ export function createRecorderSources(
     },
     detach() {
       unsubscribeState?.();
+      sampler.stop();
       cameraSubscription?.close();
       cameraSubscription = undefined;
     },
@@ -149,46 +133,10 @@ export function createRecorderSources(
         noteApp((frame as { current?: AppSeen | null }).current ?? null);
       }
     },
-    wrapControlRoutes(routes) {
-      return routes.map((route) => {
-        const handler = route.handler;
-        if (!handler) return route;
-        const action = route.path.split('/').pop() ?? route.path;
-        return {
-          ...route,
-          async handler(ctx: Context) {
-            const credential = (callerOf(ctx) as ReturnType<typeof callerOf> | undefined)?.kind ?? 'anonymous';
-            const base = { action, path: route.path, credential };
-            try {
-              await handler(ctx);
-              const input = withoutSecretFields((ctx.state as { jsonBody?: unknown }).jsonBody);
-              recordControl({ ...base, outcome: 'ok', status: ctx.status, ...(input ? { input } : {}) });
-            } catch (error) {
-              const code = isAppError(error) ? error.code : 'INTERNAL';
-              const status = isAppError(error) ? error.status : 500;
-              recordControl({ ...base, outcome: 'refused', code, status });
-              throw error;
-            }
-          },
-        };
-      });
-    },
-    watchJoystick(control) {
-      const streamTarget: JoystickDoor = (frame, caller) => {
-        const result = control.streamTarget(frame, caller);
-        const input = withoutSecretFields(frame);
-        recordControl({
-          action: 'joystick',
-          path: '/ws',
-          credential: caller.kind,
-          outcome: result.accepted ? 'ok' : 'refused',
-          ...(result.code ? { code: result.code } : {}),
-          ...(input ? { input } : {}),
-        });
-        return result;
-      };
-      return { ...control, streamTarget };
-    },
+    wrapControlRoutes: (routes) => controlTap.wrapControlRoutes(routes),
+    refusedAtGate: (route, ctx, error) => controlTap.refusedAtGate(route, ctx, error),
+    watchJoystick: (control) => controlTap.watchJoystick(control),
+    refusedJoystick: (credential, code) => controlTap.refusedJoystick(credential, code),
   };
 }
 
@@ -196,5 +144,7 @@ export function createRecorderSources(
 export const NO_RECORDER_TAP: RecorderTap = Object.freeze({
   observe: () => {},
   wrapControlRoutes: (routes: RouteSpec[]) => routes,
+  refusedAtGate: () => {},
+  refusedJoystick: () => {},
   watchJoystick: <T>(control: T) => control,
 });

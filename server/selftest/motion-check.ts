@@ -1,8 +1,11 @@
 /**
  * The joint check: a small test move of the head (10° to the left, then home), then every joint
  * read back within its limits. It moves the robot, so it runs only when the operator confirmed,
- * nothing holds the robot (no app running, the stop not latched), and through Control like any
- * other move (receipts, the latch, the arbiter).
+ * nothing holds the robot, and through Control like any other move (receipts, the latch, the
+ * arbiter). "Nothing holds the robot" is asked of the daemon itself, right before the move: its
+ * app lock (`robot-app-lock-status`, server/motion/app-lock.ts) names an app it runs or a remote
+ * session (an app on another computer driving the robot through the daemon), which the cockpit's
+ * own view of the apps cannot see.
  */
 import type { RobotState } from '../contract/state.ts';
 import { SAFE } from '../motion/safe-ranges.ts';
@@ -10,8 +13,13 @@ import type { Check, Finding } from './run-checks.ts';
 
 export interface MotionDeps {
   confirmed: boolean;
-  /** The app holding the robot, or null. */
+  /** The app holding the robot as the cockpit's apps poll last saw it, or null. */
   appHolder(): string | null;
+  /**
+   * Reads the daemon's app lock now: null when free (or a daemon too old to have one), else
+   * who holds it; throws when the daemon cannot be asked.
+   */
+  lockHolder(): Promise<string | null>;
   latched(): boolean;
   testMove(yaw: number): Promise<unknown>;
   home(): Promise<unknown>;
@@ -120,7 +128,21 @@ export function motionCheck(deps: MotionDeps): Check {
           detail: 'Not run: the STOP is latched.',
           advice: 'Resume, then check again.',
         } satisfies Finding);
-      return moveAndRead(deps);
+      return deps.lockHolder().then(
+        (locked): Promise<Finding> | Finding =>
+          locked
+            ? {
+                outcome: 'skipped',
+                detail: `Not run: the robot is in use by ${locked}.`,
+                advice: 'Stop that app or end the remote session, then check again.',
+              }
+            : moveAndRead(deps),
+        (error: unknown): Finding => ({
+          outcome: 'skipped',
+          detail: `Not run: the daemon did not say whether something holds the robot (${error instanceof Error ? error.message : String(error)}).`,
+          advice: 'Check the daemon connection (the daemon check above), then check again.',
+        }),
+      );
     },
   };
 }

@@ -8,8 +8,9 @@ import type { FrameHub } from '../camera/index.ts';
 import type { SelfTestRequest, SelfTestResult } from '../contract/selftest.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { RobotCore } from '../desktop/robot-core.ts';
-import { AppError } from '../errors.ts';
+import { AppError, isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
+import type { AppLockGuard } from '../motion/app-lock.ts';
 import type { Control } from '../motion/control.ts';
 import { daemonChecks } from './daemon-checks.ts';
 import { hostChecks, type HostProbes } from './host-checks.ts';
@@ -20,7 +21,7 @@ import { runChecks } from './run-checks.ts';
 export interface SelfTestDeps {
   robot: Pick<RobotCore, 'health' | 'state'> & { daemon: DaemonClient };
   camera: Pick<FrameHub, 'configured' | 'snapshot' | 'health' | 'listenMicrophone'>;
-  control: Pick<Control, 'look' | 'home' | 'latch' | 'arbiter'>;
+  control: Pick<Control, 'look' | 'home' | 'latch' | 'arbiter' | 'appLock'>;
   apps: Pick<AppsService, 'overview'>;
   dataDir: string;
   log: Log;
@@ -34,6 +35,21 @@ export interface SelfTest {
 }
 
 const HOLDING = ['starting', 'running', 'stopping'];
+
+/** Who holds the daemon's app lock (a daemon app or a remote session), read now; null when free. */
+async function lockHolder(lock: AppLockGuard): Promise<string | null> {
+  try {
+    await lock.assertFree();
+    return null;
+  } catch (error) {
+    const held = lock.last();
+    if (isAppError(error) && error.code === 'ROBOT_APP_LOCKED' && held && held.state !== 'free')
+      return held.state === 'local_app'
+        ? `the app ${held.holder_name ?? '(unnamed)'} (the daemon's app lock)`
+        : `a remote session${held.holder_name && held.holder_name !== 'remote' ? ` (${held.holder_name})` : ''} (the daemon's app lock)`;
+    throw error;
+  }
+}
 
 export function createSelfTest(deps: SelfTestDeps): SelfTest {
   let running = false;
@@ -55,6 +71,7 @@ export function createSelfTest(deps: SelfTestDeps): SelfTest {
           motionCheck({
             confirmed: request.confirmMove === true,
             appHolder: () => (current && HOLDING.includes(current.state) ? current.name : null),
+            lockHolder: () => lockHolder(deps.control.appLock),
             latched: () => deps.control.latch.engaged(),
             testMove: (yaw) => deps.control.look({ yaw, duration: 0.6 }, 'system'),
             home: () => deps.control.home('system'),

@@ -9,6 +9,10 @@
 import { catalogApp, installedInfo, SIM_APP_CATALOG, storeInfo, type AppInfo, type CatalogApp } from './app-catalog.ts';
 import { createAppJobs, type AppJobs, type JobLog } from './app-jobs.ts';
 import type { Timers } from './timers.ts';
+import type { DaemonLog, DaemonLogLevel } from './daemon-log.ts';
+
+/** The logger the daemon's app runner writes an app's output under (apps/manager.py). */
+const RUNNER_LOGGER = 'reachy_mini.apps.manager.runner';
 
 export type AppState = 'starting' | 'running' | 'done' | 'stopping' | 'error';
 
@@ -58,14 +62,15 @@ interface Current {
   status: AppStatus;
 }
 
-export function createSimApps(timers: Timers): SimApps {
+export function createSimApps(timers: Timers, daemonLog?: DaemonLog): SimApps {
   const jobs = createAppJobs();
   const latest = new Map(SIM_APP_CATALOG.map((app) => [app.name, 'rev-1']));
   const installedSha = new Map<string, string>();
   const output: string[] = [];
   let current: Current | null = null;
 
-  const say = (line: string): void => {
+  const say = (line: string, level: DaemonLogLevel = 'INFO'): void => {
+    daemonLog?.write(RUNNER_LOGGER, level, line);
     output.push(line);
     if (output.length > 500) output.splice(0, output.length - 500);
   };
@@ -80,10 +85,10 @@ export function createSimApps(timers: Timers): SimApps {
     if (current !== run || run.status.state !== 'running') return;
     const stderr = run.app.crash?.stderr ?? ['RuntimeError: the simulator killed this app'];
     const code = run.app.crash?.exitCode ?? 1;
-    for (const line of stderr) say(line);
+    for (const line of stderr) say(line, 'WARNING');
     run.status.state = 'error';
     run.status.error = `Process exited with code ${code}\n${stderr.slice(-10).join('\n')}`;
-    say(`App ${run.app.name} exited with code ${code}. Last stderr output:\n${stderr.slice(-10).join('\n')}`);
+    say(`App ${run.app.name} exited with code ${code}. Last stderr output:\n${stderr.slice(-10).join('\n')}`, 'ERROR');
   };
 
   const apps: SimApps = {

@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Log } from '../log.ts';
 import { createSimApps, type SimApps } from './apps.ts';
+import { createDaemonLog, type DaemonLog } from './daemon-log.ts';
 import { createDoa, type Doa } from './doa.ts';
 import { createLifecycle, type Lifecycle } from './lifecycle.ts';
 import { createMoveRunner, type MoveRunner } from './moves.ts';
@@ -81,6 +82,10 @@ export interface SimContext {
   lifecycle: Lifecycle;
   /** The app store and the app running on the robot (apps.ts). */
   apps: SimApps;
+  /** The daemon's log as journald holds it (daemon-log.ts): the app runner's lines. */
+  daemonLog: DaemonLog;
+  /** Behave as a Wireless build (`wireless_version`, the log stream); off unless `/sim/wireless`. */
+  wireless: boolean;
   faults: Faults;
   counters: Omit<SimCounters, 'soundsPlayed' | keyof CameraCounters>;
   media: { released: boolean };
@@ -102,6 +107,7 @@ export interface SimContext {
 export function createSimContext(log: Log): SimContext {
   const timers = createTimers();
   const world = createWorld();
+  const daemonLog = createDaemonLog();
   const moves = createMoveRunner(world, (fn) => setImmediate(fn));
   const sounds = createSoundBoard();
   const media = { released: false };
@@ -152,7 +158,9 @@ export function createSimContext(log: Log): SimContext {
     sounds,
     doa: createDoa(),
     lifecycle,
-    apps: createSimApps(timers),
+    apps: createSimApps(timers, daemonLog),
+    daemonLog,
+    wireless: false,
     faults: { latencyMs: 0, hang: false, motorError: null },
     counters,
     media,

@@ -39,7 +39,7 @@ export function daemonStatus(ctx: SimContext): Record<string, unknown> {
     type: 'daemon_status',
     robot_name: ctx.robotName,
     state: lifecycle.state,
-    wireless_version: false,
+    wireless_version: ctx.wireless,
     desktop_app_daemon: false,
     simulation_enabled: false,
     mockup_sim_enabled: true,

@@ -126,6 +126,10 @@ export function simRoutes(ctx: SimContext): Route[] {
       ctx.camera.on = bool(b, 'on');
       ctx.camera.sync();
     }),
+    // A Wireless build: wireless_version in the status, and the log stream WS /logs/ws/daemon.
+    post('/sim/wireless', (b) => {
+      ctx.wireless = bool(b, 'on');
+    }),
     post('/sim/app-lock', (b) => {
       const state = b.state;
       if (state !== 'free' && state !== 'local_app' && state !== 'remote_session')

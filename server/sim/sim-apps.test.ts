@@ -6,7 +6,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
-import { api, ok, waitFor } from './test-helpers.ts';
+import { api, ok, openWs, waitFor } from './test-helpers.ts';
 
 let sim: SimDaemon;
 beforeAll(async () => {
@@ -160,6 +160,45 @@ describe('the simulated app store', () => {
     const removal = await ok<{ job_id: string }>(sim, 'POST', '/api/apps/remove/hello_wave');
     expect((await jobDone(removal.job_id)).status).toBe('done');
     expect(await ok(sim, 'GET', '/api/apps/startup-app')).toEqual({ startup_app: null });
+  });
+});
+
+describe("the Wireless daemon's log stream", () => {
+  it('exists only on a Wireless build, and sends the app runner lines as journal lines', async () => {
+    await expect(openWs(sim, '/logs/ws/daemon')).rejects.toThrow('upgrade refused: 403');
+    await ok(sim, 'POST', '/sim/wireless', { on: true });
+    try {
+      expect((await ok<{ wireless_version: boolean }>(sim, 'GET', '/api/daemon/status')).wireless_version).toBe(true);
+      await install('clumsy_dancer');
+      const ws = new WebSocket(`${sim.url.replace('http', 'ws')}/logs/ws/daemon`);
+      const lines: string[] = [];
+      ws.on('message', (data: Buffer) => lines.push(data.toString('utf8')));
+      await new Promise((resolve) => ws.once('open', resolve));
+      // The stream starts with the journal's last lines (earlier tests' runs): count from here.
+      await waitFor(() => lines.length > 0);
+      const backlog = lines.length;
+      await ok(sim, 'POST', '/api/apps/start-app/clumsy_dancer');
+      await waitFor(() => lines.slice(backlog).some((l) => l.endsWith('clumsy_dancer: listening for a beat')));
+      await ok(sim, 'POST', '/sim/apps/crash');
+      await waitFor(() => lines.slice(backlog).some((l) => l.includes('ERROR - App clumsy_dancer exited')));
+      ws.close();
+      const journal = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000 reachy-mini reachy-mini-daemon\[\d+\]: /;
+      const records = lines.slice(backlog).filter((l) => l !== '');
+      expect(records.every((l) => journal.test(l))).toBe(true);
+      const texts = records.map((l) => l.replace(journal, ''));
+      expect(texts).toContain('reachy_mini.apps.manager.runner - INFO - Starting app clumsy_dancer');
+      expect(
+        texts.some((t) => t.startsWith('reachy_mini.apps.manager.runner - WARNING - RuntimeError: lost the beat')),
+      ).toBe(true);
+      // The crash record's own lines follow it without the logger prefix, as journald splits them.
+      const crash = texts.findIndex((t) =>
+        t.startsWith('reachy_mini.apps.manager.runner - ERROR - App clumsy_dancer exited with code 1'),
+      );
+      expect(crash).toBeGreaterThan(0);
+      expect(texts[crash + 1]).toMatch(/^Traceback/);
+    } finally {
+      await ok(sim, 'POST', '/sim/wireless', { on: false });
+    }
   });
 });
 

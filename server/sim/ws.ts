@@ -15,6 +15,7 @@ import { ValidationError, validationText } from './pydantic.ts';
 import { applyTarget } from './routes-move.ts';
 import { APPS_JOB_SOCKET_PREFIX, openAppJobSocket } from './ws-apps.ts';
 import { fullState, WS_STATE_FLAGS } from './state-body.ts';
+import { DAEMON_LOG_SOCKET, openDaemonLogSocket } from './daemon-log.ts';
 
 /** Policy violation: the close code FastAPI uses for a rejected WebSocket request. */
 const WS_POLICY_VIOLATION = 1008;
@@ -48,6 +49,9 @@ export function createSimSockets(ctx: SimContext): SimSockets {
         const jobId = decodeURIComponent(url.pathname.slice(APPS_JOB_SOCKET_PREFIX.length));
         return wss.handleUpgrade(req, socket, head, (ws) => openAppJobSocket(ctx.apps.jobs, ws, jobId));
       }
+      // The daemon's log stream exists on Wireless builds only (the router is included then).
+      if (url.pathname === DAEMON_LOG_SOCKET && ctx.wireless)
+        return wss.handleUpgrade(req, socket, head, (ws) => openDaemonLogSocket(ctx.daemonLog, ws));
       const endpoint = endpoints[url.pathname];
       // ws_get_backend raises before accept, which uvicorn turns into a 403 as well; so does the
       // local-network guard's close before accept.

@@ -3,9 +3,9 @@
  * (server/testing/manual-clock.ts), seen through the auth modules' interface.
  */
 import { createManualClock, MANUAL_CLOCK_START } from '../../testing/manual-clock.ts';
-import type { Clock } from '../clock.ts';
+import type { TimerClock } from '../../clock.ts';
 
-export interface FakeClock extends Clock {
+export interface FakeClock extends TimerClock {
   advance(ms: number): void;
   set(ms: number): void;
 }

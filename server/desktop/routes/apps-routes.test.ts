@@ -151,6 +151,22 @@ describe('running an app', () => {
     expect(bundle.apps.logs.map((l) => l.app)).toContain('hello_wave');
     expect(Array.isArray(bundle.apps.installed)).toBe(true);
     expect((await call('GET', '/api/console/apps/logs')).status).toBe(400);
+    // Watching an app's log over the socket is acknowledged; a bad app name is refused there too.
+    const before = frames.length;
+    ws.send(JSON.stringify({ type: 'app_logs', app: 'hello_wave', on: true }));
+    ws.send(JSON.stringify({ type: 'app_logs', app: '../etc', on: true }));
+    ws.send(JSON.stringify({ type: 'app_logs', app: 'hello_wave', on: false }));
+    expect(
+      await until(
+        () => frames.slice(before).filter((f) => f.type === 'app_logs' || f.type === 'error').length >= 3,
+        5000,
+      ),
+    ).toBe(true);
+    expect(frames.slice(before).filter((f) => f.type === 'app_logs' || f.type === 'error')).toEqual([
+      { type: 'app_logs', app: 'hello_wave', on: true },
+      expect.objectContaining({ type: 'error', code: 'BAD_REQUEST' }),
+      { type: 'app_logs', app: 'hello_wave', on: false },
+    ]);
   });
 });
 

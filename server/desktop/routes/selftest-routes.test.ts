@@ -146,6 +146,34 @@ describe('the self-test', () => {
     }
   });
 
+  it("does not move the robot while the daemon's app lock is held by a remote session or an app it runs", async () => {
+    const looks = () => h.cockpit.features.events.recent(200).filter((e) => e.action === 'look').length;
+    const before = looks();
+    await h.sim('/sim/app-lock', { state: 'remote_session' });
+    try {
+      // The cockpit runs no app: only the daemon knows the robot is held.
+      expect(h.cockpit.features.apps.overview().current).toBeNull();
+      const { result } = await selftest({ confirmMove: true });
+      expect(check(result, 'joints')).toMatchObject({
+        outcome: 'skipped',
+        detail: "Not run: the robot is in use by a remote session (the daemon's app lock).",
+        advice: 'Stop that app or end the remote session, then check again.',
+      });
+      await h.sim('/sim/app-lock', { state: 'local_app', holder: 'dance_party' });
+      const byApp = await selftest({ confirmMove: true });
+      expect(check(byApp.result, 'joints').detail).toBe(
+        "Not run: the robot is in use by the app dance_party (the daemon's app lock).",
+      );
+    } finally {
+      await h.sim('/sim/app-lock', { state: 'free' });
+    }
+    expect(looks()).toBe(before);
+    // Free again: the test move runs, and is seen where the refused ones were not.
+    const { result } = await selftest({ confirmMove: true });
+    expect(check(result, 'joints').outcome).toBe('ok');
+    expect(looks()).toBeGreaterThan(before);
+  });
+
   it('refuses a malformed body with 400', async () => {
     const res = await h.authed('/api/console/selftest', {
       method: 'POST',

@@ -1,9 +1,17 @@
 /**
  * The apps page's state: the overview (GET, then `apps` frames from the cockpit's one shared
- * poll), the store, the jobs with their live lines (`app_job` frames), the log of one app, and
- * the actions with their pending and refused states. Failures are shown, never thrown.
+ * poll), the store, the jobs with their live lines (`app_job` frames), the log of one app (read,
+ * then its new lines as `app_log` frames), and the actions with their pending and refused states.
+ * Failures are shown, never thrown.
  */
-import type { AppJob, AppLogs, AppsOverview, ServerFrame, StoreApp } from '../../../../server/contract/index.ts';
+import type {
+  AppJob,
+  AppLogLine,
+  AppLogs,
+  AppsOverview,
+  ServerFrame,
+  StoreApp,
+} from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { AppsApi } from './apps-api.ts';
 
@@ -28,6 +36,8 @@ export class AppsState {
     if (frame.type === 'apps' && isRecord(frame) && Array.isArray(frame.installed)) {
       const { type: _type, ...overview } = frame;
       this.overview = overview as unknown as AppsOverview;
+    } else if (frame.type === 'app_log' && typeof frame.app === 'string' && isRecord(frame.line)) {
+      this.#hearLine(frame.app, frame.source, frame.line);
     } else if (frame.type === 'app_job' && typeof frame.id === 'string') {
       const { type: _type, ...job } = frame;
       this.#adopt(job as unknown as AppJob);
@@ -82,6 +92,20 @@ export class AppsState {
 
   closeLog(): void {
     this.logs = null;
+  }
+
+  /** A new line of the open log, from the socket (the page asks for them while the log is open). */
+  #hearLine(app: string, source: unknown, line: Record<string, unknown>): void {
+    const logs = this.logs;
+    if (!logs || logs.app !== app || typeof line.text !== 'string') return;
+    const next: AppLogLine = {
+      time: typeof line.time === 'string' ? line.time : null,
+      level: line.level === 'warn' || line.level === 'error' || line.level === 'debug' ? line.level : 'info',
+      text: line.text,
+    };
+    this.logs = logs.available
+      ? { ...logs, lines: [...logs.lines, next].slice(-500) }
+      : { available: true, app, source: source === 'journal' ? 'journal' : 'daemon-log-stream', lines: [next] };
   }
 
   #adopt(job: AppJob): void {
