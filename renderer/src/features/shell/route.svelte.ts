@@ -1,0 +1,14 @@
+/** The current route, read from the address's hash and followed as it changes (Back, links). */
+import { routeOfHash, type Route } from './routes.ts';
+
+export class CurrentRoute {
+  current = $state<Route>(routeOfHash(window.location.hash));
+
+  constructor() {
+    $effect(() => {
+      const read = () => (this.current = routeOfHash(window.location.hash));
+      window.addEventListener('hashchange', read);
+      return () => window.removeEventListener('hashchange', read);
+    });
+  }
+}
