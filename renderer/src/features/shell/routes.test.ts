@@ -35,3 +35,9 @@ describe('routeOfHash', () => {
     expect(hrefOf('agent', 'about')).toBe('#/agent');
   });
 });
+
+describe('PAGES', () => {
+  it('link to the address hrefOf writes', () => {
+    for (const page of PAGES) expect(page.href).toBe(hrefOf(page.id));
+  });
+});

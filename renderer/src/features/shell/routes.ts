@@ -21,17 +21,20 @@ export interface PageEntry {
   label: string;
   /** One key that opens the page from the keyboard (the shortcuts sheet lists them). */
   key: string;
+  href: string;
 }
 
 /** The pages of the tab bar, in order. The fleet is reached from Settings and the header. */
-export const PAGES: readonly PageEntry[] = [
-  { id: 'cockpit', label: 'Cockpit', key: '1' },
-  { id: 'agent', label: 'Agent', key: '2' },
-  { id: 'perception', label: 'Perception', key: '3' },
-  { id: 'moves', label: 'Moves', key: '4' },
-  { id: 'apps', label: 'Apps', key: '5' },
-  { id: 'settings', label: 'Settings', key: '6' },
-];
+export const PAGES: readonly PageEntry[] = (
+  [
+    { id: 'cockpit', label: 'Cockpit', key: '1' },
+    { id: 'agent', label: 'Agent', key: '2' },
+    { id: 'perception', label: 'Perception', key: '3' },
+    { id: 'moves', label: 'Moves', key: '4' },
+    { id: 'apps', label: 'Apps', key: '5' },
+    { id: 'settings', label: 'Settings', key: '6' },
+  ] as const
+).map((page) => ({ ...page, href: `#/${page.id}` }));
 
 export const SETTINGS_SECTIONS: readonly { id: SettingsSection; label: string }[] = [
   { id: 'security', label: 'Security and passkeys' },
