@@ -52,6 +52,7 @@ test('every page opens from its address, the tabs and Back walk them, axe finds 
   await tabs.getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'About' }).click();
   await expect(page.getByRole('region', { name: 'Versions' })).toContainText(/Robot Cockpit\s*\d+\.\d+\.\d+/);
+  await expect(page.getByRole('region', { name: 'System' })).toContainText('Daemon version');
   await page.goBack();
   await expect(page.getByRole('heading', { name: 'Security and passkeys' })).toBeVisible();
   await page.goBack();

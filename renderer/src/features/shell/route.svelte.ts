@@ -1,12 +1,17 @@
-/** The current route, read from the address's hash and followed as it changes (Back, links). */
-import { routeOfHash, type Route } from './routes.ts';
+/**
+ * The current route, read from the address's hash and followed as it changes (Back, links);
+ * an in-page anchor leaves it as it is (routes.ts, isRouteHash).
+ */
+import { isRouteHash, routeOfHash, type Route } from './routes.ts';
 
 export class CurrentRoute {
   current = $state<Route>(routeOfHash(window.location.hash));
 
   constructor() {
     $effect(() => {
-      const read = () => (this.current = routeOfHash(window.location.hash));
+      const read = () => {
+        if (isRouteHash(window.location.hash)) this.current = routeOfHash(window.location.hash);
+      };
       window.addEventListener('hashchange', read);
       return () => window.removeEventListener('hashchange', read);
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hrefOf, PAGES, routeOfHash, SETTINGS_SECTIONS } from './routes.ts';
+import { hrefOf, isRouteHash, PAGES, routeOfHash, SETTINGS_SECTIONS } from './routes.ts';
 
 describe('routeOfHash', () => {
   it('opens the cockpit for an empty, unknown or token-only hash', () => {
@@ -39,5 +39,14 @@ describe('routeOfHash', () => {
 describe('PAGES', () => {
   it('link to the address hrefOf writes', () => {
     for (const page of PAGES) expect(page.href).toBe(hrefOf(page.id));
+  });
+});
+
+describe('isRouteHash', () => {
+  it('tells page addresses from in-page anchors', () => {
+    for (const hash of ['', '#', '#/agent', '#/settings/about', '#/nowhere', '#security', '#fleet', '#cards']) {
+      expect(isRouteHash(hash)).toBe(true);
+    }
+    for (const hash of ['#app-log', '#token=x', '#page']) expect(isRouteHash(hash)).toBe(false);
   });
 });

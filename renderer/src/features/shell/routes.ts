@@ -56,6 +56,14 @@ const LEGACY: Record<string, Route> = {
   '#cards': { page: 'cockpit', section: null },
 };
 
+/**
+ * Whether a hash names a page at all. An in-page anchor (`#app-log`, a card's own link) does not:
+ * following it keeps the page that is open.
+ */
+export function isRouteHash(hash: string): boolean {
+  return hash === '' || hash === '#' || hash.startsWith('#/') || hash in LEGACY;
+}
+
 /** The route of an address's hash; anything unknown is the cockpit, the default page. */
 export function routeOfHash(hash: string): Route {
   const legacy = LEGACY[hash];
