@@ -166,11 +166,17 @@ test('two fingers at once: one on the pad drives, the other moves the height sli
   const demo = page.getByRole('switch', { name: 'Demo mode' });
   await demo.click();
   await expect(demo).toHaveAttribute('aria-checked', 'true');
-  await stopPageTime(page);
   const pad = page.getByRole('application', { name: 'Head joystick pad' });
   const height = page.getByLabel('Set height');
-  await height.scrollIntoViewIfNeeded();
-  await pad.scrollIntoViewIfNeeded();
+  // Both in reach of one hand: the pad's top just under the sticky header, the slider below it.
+  await closeSetupGuide(page);
+  const top = await pad.boundingBox();
+  if (!top) throw new Error('the joystick pad has no box');
+  await page.evaluate(`window.scrollBy(0, ${Math.round(top.y - 130)})`);
+  await settleLayout(page);
+  await stopPageTime(page);
+  await expectWithoutScrolling(page, pad, 'the pad');
+  await expectWithoutScrolling(page, height, 'the height slider');
   const padBox = await pad.boundingBox();
   const sliderBox = await height.boundingBox();
   if (!padBox || !sliderBox) throw new Error('the pad or the height slider is not on screen');

@@ -39,7 +39,10 @@ test('the first passkey is enrolled over http://localhost, then signs out and in
       .first(),
   ).toBeVisible();
 
-  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  // The window is phone-sized since the screenshot: there, signing out is in Settings › About.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'About' }).click();
+  await page.getByRole('button', { name: 'Sign out of this browser' }).click();
   await expect(page.getByText('You signed out.')).toBeVisible();
   expect((await api(cockpit.url, '/api/state', { cookie })).status).toBe(401);
 
