@@ -16,7 +16,7 @@ const ANSWER = 'Hello from the fake model. This answer arrives four characters a
 const HELD_AFTER_FRAMES = 3;
 
 async function openDashboard(page: Page, url: string, token: string): Promise<void> {
-  await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
+  await page.goto(`${url}/?token=${encodeURIComponent(token)}#/agent`);
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
 }
 

@@ -10,7 +10,7 @@ import { expect, test } from './fixtures/cockpit.ts';
 import { api } from './pages/cockpit-api.ts';
 
 async function openDashboard(page: Page, url: string, token?: string): Promise<void> {
-  await page.goto(token ? `${url}/?token=${encodeURIComponent(token)}` : `${url}/`);
+  await page.goto(token ? `${url}/?token=${encodeURIComponent(token)}#/apps` : `${url}/#/apps`);
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
 }
 
@@ -137,6 +137,8 @@ test('STOP stops the running app in every open tab, and resume does not restart 
   for (const tab of [page, other]) {
     await expect(tab.getByRole('alert').getByText('Robot stopped')).toBeVisible();
     await expect(tab.getByRole('region', { name: 'Apps' }).getByText('No app is running.')).toBeVisible();
+    // The receipts are on the cockpit page.
+    await tab.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Cockpit' }).click();
     await expect(tab.getByRole('list', { name: /Event receipts/ })).toContainText('app hello_wave stopped');
   }
   expect(await (await fetch(`${cockpit.simUrl()}/api/apps/current-app-status`)).json()).toBeNull();
@@ -146,6 +148,7 @@ test('STOP stops the running app in every open tab, and resume does not restart 
     await expect(tab.getByRole('list', { name: /Event receipts/ })).toContainText('app hello_wave stays stopped');
     await expect(tab.getByText('Robot stopped')).toHaveCount(0);
   }
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Apps' }).click();
   await expect(page.getByRole('region', { name: 'Apps' }).getByText('No app is running.')).toBeVisible();
   expect(await (await fetch(`${cockpit.simUrl()}/api/apps/current-app-status`)).json()).toBeNull();
 });

@@ -35,7 +35,7 @@ async function openToDrive(page: Page, cockpit: { url: string; token: string }) 
   await openDashboard(page, cockpit.url, cockpit.token);
   await demoModeOn(page);
   await stopPageTime(page);
-  return { status: page.getByRole('region', { name: 'Drive' }).getByText(/^(Ready|Driving)$/) };
+  return { status: page.getByRole('region', { name: 'Head' }).getByText(/^(Ready|Driving)$/) };
 }
 
 test('held keys drive the head and it holds when they are let go', async ({ page, cockpit }) => {
@@ -166,14 +166,28 @@ test('moves, speech and the robot card send their controls; the feed names the c
   await page.clock.install();
   await openDashboard(page, cockpit.url, cockpit.token);
   const feed = page.getByRole('list', { name: /Event receipts/ });
+  const tabs = page.getByRole('navigation', { name: 'Pages' });
 
+  // The whole library is on the Moves page; the receipts on the cockpit.
+  await tabs.getByRole('link', { name: 'Moves' }).click();
   const moves = page.getByRole('list', { name: 'Moves' });
   await expect(moves.getByRole('button').first()).toBeVisible();
   await page.getByRole('group', { name: 'Family' }).getByRole('button', { name: 'answers' }).click();
   await expect(moves.getByRole('button', { name: 'amazed 1' })).toHaveCount(0);
   await page.getByPlaceholder('Search moves').fill('yes');
   await moves.getByRole('button', { name: 'yes 1', exact: true }).click();
+  // A star takes a move off (or puts it on) the cockpit's quick bar.
+  const star = moves.getByRole('button', { name: 'Favourite: yes 1' });
+  await expect(star).toHaveAttribute('aria-pressed', 'true');
+  await star.click();
+  await expect(star).toHaveAttribute('aria-pressed', 'false');
+  await tabs.getByRole('link', { name: 'Cockpit' }).click();
   await expect(feed).toContainText('express yes1');
+  const favourites = page.getByRole('list', { name: 'Favourite moves' });
+  await expect(favourites.getByRole('button', { name: 'no 1', exact: true })).toBeVisible();
+  await expect(favourites.getByRole('button', { name: 'yes 1', exact: true })).toHaveCount(0);
+  await favourites.getByRole('button', { name: 'no 1', exact: true }).click();
+  await expect(feed).toContainText('express no1');
   await expect(feed.getByText('owner token').first()).toBeVisible();
 
   await page.getByLabel('Text the robot says').fill('Hello from the cockpit');
@@ -220,7 +234,7 @@ test('moves, speech and the robot card send their controls; the feed names the c
 test('the controls fit a phone and a laptop, with the STOP always in reach', async ({ page, cockpit }, testInfo) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await openDashboard(page, cockpit.url, cockpit.token);
-  await expect(page.getByRole('list', { name: 'Moves' }).getByRole('button').first()).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Favourite moves' }).getByRole('button').first()).toBeVisible();
   expect(await smallTouchTargets(page)).toEqual([]);
   const stop = page.getByRole('button', { name: 'STOP' });
   for (const scroll of ['0', 'document.body.scrollHeight']) {

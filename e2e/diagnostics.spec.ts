@@ -10,7 +10,7 @@ test('the diagnostics card shows the log newest first, filters by level and down
   page,
   cockpit,
 }) => {
-  await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
+  await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}#/settings/diagnostics`);
   const card = page.getByRole('region', { name: 'Diagnostics' });
   await card.scrollIntoViewIfNeeded();
   const log = card.getByRole('list', { name: 'Recent log, newest first' });

@@ -18,7 +18,8 @@ test('a second browser pairs through the QR link and gets its own passkey', asyn
 }, testInfo) => {
   await addVirtualAuthenticator(page);
   await enrolFirstPasskey(page, cockpit.localUrl, 'Desk');
-  await page.getByRole('link', { name: 'Security' }).click();
+  // Settings opens on its first section, Security and passkeys.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('button', { name: 'Show a pairing link' }).click();
 
   const qr = page.getByRole('img', { name: 'QR code of the pairing link' });
@@ -58,6 +59,9 @@ test('a second browser pairs through the QR link and gets its own passkey', asyn
 
   // The code is spent: a second use is refused.
   const code = new URL(link).searchParams.get('pair');
-  const again = await api(cockpit.localUrl, '/api/auth/register/begin', { method: 'POST', body: { pairingCode: code } });
+  const again = await api(cockpit.localUrl, '/api/auth/register/begin', {
+    method: 'POST',
+    body: { pairingCode: code },
+  });
   expect(again).toMatchObject({ status: 403, body: { code: 'AUTH_FORBIDDEN' } });
 });

@@ -32,9 +32,17 @@ test('the first passkey is enrolled over http://localhost, then signs out and in
   // and the receipt names the passkey.
   await page.getByRole('button', { name: 'Home', exact: true }).click();
   await expect(page.getByRole('list', { name: /Event receipts/ })).toContainText('home: neutral pose');
-  await expect(page.getByRole('list', { name: /Event receipts/ }).getByText('passkey').first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('list', { name: /Event receipts/ })
+      .getByText('passkey')
+      .first(),
+  ).toBeVisible();
 
-  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  // The window is phone-sized since the screenshot: there, signing out is in Settings › About.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'About' }).click();
+  await page.getByRole('button', { name: 'Sign out of this browser' }).click();
   await expect(page.getByText('You signed out.')).toBeVisible();
   expect((await api(cockpit.url, '/api/state', { cookie })).status).toBe(401);
 
@@ -97,7 +105,8 @@ test.describe('with an enrolment token', () => {
     }
 
     // The owner sees both on the security page, renames one and deletes the other.
-    await page.getByRole('link', { name: 'Security' }).click();
+    // Settings opens on its first section, Security and passkeys.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
     const list = page.getByRole('list', { name: 'Enrolled passkeys' });
     await expect(list.getByRole('listitem')).toHaveCount(2);
     await expect(list).toContainText('Owner laptop');

@@ -9,7 +9,7 @@ import { api, stateYaw } from './pages/cockpit-api.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
 
 async function openDashboard(page: Page, url: string, token: string): Promise<void> {
-  await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
+  await page.goto(`${url}/?token=${encodeURIComponent(token)}#/perception`);
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
 }
 

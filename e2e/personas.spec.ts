@@ -20,7 +20,7 @@ const test = base.extend<{ bot: FakeBotApi }>({
 });
 
 async function openCard(page: Page, url: string, token: string) {
-  await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
+  await page.goto(`${url}/?token=${encodeURIComponent(token)}#/settings/personas`);
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
   const card = page.getByRole('region', { name: 'Personas' });
   await expect(card.getByText('voice off · messenger off')).toBeVisible();

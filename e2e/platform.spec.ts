@@ -22,7 +22,7 @@ const test = base.extend<{ emulator: PlatformEmulator }>({
 });
 
 async function openDashboard(page: Page, url: string, token: string): Promise<void> {
-  await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
+  await page.goto(`${url}/?token=${encodeURIComponent(token)}#/settings/platform`);
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
 }
 

@@ -63,7 +63,8 @@ test('the health plots start from the history and add each new sample', async ({
       return history.samples.length;
     })
     .toBeGreaterThan(0);
-  await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
+  // The health plots sit in Settings > Diagnostics.
+  await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}#/settings/diagnostics`);
 
   const names = ['Daemon rate (Hz)', 'Control latency (ms)', 'Camera (fps)', 'Cockpit CPU (% of one core)'];
   for (const name of names) {

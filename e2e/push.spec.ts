@@ -9,7 +9,7 @@ import { expect, test } from './fixtures/cockpit.ts';
 import { api } from './pages/cockpit-api.ts';
 
 async function openDashboard(page: Page, url: string, token: string): Promise<void> {
-  await page.goto(`${url}/?token=${encodeURIComponent(token)}`);
+  await page.goto(`${url}/?token=${encodeURIComponent(token)}#/settings/notifications`);
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
   await expect(page.getByRole('region', { name: 'Notifications' })).toBeVisible();
 }

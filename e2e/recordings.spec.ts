@@ -23,7 +23,7 @@ test('save the last minute, replay it, scrub to the STOP and download the file',
   const recorder = async () => ((await (await api('/api/console/recordings')).json()) as RecordingsView).recorder;
 
   await page.clock.install();
-  await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}`);
+  await page.goto(`${cockpit.url}/?token=${encodeURIComponent(cockpit.token)}#/settings/recordings`);
   const card = page.getByRole('region', { name: 'Black box' });
   await card.scrollIntoViewIfNeeded();
   // The recorder runs from the start, camera included, and the card says so.

@@ -59,6 +59,8 @@ test.describe('with a model', () => {
 
   test('the chat panel streams the reply of the model', async ({ page, rover }) => {
     await signInWithFirstPasskey(page, rover);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Chat' }).click();
+    await expect(page).toHaveURL(/#\/chat$/);
     await page.getByLabel('Message to the rover').fill('hello rover');
     await page.getByRole('button', { name: 'Send' }).click();
     const log = page.getByRole('list', { name: 'Conversation' });
@@ -69,6 +71,7 @@ test.describe('with a model', () => {
 
 test('the token console mints a service token the API accepts, and revokes it', async ({ page, rover }) => {
   await signInWithFirstPasskey(page, rover);
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
   await page.getByLabel('Subject').fill('thinker');
   await page.getByLabel('Name', { exact: true }).fill('night persona');
   await page.getByRole('button', { name: 'Mint token' }).click();

@@ -53,7 +53,7 @@ describe('newWindowDecision', () => {
 });
 
 it('points the pairing item at the security page of the dashboard', () => {
-  expect(pairingPageUrl(LOCAL)).toBe('http://localhost:8097/#security');
+  expect(pairingPageUrl(LOCAL)).toBe('http://localhost:8097/#/settings/security');
 });
 
 describe('permissionAllowed', () => {

@@ -36,9 +36,9 @@ export function newWindowDecision(target: string): Exclude<LinkDecision, 'stay'>
   return url && isWeb(url) ? 'external' : 'deny';
 }
 
-/** The dashboard page that shows the pairing QR code (renderer/src/features/security). */
+/** The dashboard page that shows the pairing QR code (renderer/src/features/shell/routes.ts). */
 export function pairingPageUrl(localOrigin: string): string {
-  return `${localOrigin}/#security`;
+  return `${localOrigin}/#/settings/security`;
 }
 
 function parse(target: string): URL | undefined {

@@ -1,5 +1,8 @@
 import { mount, type Component } from 'svelte';
 import './app.css';
+import { applyTheme, storedTheme } from './features/shell/theme.ts';
+
+applyTheme(storedTheme());
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the dashboard in');

@@ -134,7 +134,8 @@ export function createPush(deps: PushDeps): Push {
         payloadOf({
           title: 'Robot Cockpit test',
           body: 'Notifications from the robot reach this device.',
-          url: '/',
+          // The dashboard's notification settings, where the test was asked for.
+          url: '/#/settings/notifications',
           tag: 'test',
         }),
       ),

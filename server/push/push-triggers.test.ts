@@ -177,7 +177,7 @@ describe('events', () => {
     const turn = { type: 'turn', persona: 'dashboard', ok: true, text: 'It is sunny.' } as const;
     expect(triggers.event({ ...turn, viewers: 1 }, 0)).toEqual([]);
     expect(triggers.event({ ...turn, viewers: 0 }, 1000)).toEqual([
-      { kind: 'agent', title: 'Ask finished', body: 'It is sunny.', url: '/', tag: 'agent' },
+      { kind: 'agent', title: 'Ask finished', body: 'It is sunny.', url: '/#/agent', tag: 'agent' },
     ]);
     expect(triggers.event({ ...turn, viewers: 0 }, 5000)).toEqual([]);
     const failed = triggers.event(

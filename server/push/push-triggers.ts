@@ -168,7 +168,8 @@ function turnNotice(event: Extract<TriggerEvent, { type: 'turn' }>): PushNotice 
   const what = event.persona === 'dashboard' ? 'Ask' : 'Fleet turn';
   const title = event.ok ? `${what} finished` : `${what} failed`;
   const body = event.text.trim() || (event.ok ? 'The agent finished without a text answer.' : 'No reason given.');
-  return { kind: 'agent', title, body, url: '/', tag: 'agent' };
+  // The dashboard's Agent page (renderer/src/features/shell/routes.ts), where the answer is.
+  return { kind: 'agent', title, body, url: '/#/agent', tag: 'agent' };
 }
 
 function stopperName(kind: CredentialKind): string {

@@ -137,7 +137,7 @@ describe('delivery', () => {
     const push = await service.next(to(endpoint, 'Robot Cockpit test'));
     const { json: key } = await call('GET', '/api/console/push/key');
     expect(push).toMatchObject({
-      payload: { title: 'Robot Cockpit test', body: expect.any(String), url: '/', tag: 'test' },
+      payload: { title: 'Robot Cockpit test', body: expect.any(String), url: '/#/settings/notifications', tag: 'test' },
       vapidKey: key.publicKey,
       claims: { aud: service.origin, sub: 'mailto:owner@robot.invalid' },
     });

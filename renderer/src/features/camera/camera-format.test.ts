@@ -37,7 +37,13 @@ describe('cameraReadouts', () => {
   };
 
   it('shows what the socket path measures, and no rate once pictures stop', () => {
-    expect(cameraReadouts(facts, 10_250).map((r) => r.value)).toEqual(['42', '0.3 s', '15.0 fps', '12 ms', 'Socket JPEG']);
+    expect(cameraReadouts(facts, 10_250).map((r) => r.value)).toEqual([
+      '42',
+      '0.3 s',
+      '15.0 fps',
+      '12 ms',
+      'Socket JPEG',
+    ]);
     expect(cameraReadouts({ ...facts, fresh: false }, 13_000)[2]?.value).toBe('0.0 fps');
   });
 
@@ -52,7 +58,10 @@ describe('cameraReadouts', () => {
   });
 
   it('names the path in use, and why WebRTC was left', () => {
-    expect(cameraReadouts({ ...facts, path: 'webrtc' }, 10_250).at(-1)).toEqual({ label: 'Video path', value: 'WebRTC (relay)' });
+    expect(cameraReadouts({ ...facts, path: 'webrtc' }, 10_250).at(-1)).toEqual({
+      label: 'Video path',
+      value: 'WebRTC (relay)',
+    });
     expect(cameraReadouts({ ...facts, fallbackReason: 'the camera has no H.264 RTP' }, 0).at(-1)?.value).toBe(
       'Socket JPEG (WebRTC: the camera has no H.264 RTP)',
     );

@@ -15,7 +15,11 @@ import type { CameraFeed } from './camera.svelte.ts';
 /** WebRTC needs an offer, an answer, ICE and DTLS before its first picture: a longer grace than the socket's. */
 const WEBRTC_GRACE_MS = 8000;
 
-export function followCamera(feed: CameraFeed, connection: Connection, video: () => HTMLVideoElement | undefined): void {
+export function followCamera(
+  feed: CameraFeed,
+  connection: Connection,
+  video: () => HTMLVideoElement | undefined,
+): void {
   $effect(() => connection.listen((frame) => feed.hear(frame)));
   $effect(() => connection.listenBinary((data) => feed.hearBinary(data)));
   $effect(() => {

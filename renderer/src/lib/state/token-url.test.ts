@@ -23,4 +23,11 @@ describe('extractToken', () => {
   it('cleans an empty token but does not use it', () => {
     expect(extractToken('http://robot/?token=')).toEqual({ token: null, cleanedUrl: '/' });
   });
+
+  it('keeps a page address in the hash when the token is in the query', () => {
+    expect(extractToken('http://robot/?token=abc#/settings/platform')).toEqual({
+      token: 'abc',
+      cleanedUrl: '/#/settings/platform',
+    });
+  });
 });

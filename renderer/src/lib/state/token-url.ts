@@ -17,9 +17,12 @@ export function extractToken(href: string): TokenInUrl {
   if (query === null && fromHash === null) return { token: null, cleanedUrl: null };
 
   url.searchParams.delete('token');
-  hashParams.delete('token');
-  const rest = hashParams.toString();
-  url.hash = rest === '' ? '' : `#${rest}`;
+  // A page's hash (`#/agent`) is not a parameter list: it is rewritten only when it held the token.
+  if (fromHash !== null) {
+    hashParams.delete('token');
+    const rest = hashParams.toString();
+    url.hash = rest === '' ? '' : `#${rest}`;
+  }
   const token = (query ?? fromHash ?? '').trim();
   return { token: token === '' ? null : token, cleanedUrl: `${url.pathname}${url.search}${url.hash}` };
 }
