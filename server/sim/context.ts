@@ -23,6 +23,8 @@ export interface SimCounters {
   setTargetWsClients: number;
   /** Plain HTTP requests outside /sim (WebSocket upgrades are not counted). */
   httpRequests: number;
+  /** `METHOD /path` of each request the latency fault holds right now: a test's sign that it arrived. */
+  heldByLatency: string[];
   soundsPlayed: SoundPlay[];
   soundStops: number;
   mediaReleases: number;
@@ -109,6 +111,7 @@ export function createSimContext(log: Log): SimContext {
     updatesWsClients: 0,
     setTargetWsClients: 0,
     httpRequests: 0,
+    heldByLatency: [] as string[],
     soundStops: 0,
     mediaReleases: 0,
     mediaAcquires: 0,
@@ -176,6 +179,7 @@ export function createSimContext(log: Log): SimContext {
     playSound,
     snapshotCounters: () => ({
       ...counters,
+      heldByLatency: [...counters.heldByLatency],
       ...ctx.camera.counters(),
       soundsPlayed: sounds.plays.map((p) => ({ ...p })),
     }),
