@@ -55,7 +55,6 @@ const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'server/agent/agent-log.test.ts': 2,
   'server/camera/sources/webrtc-source.test.ts': 2,
   'server/desktop/faults.test.ts': 1,
-  'server/motion/arbiter.test.ts': 1,
   'server/perception/perception.sim.test.ts': 1,
   'server/personas/messenger/messenger-bot.sim.test.ts': 1,
   'server/sim/sim-fixtures.test.ts': 1,
