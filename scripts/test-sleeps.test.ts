@@ -60,7 +60,6 @@ const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'server/sim/sim-fixtures.test.ts': 1,
   'server/sim/sim-media.test.ts': 3,
   'server/sim/sim-motion.test.ts': 2,
-  'server/speech/speaker.test.ts': 1,
 };
 
 /** This file's own samples are sleeps on purpose. */
