@@ -56,9 +56,6 @@ const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'server/desktop/faults.test.ts': 1,
   'server/perception/perception.sim.test.ts': 1,
   'server/personas/messenger/messenger-bot.sim.test.ts': 1,
-  'server/sim/sim-fixtures.test.ts': 1,
-  'server/sim/sim-media.test.ts': 3,
-  'server/sim/sim-motion.test.ts': 2,
 };
 
 /** This file's own samples are sleeps on purpose. */

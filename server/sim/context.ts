@@ -2,7 +2,7 @@
  * One simulated robot: world, moves, speaker, mic array, lifecycle, fault switches and
  * counters, wired together. Routes and sockets receive this object; nothing here knows HTTP.
  */
-import { performance } from 'node:perf_hooks';
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import { createSimApps, type SimApps } from './apps.ts';
 import { createDoa, type Doa } from './doa.ts';
@@ -99,13 +99,14 @@ export interface SimContext {
   tick(): void;
 }
 
-export function createSimContext(log: Log): SimContext {
-  const timers = createTimers();
+export function createSimContext(log: Log, clock: TimerClock = systemClock): SimContext {
+  const timers = createTimers(clock);
   const world = createWorld();
   const moves = createMoveRunner(world, (fn) => setImmediate(fn));
   const sounds = createSoundBoard();
   const media = { released: false };
-  const monoS = (): number => performance.now() / 1000;
+  // The control loop's time, seconds (moves, DoA); the clock's, so a test can move it by hand.
+  const monoS = (): number => clock.now() / 1000;
   const counters = {
     stateWsClients: 0,
     updatesWsClients: 0,
@@ -121,7 +122,7 @@ export function createSimContext(log: Log): SimContext {
 
   const playSound = (file: string, seconds?: number): void => {
     if (media.released) return;
-    if (!sounds.play(file, Date.now(), seconds)) log.debug('sound not found, nothing played', { file });
+    if (!sounds.play(file, clock.now(), seconds)) log.debug('sound not found, nothing played', { file });
   };
   const sequences: SequenceDeps = {
     world,
@@ -146,7 +147,7 @@ export function createSimContext(log: Log): SimContext {
   const ctx: SimContext = {
     log,
     monoS,
-    wallMs: () => Date.now(),
+    wallMs: () => clock.now(),
     timers,
     world,
     moves,
@@ -188,7 +189,7 @@ export function createSimContext(log: Log): SimContext {
       if (!lifecycle.ready) return;
       const now = monoS();
       moves.tick(now);
-      world.tick(now, Date.now() / 1000);
+      world.tick(now, clock.now() / 1000);
       ctx.lastFace = world.tracking.report();
     },
   };
