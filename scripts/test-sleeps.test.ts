@@ -53,9 +53,6 @@ const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'main/compose-platform.test.ts': 1,
   'main/compose.test.ts': 2,
   'server/camera/sources/webrtc-source.test.ts': 2,
-  'server/desktop/faults.test.ts': 1,
-  'server/perception/perception.sim.test.ts': 1,
-  'server/personas/messenger/messenger-bot.sim.test.ts': 1,
 };
 
 /** This file's own samples are sleeps on purpose. */
