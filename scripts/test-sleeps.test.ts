@@ -52,7 +52,6 @@ const ALLOWED: readonly Allowed[] = [
 const NOT_YET_FIXED: Readonly<Record<string, number>> = {
   'main/compose-platform.test.ts': 1,
   'main/compose.test.ts': 2,
-  'server/camera/sources/webrtc-source.test.ts': 2,
 };
 
 /** This file's own samples are sleeps on purpose. */
