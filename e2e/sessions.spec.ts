@@ -12,6 +12,9 @@ import { expect, test } from './fixtures/cockpit.ts';
 import { api } from './pages/cockpit-api.ts';
 import { addVirtualAuthenticator, enrolFirstPasskey, sessionCookie } from './pages/passkeys.ts';
 
+/** The dashboard socket's longest retry delay: 10 s of backoff plus 20 % jitter (renderer/src/lib/api/backoff.ts). */
+const RETRY_CEILING_MS = 12_000;
+
 /** While the cockpit is down the page's socket retries, and Chromium logs each failed attempt. */
 const FAILED_RECONNECT = /WebSocket connection to '.*\/ws' failed/;
 /** While the cockpit is halted on purpose (and then refuses the ended session), cards' calls fail. */
@@ -20,6 +23,9 @@ const FAILED_LOAD = /Failed to load resource: (net::ERR_|the server responded wi
 test('a passkey session survives a restart of the cockpit', async ({ page, cockpit, browserErrors }) => {
   browserErrors.allow(FAILED_RECONNECT);
   browserErrors.allow(FAILED_LOAD);
+  // Page time is the test's: once the cockpit is back, the socket's pending retry (up to 12 s of
+  // backoff away) is brought forward instead of waited for.
+  await page.clock.install();
   await addVirtualAuthenticator(page);
   await enrolFirstPasskey(page, cockpit.localUrl, 'Laptop');
   const pill = page.getByRole('group', { name: 'Connection' });
@@ -29,7 +35,8 @@ test('a passkey session survives a restart of the cockpit', async ({ page, cockp
   await cockpit.restart();
 
   // The open page reconnects with its cookie, and a fresh load is still signed in.
-  await expect(pill).toContainText('Live', { timeout: 20_000 });
+  await page.clock.fastForward(RETRY_CEILING_MS);
+  await expect(pill).toContainText('Live');
   await page.reload();
   await expect(page.getByText('Simulated robot')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
@@ -39,6 +46,7 @@ test('a passkey session survives a restart of the cockpit', async ({ page, cockp
 test('an expired session is refused and the page goes back to sign-in', async ({ page, cockpit, browserErrors }) => {
   browserErrors.allow(FAILED_RECONNECT);
   browserErrors.allow(FAILED_LOAD);
+  await page.clock.install();
   await addVirtualAuthenticator(page);
   await enrolFirstPasskey(page, cockpit.localUrl, 'Laptop');
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
@@ -58,7 +66,8 @@ test('an expired session is refused and the page goes back to sign-in', async ({
   await cockpit.resume();
 
   // The open page's socket comes back, is refused (4401), and the page asks to sign in again.
-  await expect(page.getByText('Your passkey session has ended.')).toBeVisible({ timeout: 20_000 });
+  await page.clock.fastForward(RETRY_CEILING_MS);
+  await expect(page.getByText('Your passkey session has ended.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
   // The cookie alone opens nothing, even from this machine.
   expect((await api(cockpit.localUrl, '/api/state', { cookie })).status).toBe(401);

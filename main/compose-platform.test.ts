@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatformEmulator, type PlatformEmulator } from '../platform-client/test/platform-emulator.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../server/agent/providers/testing/fake-openai.ts';
 import { COCKPIT_VERSION } from '../server/index.ts';
@@ -118,7 +118,11 @@ describe('firmware through the console', () => {
         return f['staged'] === '90.2.0' && f['message'] === 'staged; waiting for the robot to be idle';
       }),
     ).toBe(true);
-    await new Promise((r) => setTimeout(r, 500));
+    // The barrier: the deferral asks the cockpit whether it is busy before each try; three more
+    // answers of "busy" are three more tries that did not install.
+    const asked = vi.spyOn(c.cockpit, 'busyReason');
+    await until(() => asked.mock.results.filter((r) => r.type === 'return' && r.value !== null).length >= 3);
+    asked.mockRestore();
     expect(await firmware()).toMatchObject({ state: 'staged', currentVersion: '90.1.0' });
     expect(readFileSync(hookLog(), 'utf8').trim().split('\n')).toHaveLength(1);
   });

@@ -110,17 +110,34 @@ describe('ask against the emulator', () => {
   });
 });
 
-/** A fetch answering with the given chunks; the body errors when the request is aborted. */
-function scriptedFetch(chunks: Array<string | Uint8Array>, options: { hold?: boolean } = {}): FetchLike {
+/**
+ * A fetch answering with the given chunks; the body errors when the request is aborted. With
+ * `hold` the body then stays open, and `onWaiting` runs when the reader has taken every chunk
+ * and asks for more: the moment the stream is stalled, a readiness signal for the test.
+ */
+function scriptedFetch(
+  chunks: Array<string | Uint8Array>,
+  options: { hold?: boolean; onWaiting?: () => void } = {},
+): FetchLike {
   return async (_url, init) => {
     const bytes = chunks.map((c) => (typeof c === 'string' ? new TextEncoder().encode(c) : c));
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        init?.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
-        for (const b of bytes) controller.enqueue(b);
-        if (!options.hold) controller.close();
+    let next = 0;
+    // A high-water mark of 0: pull() runs only when the reader asks, never ahead of it.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          init?.signal?.addEventListener('abort', () => controller.error(new DOMException('aborted', 'AbortError')));
+        },
+        pull(controller) {
+          const chunk = bytes[next];
+          next += 1;
+          if (chunk) controller.enqueue(chunk);
+          else if (!options.hold) controller.close();
+          else options.onWaiting?.();
+        },
       },
-    });
+      new CountQueuingStrategy({ highWaterMark: 0 }),
+    );
     return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
   };
 }
@@ -153,23 +170,29 @@ describe('ask stream edge cases', () => {
 
   it('gives up on a stream silent for 25 s, and ends at once when the caller aborts', async () => {
     const sched = createManualScheduler();
+    // Each ask's reader resolves the next of these when it has taken "hi" (re-arming the idle
+    // timer) and waits for more.
+    const waits: Array<() => void> = [];
+    const waiting = () => new Promise<void>((resolve) => waits.push(resolve));
     const ask = createDeviceAsk({
       identity: () => identity,
       scheduler: sched,
-      fetch: scriptedFetch(['data: {"t":"hi"}\n\n'], { hold: true }),
+      fetch: scriptedFetch(['data: {"t":"hi"}\n\n'], { hold: true, onWaiting: () => waits.shift()?.() }),
       onOutcome: quietOutcome,
     });
+    const stalledWaits = waiting();
     const stalled = collect(ask({ text: 'x', signal: signal() }));
     stalled.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 20));
+    await stalledWaits;
     await sched.advance(25_000);
     await expect(stalled).rejects.toMatchObject({ failure: { kind: 'timeout' } });
     expect(sched.pending()).toBe(0);
 
     const caller = new AbortController();
+    const cancelledWaits = waiting();
     const cancelled = collect(ask({ text: 'x', signal: caller.signal }));
     cancelled.catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 20));
+    await cancelledWaits;
     caller.abort();
     await expect(cancelled).rejects.toThrow(/cancelled/);
     await expect(cancelled).rejects.not.toBeInstanceOf(AskError);

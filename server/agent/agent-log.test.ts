@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { TimerClock } from '../clock.ts';
 import { silentLog } from '../log.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
 import { createAgentLog, type AgentLogFrame } from './agent-log.ts';
 
@@ -10,8 +12,9 @@ beforeEach(async () => {
 });
 afterEach(() => dir.cleanup());
 
-async function open(frames: AgentLogFrame[] = [], maxRows?: number) {
+async function open(frames: AgentLogFrame[] = [], maxRows?: number, clock?: TimerClock) {
   const log = createAgentLog({
+    ...(clock ? { clock } : {}),
     file: join(dir.dir, 'agent-log.jsonl'),
     broadcast: (f) => frames.push(f),
     log: silentLog,
@@ -21,20 +24,25 @@ async function open(frames: AgentLogFrame[] = [], maxRows?: number) {
   return log;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('agent log', () => {
   it('streams a row under one id: created, updated at most ~20 Hz, then final', async () => {
     const frames: AgentLogFrame[] = [];
-    const log = await open(frames);
+    const clock = createManualClock();
+    const log = await open(frames, undefined, clock);
     const row = log.add({ role: 'assistant', persona: 'dashboard', text: '' });
     for (let i = 0; i < 50; i += 1) row.append('x');
-    await sleep(80);
+    expect(frames).toHaveLength(1);
+    // 50 ms after the first frame, the 50 appends go out as one update.
+    clock.advance(80);
+    expect(frames).toHaveLength(2);
+    expect(frames[1]?.row).toMatchObject({ text: 'x'.repeat(50), pending: true });
+    // Within 50 ms of that one, the next append waits; the final frame goes out at once instead.
     row.append('!');
+    expect(frames).toHaveLength(2);
     row.finish();
+    expect(clock.pending()).toBe(0);
     expect(frames.every((f) => f.type === 'agent_log' && f.row.id === row.id)).toBe(true);
-    expect(frames.length).toBeGreaterThanOrEqual(3);
-    expect(frames.length).toBeLessThanOrEqual(5);
+    expect(frames).toHaveLength(3);
     expect(frames[0]?.row).toMatchObject({ text: '', pending: true });
     expect(frames.at(-1)?.row).toEqual(expect.objectContaining({ text: `${'x'.repeat(50)}!`, role: 'assistant' }));
     expect(frames.at(-1)?.row.pending).toBeUndefined();

@@ -6,6 +6,7 @@
  * when it is finished, through the bounded, torn-line tolerant JSON-lines store
  * (ARCHITECTURE.md §5), so a restart reloads every finished row.
  */
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import { createJsonLines, type JsonLines } from '../store/json-lines.ts';
 import { capJson, capText, validateRow, type AgentLogRow, type NewRow, type RowPatch } from './log-row.ts';
@@ -34,7 +35,8 @@ export interface AgentLogDeps {
   maxRows?: number;
   /** Minimum spacing of frames for one streaming row (50 ms = 20 Hz). */
   throttleMs?: number;
-  now?: () => number;
+  /** Row times and the update throttle's timer; the real clock by default. */
+  clock?: TimerClock;
 }
 
 export interface AgentLog {
@@ -51,7 +53,7 @@ export const AGENT_LOG_MAX_ROWS = 2000;
 export function createAgentLog(deps: AgentLogDeps): AgentLog {
   const maxRows = deps.maxRows ?? AGENT_LOG_MAX_ROWS;
   const throttleMs = deps.throttleMs ?? 50;
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const store: JsonLines<AgentLogRow> = createJsonLines({
     file: deps.file,
     maxRows,
@@ -84,7 +86,7 @@ export function createAgentLog(deps: AgentLogDeps): AgentLog {
     add(input) {
       const row: AgentLogRow = {
         id: nextId++,
-        time: new Date(now()).toISOString(),
+        time: new Date(clock.now()).toISOString(),
         role: input.role,
         persona: input.persona,
         text: capText(input.text),
@@ -93,7 +95,7 @@ export function createAgentLog(deps: AgentLogDeps): AgentLog {
         pending: true,
       };
       remember(row);
-      return createHandle(row, { broadcast: deps.broadcast, persist, throttleMs, now });
+      return createHandle(row, { broadcast: deps.broadcast, persist, throttleMs, clock });
     },
     page({ n, after }) {
       if (after === undefined) return rows.slice(-n).map(copy);
@@ -114,24 +116,25 @@ interface HandleDeps {
   broadcast: (frame: AgentLogFrame) => void;
   persist: (row: AgentLogRow) => void;
   throttleMs: number;
-  now: () => number;
+  clock: TimerClock;
 }
 
 /** Updates are coalesced: at most one frame per throttle interval, always ending on the latest. */
 function createHandle(row: AgentLogRow, deps: HandleDeps): RowHandle {
   let lastSent = 0;
-  let timer: NodeJS.Timeout | undefined;
+  /** Cancels the pending coalesced update, while one is pending. */
+  let timer: (() => void) | undefined;
   let done = false;
   const send = () => {
     timer = undefined;
-    lastSent = deps.now();
+    lastSent = deps.clock.now();
     deps.broadcast({ type: 'agent_log', row: copy(row) });
   };
   const changed = () => {
     if (timer) return;
-    const wait = lastSent + deps.throttleMs - deps.now();
+    const wait = lastSent + deps.throttleMs - deps.clock.now();
     if (wait <= 0) send();
-    else timer = setTimeout(send, wait);
+    else timer = deps.clock.schedule(send, wait);
   };
   const apply = (patch: RowPatch) => {
     if (patch.text !== undefined) row.text = capText(patch.text);
@@ -156,7 +159,7 @@ function createHandle(row: AgentLogRow, deps: HandleDeps): RowHandle {
       done = true;
       apply(patch);
       delete row.pending;
-      clearTimeout(timer);
+      timer?.();
       send();
       deps.persist(copy(row));
     },

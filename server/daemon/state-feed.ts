@@ -6,6 +6,7 @@
  */
 import WebSocket from 'ws';
 import type { Presence } from '../contract/state.ts';
+import { systemClock, type TimerClock } from '../clock.ts';
 import { isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createBackoff } from './backoff.ts';
@@ -21,7 +22,8 @@ export interface StateFeedOptions {
   /** No frame for this long means the stream is dead (a restarted daemon can leave it open). */
   silenceMs?: number;
   statusIntervalMs?: number;
-  now?: () => number;
+  /** The watchdog, reconnect, polling and status timers and the sample times; the real clock by default. */
+  clock?: TimerClock;
 }
 
 export interface Sample {
@@ -53,7 +55,7 @@ export class StateFeed {
   private readonly upstreamHz: number;
   private readonly silenceMs: number;
   private readonly statusIntervalMs: number;
-  private readonly now: () => number;
+  private readonly clock: TimerClock;
   private readonly meter = new RateMeter();
   private readonly backoff = createBackoff(250, 5000);
   private readonly listeners = new Set<Listener>();
@@ -67,9 +69,11 @@ export class StateFeed {
   private everConnected = false;
   private streamOpen = false;
   private lastError: string | null = null;
-  private timers = new Set<NodeJS.Timeout>();
-  private watchdog: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
+  /** Cancels of the pending `later` timers. */
+  private timers = new Set<() => void>();
+  private cancelWatchdog: (() => void) | undefined;
+  /** The REST fallback's pending tick, while polling. */
+  private pollTimer: (() => void) | undefined;
   private stopped = true;
 
   constructor(options: StateFeedOptions) {
@@ -78,7 +82,7 @@ export class StateFeed {
     this.upstreamHz = Math.min(50, Math.max(1, options.upstreamHz ?? 30));
     this.silenceMs = options.silenceMs ?? 1500;
     this.statusIntervalMs = options.statusIntervalMs ?? 1000;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
   }
 
   start(): void {
@@ -91,10 +95,10 @@ export class StateFeed {
   stop(): void {
     this.stopped = true;
     this.generation += 1;
-    for (const t of this.timers) clearTimeout(t);
+    for (const cancel of this.timers) cancel();
     this.timers.clear();
-    clearTimeout(this.watchdog);
-    clearTimeout(this.pollTimer);
+    this.cancelWatchdog?.();
+    this.pollTimer?.();
     this.pollTimer = undefined;
     this.socket?.terminate();
     this.socket = undefined;
@@ -112,7 +116,7 @@ export class StateFeed {
   }
 
   snapshot(): FeedSnapshot {
-    const now = this.now();
+    const now = this.clock.now();
     const fresh = this.sample !== undefined && now - this.sample.receivedAt < this.silenceMs;
     return {
       presence: this.presence(fresh),
@@ -171,7 +175,7 @@ export class StateFeed {
   private onClosed(generation: number): void {
     if (generation !== this.generation || this.stopped) return;
     this.streamOpen = false;
-    clearTimeout(this.watchdog);
+    this.cancelWatchdog?.();
     this.wsFailures += 1;
     if (this.wsFailures >= FALLBACK_AFTER_FAILURES && this.status?.state === 'running') this.startPolling();
     const delay = this.backoff.next();
@@ -180,8 +184,8 @@ export class StateFeed {
   }
 
   private armWatchdog(generation: number): void {
-    clearTimeout(this.watchdog);
-    this.watchdog = setTimeout(() => {
+    this.cancelWatchdog?.();
+    this.cancelWatchdog = this.clock.schedule(() => {
       if (generation !== this.generation) return;
       this.log.warn('state stream silent; reconnecting', { silenceMs: this.silenceMs });
       this.lastError = `state stream silent for ${this.silenceMs} ms`;
@@ -198,7 +202,7 @@ export class StateFeed {
       return;
     }
     if (typeof state !== 'object' || state === null || !('head_pose' in state)) return;
-    const now = this.now();
+    const now = this.clock.now();
     this.everConnected = true;
     this.backoff.reset();
     this.meter.tick(now);
@@ -223,13 +227,13 @@ export class StateFeed {
       } catch (err) {
         this.lastError = isAppError(err) ? err.message : String(err);
       }
-      if (this.pollTimer) this.pollTimer = setTimeout(tick, 1000 / Math.min(this.upstreamHz, 20));
+      if (this.pollTimer) this.pollTimer = this.clock.schedule(() => void tick(), 1000 / Math.min(this.upstreamHz, 20));
     };
-    this.pollTimer = setTimeout(tick, 0);
+    this.pollTimer = this.clock.schedule(() => void tick(), 0);
   }
 
   private stopPolling(): void {
-    clearTimeout(this.pollTimer);
+    this.pollTimer?.();
     this.pollTimer = undefined;
   }
 
@@ -249,10 +253,10 @@ export class StateFeed {
   }
 
   private later(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    const cancel = this.clock.schedule(() => {
+      this.timers.delete(cancel);
       fn();
     }, ms);
-    this.timers.add(timer);
+    this.timers.add(cancel);
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../testing/manual-clock.ts';
-import { startRig, sleep, until, type Rig } from './testing/rig.ts';
+import { startRig, until, type Rig } from './testing/rig.ts';
 
 let rig: Rig;
 /** The joystick stream's time: its test moves it 20 ms tick by tick. */
@@ -35,8 +35,9 @@ describe('motion arbiter against the simulator', () => {
 
   it('also cancels moves it did not start (the daemon does not serialise)', async () => {
     const foreign = await rig.daemon.goto({ head_pose: { pitch: 0.2 }, duration: 5 });
-    await until(() => rig.control.arbiter.current() === undefined);
-    await sleep(50); // the move_started event arrives after the POST returns
+    // Its move_started event arrives after the POST returns: the arbiter knows of it from then on.
+    await until(() => rig.control.arbiter.running().includes(foreign));
+    expect(rig.control.arbiter.current()).toBeUndefined();
     const mine = await rig.control.arbiter.run({
       label: 'look',
       maxSeconds: 2,

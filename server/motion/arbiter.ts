@@ -51,6 +51,8 @@ export interface Arbiter {
   /** A joystick frame from /ws, absolute degrees/millimetres; see joystick.ts. */
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
   current(): { uuid: string; label: string } | undefined;
+  /** Every daemon move known to run now, started here or not: what the next move cancels first. */
+  running(): string[];
   /**
    * Claims the head for a scripted session (the reel). Moves passing `owner: name` run as usual;
    * any other move or joystick stream ends the session through onLost. Returns the unclaim.
@@ -130,6 +132,10 @@ class MotionArbiter implements Arbiter {
     return this.owned ? { ...this.owned } : undefined;
   }
 
+  running(): string[] {
+    return [...new Set([...this.deps.events.running(), ...(this.owned ? [this.owned.uuid] : [])])];
+  }
+
   claim(name: string, onLost: (by: string) => void): () => void {
     const mine = { name, onLost };
     this.session = mine;
@@ -173,7 +179,7 @@ class MotionArbiter implements Arbiter {
 
   /** Overlapping REST moves interleave, so anything running (ours or not) is stopped first. */
   private async cancelRunning(): Promise<void> {
-    const uuids = new Set([...this.deps.events.running(), ...(this.owned ? [this.owned.uuid] : [])]);
+    const uuids = new Set(this.running());
     this.owned = undefined;
     const stop = (uuid: string) =>
       this.deps.daemon

@@ -56,7 +56,7 @@ export interface ControlDeps {
   /** Tuning for tests: a short reel, a shorter pause, faster debounce and watchdog. */
   reel?: { script?: readonly ReelStep[]; pauseMs?: number };
   volumeQuietMs?: number;
-  /** Time for the timing rules (volume debounce, joystick stream); the real clock by default. */
+  /** Time for the timing rules (volume debounce, joystick stream, end of a spoken clip); the real clock by default. */
   clock?: TimerClock;
   joystick?: { tickMs?: number; idleMs?: number };
 }
@@ -134,6 +134,7 @@ function buildParts(deps: ControlDeps): Parts {
     engine: deps.engine ?? createEspeakEngine(),
     holds,
     log: log.child('speech'),
+    ...(deps.clock ? { clock: deps.clock } : {}),
   });
   const volume = createVolumeControl({
     daemon,

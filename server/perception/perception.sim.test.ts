@@ -1,6 +1,6 @@
 /** Face tracking and turn-toward-speaker against the simulated daemon (README-sim.md). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { sleep, startStack, waitFor, type Stack } from './testing/stack.ts';
+import { startStack, waitFor, type Stack } from './testing/stack.ts';
 
 let stack: Stack | undefined;
 
@@ -80,7 +80,13 @@ describe('turn toward the speaker on the simulator', () => {
     await waitFor('a detected face', () => s.tracking.status().detected);
     await s.simPost('/sim/speaker', { bearing: 40, speaking: true });
     await waitFor('the reason', () => s.doa.status().why === 'face tracker has a lock');
-    await sleep(1500);
+    // The barrier: the feed hands every state sample to the turner before this later listener,
+    // so 20 more samples (over a second of readings at the feed's rate) have all been judged.
+    let samples = 0;
+    const off = s.robot.feed.onSample(() => void (samples += 1));
+    await waitFor('20 more state samples judged by the turner', () => samples >= 20);
+    off();
+    expect(s.doa.status().why).toBe('face tracker has a lock');
     expect(s.doa.status().turns).toBe(0);
     expect(near(s.state().head.yaw, -20, 3)).toBe(true);
   });

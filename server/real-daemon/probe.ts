@@ -6,6 +6,7 @@
  */
 import { request } from 'undici';
 import WebSocket from 'ws';
+import { holdsEventually } from '../testing/eventually.ts';
 import { PROBE_CASES, type ProbeEnv } from './probe-cases.ts';
 import { shapeOf } from './shape.ts';
 
@@ -113,13 +114,10 @@ function firstMessage(ws: WebSocket): Promise<unknown> {
   });
 }
 
-/** Waits (bounded) until `events` holds a final event for `uuid`. */
+/** Waits (bounded) until `events` holds a final event for `uuid`; the answers say if none came. */
 async function finalFor(events: { type: string; uuid: string }[], uuid: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
   const final = new Set(['move_completed', 'move_cancelled', 'move_failed']);
-  while (!events.some((e) => e.uuid === uuid && final.has(e.type)) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await holdsEventually(() => events.some((e) => e.uuid === uuid && final.has(e.type)), { timeoutMs: 10_000 });
 }
 
 async function probeSockets(baseUrl: string): Promise<Probe['ws']> {
@@ -133,8 +131,7 @@ async function probeSockets(baseUrl: string): Promise<Probe['ws']> {
   const goto = (await post(baseUrl, '/api/move/goto', { antennas: [0.2, -0.2], duration: 0.3 })) as { uuid: string };
   await finalFor(events, goto.uuid);
   const long = (await post(baseUrl, '/api/move/goto', { antennas: [-0.2, 0.2], duration: 5 })) as { uuid: string };
-  const started = Date.now() + 5000;
-  while (!events.some((e) => e.uuid === long.uuid) && Date.now() < started) await new Promise((r) => setTimeout(r, 20));
+  await holdsEventually(() => events.some((e) => e.uuid === long.uuid), { timeoutMs: 5000 });
   await post(baseUrl, '/api/move/stop', { uuid: long.uuid });
   await finalFor(events, long.uuid);
   updates.close();
@@ -157,13 +154,13 @@ async function probeSetTarget(baseUrl: string): Promise<boolean> {
   const ws = await open(`${baseUrl.replace(/^http/, 'ws')}/api/move/ws/set_target`);
   try {
     ws.send(JSON.stringify({ target_antennas: [0.25, -0.25] }));
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline) {
-      const antennas = (await (await fetch(`${baseUrl}/api/state/present_antenna_joint_positions`)).json()) as number[];
-      if (Math.abs((antennas[0] ?? 0) - 0.25) < 0.01 && Math.abs((antennas[1] ?? 0) + 0.25) < 0.01) return true;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return false;
+    return await holdsEventually(
+      async () => {
+        const antennas = (await (await fetch(`${baseUrl}/api/state/present_antenna_joint_positions`)).json()) as number[];
+        return Math.abs((antennas[0] ?? 0) - 0.25) < 0.01 && Math.abs((antennas[1] ?? 0) + 0.25) < 0.01;
+      },
+      { timeoutMs: 5000, intervalMs: 50 },
+    );
   } finally {
     ws.close();
   }

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Flavour, VenvPaths } from './venv.ts';
+import { holdsEventually } from '../testing/eventually.ts';
 
 export interface RealDaemonOptions {
   paths: VenvPaths;
@@ -141,15 +142,12 @@ export async function startRealDaemon(options: RealDaemonOptions): Promise<RealD
 }
 
 /** Polls the status route until the backend is running; connection refusals are expected early. */
-async function untilRunning(url: string, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
-    try {
+function untilRunning(url: string, deadline: number): Promise<boolean> {
+  return holdsEventually(
+    async () => {
       const res = await fetch(`${url}/api/daemon/status`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok && ((await res.json()) as { state?: string }).state === 'running') return true;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
+      return res.ok && ((await res.json()) as { state?: string }).state === 'running';
+    },
+    { timeoutMs: Math.max(0, deadline - Date.now()), intervalMs: 100 },
+  );
 }

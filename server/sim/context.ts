@@ -2,7 +2,7 @@
  * One simulated robot: world, moves, speaker, mic array, lifecycle, fault switches and
  * counters, wired together. Routes and sockets receive this object; nothing here knows HTTP.
  */
-import { performance } from 'node:perf_hooks';
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import { createSimApps, type SimApps } from './apps.ts';
 import { createDaemonLog, type DaemonLog } from './daemon-log.ts';
@@ -24,6 +24,8 @@ export interface SimCounters {
   setTargetWsClients: number;
   /** Plain HTTP requests outside /sim (WebSocket upgrades are not counted). */
   httpRequests: number;
+  /** `METHOD /path` of each request the latency fault holds right now: a test's sign that it arrived. */
+  heldByLatency: string[];
   soundsPlayed: SoundPlay[];
   soundStops: number;
   mediaReleases: number;
@@ -104,19 +106,21 @@ export interface SimContext {
   tick(): void;
 }
 
-export function createSimContext(log: Log): SimContext {
-  const timers = createTimers();
+export function createSimContext(log: Log, clock: TimerClock = systemClock): SimContext {
+  const timers = createTimers(clock);
   const world = createWorld();
   const daemonLog = createDaemonLog();
   const moves = createMoveRunner(world, (fn) => setImmediate(fn));
   const sounds = createSoundBoard();
   const media = { released: false };
-  const monoS = (): number => performance.now() / 1000;
+  // The control loop's time, seconds (moves, DoA); the clock's, so a test can move it by hand.
+  const monoS = (): number => clock.now() / 1000;
   const counters = {
     stateWsClients: 0,
     updatesWsClients: 0,
     setTargetWsClients: 0,
     httpRequests: 0,
+    heldByLatency: [] as string[],
     soundStops: 0,
     mediaReleases: 0,
     mediaAcquires: 0,
@@ -126,7 +130,7 @@ export function createSimContext(log: Log): SimContext {
 
   const playSound = (file: string, seconds?: number): void => {
     if (media.released) return;
-    if (!sounds.play(file, Date.now(), seconds)) log.debug('sound not found, nothing played', { file });
+    if (!sounds.play(file, clock.now(), seconds)) log.debug('sound not found, nothing played', { file });
   };
   const sequences: SequenceDeps = {
     world,
@@ -151,7 +155,7 @@ export function createSimContext(log: Log): SimContext {
   const ctx: SimContext = {
     log,
     monoS,
-    wallMs: () => Date.now(),
+    wallMs: () => clock.now(),
     timers,
     world,
     moves,
@@ -187,6 +191,7 @@ export function createSimContext(log: Log): SimContext {
     playSound,
     snapshotCounters: () => ({
       ...counters,
+      heldByLatency: [...counters.heldByLatency],
       ...ctx.camera.counters(),
       soundsPlayed: sounds.plays.map((p) => ({ ...p })),
     }),
@@ -195,7 +200,7 @@ export function createSimContext(log: Log): SimContext {
       if (!lifecycle.ready) return;
       const now = monoS();
       moves.tick(now);
-      world.tick(now, Date.now() / 1000);
+      world.tick(now, clock.now() / 1000);
       ctx.lastFace = world.tracking.report();
     },
   };

@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { systemClock, type TimerClock } from '../clock.ts';
 import { silentLog, type Log } from '../log.ts';
 import { startSimCamera, type SimCamera } from './camera.ts';
 import { createSimContext, type SimCounters } from './context.ts';
@@ -21,6 +22,12 @@ export interface SimDaemonOptions {
   /** Camera signalling port (8443 on the robot); default 0: a free port. */
   cameraPort?: number;
   log?: Log;
+  /**
+   * The simulator's time: the 50 Hz control loop, moves, state streams, faults and every delay.
+   * The real clock by default; a test hands in a manual one (server/testing/manual-clock.ts) and
+   * moves the body tick by tick. The camera's media pipeline keeps real time.
+   */
+  clock?: TimerClock;
 }
 
 export interface SimDaemon {
@@ -38,6 +45,26 @@ export interface SimDaemon {
 /** The daemon's control loop runs at 50 Hz (§5.1). */
 const TICK_MS = 20;
 
+/**
+ * The control loop: a tick every TICK_MS on the clock. Due times are counted from the start, so
+ * a late tick does not push the later ones back; ticks missed while the process was busy are
+ * skipped, not run in a burst (as setInterval behaves).
+ */
+function startLoop(clock: TimerClock, tick: () => void): { stop(): void } {
+  const start = clock.now();
+  let count = 0;
+  let cancel = (): void => {};
+  const next = (): void => {
+    count = Math.max(count + 1, Math.floor((clock.now() - start) / TICK_MS) + 1);
+    cancel = clock.schedule(() => {
+      tick();
+      next();
+    }, start + count * TICK_MS - clock.now());
+  };
+  next();
+  return { stop: () => cancel() };
+}
+
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -51,7 +78,8 @@ function listen(server: Server, port: number): Promise<number> {
 /** Starts a simulated daemon; it is awake, motors enabled, at the neutral pose. */
 export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<SimDaemon> {
   const log = (options.log ?? silentLog).child('sim');
-  const ctx = createSimContext(log);
+  const clock = options.clock ?? systemClock;
+  const ctx = createSimContext(log, clock);
   const server = createServer(createRequestHandler(ctx));
   // Like uvicorn: idle keep-alive connections are closed after 5 s (daemon-api.md §10.5).
   server.keepAliveTimeout = 5000;
@@ -63,7 +91,7 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
     held.add(socket);
     socket.once('close', () => held.delete(socket));
   });
-  const loop = setInterval(() => ctx.tick(), TICK_MS);
+  const loop = startLoop(clock, () => ctx.tick());
   let port: number;
   let camera: SimCamera;
   try {
@@ -73,7 +101,7 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
       throw error;
     });
   } catch (error) {
-    clearInterval(loop);
+    loop.stop();
     ctx.timers.clear();
     throw error;
   }
@@ -82,7 +110,7 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
-      clearInterval(loop);
+      loop.stop();
       ctx.timers.clear();
       sockets.close();
       for (const socket of held) socket.destroy();

@@ -92,7 +92,12 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   ctx.counters.httpRequests += 1;
   // Hang: the connection is accepted, but no answer ever comes.
   if (ctx.faults.hang) return;
-  if (ctx.faults.latencyMs > 0) await ctx.timers.sleep(ctx.faults.latencyMs);
+  if (ctx.faults.latencyMs > 0) {
+    const held = `${req.method ?? 'GET'} ${url.pathname}`;
+    ctx.counters.heldByLatency.push(held);
+    await ctx.timers.sleep(ctx.faults.latencyMs);
+    ctx.counters.heldByLatency.splice(ctx.counters.heldByLatency.indexOf(held), 1);
+  }
   let reply: Reply;
   const refused = guardRequest(req.headers, req.method ?? 'GET');
   try {

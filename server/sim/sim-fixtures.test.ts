@@ -1,7 +1,8 @@
 /** Bodies compared with the real daemon's recorded fixtures (daemon-api.md §9). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
-import { api, ok, shapeOf, sleep, waitFor } from './test-helpers.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
+import { api, ok, shapeOf } from './test-helpers.ts';
 
 const STATUS = JSON.parse(
   '{"type":"daemon_status","robot_name":"reachy_mini","state":"running","wireless_version":false,"desktop_app_daemon":false,"simulation_enabled":false,"mockup_sim_enabled":true,"no_media":true,"media_released":false,"camera_specs_name":"","backend_status":{"motor_control_mode":"enabled","error":null},"error":null,"wlan_ip":null,"version":"1.10.0.dev0","hardware_id":null,"face_target":{"detected":false,"x":null,"y":null,"roll":null,"ts":null}}',
@@ -186,15 +187,24 @@ describe('motion and error bodies', () => {
   });
 
   it('a duration ≤ 0 goto returns a uuid, completes and moves nothing', async () => {
-    const before = await ok(sim, 'GET', '/api/state/present_head_pose');
-    const { uuid } = await ok<{ uuid: string }>(sim, 'POST', '/api/move/goto', {
-      head_pose: { yaw: 0.5 },
-      duration: 0,
-    });
-    expect(uuid).toBeTruthy();
-    await waitFor(async () => (await ok<unknown[]>(sim, 'GET', '/api/move/running')).length === 0);
-    await sleep(60);
-    expect(await ok(sim, 'GET', '/api/state/present_head_pose')).toEqual(before);
+    // A manual clock: the control loop runs the ticks the test asks for, no more and no fewer.
+    const clock = createManualClock();
+    const still = await startSimDaemon({ clock });
+    try {
+      const before = await ok(still, 'GET', '/api/state/present_head_pose');
+      const { uuid } = await ok<{ uuid: string }>(still, 'POST', '/api/move/goto', {
+        head_pose: { yaw: 0.5 },
+        duration: 0,
+      });
+      expect(uuid).toBeTruthy();
+      // One tick completes it; three more show the body did not move.
+      clock.advance(20);
+      expect(await ok<unknown[]>(still, 'GET', '/api/move/running')).toEqual([]);
+      clock.advance(60);
+      expect(await ok(still, 'GET', '/api/state/present_head_pose')).toEqual(before);
+    } finally {
+      await still.close();
+    }
   });
 
   it('volume: answers the real shape and rejects out-of-range values', async () => {

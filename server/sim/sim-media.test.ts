@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeWav } from './audio-file.ts';
 import { startSimDaemon, type SimDaemon } from './index.ts';
-import { api, ok, sleep, waitFor } from './test-helpers.ts';
+import { createManualClock, type ManualClock } from '../testing/manual-clock.ts';
+import { api, ok, waitFor } from './test-helpers.ts';
 
 let sim: SimDaemon;
 beforeEach(async () => {
@@ -88,45 +89,57 @@ describe('uploaded sounds', () => {
 });
 
 describe('face tracking', () => {
+  // The control loop on a manual clock: the head moves exactly as far as the test moves time.
+  let clock: ManualClock;
+  let still: SimDaemon;
+  beforeEach(async () => {
+    clock = createManualClock();
+    still = await startSimDaemon({ clock });
+  });
+  afterEach(() => still.close());
+  const face = async () =>
+    (await ok<{ face_target: { detected: boolean; x: number | null } }>(still, 'GET', '/api/media/tracking/face'))
+      .face_target;
+  const yaw = async () => (await ok<{ yaw: number }>(still, 'GET', '/api/state/present_head_pose')).yaw;
+
   it('reports the face relative to the head and turns the head toward it at weight 1', async () => {
-    expect(await ok(sim, 'POST', '/api/media/tracking/enable', { weight: 1 })).toEqual({ status: 'ok', enabled: true });
-    await sleep(60);
-    const none = await ok<{ face_target: Record<string, unknown> }>(sim, 'GET', '/api/media/tracking/face');
+    expect(await ok(still, 'POST', '/api/media/tracking/enable', { weight: 1 })).toEqual({ status: 'ok', enabled: true });
+    clock.advance(60);
+    const none = await ok<{ face_target: Record<string, unknown> }>(still, 'GET', '/api/media/tracking/face');
     expect(none).toMatchObject({ status: 'ok', face_target: { detected: false, x: null, y: null, roll: null } });
-    await ok(sim, 'POST', '/sim/face', { yaw: 20, pitch: 5 });
-    await waitFor(
-      async () =>
-        (await ok<{ face_target: { detected: boolean } }>(sim, 'GET', '/api/media/tracking/face')).face_target.detected,
-    );
-    await waitFor(
-      async () =>
-        Math.abs((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw - (20 * Math.PI) / 180) <
-        0.01,
-    );
-    const seen = await ok<{ face_target: { x: number; y: number } }>(sim, 'GET', '/api/media/tracking/face');
-    expect(Math.abs(seen.face_target.x)).toBeLessThan(0.05);
+    await ok(still, 'POST', '/sim/face', { yaw: 20, pitch: 5 });
+    // Three seconds of ticks: the head has long settled on the face.
+    clock.advance(3000);
+    expect((await face()).detected).toBe(true);
+    expect(Math.abs((await yaw()) - (20 * Math.PI) / 180)).toBeLessThan(0.01);
+    expect(Math.abs((await face()).x ?? Infinity)).toBeLessThan(0.05);
     expect(
-      (await ok<{ face_target: { detected: boolean } }>(sim, 'GET', '/api/daemon/status')).face_target.detected,
+      (await ok<{ face_target: { detected: boolean } }>(still, 'GET', '/api/daemon/status')).face_target.detected,
     ).toBe(true);
     // At full weight the aim overrides the commanded pose: set_target says ok, the head stays on the face.
-    expect(await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: -0.5 } })).toEqual({
+    expect(await ok(still, 'POST', '/api/move/set_target', { target_head_pose: { yaw: -0.5 } })).toEqual({
       status: 'ok',
     });
-    await sleep(150);
-    expect((await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw).toBeGreaterThan(0.3);
-    expect(await ok(sim, 'POST', '/api/media/tracking/disable')).toEqual({ status: 'ok', enabled: false });
-    await waitFor(async () => (await ok<{ yaw: number }>(sim, 'GET', '/api/state/present_head_pose')).yaw < -0.4);
+    clock.advance(150);
+    expect(await yaw()).toBeGreaterThan(0.3);
+    expect(await ok(still, 'POST', '/api/media/tracking/disable')).toEqual({ status: 'ok', enabled: false });
+    clock.advance(3000);
+    expect(await yaw()).toBeLessThan(-0.4);
   });
 
   it('marks a face outside the field of view as not detected and validates the weight', async () => {
-    await ok(sim, 'POST', '/sim/face', { yaw: 90, pitch: 0 });
-    await ok(sim, 'POST', '/api/media/tracking/enable', { weight: 0.5 });
-    await sleep(80);
+    await ok(still, 'POST', '/sim/face', { yaw: 90, pitch: 0 });
+    await ok(still, 'POST', '/api/media/tracking/enable', { weight: 0.5 });
+    clock.advance(80);
     expect(
-      (await ok<{ face_target: { detected: boolean; ts: unknown } }>(sim, 'GET', '/api/media/tracking/face'))
+      (await ok<{ face_target: { detected: boolean; ts: unknown } }>(still, 'GET', '/api/media/tracking/face'))
         .face_target,
     ).toMatchObject({ detected: false, x: null });
-    const bad = await api(sim, 'POST', '/api/media/tracking/enable', { weight: 2 });
+    // The barrier: the same tracker, the face brought into view, is seen on the next ticks.
+    await ok(still, 'POST', '/sim/face', { yaw: 10, pitch: 0 });
+    clock.advance(80);
+    expect((await face()).detected).toBe(true);
+    const bad = await api(still, 'POST', '/api/media/tracking/enable', { weight: 2 });
     expect(bad).toMatchObject({
       status: 422,
       json: { detail: [{ type: 'less_than_equal', loc: ['body', 'weight'] }] },

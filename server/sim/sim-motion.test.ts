@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { EMOTIONS_DATASET, EMOTION_NAMES, DANCES_DATASET } from './library-names.ts';
-import { api, ok, sleep, waitFor } from './test-helpers.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
+import { api, ok, waitFor } from './test-helpers.ts';
 
 interface Pose {
   x: number;
@@ -152,17 +153,31 @@ describe('realistic motor modes', () => {
   });
 
   it('realistic: disabled gates motion and gravity compensation is a 500 text/plain', async () => {
-    await ok(sim, 'POST', '/sim/realistic', { on: true });
-    const gc = await api(sim, 'POST', '/api/motors/set_mode/gravity_compensation');
-    expect(gc).toMatchObject({ status: 500, text: 'Internal Server Error' });
-    expect(gc.contentType).toMatch(/^text\/plain/);
-    await ok(sim, 'POST', '/api/motors/set_mode/disabled');
-    expect(await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: 0.3 } })).toEqual({ status: 'ok' });
-    await sleep(150);
-    expect((await headPose()).yaw).toBe(0);
-    // Enabling pins the targets to the measured pose: nothing snaps to the old target.
-    await ok(sim, 'POST', '/api/motors/set_mode/enabled');
-    await sleep(150);
-    expect((await headPose()).yaw).toBe(0);
+    // On a manual clock the control loop ticks only when the test moves time: 150 ms is 7 ticks.
+    const clock = createManualClock();
+    const slow = await startSimDaemon({ clock });
+    try {
+      const pose = (): Promise<Pose> => ok<Pose>(slow, 'GET', '/api/state/present_head_pose');
+      await ok(slow, 'POST', '/sim/realistic', { on: true });
+      const gc = await api(slow, 'POST', '/api/motors/set_mode/gravity_compensation');
+      expect(gc).toMatchObject({ status: 500, text: 'Internal Server Error' });
+      expect(gc.contentType).toMatch(/^text\/plain/);
+      await ok(slow, 'POST', '/api/motors/set_mode/disabled');
+      expect(await ok(slow, 'POST', '/api/move/set_target', { target_head_pose: { yaw: 0.3 } })).toEqual({
+        status: 'ok',
+      });
+      clock.advance(150);
+      expect((await pose()).yaw).toBe(0);
+      // Enabling pins the targets to the measured pose: nothing snaps to the old target.
+      await ok(slow, 'POST', '/api/motors/set_mode/enabled');
+      clock.advance(150);
+      expect((await pose()).yaw).toBe(0);
+      // The barrier: a new target does move the head on the next ticks.
+      await ok(slow, 'POST', '/api/move/set_target', { target_head_pose: { yaw: 0.3 } });
+      clock.advance(20);
+      expect((await pose()).yaw).toBeCloseTo(0.3, 9);
+    } finally {
+      await slow.close();
+    }
   });
 });

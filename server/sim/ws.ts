@@ -87,16 +87,16 @@ function openState(ctx: SimContext, ws: WebSocket, query: URLSearchParams, strea
     return;
   }
   streams.add(ws);
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   // Like the real handler: send, then sleep a full period, so the delivered rate is a bit under.
   const loop = (): void => {
     if (ws.readyState !== ws.OPEN || !ctx.lifecycle.ready) return;
     ws.send(JSON.stringify(fullState(ctx, { ...values, with_control_mode: true })));
-    timer = setTimeout(loop, 1000 / frequency);
+    cancel = ctx.timers.after(1000 / frequency, loop);
   };
   ws.on('close', () => {
     streams.delete(ws);
-    clearTimeout(timer);
+    cancel?.();
   });
   ws.on('error', () => ws.terminate());
   loop();

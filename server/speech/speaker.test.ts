@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpDaemonClient } from '../daemon/daemon-client.ts';
 import { silentLog } from '../log.ts';
-import { recordingHolds, sleep, until } from '../motion/testing/rig.ts';
+import type { TimerClock } from '../clock.ts';
+import { recordingHolds, until } from '../motion/testing/rig.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
 import type { SpeechEngine } from './engine.ts';
 import { createEspeakEngine } from './espeak.ts';
@@ -28,10 +30,16 @@ function recordingDaemon(calls: string[]): SpeakerDeps['daemon'] {
   };
 }
 
-function rig(engine: SpeechEngine = createEspeakEngine()) {
+function rig(engine: SpeechEngine = createEspeakEngine(), clock?: TimerClock) {
   const calls: string[] = [];
   const holds = recordingHolds();
-  const speaker = createSpeaker({ daemon: recordingDaemon(calls), engine, holds, log: silentLog });
+  const speaker = createSpeaker({
+    daemon: recordingDaemon(calls),
+    engine,
+    holds,
+    log: silentLog,
+    ...(clock ? { clock } : {}),
+  });
   return { calls, holds, speaker };
 }
 
@@ -53,7 +61,8 @@ describe('speaker', () => {
   });
 
   it('a new utterance interrupts the previous one: its sound stops, one wobble, one hold', async () => {
-    const { calls, holds, speaker } = rig();
+    const clock = createManualClock();
+    const { calls, holds, speaker } = rig(createEspeakEngine(), clock);
     const first = await speaker.say('This is a rather long first sentence that will be cut off.');
     const second = await speaker.say('Second.');
     expect(calls).toEqual([
@@ -66,10 +75,13 @@ describe('speaker', () => {
       'play',
     ]);
     expect(sim.counters().soundsPlayed.at(-2)?.stoppedAt).toBeDefined();
-    // The first clip's end no longer turns the wobble off under the second.
-    await sleep(second.seconds * 1000 + 300);
+    // The first clip's end no longer turns the wobble off under the second: past both ends,
+    // only the second clip's end has run.
     expect(first.seconds).toBeGreaterThan(second.seconds + 0.5);
+    clock.advance(first.seconds * 1000 + 1000);
+    await until(() => !speaker.speaking() && calls.includes('wobble off'));
     expect(calls.filter((c) => c === 'wobble off')).toHaveLength(1);
+    expect(clock.pending()).toBe(0);
     expect(holds.live()).toEqual([]);
   });
 

@@ -4,6 +4,7 @@
  * on while it plays and the `speaking` tracking hold stands meanwhile (reference-notes.md §4).
  * One utterance at a time: a new say interrupts the previous one, and so does the stop.
  */
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { AppError } from '../errors.ts';
 import type { Log } from '../log.ts';
@@ -16,6 +17,8 @@ export interface SpeakerDeps {
   engine: SpeechEngine;
   holds: Holds;
   log: Log;
+  /** When a clip has played; the real clock by default. */
+  clock?: TimerClock;
 }
 
 export interface SayResult {
@@ -34,7 +37,8 @@ export interface Speaker {
 interface Utterance {
   abort: AbortController;
   wobbling: boolean;
-  timer?: NodeJS.Timeout;
+  /** Cancels the end-of-clip timer. */
+  cancelTimer?: () => void;
 }
 
 /** Two upload names in turn: a new clip never overwrites the file still being played. */
@@ -49,8 +53,11 @@ export function createSpeaker(deps: SpeakerDeps): Speaker {
 class DaemonSpeaker implements Speaker {
   private current: Utterance | undefined;
   private uploads = 0;
+  private readonly clock: TimerClock;
 
-  constructor(private readonly deps: SpeakerDeps) {}
+  constructor(private readonly deps: SpeakerDeps) {
+    this.clock = deps.clock ?? systemClock;
+  }
 
   speaking(): boolean {
     return this.current !== undefined;
@@ -73,7 +80,7 @@ class DaemonSpeaker implements Speaker {
       await this.deps.daemon.setWobbling(true);
       await this.deps.daemon.playSound(path);
       this.ensureCurrent(u);
-      u.timer = setTimeout(() => void this.finish(u), clip.seconds * 1000);
+      u.cancelTimer = this.clock.schedule(() => void this.finish(u), clip.seconds * 1000);
       return { engine: this.deps.engine.name, seconds: Math.round(clip.seconds * 1000) / 1000 };
     } catch (err) {
       if (this.current === u) {
@@ -104,7 +111,7 @@ class DaemonSpeaker implements Speaker {
 
   private cancel(u: Utterance): void {
     u.abort.abort();
-    clearTimeout(u.timer);
+    u.cancelTimer?.();
   }
 
   private ensureCurrent(u: Utterance): void {
@@ -115,7 +122,7 @@ class DaemonSpeaker implements Speaker {
   private async finish(u: Utterance): Promise<void> {
     if (this.current !== u) return;
     this.current = undefined;
-    clearTimeout(u.timer);
+    u.cancelTimer?.();
     this.deps.holds.release('speaking');
     if (!u.wobbling) return;
     await this.deps.daemon.setWobbling(false).catch((err: unknown) => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
+import type { Clock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { startCockpit, type Cockpit } from '../index.ts';
 import { holdsEventually } from './eventually.ts';
@@ -27,9 +28,13 @@ export interface Harness {
 
 /**
  * `daemonUrl` points the unchanged cockpit at a daemon started by the test (the real daemon's
- * contract suite); without it the cockpit runs its in-process simulator.
+ * contract suite); without it the cockpit runs its in-process simulator. `clock` is the
+ * cockpit's clock (CockpitOptions.clock), for tests that move the access model's time.
  */
-export async function startHarness(env: Record<string, string> = {}, options: { daemonUrl?: string } = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  options: { daemonUrl?: string; clock?: Clock } = {},
+): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-test-'));
   const daemonFlags = options.daemonUrl ? { daemon: options.daemonUrl } : { sim: true };
   const config = loadConfig({
@@ -38,7 +43,12 @@ export async function startHarness(env: Record<string, string> = {}, options: { 
     env: { ROBOT_HTTPS_PORT: '0', ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ROBOT_RECORD_FPS: '0', ...env },
     flags: { ...daemonFlags, port: '0', host: '127.0.0.1', dataDir },
   });
-  const cockpit = await startCockpit({ config, log: silentLog, ownerToken: TEST_TOKEN });
+  const cockpit = await startCockpit({
+    config,
+    log: silentLog,
+    ownerToken: TEST_TOKEN,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const url = cockpit.url;
   return {
     cockpit,

@@ -94,4 +94,3 @@ export async function waitFor(
   await eventually(predicate, { what, timeoutMs, intervalMs: 50 });
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -84,7 +84,9 @@ describe('messenger persona', () => {
     m.bot.redeliver();
     const second = m.bot.userSends(ADA, 'look up');
     await until(() => sentTo(ADA.id).length === 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The barrier: updates are handled one by one, then confirmed by the next poll's offset. A
+    // poll past "look up" means the whole batch, the redelivered message first, is behind us.
+    await until(() => m.bot.polls.some((p) => p.offset === second.update_id + 1));
     expect(sentTo(ADA.id).map((s) => s.text)).toEqual(['Done.', 'Looking.\nDone.']);
     expect(
       messengerRows()

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startFakeOpenAi, type FakeOpenAi } from '../../agent/providers/testing/fake-openai.ts';
 import type { Script } from '../../agent/providers/testing/fake-script.ts';
+import { createAccess } from '../../auth/access.ts';
+import type { Clock } from '../../clock.ts';
 import { loadConfig } from '../../config.ts';
 import { silentLog } from '../../log.ts';
 import type { SpeechEngine } from '../../speech/engine.ts';
@@ -44,6 +46,8 @@ export interface HarnessOptions {
   speech?: SpeechEngine;
   backend?: WheeledServerOptions['backend'];
   frameDelayMs?: number;
+  /** The access model's clock (sessions, rate limit, throttle), for tests that move its time. */
+  clock?: Clock;
 }
 
 export async function startWheeledHarness(options: HarnessOptions = {}): Promise<WheeledHarness> {
@@ -70,6 +74,9 @@ export async function startWheeledHarness(options: HarnessOptions = {}): Promise
     ...(options.tuning ? { tuning: options.tuning } : {}),
     ...(options.speech ? { speech: options.speech } : {}),
     ...(options.backend ? { backend: options.backend } : {}),
+    ...(options.clock
+      ? { access: await createAccess({ config, log: silentLog, ownerToken: OWNER_TOKEN, clock: options.clock }) }
+      : {}),
   });
   const minted = await server.mintServiceToken({ sub: 'script', name: 'tests', ttlSeconds: 3600 });
   const call: WheeledHarness['call'] = async (path, init = {}) => {

@@ -1,0 +1,65 @@
+/**
+ * The state feed's silence watchdog on manual clocks: the simulator's (its state stream sends a
+ * frame only when its time moves) and the feed's (its watchdog fires only when the test moves
+ * it). "Silent" then means a count of the feed's milliseconds, not a wait.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLog } from '../log.ts';
+import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
+import { eventually } from '../testing/eventually.ts';
+import { createManualClock, type ManualClock } from '../testing/manual-clock.ts';
+import { HttpDaemonClient } from './daemon-client.ts';
+import { StateFeed } from './state-feed.ts';
+
+let simClock: ManualClock;
+let feedClock: ManualClock;
+let sim: SimDaemon;
+let daemon: HttpDaemonClient;
+let feed: StateFeed;
+
+beforeEach(async () => {
+  simClock = createManualClock();
+  feedClock = createManualClock();
+  sim = await startSimDaemon({ clock: simClock });
+  daemon = new HttpDaemonClient({ baseUrl: sim.url });
+  feed = new StateFeed({ daemon, log: silentLog, silenceMs: 1500, clock: feedClock });
+});
+afterEach(async () => {
+  feed.stop();
+  await daemon.close();
+  await sim.close();
+});
+
+describe('state feed', () => {
+  it('calls a stream silent after silenceMs of its own clock, not before, then opens a new one', async () => {
+    let samples = 0;
+    feed.onSample(() => void (samples += 1));
+    feed.start();
+    // The simulator sends one frame as the socket opens, then nothing while its time stands still.
+    await eventually(() => samples === 1, { what: 'the first state frame' });
+    expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true, lastError: null });
+
+    feedClock.advance(1499);
+    expect(feed.snapshot().lastError).toBeNull();
+    expect(sim.counters().stateWsClients).toBe(1);
+
+    feedClock.advance(1);
+    expect(feed.snapshot()).toMatchObject({
+      presence: 'reconnecting',
+      streamConnected: false,
+      lastError: 'state stream silent for 1500 ms',
+    });
+    // The dead socket closes, then the reconnect waits on the feed's backoff (250 ms of its time
+    // at first): each check moves the feed's clock on a quarter second until the new stream's
+    // first frame is in.
+    await eventually(
+      () => {
+        feedClock.advance(250);
+        return samples === 2;
+      },
+      { what: 'the first frame of the new stream' },
+    );
+    expect(sim.counters().stateWsClients).toBe(1);
+    expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true });
+  });
+});
