@@ -11,6 +11,7 @@ import {
   parseCameraSetting,
   type CameraSetting,
 } from './camera/camera-setting.ts';
+import type { LogLevel } from './log.ts';
 
 export type RobotKind = 'desktop' | 'wheeled' | 'both';
 
@@ -75,7 +76,6 @@ export interface PlatformIdentity {
   readonly token: string;
 }
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Command-line flags of `npm run serve`; each has a ROBOT_* twin and wins over it. */
 export interface Flags {

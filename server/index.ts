@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
-import { systemClock, type Clock } from './auth/clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { createCamera } from './camera/index.ts';
 import { startHealthHistory } from './diagnostics/health-history.ts';
 import { createLogRing, type LogRing } from './diagnostics/log-ring.ts';

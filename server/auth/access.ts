@@ -13,7 +13,7 @@ import { createFailureThrottle } from './brute-force.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createPairingCodes, type PairingCodes } from './pairing.ts';
 import { createPasskeyService, type PasskeyService } from './passkeys.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter } from '../http/rate-limit.ts';
 import { createSessionStore, type SessionStore } from './sessions.ts';
 
 export interface AccessOptions {

@@ -11,7 +11,7 @@ import { CHALLENGE_TTL_MS } from './challenges.ts';
 import { toPublicCredential } from './credential-store.ts';
 import type { PublicCredential } from './credential-store.ts';
 import type { StoredCredential } from './credentials-file.ts';
-import { tokensEqual } from './owner-token.ts';
+import { tokensEqual } from '../http/secret-compare.ts';
 import { reasonOf } from './passkey-context.ts';
 import type { EnrolmentGrant, NewSession, PasskeyContext } from './passkey-context.ts';
 import { parseRegistrationResponse } from './passkey-response.ts';

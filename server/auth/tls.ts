@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Log } from '../log.ts';
 import { setAside, writeFileAtomic } from '../store/atomic-write.ts';
 import type { Clock } from './clock.ts';
-import { isCertAddress, isDnsName } from './host-identity.ts';
+import { isCertAddress, isDnsName } from '../http/host-identity.ts';
 import {
   certificateCovers,
   createCaCertificate,

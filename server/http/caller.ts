@@ -5,8 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { CredentialKind } from '../contract/ws.ts';
-import { isLocalRequest } from '../auth/loopback.ts';
-import { matchesSecret } from '../auth/owner-token.ts';
+import { isLocalRequest } from './loopback.ts';
+import { matchesSecret } from './secret-compare.ts';
 
 export interface Caller {
   /** The credential that authenticated the request; anonymous when none did. */

@@ -5,8 +5,8 @@
  * cookies, not bearer headers).
  */
 import type { Context } from 'koa';
-import { checkOrigin } from '../auth/origin-check.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import { checkOrigin } from './origin-check.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import { AppError } from '../errors.ts';
 import type { Caller } from './caller.ts';
 import type { RouteSpec } from './route-table.ts';

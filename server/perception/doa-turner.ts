@@ -4,7 +4,7 @@
  * polls the daemon for it. Each reading is judged by doa-rules.ts; a turn is one 0.7 s goto
  * through the motion arbiter, so it is the move owner like any other move.
  */
-import { systemClock, type Clock } from '../auth/clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { ServiceState } from '../contract/state.ts';
 import { toDeg, wirePoseToXyzRpy } from '../daemon/units.ts';
 import type { FullState } from '../daemon/wire.ts';

@@ -5,7 +5,7 @@
  * hold stands. It implements the motion arbiter's `Holds`, so look, express and say pause
  * tracking around their moves (at weight 1 the daemon ignores pose targets).
  */
-import { systemClock, type Clock } from '../auth/clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { ServiceState } from '../contract/state.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { FaceTarget } from '../daemon/wire.ts';

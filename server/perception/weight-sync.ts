@@ -5,7 +5,7 @@
  * applied is remembered here; `assume(null)` after a daemon restart makes the next sync push again.
  * Calls are serialised and coalesced: only one daemon call in flight, and the last wish wins.
  */
-import type { Clock } from '../auth/clock.ts';
+import type { Clock } from '../clock.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { AppError, isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';

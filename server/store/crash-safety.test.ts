@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { systemClock } from '../auth/clock.ts';
+import { systemClock } from '../clock.ts';
 import { createCredentialStore } from '../auth/credential-store.ts';
 import { createSessionStore } from '../auth/sessions.ts';
 import { silentLog } from '../log.ts';

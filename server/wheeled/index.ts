@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createModelSettings, type ModelSettings } from '../agent/providers/model-settings.ts';
 import type { WatchdogLimits } from '../agent/watchdog.ts';
 import { createAccess, type Access } from '../auth/access.ts';
-import { hostIdentity } from '../auth/host-identity.ts';
+import { hostIdentity } from '../http/host-identity.ts';
 import { createHttpsService, type HttpsService } from '../auth/https-service.ts';
 import type { Config } from '../config.ts';
 import { WS_CLOSE } from '../errors.ts';
