@@ -42,8 +42,3 @@ export interface NewSession {
   key: string;
   expiresAt: number;
 }
-
-/** Why a thrown library error failed: its message, for logs and 4xx bodies. */
-export function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

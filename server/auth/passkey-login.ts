@@ -6,9 +6,8 @@
  */
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest, messageOf } from '../errors.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
-import { reasonOf } from './passkey-context.ts';
 import type { NewSession, PasskeyContext } from './passkey-context.ts';
 import { parseAuthenticationResponse } from './passkey-response.ts';
 
@@ -61,8 +60,8 @@ export async function loginComplete(
       requireUserVerification: false,
     });
   } catch (error) {
-    ctx.log.info('passkey sign-in refused', { reason: reasonOf(error) });
-    throw new AppError('AUTH_REQUIRED', `passkey sign-in failed: ${reasonOf(error)}`);
+    ctx.log.info('passkey sign-in refused', { reason: messageOf(error) });
+    throw new AppError('AUTH_REQUIRED', `passkey sign-in failed: ${messageOf(error)}`);
   }
   if (!verification.verified) throw new AppError('AUTH_REQUIRED', 'passkey sign-in failed: bad signature');
   const counter = verification.authenticationInfo.newCounter;

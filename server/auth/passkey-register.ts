@@ -6,13 +6,12 @@
  */
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest, messageOf } from '../errors.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
 import { toPublicCredential } from './credential-store.ts';
 import type { PublicCredential } from './credential-store.ts';
 import type { StoredCredential } from './credentials-file.ts';
 import { tokensEqual } from '../http/secret-compare.ts';
-import { reasonOf } from './passkey-context.ts';
 import type { EnrolmentGrant, NewSession, PasskeyContext } from './passkey-context.ts';
 import { parseRegistrationResponse } from './passkey-response.ts';
 
@@ -103,7 +102,7 @@ async function verify(response: RegistrationResponseJSON, challenge: string, rpI
       requireUserVerification: false,
     });
   } catch (error) {
-    throw badRequest(`passkey registration rejected: ${reasonOf(error)}`);
+    throw badRequest(`passkey registration rejected: ${messageOf(error)}`);
   }
   if (!verification.verified) throw badRequest('passkey registration could not be verified');
   // The library reads the id from authenticator data; the envelope must name the same one.

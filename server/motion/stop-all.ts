@@ -4,7 +4,7 @@
  * first pass (or refused by a full write queue) is caught by the next. Three passes at most,
  * and no second pass once the daemon proved unreachable.
  */
-import { isAppError } from '../errors.ts';
+import { messageOf } from '../errors.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 
 export interface StopAllReport {
@@ -56,8 +56,4 @@ async function stopBatches(
     });
   }
   return failure;
-}
-
-export function messageOf(err: unknown): string {
-  return isAppError(err) ? err.message : String((err as Error)?.message ?? err);
 }

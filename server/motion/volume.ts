@@ -8,7 +8,7 @@
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { Log } from '../log.ts';
-import { messageOf } from './stop-all.ts';
+import { messageOf } from '../errors.ts';
 
 export interface VolumeOptions {
   daemon: Pick<DaemonClient, 'setVolume'>;

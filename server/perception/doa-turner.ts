@@ -25,6 +25,7 @@ import {
 } from './doa-rules.ts';
 import type { MotionGate } from './motion-gate.ts';
 import type { TrackerView } from './tracking.ts';
+import { messageOf } from '../errors.ts';
 
 export interface DoaStatus {
   enabled: boolean;
@@ -193,7 +194,7 @@ class Turner implements DoaTurner {
         this.error = null;
       },
       (err: unknown) => {
-        this.error = err instanceof Error ? err.message : String(err);
+        this.error = messageOf(err);
         this.deps.log.info('turn toward the speaker refused', { error: this.error });
         this.changed();
       },

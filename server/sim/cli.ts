@@ -5,6 +5,7 @@
 import { createLog } from '../log.ts';
 import { parsePort } from './cli-args.ts';
 import { startSimDaemon } from './index.ts';
+import { messageOf } from '../errors.ts';
 
 async function main(): Promise<void> {
   const log = createLog({ scope: 'sim-cli' });
@@ -24,6 +25,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sim: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`sim: ${messageOf(error)}\n`);
   process.exit(1);
 });

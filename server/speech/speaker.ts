@@ -5,9 +5,8 @@
  * One utterance at a time: a new say interrupts the previous one, and so does the stop.
  */
 import type { DaemonClient } from '../daemon/daemon-client.ts';
-import { AppError } from '../errors.ts';
+import { AppError, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
-import { messageOf } from '../motion/stop-all.ts';
 import type { Holds } from '../motion/receipts.ts';
 import type { SpeechEngine } from './engine.ts';
 

@@ -22,6 +22,7 @@ import type { MessengerConfig } from './messenger-settings.ts';
 import { botKey, type MessengerState } from './messenger-state.ts';
 import { messengerService, type MessengerLink, type MessengerStatus } from './messenger-status.ts';
 import { handleChatMessage } from './messenger-turn.ts';
+import { messageOf } from '../../errors.ts';
 
 export interface MessengerDeps {
   settings: { current(): MessengerConfig };
@@ -210,7 +211,7 @@ class MessengerBot implements Messenger {
 
   private failed(error: unknown, generation: number): void {
     if (generation !== this.generation || this.closed) return;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     this.lastError = { text: message, at: new Date(this.now()).toISOString() };
     const seconds = Math.round(this.restarter.failed() / 1000);
     this.deps.log.warn('messenger failed', { error: message });
@@ -221,7 +222,7 @@ class MessengerBot implements Messenger {
   /** A reply that could not be sent (the chat blocked the bot...): shown, the loop goes on. */
   private problem(error: unknown, signal: AbortSignal): void {
     if (signal.aborted) return;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     this.lastError = { text: message, at: new Date(this.now()).toISOString() };
     this.deps.log.warn('messenger could not answer', { error: message });
     this.publish();
