@@ -18,7 +18,8 @@ import {
   type StreamResult,
 } from './joystick.ts';
 import type { MoveEnd, MoveEvents } from './move-events.ts';
-import { fmt, receipt, type Emit, type Holds } from './receipts.ts';
+import { fmt, receipt, type Emit } from './receipts.ts';
+import type { Holds } from '../holds.ts';
 import { LATCHED_MESSAGE, type StopLatch } from './stop-latch.ts';
 import { stopAllMoves, type StopAllReport } from './stop-all.ts';
 import type { StreamEnd, TargetStream } from './target-stream.ts';

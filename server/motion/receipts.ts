@@ -9,15 +9,6 @@ import type { ClampNote } from './safe-ranges.ts';
 export type Receipt = Omit<EventFrame, 'id' | 'time'>;
 export type Emit = (event: Receipt) => void;
 
-/** Named tracking holds (reference-notes.md §4): face tracking pauses while any is live. */
-export interface Holds {
-  take(name: string, ttlSeconds: number): void;
-  release(name: string): void;
-}
-
-/** Until face tracking exists (issue 6) there is nothing to pause. */
-export const noHolds: Holds = Object.freeze({ take: () => {}, release: () => {} });
-
 export function receipt(
   action: string,
   text: string,

@@ -4,7 +4,7 @@
  */
 import type { ServiceState } from '../contract/state.ts';
 import type { FaceTarget } from '../daemon/wire.ts';
-import type { Holds } from '../motion/receipts.ts';
+import type { Holds } from '../holds.ts';
 import { keyRound } from './dedupe.ts';
 import type { LiveHold } from './holds.ts';
 

@@ -12,7 +12,7 @@ import type { AgentRuntime } from '../agent/agent-runtime.ts';
 import type { ServiceState } from '../contract/state.ts';
 import type { Log } from '../log.ts';
 import type { Control } from '../motion/control.ts';
-import type { Holds } from '../motion/receipts.ts';
+import type { Holds } from '../holds.ts';
 import { createMessenger, type Messenger } from './messenger/messenger-bot.ts';
 import { createMessengerSettings, type MessengerSettingsView } from './messenger/messenger-settings.ts';
 import { createMessengerState } from './messenger/messenger-state.ts';

@@ -7,7 +7,7 @@
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { AppError, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
-import type { Holds } from '../motion/receipts.ts';
+import type { Holds } from '../holds.ts';
 import type { SpeechEngine } from './engine.ts';
 
 export interface SpeakerDeps {

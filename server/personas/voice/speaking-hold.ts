@@ -6,7 +6,7 @@
  * right then is what keeps the head still for the last 0.8 s. Every take carries a TTL, so a
  * crash can never freeze the head.
  */
-import type { Holds } from '../../motion/receipts.ts';
+import type { Holds } from '../../holds.ts';
 import type { Schedule } from '../../perception/schedule.ts';
 
 export const SPEAKING = 'speaking';

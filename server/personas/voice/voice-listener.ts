@@ -13,7 +13,7 @@ import type { AgentRuntime } from '../../agent/agent-runtime.ts';
 import type { WatchdogLimits } from '../../agent/watchdog.ts';
 import type { ServiceState } from '../../contract/state.ts';
 import type { Log } from '../../log.ts';
-import type { Holds } from '../../motion/receipts.ts';
+import type { Holds } from '../../holds.ts';
 import { realSchedule, type Schedule } from '../../perception/schedule.ts';
 import { createRestarter, type Restarter } from '../restart-backoff.ts';
 import { SAMPLE_RATE, type AudioSource } from './audio-source.ts';
