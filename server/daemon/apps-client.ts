@@ -6,7 +6,7 @@
  */
 import { AppError } from '../errors.ts';
 import type { DaemonResponse, HttpTransport } from './http-transport.ts';
-import { ok } from './daemon-client.ts';
+import { ok } from './daemon-reply.ts';
 
 /**
  * The app manager's refusals (RuntimeError: "An app is already running", "No app is currently
