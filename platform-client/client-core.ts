@@ -17,7 +17,7 @@ import {
 } from './identity.ts';
 import { createFirmwarePrefsStore, type FirmwarePrefsStore } from './firmware/firmware-prefs.ts';
 import { createOwnerSession, type OwnerSession } from './owner-session.ts';
-import type { PlatformClientDeps } from './platform-client.ts';
+import type { PlatformClientDeps } from './client-deps.ts';
 import { createPlatformHttp, type PlatformHttp } from './platform-http.ts';
 import { createRealScheduler } from './scheduler.ts';
 import { createStatusStore, type PlatformStatus, type StatusStore } from './status.ts';
