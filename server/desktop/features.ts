@@ -26,7 +26,7 @@ import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './pl
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
 import { appsRoutes } from './routes/apps-routes.ts';
-import { cameraRoutes, relayStatsRoute } from './routes/camera-routes.ts';
+import { cameraRoutes, relayStatsRoute } from '../camera/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { personaRoutes } from './routes/persona-routes.ts';

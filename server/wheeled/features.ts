@@ -5,7 +5,7 @@
  */
 import type { Access } from '../auth/access.ts';
 import { createFrameHub, type FrameHub } from '../camera/frame-hub.ts';
-import { cameraRoutes } from '../desktop/routes/camera-routes.ts';
+import { cameraRoutes } from '../camera/camera-routes.ts';
 import type { ModelSettings } from '../agent/providers/model-settings.ts';
 import type { WatchdogLimits } from '../agent/watchdog.ts';
 import type { RouteSpec } from '../http/route-table.ts';

@@ -5,11 +5,11 @@
  * viewer is served from the one frame hub: no route ever opens its own camera client.
  */
 import type { Context } from 'koa';
-import type { FrameHub } from '../../camera/frame-hub.ts';
-import type { VideoRelay } from '../../camera/relay/video-relay.ts';
-import { serveMjpeg } from '../../camera/mjpeg-stream.ts';
-import { AppError } from '../../errors.ts';
-import type { RouteSpec } from '../../http/route-table.ts';
+import type { FrameHub } from './frame-hub.ts';
+import type { VideoRelay } from './relay/video-relay.ts';
+import { serveMjpeg } from './mjpeg-stream.ts';
+import { AppError } from '../errors.ts';
+import type { RouteSpec } from '../http/route-table.ts';
 
 export interface CameraRouteOptions {
   /** How long a snapshot waits for a picture when none is current (default 3000 ms; a cold start needs ~0.5 s). */
