@@ -29,7 +29,7 @@ import * as gotos from './goto-controls.ts';
 import type { StreamResult } from './joystick.ts';
 import { createMoveEvents, type MoveEvents } from './move-events.ts';
 import type { MoveLibraryCache } from './move-library.ts';
-import { createPersonaRegistry, type PersonaRegistry, type PersonaStatus } from './personas.ts';
+import { createAutonomyRegistry, type AutonomyRegistry, type AutonomyStatus } from './autonomy.ts';
 import { receipt, type Emit } from './receipts.ts';
 import { noHolds, type Holds } from '../holds.ts';
 import { createReel, type Reel, type ReelStatus } from './reel.ts';
@@ -73,7 +73,7 @@ export interface Control {
   sleep(credential: CredentialKind): Promise<Ack>;
   motors(mode: MotorMode, credential: CredentialKind): Promise<{ mode: MotorMode }>;
   volume(level: number, credential: CredentialKind): { level: number; pending: boolean };
-  demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, PersonaStatus> }>;
+  demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, AutonomyStatus> }>;
   reel(action: ReelAction, credential: CredentialKind): ReelStatus;
   say(text: string, credential: CredentialKind): Promise<SayResult>;
   stop(credential: CredentialKind): Promise<StopResult>;
@@ -82,7 +82,7 @@ export interface Control {
   attachStopExtras(extras: StopExtras): void;
   /** A `{type: "joystick"}` frame from /ws and the socket's caller; see joystick.ts. */
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
-  readonly personas: PersonaRegistry;
+  readonly autonomy: AutonomyRegistry;
   readonly arbiter: Arbiter;
   readonly reelRunner: Reel;
   readonly latch: StopLatch;
@@ -98,7 +98,7 @@ interface Parts {
   stream: TargetStream;
   latch: StopLatch;
   arbiter: Arbiter;
-  personas: PersonaRegistry;
+  autonomy: AutonomyRegistry;
   reel: Reel;
   speaker: Speaker;
   volume: VolumeControl;
@@ -118,7 +118,7 @@ function buildParts(deps: ControlDeps): Parts {
   });
   const latch = createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
-  const personas = createPersonaRegistry(log.child('personas'));
+  const autonomy = createAutonomyRegistry(log.child('autonomy'));
   const reel = createReel({
     arbiter,
     moves: deps.robot.moves,
@@ -148,7 +148,7 @@ function buildParts(deps: ControlDeps): Parts {
     daemon,
     capabilities: deps.robot.capabilities ?? (() => UNKNOWN_CAPABILITIES),
   });
-  return { events, stream, latch, arbiter, personas, reel, speaker, volume, appLock };
+  return { events, stream, latch, arbiter, autonomy, reel, speaker, volume, appLock };
 }
 
 export function createControl(deps: ControlDeps): Control {
@@ -193,7 +193,7 @@ export function createControl(deps: ControlDeps): Control {
       return { level, pending: true };
     },
     async demo(on, c) {
-      await (on ? p.personas.pauseAll('demo') : p.personas.resumeAll('demo'));
+      await (on ? p.autonomy.pauseAll('demo') : p.autonomy.resumeAll('demo'));
       const detail = on ? 'demo mode: autonomous personas paused' : 'autonomous personas active';
       deps.robot.services.set('demo', { state: on ? 'running' : 'off', detail });
       emit(
@@ -204,7 +204,7 @@ export function createControl(deps: ControlDeps): Control {
           { on },
         ),
       );
-      return { on, personas: p.personas.status() };
+      return { on, personas: p.autonomy.status() };
     },
     reel: (action, c) => (action === 'start' ? p.reel.start(c) : p.reel.abort('aborted by the operator', c)),
     say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
@@ -215,7 +215,7 @@ export function createControl(deps: ControlDeps): Control {
           arbiter: p.arbiter,
           reel: p.reel,
           speaker: p.speaker,
-          personas: p.personas,
+          autonomy: p.autonomy,
           emit,
           joystickActive: p.stream.active(),
           extras: stopExtras,
@@ -223,12 +223,12 @@ export function createControl(deps: ControlDeps): Control {
         },
         c,
       ),
-    resume: (c) => resumeAfterStop({ latch: p.latch, personas: p.personas, emit, memo: stopMemo }, c),
+    resume: (c) => resumeAfterStop({ latch: p.latch, autonomy: p.autonomy, emit, memo: stopMemo }, c),
     attachStopExtras(extras) {
       Object.assign(stopExtras, extras);
     },
     streamTarget,
-    personas: p.personas,
+    autonomy: p.autonomy,
     arbiter: p.arbiter,
     reelRunner: p.reel,
     latch: p.latch,

@@ -27,7 +27,7 @@ export interface PersonasDeps {
   /** Where voice-persona.json, messenger-persona.json and messenger-state.json live. */
   dataDir: string;
   agent: { runtime: Pick<AgentRuntime, 'start'>; agentLog: Pick<AgentLog, 'add' | 'page'> };
-  control: Pick<Control, 'say' | 'personas'>;
+  control: Pick<Control, 'say' | 'autonomy'>;
   /** Face tracking's holds: the voice persona holds `speaking` while it answers. */
   holds: Holds;
   /** The newest camera picture as JPEG, for the messenger's photos. */
@@ -121,8 +121,8 @@ export function createPersonas(deps: PersonasDeps): Personas {
     async start() {
       await Promise.all([voiceSettings.load(), messengerSettings.load(), messengerState.load()]);
       unregister.push(
-        deps.control.personas.register('voice', voice),
-        deps.control.personas.register('messenger', messenger),
+        deps.control.autonomy.register('voice', voice),
+        deps.control.autonomy.register('messenger', messenger),
       );
       voice.apply();
       messenger.apply();

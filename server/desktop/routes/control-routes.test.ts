@@ -244,7 +244,7 @@ describe('control routes: volume, demo, reel', () => {
 
   it('demo pauses and resumes the registered personas', async () => {
     const log: string[] = [];
-    const off = control.personas.register('thinker', {
+    const off = control.autonomy.register('thinker', {
       pause: () => void log.push('pause'),
       resume: () => void log.push('resume'),
     });
