@@ -4,6 +4,7 @@
  * (reference-notes.md §4, "Control pipeline").
  */
 import type { Context, Middleware } from 'koa';
+import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
 import { readSessionCookie } from './untrusted-input.ts';
@@ -20,6 +21,16 @@ export interface GateDeps {
 
 export function callerOf(ctx: Context): Caller {
   return (ctx.state as { caller: Caller }).caller;
+}
+
+/**
+ * The kind of key the caller presented, for receipts and audit rows. The gate has already
+ * refused anonymous callers on keyed routes; this keeps a mis-wired route closed too.
+ */
+export function credentialOf(ctx: Context): CredentialKind {
+  const kind = (callerOf(ctx) as Caller | undefined)?.kind;
+  if (!kind || kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'sign in or present the owner token');
+  return kind;
 }
 
 /** Whether a caller may use a route of the given access with the given method. */

@@ -6,8 +6,7 @@
  */
 import type { Context } from 'koa';
 import type { CredentialKind } from '../../contract/ws.ts';
-import { AppError } from '../../errors.ts';
-import { callerOf } from '../../http/access-gate.ts';
+import { credentialOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import * as input from '../../motion/control-input.ts';
@@ -15,13 +14,6 @@ import type { Control } from '../../motion/control.ts';
 
 export interface ControlRouteDeps {
   control: Control;
-}
-
-/** The gate has already refused anonymous callers; this keeps a mis-wired route closed too. */
-function credentialOf(ctx: Context): CredentialKind {
-  const kind = (callerOf(ctx) as ReturnType<typeof callerOf> | undefined)?.kind;
-  if (!kind || kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'sign in or present the owner token');
-  return kind;
 }
 
 type Handler = (ctx: Context, credential: CredentialKind) => Promise<unknown> | unknown;

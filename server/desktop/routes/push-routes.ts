@@ -11,7 +11,7 @@ import { callerOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import {
-  credentialOf,
+  subscriberOf,
   parseSettingsPatch,
   parseSubscribeBody,
   parseUnsubscribeBody,
@@ -23,7 +23,7 @@ function noStore(ctx: Context, body: unknown): void {
   ctx.body = body;
 }
 
-const credential = (ctx: Context) => credentialOf(callerOf(ctx));
+const credential = (ctx: Context) => subscriberOf(callerOf(ctx));
 
 export function pushRoutes(push: PushConsole): RouteSpec[] {
   return [
