@@ -1,5 +1,5 @@
 /**
- * Issue 12, graceful shutdown: SIGTERM closes every socket with 1001, lets an in-flight request
+ * Graceful shutdown: SIGTERM closes every socket with 1001, lets an in-flight request
  * finish, exits within a bound, and never releases the daemon's media.
  */
 import { spawn } from 'node:child_process';

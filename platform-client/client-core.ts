@@ -71,7 +71,7 @@ async function loadChoices(core: Core): Promise<void> {
   core.status.updateFirmware({ channel: prefs.channel, installAllowed: prefs.installAllowed });
 }
 
-/** The environment identity wins over the stored one (ARCHITECTURE §4: environment before settings). */
+/** The environment identity wins over the stored one (docs/architecture.md, "Configuration and persistence": environment before settings). */
 export async function loadIdentity(core: Core): Promise<Outcome<PlatformStatus, IdentityRefusal>> {
   const { deps, status, scheduler } = core;
   await loadChoices(core);

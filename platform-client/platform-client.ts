@@ -1,8 +1,8 @@
 /**
- * createPlatformClient: the robot as a device of the hosted platform (issue 10). It keeps the
+ * createPlatformClient: the robot as a device of the hosted platform. It keeps the
  * identity, runs the heartbeat, relay and firmware loops, and exposes a status snapshot, a
  * change feed, the validated device routes and the use_device tool. What an envelope turns
- * into and which agent runs a turn are injected (ARCHITECTURE §2).
+ * into and which agent runs a turn are injected (docs/architecture.md, "Folders and the direction of imports").
  */
 import type { PlatformChat } from '../server/contract/platform.ts';
 import { createChatStream } from './chat-stream.ts';

@@ -1,6 +1,6 @@
 /**
  * The one configuration object. Built once at start from flags, then the environment, then
- * `<data dir>/settings.json`, then defaults (ARCHITECTURE.md §4). Nothing else reads
+ * `<data dir>/settings.json`, then defaults (docs/architecture.md, "Configuration and persistence"). Nothing else reads
  * process.env: every part receives the slice it needs.
  */
 import { homedir } from 'node:os';
@@ -42,7 +42,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Where frames come from: the daemon's WebRTC producer, a local capture device, or off. */
   readonly camera: CameraSetting;
-  /** Headless model settings; when set they override the dashboard's (issue 7). */
+  /** Headless model settings; when set they override the dashboard's. */
   readonly model: { provider?: string; baseUrl?: string; model?: string; key?: string };
   /** The robot's platform identity from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN (all or none). */
   readonly platform: PlatformIdentity | undefined;
@@ -170,7 +170,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** The platform is reached over https only; plain http only on a loopback host (issue 10). */
+/** The platform is reached over https only; plain http only on a loopback host. */
 const platformUrl: Parser<string> = (raw) => {
   try {
     const url = new URL(raw);

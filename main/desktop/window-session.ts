@@ -1,5 +1,5 @@
 /**
- * The owner session of the desktop window (issue 8): created server-side as credential
+ * The owner session of the desktop window: created server-side as credential
  * 'local-window', handed to the window as its `cockpit_session` cookie (never a token in the
  * address), renewed before it runs out while the app runs, and ended when the app quits.
  *

@@ -1,7 +1,7 @@
 /** Edge validation of a prompt body: `{prompt}` of 1-4000 characters, else a 400 naming the field. */
 import { badRequest } from '../errors.ts';
 
-/** A prompt fits the platform's device ask too: at most 4000 characters (reference-notes.md §2.6). */
+/** A prompt fits the platform's device ask too: at most 4000 characters (docs/platform.md, "Devices"). */
 export const PROMPT_MAX_CHARS = 4000;
 
 export function parsePrompt(raw: unknown, options: { extraFields?: boolean; textAlias?: boolean } = {}): string {

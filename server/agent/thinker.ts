@@ -1,5 +1,5 @@
 /**
- * The thinker persona (reference-notes.md §4): every `thinkerIntervalSeconds` (the first cycle
+ * The thinker persona (docs/contract.md, "How the desktop server behaves"): every `thinkerIntervalSeconds` (the first cycle
  * after min(interval, 15) s) it makes exactly ONE small expressive action, rotating emotion →
  * antenna wiggle → gentle look → small body turn, and writes one journal row (persona
  * "thinker"). It registers with the persona registry, so demo mode and the latched stop pause

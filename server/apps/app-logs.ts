@@ -2,7 +2,7 @@
  * An app's output, from where the daemon's log can be read (read-only, filtered to the app by
  * journal-lines.ts): the systemd journal when the daemon runs on this host under systemd
  * (unit `reachy-mini-daemon`, as the robot installs it), else the daemon's own log stream
- * (WS /logs/ws/daemon, Wireless builds only: daemon-api.md §3.12). When neither is there the
+ * (WS /logs/ws/daemon, Wireless builds only: docs/daemon.md, "The protocol as the cockpit uses it"). When neither is there the
  * answer says so plainly instead of an empty list.
  */
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * The owner bearer token (cockpit-api.md, Authentication: "owner bearer"): ROBOT_TOKEN when
+ * The owner bearer token (docs/contract.md, "Authentication": "owner bearer"): ROBOT_TOKEN when
  * configured, else one generated on first run and kept in the data dir.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Passkey sign-in (issue 3; reference-notes.md §4 "Passkey flow"). Errors: unknown, used,
+ * Passkey sign-in (docs/contract.md, "Passkey flow"). Errors: unknown, used,
  * expired or wrong-kind challenge → BAD_REQUEST; malformed response → BAD_REQUEST; unknown
  * credential, bad signature or a counter that went backwards → AUTH_REQUIRED. Only a verified
  * sign-in writes (the new counter and last-use time).

@@ -1,5 +1,5 @@
 /**
- * Passkey registration (issue 3; reference-notes.md §4 "Passkey flow", "Who may register").
+ * Passkey registration (docs/contract.md, "Passkey flow", "Who may register").
  * Errors: unknown, used, expired or wrong-kind challenge → BAD_REQUEST; malformed or unverifiable
  * response → BAD_REQUEST; enrolment not allowed → AUTH_FORBIDDEN. No failure touches the stored
  * credentials: the only write is the final add, after every check has passed.

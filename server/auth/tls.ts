@@ -1,5 +1,5 @@
 /**
- * HTTPS for the LAN (issue 3): passkeys need a secure context, and a phone on the LAN reaches the
+ * HTTPS for the LAN: passkeys need a secure context, and a phone on the LAN reaches the
  * robot by name or address. On first run a local certificate authority is created in
  * `<dataDir>/tls/` and kept: the owner installs its certificate once per device, and server B
  * reuses it. The server certificate it signs is re-issued whenever it would no longer do.

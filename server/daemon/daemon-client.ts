@@ -1,5 +1,5 @@
 /**
- * The one daemon interface (ARCHITECTURE.md §8): a method per capability, with failures
+ * The one daemon interface (docs/architecture.md, "House style"): a method per capability, with failures
  * mapped to DAEMON_* app errors. HttpDaemonClient is the only implementation; the simulator
  * speaks the same protocol, so tests run it against the simulator over real HTTP.
  */
@@ -26,7 +26,7 @@ export interface DaemonClient {
   playMove(dataset: string, name: string): Promise<string>;
   listMoves(dataset: string): Promise<string[]>;
   runningMoves(): Promise<string[]>;
-  /** Stops one move; an already-finished move is not an error (daemon-api.md §10.7). */
+  /** Stops one move; an already-finished move is not an error (docs/daemon.md, "Duties of the cockpit"). */
   stopMove(uuid: string): Promise<void>;
   setMotorMode(mode: string): Promise<void>;
   motorMode(): Promise<string>;

@@ -6,7 +6,7 @@
 import { AppError } from '../errors.ts';
 import type { DaemonResponse } from './http-transport.ts';
 
-/** Maps the daemon's three error shapes (§10.7) to app errors; returns the body on 2xx. */
+/** Maps the daemon's three error shapes (docs/daemon.md, "Duties of the cockpit") to app errors; returns the body on 2xx. */
 export function ok(res: DaemonResponse, what: string): unknown {
   if (res.status >= 200 && res.status < 300) return res.body;
   const detail = detailOf(res.body);

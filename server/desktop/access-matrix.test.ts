@@ -1,6 +1,6 @@
 /**
- * The access matrix of issue 3, driven by the route table: every route of server A times every
- * kind of caller, against what cockpit-api.md (Authentication) requires. Requests from
+ * The access matrix, driven by the route table: every route of server A times every
+ * kind of caller, against what docs/contract.md, "Authentication" requires. Requests from
  * 127.0.0.2+ are remote peers; 127.0.0.1 with a loopback Host is a local caller.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

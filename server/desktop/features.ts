@@ -41,7 +41,7 @@ export interface DesktopFeatures {
   readonly doa: DoaTurner;
   readonly events: EventLog;
   readonly agent: Agent;
-  /** Web Push to the owner's browsers (issue 11); index.ts binds its dashboard count. */
+  /** Web Push to the owner's browsers; index.ts binds its dashboard count. */
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
@@ -65,7 +65,7 @@ export interface FeatureOptions {
   camera: FrameHub;
   log: Log;
   config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
-  /** The platform client's pieces, bound by main/ (ARCHITECTURE §2: server/ never imports it). */
+  /** The platform client's pieces, bound by main/ (docs/architecture.md, "Folders and the direction of imports": server/ never imports it). */
   platform?: { port?: PlatformPort; chat?: PlatformChat; fleetTools?: () => readonly AgentTool[] };
   /** Web Push tuning (thresholds, the push services' TLS agent): tests only. */
   push?: PushOptions;
@@ -158,7 +158,7 @@ export function createDesktopFeatures({
     ),
   );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
-  // Voice listener and messenger bot (issue 14): OFF until switched on from the dashboard.
+  // Voice listener and messenger bot: OFF until switched on from the dashboard.
   const personas = createPersonas({
     dataDir: config.dataDir,
     agent,

@@ -46,7 +46,7 @@ function route(deps: SocketMessageDeps, client: WsClient, message: Record<string
     return;
   }
   if (type === 'joystick') {
-    // Loopback trust covers reads only (cockpit-api.md, Authentication rule 2): driving needs a key.
+    // Loopback trust covers reads only (docs/contract.md, "Authentication"): driving needs a key.
     if (!hasKey(client.caller)) {
       client.send({ type: 'error', code: 'AUTH_REQUIRED', error: 'driving the head needs the owner token or a passkey session' });
       return;

@@ -1,7 +1,7 @@
 /**
  * The gate every route passes: resolve the caller, slow down guessers, decide by the route's
  * declared access, then (control routes only) rate limit and same-origin check in that order
- * (reference-notes.md §4, "Control pipeline").
+ * (docs/contract.md, "Control pipeline").
  */
 import type { Context, Middleware } from 'koa';
 import type { CredentialKind } from '../contract/ws.ts';
@@ -13,7 +13,7 @@ import type { RouteSpec } from './route-table.ts';
 export interface GateDeps {
   credentials: CredentialSources;
   loopbackReads: boolean;
-  /** Growing delays for failed credentials from non-local clients (issue 3, brute force). */
+  /** Growing delays for failed credentials from non-local clients (docs/security.md, "Brute force and rate limits"). */
   failures?: { delayFor(key: string): number; recordFailure(key: string): void; recordSuccess(key: string): void };
   /** Rate limit and origin check for control routes; throws an AppError to refuse. */
   controlGuard?: (ctx: Context, caller: Caller, route: RouteSpec) => void;

@@ -1,7 +1,7 @@
 /**
  * Who is asking. Resolved once per request and per socket, then put on ctx.state.caller
  * (never app.context). Order: owner bearer, passkey session cookie, then loopback
- * (cockpit-api.md, Authentication; reference-notes.md §4, "Gate").
+ * (docs/contract.md, "Authentication"; docs/contract.md, "Gate").
  */
 import type { IncomingMessage } from 'node:http';
 import type { CredentialKind } from '../contract/ws.ts';
@@ -58,7 +58,7 @@ export const SESSION_COOKIE = 'cockpit_session';
 
 /**
  * The credential id of the owner session the desktop app's main process gives its own window
- * (issue 8): resolved as kind 'local-window', so receipts say "desktop window", not "passkey".
+ *: resolved as kind 'local-window', so receipts say "desktop window", not "passkey".
  * Passkey ids are base64url of authenticator-chosen bytes, and a passkey session already holds
  * owner rights, so a passkey that happened to carry this id would gain nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * The two checks control routes add after auth, in this order (reference-notes.md §4, "Control
+ * The two checks control routes add after auth, in this order (docs/contract.md, "Control
  * pipeline"): a per-client sliding one-second rate limit, then the same-origin check. Scripts
  * with the bearer may omit Origin; browsers with a cookie may not (cross-site requests carry
  * cookies, not bearer headers).

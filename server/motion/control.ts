@@ -1,5 +1,5 @@
 /**
- * Motion and control for server A (issue 4), composed once per robot: the move-event stream,
+ * Motion and control for server A, composed once per robot: the move-event stream,
  * the joystick stream, the arbiter, the latched stop, personas, the reel, volume and speech.
  * `controlRoutes(control)` exposes it over HTTP; the /ws hub feeds joystick frames to
  * `streamTarget`. Motion controls are refused with 409 STOP_LATCHED while the stop is engaged;
@@ -50,7 +50,7 @@ export interface ControlDeps {
   };
   /** The event log: assigns id and time, broadcasts `{type: "event"}` on /ws. */
   emit: Emit;
-  /** Face-tracking holds (issue 6); nothing to pause until then. */
+  /** Face-tracking holds; nothing to pause until then. */
   holds?: Holds;
   log: Log;
   engine?: SpeechEngine;

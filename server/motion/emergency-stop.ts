@@ -2,7 +2,7 @@
  * The latched stop and its release. The latch engages FIRST, synchronously, so a request racing
  * the stop is refused rather than started; then, in parallel: every running daemon move is
  * cancelled, the reel aborted, speech silenced (stop_sound + wobble off: a cancelled recorded
- * move's sidecar sound keeps playing otherwise, daemon-api.md §3.2), the joystick stream ended
+ * move's sidecar sound keeps playing otherwise, docs/daemon.md, "Moves"), the joystick stream ended
  * and the autonomous personas paused, and the robot's app stopped through the daemon (checked
  * gone afterwards). A daemon that is down does not un-latch anything: the stop still holds, and
  * the answer says which part failed. The receipt lists what was ended; resume does not restart

@@ -1,6 +1,6 @@
 /**
  * Event receipts: every control produces one `{type: "event"}` frame saying what happened, the
- * values applied and which kind of credential asked (cockpit-api.md, Events). The event log
+ * values applied and which kind of credential asked (docs/contract.md, "Events"). The event log
  * injected as `emit` assigns id and time and broadcasts it on /ws.
  */
 import type { CredentialKind, EventFrame } from '../contract/ws.ts';

@@ -1,5 +1,5 @@
 /**
- * The daemon part of the latched stop. There is no "stop all" route (daemon-api.md §3.2), so:
+ * The daemon part of the latched stop. There is no "stop all" route (docs/daemon.md, "Moves"), so:
  * list /running and stop each move, in batches, then list again; a move started during the
  * first pass (or refused by a full write queue) is caught by the next. Three passes at most,
  * and no second pass once the daemon proved unreachable.

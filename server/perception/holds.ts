@@ -1,5 +1,5 @@
 /**
- * Named tracking holds (reference-notes.md §4, "Face tracking and holds"): a name maps to an
+ * Named tracking holds (docs/contract.md, "Face tracking and holds"): a name maps to an
  * expiry, and any live hold pauses face tracking. Every hold expires on its own, so a caller
  * that crashes mid-move or mid-sentence can never freeze the head.
  */

@@ -1,5 +1,5 @@
 /**
- * The voice listener and the messenger bot composed for server A (issue 14). Both are
+ * The voice listener and the messenger bot composed for server A. Both are
  * in-process personas of the agent runtime, like the thinker: they act through the same Control
  * (arbiter, safe ranges, latched stop), write to the same agent log (persona "voice" and
  * "messenger"), and register with the persona registry so the latched stop and demo mode pause
@@ -68,7 +68,7 @@ export interface Personas {
 export function createPersonas(deps: PersonasDeps): Personas {
   const log = deps.log.child('personas');
   const file = (name: string) => join(deps.dataDir, name);
-  // "Through the daemon's media where available" (issue 14): the default follows the camera.
+  // "Through the daemon's media where available": the default follows the camera.
   const defaultSource = deps.microphone?.microphoneName ? DAEMON_SOURCE : DEFAULT_SOURCE;
   const voiceSettings = createVoiceSettings({
     file: file('voice-persona.json'),

@@ -1,4 +1,4 @@
-/** Web Push (issue 11): the public entry of server/push. */
+/** Web Push: the public entry of server/push. */
 export {
   createPush,
   sampleOf,

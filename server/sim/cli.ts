@@ -10,7 +10,7 @@ import { messageOf } from '../errors.ts';
 async function main(): Promise<void> {
   const log = createLog({ scope: 'sim-cli' });
   const port = parsePort(process.argv.slice(2));
-  // Alone on the daemon's port, the camera takes webrtcsink's port too (daemon-api.md §2), or
+  // Alone on the daemon's port, the camera takes webrtcsink's port too (docs/daemon.md, "Conventions"), or
   // any free one if 8443 is taken: the URL is printed either way.
   const sim = await startSimDaemon({ port, cameraPort: port === 8000 ? 8443 : 0, log }).catch((error: unknown) => {
     if (port !== 8000 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;

@@ -1,5 +1,5 @@
 /**
- * Issue 12, crash safety: a writer is killed with SIGKILL at random moments while credentials,
+ * Crash safety: a writer is killed with SIGKILL at random moments while credentials,
  * sessions, settings and log rows are written; after every kill each store loads again and
  * nothing that was acknowledged as durable is missing.
  */

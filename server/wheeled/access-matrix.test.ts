@@ -1,6 +1,6 @@
 /**
  * The access matrix of server B, driven by its route table: every route times every kind of
- * caller, against cockpit-api.md (Authentication "Server B"): anonymous /api/* and pages behind
+ * caller, against docs/contract.md, "Authentication": anonymous /api/* and pages behind
  * a key get 401 {error}, anonymous sockets close with 4401, the 15 public routes answer anyone.
  */
 import { randomUUID } from 'node:crypto';

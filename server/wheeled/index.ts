@@ -1,5 +1,5 @@
 /**
- * Server B, the wheeled-robot cockpit (issue 9): `startWheeledServer(options)` composes the
+ * Server B, the wheeled-robot cockpit: `startWheeledServer(options)` composes the
  * access model (passkeys shared with server A when both run), the HS256 tokens, the drive
  * backend, the features and the app, then listens on ROBOT_B_PORT, over TLS with a certificate
  * from the local CA (leaf "server-b", renewed while running) unless ROBOT_B_TLS=0.

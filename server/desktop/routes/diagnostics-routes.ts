@@ -1,4 +1,4 @@
-/** Operator diagnostics (issue 12): the recent log for the dashboard's viewer and a bundle download. */
+/** Operator diagnostics: the recent log for the dashboard's viewer and a bundle download. */
 import type { Config } from '../../config.ts';
 import { diagnosticsBundle } from '../../diagnostics/bundle.ts';
 import type { HealthHistory } from '../../diagnostics/health-history.ts';

@@ -1,5 +1,5 @@
 /**
- * Web Push console routes (issue 11), all keyed: the VAPID public key browsers subscribe with,
+ * Web Push console routes, all keyed: the VAPID public key browsers subscribe with,
  * subscribe and unsubscribe, a test push, and the settings (which kinds are on, the VAPID
  * subject). Thin: bodies are checked strictly at the edge (server/push/subscription-input.ts,
  * push-settings.ts); subscriptions belong to the caller's credential (passkey id, 'token' or

@@ -1,6 +1,6 @@
 /**
  * Doubles for the perception unit tests: a clock moved by hand, a schedule run by hand, and a
- * daemon that answers the tracking routes like the real one (daemon-api.md §3.7) while
+ * daemon that answers the tracking routes like the real one (docs/daemon.md, "Media") while
  * recording each call.
  */
 import type { Clock } from '../../clock.ts';

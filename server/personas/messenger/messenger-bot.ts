@@ -1,5 +1,5 @@
 /**
- * The messenger persona (issue 14): a Telegram-style bot that long-polls its bot API and
+ * The messenger persona: a Telegram-style bot that long-polls its bot API and
  * answers. While no chat is allowed it is in pairing mode and tells any chat only its id and
  * how to get allowed; afterwards messages from allowed chats run as turns (messenger-turn.ts)
  * and other chats are ignored (but listed for the owner). Offsets are committed before each

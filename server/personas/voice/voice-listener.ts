@@ -1,5 +1,5 @@
 /**
- * The voice listener persona (issue 14): microphone audio from an AudioSource, cut into
+ * The voice listener persona: microphone audio from an AudioSource, cut into
  * utterances by the detector, each one handled by runVoiceTurn (transcript → turn of persona
  * "voice" → spoken answer). Half duplex: while its own answer plays (the `speaking` hold,
  * tail included) what the microphone hears is dropped, so the robot does not answer itself.

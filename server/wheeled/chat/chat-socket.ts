@@ -1,5 +1,5 @@
 /**
- * /ws/chat (cockpit-api.md, Events "Server B WebSockets"). Client messages: {type: "chat", text}
+ * /ws/chat (docs/contract.md, "Events"). Client messages: {type: "chat", text}
  * or a bare string (chat); {type: "control", linear, angular, duration} and {stop: true}, both
  * answered with {type: "control_ack"}; {type: "ping"}, answered with {type: "pong"}. A chat
  * streams token, tool and reasoning frames, then {type: "done", text} or {type: "error", error}.

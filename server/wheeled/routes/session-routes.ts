@@ -1,5 +1,5 @@
 /**
- * Server B's passkey ceremony (cockpit-api.md, Authentication "Server B", rule 1): the eight
+ * Server B's passkey ceremony (docs/contract.md, "Authentication"): the eight
  * handshake routes of server A, where completing a registration or a login also hands the
  * browser a short-lived HS256 JWT, plus the refresh that renews it while the passkey session
  * lives. Five routes are server A's own (server/auth/auth-routes.ts); the two completions and

@@ -1,5 +1,5 @@
 /**
- * Server B's route table: 38 routes, 15 of them public (cockpit-api.md, Server B: health, the
+ * Server B's route table: 38 routes, 15 of them public (docs/contract.md, "How the wheeled server behaves": health, the
  * passkey ceremony, page shells, trust pages). The spec shows only part of the table; this is
  * the whole of it, in one place, so the access-matrix test and README-wheeled.md follow it.
  * Every route here is implemented by a feature module; completeServerBRoutes refuses a missing

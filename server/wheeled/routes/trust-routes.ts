@@ -1,5 +1,5 @@
 /**
- * Server B's public trust pages (issue 9, item 1; reference-notes.md §5): /ca is the page a
+ * Server B's public trust pages (docs/contract.md, "How the wheeled server behaves"): /ca is the page a
  * phone opens to trust the robot's local certificate authority (download, QR code, steps for
  * iOS, Android, macOS, Windows and Linux, from server/auth/trust-page.ts), /ca.crt the
  * certificate itself, /trust the name server A uses for the same page, and /field-card a
