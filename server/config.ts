@@ -50,7 +50,7 @@ export interface Config {
   readonly platformSessionToken: string | undefined;
   /** An executable that installs a staged firmware bundle: `<hook> <bundle dir> <version>`. */
   readonly firmwareHook: string | undefined;
-  /** Server B's rover SDK (ROBOT_ROVER_URL); undefined drives the simulated base. */
+  /** The wheeled server's rover SDK (ROBOT_ROVER_URL); undefined drives the simulated base. */
   readonly roverUrl: string | undefined;
   /** The black box recorder's ring bounds and camera rate (server/recorder/README-recorder.md). */
   readonly recorder: RecorderConfig;

@@ -82,10 +82,10 @@ export interface CockpitOptions {
 }
 
 export interface Cockpit {
-  /** Server A's base URL as reachable on this host (loopback form). */
+  /** The desktop server's base URL as reachable on this host (loopback form). */
   readonly url: string;
   readonly port: number;
-  /** Server A over HTTPS, when ROBOT_HTTPS_PORT is not 0. */
+  /** The desktop server over HTTPS, when ROBOT_HTTPS_PORT is not 0. */
   readonly httpsUrl: string | undefined;
   readonly daemonUrl: string;
   readonly simulated: boolean;
@@ -93,7 +93,7 @@ export interface Cockpit {
   readonly robot: RobotCore;
   readonly app: DesktopApp;
   readonly access: Access;
-  /** Server A's features: the desktop tray calls the same control functions as the routes. */
+  /** The desktop server's features: the desktop tray calls the same control functions as the routes. */
   readonly features: DesktopFeatures;
   /** The black box recorder (server/recorder): the tray saves the last minutes through it. */
   readonly recorder: Recorder;

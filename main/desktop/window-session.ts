@@ -19,7 +19,7 @@ export interface IssuedSession {
   expiresAt: number;
 }
 
-/** The cookie server A reads the session from (server/http/caller.ts SESSION_COOKIE). */
+/** The cookie the desktop server reads the session from (server/http/caller.ts SESSION_COOKIE). */
 export const SESSION_COOKIE_NAME = 'cockpit_session';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The agent runtime of server A composed once: model settings, the agent log, the
+ * The agent runtime of the desktop server composed once: model settings, the agent log, the
  * robot's tools, the Ask runner, fleet chat and the thinker. server/index.ts wires it in
  * and mounts `agentRoutes(agent)`; the platform client gets `runFleetTurn`.
  * Nothing here listens or reads process.env.

@@ -11,7 +11,7 @@ export function parsePrompt(raw: unknown, options: { extraFields?: boolean; text
     for (const key of Object.keys(body))
       if (key !== 'prompt') throw badRequest(`unknown field ${key} (expected prompt)`);
   }
-  // Server B and the platform's endpoint proxy also send {text}; /api/chat accepts either.
+  // The wheeled server and the platform's endpoint proxy also send {text}; /api/chat accepts either.
   const value = body.prompt ?? (options.textAlias ? body.text : undefined);
   if (value === undefined) throw badRequest('prompt is required (1-4000 characters)');
   if (typeof value !== 'string') throw badRequest('prompt must be a string (1-4000 characters)');

@@ -1,5 +1,5 @@
 /**
- * Server A's HTTPS listener for LAN browsers (passkeys need a secure context), with the
+ * The desktop server's HTTPS listener for LAN browsers (passkeys need a secure context), with the
  * certificate from the local authority, renewed while running, and the CA download and trust
  * page that the shell serves publicly.
  */

@@ -37,7 +37,7 @@ let base: string;
 let slowLink: Server;
 let slowDir: string;
 
-/** A tiny server A: the error handler, the camera routes, and /ws carrying camera messages. */
+/** A tiny desktop server: the error handler, the camera routes, and /ws carrying camera messages. */
 function buildServer(): Server {
   const koa = new Koa();
   cameraApp = koa;

@@ -1,5 +1,5 @@
 /**
- * Camera routes of server A (docs/contract.md, "Routes"): the latest JPEG as a
+ * Camera routes of the desktop server (docs/contract.md, "Routes"): the latest JPEG as a
  * snapshot (503 CAMERA_NO_FRAME while there is none) under two paths, and the MJPEG stream.
  * All three are `key` with `?token=` allowed, since they are used as <img src> URLs. Every
  * viewer is served from the one frame hub: no route ever opens its own camera client.

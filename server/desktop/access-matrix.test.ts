@@ -1,5 +1,5 @@
 /**
- * The access matrix, driven by the route table: every route of server A times every
+ * The access matrix, driven by the route table: every route of the desktop server times every
  * kind of caller, against what docs/contract.md, "Authentication" requires. Requests from
  * 127.0.0.2+ are remote peers; 127.0.0.1 with a loopback Host is a local caller.
  */

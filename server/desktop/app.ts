@@ -1,5 +1,5 @@
 /**
- * Server A: `createDesktopApp(deps)` builds Koa, orders middleware and mounts the route table;
+ * The desktop server: `createDesktopApp(deps)` builds Koa, orders middleware and mounts the route table;
  * it never listens (docs/architecture.md, "House style", "build apart from listen"). The entry owns the sockets.
  */
 import Router from '@koa/router';

@@ -1,5 +1,5 @@
 /**
- * The features of server A composed over one robot core: the event log, face tracking and the
+ * The features of the desktop server composed over one robot core: the event log, face tracking and the
  * turn-toward-speaker controller, motion and control, and what /ws clients may send. The hub
  * is created after the routes, so frames are broadcast through a late-bound function.
  */

@@ -1,5 +1,5 @@
 /**
- * Motion and control for server A, composed once per robot: the move-event stream,
+ * Motion and control for the desktop server, composed once per robot: the move-event stream,
  * the joystick stream, the arbiter, the latched stop, personas, the reel, volume and speech.
  * `controlRoutes(control)` exposes it over HTTP; the /ws hub feeds joystick frames to
  * `streamTarget`. Motion controls are refused with 409 STOP_LATCHED while the stop is engaged;

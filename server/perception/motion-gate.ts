@@ -27,7 +27,7 @@ export function turnGoto(plan: TurnPlan): GotoRequest {
   return goto;
 }
 
-/** The gate over server A's motion control: its arbiter, latched stop and reel. */
+/** The gate over the desktop server's motion control: its arbiter, latched stop and reel. */
 export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRunner'>): MotionGate {
   return {
     busy() {

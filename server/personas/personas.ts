@@ -1,5 +1,5 @@
 /**
- * The voice listener and the messenger bot composed for server A. Both are
+ * The voice listener and the messenger bot composed for the desktop server. Both are
  * in-process personas of the agent runtime, like the thinker: they act through the same Control
  * (arbiter, safe ranges, latched stop), write to the same agent log (persona "voice" and
  * "messenger"), and register with the persona registry so the latched stop and demo mode pause

@@ -1,5 +1,5 @@
 /**
- * Server B: `createWheeledApp(deps)` builds Koa, orders the middleware, mounts the route table
+ * The wheeled server: `createWheeledApp(deps)` builds Koa, orders the middleware, mounts the route table
  * behind the shared access gate and builds the WebSocket hub; it never listens (docs/architecture.md, "House style", "build apart from listen"). startWheeledServer (index.ts) owns the sockets.
  */
 import Router from '@koa/router';

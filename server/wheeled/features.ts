@@ -1,5 +1,5 @@
 /**
- * Server B's features composed over one drive backend: the base (presets, gate, trail), its
+ * The wheeled server's features composed over one drive backend: the base (presets, gate, trail), its
  * camera behind the shared frame hub, the agent turns, the voice, and every route and socket of
  * the table. The hub is created after the routes, so socket broadcasts are bound late.
  */

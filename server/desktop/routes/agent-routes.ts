@@ -1,5 +1,5 @@
 /**
- * Server A's agent routes (docs/contract.md, "Routes",
+ * The desktop server's agent routes (docs/contract.md, "Routes",
  * Limits): the dashboard Ask, its status, fleet chat, the agent log, and the model settings
  * the dashboard edits under /api/console/agent/*. Thin: validate at the edge, call the agent,
  * reply. Without a configured model the turn routes answer 503 NOT_CONFIGURED

@@ -33,7 +33,7 @@ function spyDaemon(inner: DaemonClient): { daemon: DaemonClient; calls: string[]
   return { daemon, calls };
 }
 
-/** A tiny server A: error handler, a test caller (the access gate is tested elsewhere), the routes. */
+/** A tiny desktop server: error handler, a test caller (the access gate is tested elsewhere), the routes. */
 function buildApp(routes: RouteSpec[]): Koa {
   const koa = new Koa();
   koa.use(errorHandler(silentLog));

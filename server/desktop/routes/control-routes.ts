@@ -1,5 +1,5 @@
 /**
- * Server A control routes (docs/contract.md, "Control routes"). All are POST, access
+ * The desktop server's control routes (docs/contract.md, "Control routes"). All are POST, access
  * key, and control: the access gate rate-limits and checks the Origin first. Each handler
  * validates its body at the edge (400 naming the field, nothing reaches the daemon), calls one
  * feature of the Control service and replies. Field tables: server/motion/README-control.md.

@@ -1,7 +1,7 @@
 /**
- * Server B's agent and voice settings routes: the synchronous chat turn (docs/contract.md,
- * Server B: POST /api/chat, at most 600 characters, 90 s, 504 on timeout, no fleet tools), the
- * model settings the dashboard edits (the same store and rules as server A's
+ * The wheeled server's agent and voice settings routes: the synchronous chat turn (docs/contract.md,
+ * The wheeled server: POST /api/chat, at most 600 characters, 90 s, 504 on timeout, no fleet tools), the
+ * model settings the dashboard edits (the same store and rules as the desktop server's
  * /api/console/agent/*), and the voice settings /ws/voice follows.
  */
 import type { Context } from 'koa';
