@@ -1,6 +1,6 @@
 /**
  * Device-authenticated calls: every body carries {deviceId, token} (docs/platform.md
- * "Authentication" 4; docs/platform.md, "Devices"), and every outcome is reported once so the strike
+ * "Authentication"; docs/platform.md, "Devices"), and every outcome is reported once so the strike
  * policy and the status see all routes alike ("any success clears the count").
  */
 import type { DeviceIdentity } from './identity.ts';

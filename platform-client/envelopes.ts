@@ -28,7 +28,7 @@ export interface FleetTurnResult {
   images?: FleetImage[];
 }
 
-/** A notification raised for a notify envelope (the push mirror, docs/platform.md, "Web Push" 3). */
+/** A notification raised for a notify envelope (the push mirror, docs/platform.md, "Web Push"). */
 export interface PlatformNotification {
   title: string;
   body: string;

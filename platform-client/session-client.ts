@@ -1,7 +1,7 @@
 /**
  * The owner-session side of the platform: enrol a device with a
  * session or command-line token, list devices, send to the relay and read replies. Session
- * routes take `Authorization: Bearer <CLI_TOKEN>` (docs/platform.md, "Authentication" 1, 3).
+ * routes take `Authorization: Bearer <CLI_TOKEN>` (docs/platform.md, "Authentication").
  */
 import { CADENCE, LIMITS, PATHS } from './limits.ts';
 import type { PlatformHttp } from './platform-http.ts';

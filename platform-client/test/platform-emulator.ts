@@ -50,7 +50,7 @@ export interface PlatformEmulator {
   enrolDevice(session: string, name: string, extra?: Record<string, unknown>): { deviceId: string; token: string };
   /** The owner's unread count; null when the worker does not compute it (the reply leaves it out). */
   setUnread(userId: string, unread: number | null): void;
-  /** sendPushToUser: a notify envelope to every device that beat within 120 s (docs/platform.md, "Web Push" 3). */
+  /** sendPushToUser: a notify envelope to every device that beat within 120 s (docs/platform.md, "Web Push"). */
   pushToUser(
     userId: string,
     push: { title?: string; body?: string; url?: string; tag?: string },

@@ -57,7 +57,7 @@ export interface PlatformSessionEnrolInput {
   keepSession: boolean;
 }
 
-/** A notify envelope (the push mirror, docs/platform.md, "Web Push" 3). */
+/** A notify envelope (the push mirror, docs/platform.md, "Web Push"). */
 export interface PlatformNotice {
   title: string;
   body: string;
