@@ -1,11 +1,11 @@
-// Lint, including the one-way dependencies of ARCHITECTURE.md §2: each folder may import only
+// Lint, including the one-way dependencies of docs/architecture.md, "Folders and the direction of imports": each folder may import only
 // what the table allows. The restrictions sit in one place so the layering reads at a glance.
 import js from '@eslint/js';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 
-const never = (...groups) => groups.map((group) => ({ group: [group], message: 'forbidden by the layering rules (ARCHITECTURE.md §2)' }));
+const never = (...groups) => groups.map((group) => ({ group: [group], message: 'forbidden by the layering rules (docs/architecture.md, "Folders and the direction of imports")' }));
 
 /** Only type imports from server/contract; nothing else of server/. */
 const contractTypesOnly = [

@@ -1,4 +1,4 @@
-/** Formats benchmark figures as a markdown report with the targets of the performance issue. */
+/** Formats benchmark figures as a markdown report with its targets. */
 import type { SlowClientsResult } from './slow-clients.ts';
 import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';

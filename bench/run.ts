@@ -26,7 +26,7 @@ const only = process.env['BENCH_ONLY'];
 const PARTS = ['relay', 'dashboard', 'recorder'];
 const stateSeconds = quick ? 3 : 20;
 const phaseSeconds = quick ? 3 : 10;
-/** The idle window (the issue's 10 minutes is BENCH_IDLE_SECONDS=600; the default keeps a run short). */
+/** The idle window (the full 10 minutes is BENCH_IDLE_SECONDS=600; the default keeps a run short). */
 const idleSeconds = Number(process.env['BENCH_IDLE_SECONDS'] ?? (quick ? 5 : 60));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -1,5 +1,5 @@
 /**
- * Soak (issue 12): 10 minutes (SOAK_MINUTES) of 50 /ws viewers, 5 MJPEG viewers and a steady
+ * Soak: 10 minutes (SOAK_MINUTES) of 50 /ws viewers, 5 MJPEG viewers and a steady
  * control load against the cockpit and simulator on loopback. Reports the cockpit's memory,
  * descriptors, CLOSE-WAIT sockets and errors at the start and the end, and exits non-zero when
  * something leaked or failed. Run with `npm run soak`.

@@ -1,5 +1,5 @@
 /**
- * The diagnostics card (issue 12, item 8) against a real cockpit: the recent structured log,
+ * The diagnostics card against a real cockpit: the recent structured log,
  * newest first, with a level filter and folded scope and fields, and the diagnostics bundle saved
  * as a JSON file through the page's credential, with no owner token in it.
  */

@@ -1,5 +1,5 @@
 /**
- * Web Push in the browser (issue 11), against a real cockpit: the dashboard registers /sw.js
+ * Web Push in the browser, against a real cockpit: the dashboard registers /sw.js
  * without asking anything; the switch asks for permission only when pressed, and a refusal shows
  * in the card with no console error; a push delivered to the service worker (DevTools'
  * ServiceWorker.deliverPushMessage) shows the notice with its title, body and url.

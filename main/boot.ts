@@ -1,7 +1,7 @@
 /**
  * Shared start-up of every entry (serve, start, Electron): config from flags, environment and
  * `<data dir>/settings.json`, the data folder, and the owner token. The only module that reads
- * process.env (ARCHITECTURE.md §4).
+ * process.env (docs/architecture.md, "Configuration and persistence").
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

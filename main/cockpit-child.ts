@@ -14,9 +14,9 @@ import type { StartChild } from './supervisor.ts';
 export interface CockpitReady {
   type: 'cockpit-ready';
   pid: number;
-  /** Server A, when it runs: its base URL on this host and its port. */
+  /** The desktop server, when it runs: its base URL on this host and its port. */
   a?: { url: string; port: number; simulated: boolean };
-  /** Server B, when it runs. */
+  /** The wheeled server, when it runs. */
   b?: { url: string; port: number };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The platform features that need the whole console (issue 10, items 4 and 6): a firmware
+ * The platform features that need the whole console: a firmware
  * bundle installed through ROBOT_FIRMWARE_HOOK once the operator allows it and the robot is
  * idle, and the owner's session token, stored from the dashboard, letting a dashboard Ask reach
  * another of the owner's devices through use_device. Real cockpit and simulator, real platform

@@ -3,7 +3,7 @@
  * real platform client against the platform emulator, and the fake OpenAI server as the model.
  * Enrolment and disconnection go through the dashboard's console routes; relayed envelopes go
  * emulator → platform client → cockpit agent → fake model → PATCH reply, as on a real robot.
- * The test doubles live beside the code they stand in for (ARCHITECTURE.md §7), hence the two
+ * The test doubles live beside the code they stand in for (docs/testing.md, "Rules"), hence the two
  * imports past main/'s layering rule.
  */
 import { existsSync } from 'node:fs';

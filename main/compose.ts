@@ -1,7 +1,7 @@
 /**
  * The one composition of a running console, shared by `npm run serve`, `npm start` and the
  * Electron main process: config, the platform client and the cockpit, wired both ways
- * (ARCHITECTURE.md §2: only main/ sees both). The client runs relayed `invoke` envelopes on the
+ * (docs/architecture.md, "Folders and the direction of imports": only main/ sees both). The client runs relayed `invoke` envelopes on the
  * cockpit's agent and shows `notify` envelopes on its dashboards; the cockpit gets the client as
  * its platform port (console routes, /ws status frames), as the 'platform' model provider's
  * chat stream, and use_device for dashboard turns; firmware bundles are installed by the console's
@@ -59,13 +59,13 @@ export interface ComposedCockpit {
   stop(): Promise<void>;
 }
 
-/** The envelope types this robot runs (platform-api.md "Resources": invoke and notify). */
+/** The envelope types this robot runs (docs/platform.md, "Devices": invoke and notify). */
 const ENVELOPE_VERBS = ['invoke', 'notify'] as const;
 
 /**
  * The cockpit as the LAN sees it, for the heartbeat's lanUrl: its bound address, or for a
  * wildcard bind the first private IPv4 of the host. The worker keeps only http on a private
- * IPv4 (reference-notes §2.3), so anything else is null.
+ * IPv4 (docs/platform.md, "Devices"), so anything else is null.
  */
 export function cockpitLanUrl(host: string, port: number, interfaces = networkInterfaces()): string | null {
   const wildcard = host === '0.0.0.0' || host === '::';
@@ -106,7 +106,7 @@ export async function composeCockpit(options: ComposeOptions): Promise<ComposedC
     envIdentity: config.platform ?? null,
     envOwnerSession: config.platformSessionToken ?? null,
     firmware: { updater },
-    // Only verbs actually implemented (reference-notes §3): the envelopes, then what a fleet turn can do.
+    // Only verbs actually implemented (docs/platform.md, "Errors"): the envelopes, then what a fleet turn can do.
     capabilities: () => [...ENVELOPE_VERBS, ...(late.cockpit?.fleetToolNames() ?? [])],
     lanUrl: () => (late.cockpit ? cockpitLanUrl(config.host, late.cockpit.port) : null),
     runFleetTurn: (turn) =>
@@ -144,7 +144,7 @@ export async function composeCockpit(options: ComposeOptions): Promise<ComposedC
     cockpit: running,
     platform,
     // The loops stop first (no new claims); stopping the cockpit aborts running fleet turns, whose
-    // error replies let the client's drain finish (every claimed envelope is answered, §2.4).
+    // error replies let the client's drain finish (every claimed envelope is answered, docs/platform.md, "Devices").
     stop: () =>
       (stopping ??= (async () => {
         const draining = platform.disconnect();

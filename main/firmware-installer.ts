@@ -1,5 +1,5 @@
 /**
- * The console's side of a firmware update (issue 10, item 4): the platform client verifies and
+ * The console's side of a firmware update: the platform client verifies and
  * stages a bundle; this installs it. How depends on the host:
  *
  * - `ROBOT_FIRMWARE_HOOK`: an executable of the owner's, run as `<hook> <bundle dir> <version>`

@@ -1,5 +1,5 @@
 /**
- * Command-line flags of `npm run serve` / `npm start` (ARCHITECTURE.md §3). Flags win over the
+ * Command-line flags of `npm run serve` / `npm start` (README.md, "Commands"). Flags win over the
  * environment; unknown flags stop the start with a message rather than being ignored.
  */
 import type { Flags } from '../server/index.ts';

@@ -3,7 +3,7 @@
  * through the platform client's chat stream (POST /api/chat), the platform's agent calls the
  * robot's snapshot tool client-side, the robot runs it in its own agent runtime and returns the
  * picture through POST /api/media, and the platform answers with that image. Only main/ may see
- * both the client and the runtime (ARCHITECTURE.md §2).
+ * both the client and the runtime (docs/architecture.md, "Folders and the direction of imports").
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

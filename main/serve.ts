@@ -1,9 +1,9 @@
 /**
  * `npm run serve -- [flags]`: the headless cockpit, as a robot without a display runs it under
- * systemd. `--robot desktop` (default) runs server A, `wheeled` server B alone, `both` the two
+ * systemd. `--robot desktop` (default) runs the desktop server, `wheeled` the wheeled server alone, `both` the two
  * in one process sharing the passkey store and model settings. Prints where it listens, never
  * the token itself (logs are kept). `serve -- mint-token --sub S --name N --ttl SECONDS` mints
- * a server B service token. `serve -- install-service [flags] [--dry-run]` installs the systemd
+ * a wheeled-server service token. `serve -- install-service [flags] [--dry-run]` installs the systemd
  * unit that keeps it running (main/install-service.ts); `serve -- supervise [flags]` runs it
  * under the console's own restart loop instead, for hosts without systemd.
  */
@@ -81,7 +81,7 @@ async function supervise(args: ParsedArgs) {
   });
 }
 
-/** Server B; beside server A it shares A's passkeys, sessions and model settings (one writer per file). */
+/** The wheeled server; beside the desktop server it shares the desktop server's passkeys, sessions and model settings (one writer per file). */
 function startB(config: Config, ownerToken: string, a?: Cockpit): Promise<WheeledServer> {
   return startWheeledServer({
     config,

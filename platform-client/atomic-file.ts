@@ -1,7 +1,7 @@
 /**
- * Crash-safe writes for this library's own files (ARCHITECTURE §5): temp file in the same
+ * Crash-safe writes for this library's own files (docs/architecture.md, "Configuration and persistence"): temp file in the same
  * folder, fsync, rename over the target, fsync the folder. server/store has its own copy, but
- * platform-client may not import server/ (ARCHITECTURE §2), so the few lines live here too.
+ * platform-client may not import server/ (docs/architecture.md, "Folders and the direction of imports"), so the few lines live here too.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
@@ -25,7 +25,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   const handle = await open(temp, 'wx', SECRET_FILE_MODE);
   try {
     await handle.writeFile(data);
-    // The umask may have narrowed the mode at open; set it exactly (issue 10: a 0600 file).
+    // The umask may have narrowed the mode at open; set it exactly (a 0600 file).
     await handle.chmod(SECRET_FILE_MODE);
     await handle.sync();
   } catch (error) {

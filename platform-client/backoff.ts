@@ -1,6 +1,6 @@
 /**
- * Delay after consecutive transport failures (issue 10, item 7): the loop's own period at
- * first, then 5 s, 10 s, 20 s... capped at 60 s (reference-notes §3 and §7: "backoff capped
+ * Delay after consecutive transport failures: the loop's own period at
+ * first, then 5 s, 10 s, 20 s... capped at 60 s (docs/platform.md, "Errors" and docs/platform.md, "Chat stream": "backoff capped
  * at 60 s on transport errors"). Never shorter than the loop's normal period.
  */
 import { CADENCE } from './limits.ts';

@@ -1,6 +1,5 @@
 /**
- * The typed frames of the platform chat stream (platform-api.md "Chat stream"; reference-notes
- * §6–§7) turned into what the robot acts on. Every frame carries a monotonic `seq`; a gap means
+ * The typed frames of the platform chat stream (docs/platform.md, "Chat stream") turned into what the robot acts on. Every frame carries a monotonic `seq`; a gap means
  * frames were lost and the turn cannot be trusted. Text arrives as `textDelta` and is never
  * dropped, even when empty or "0". Tool frames are keyed on `toolUseId`, with the name recorded
  * at `modelContentBlockStartEvent` filling in a frame that omits it.
@@ -68,7 +67,7 @@ export function createFrameReader(clientTools: ReadonlySet<string>): FrameReader
     read(frame) {
       switch (frame.type) {
         case 'modelMessageStartEvent':
-          // The web client puts a paragraph break between assistant messages (reference-notes §6).
+          // The web client puts a paragraph break between assistant messages (docs/platform.md, "Chat stream").
           return sawText ? [{ kind: 'event', event: { type: 'text', text: '\n\n' } }] : [];
         case 'modelContentBlockDeltaEvent': {
           const text = str(frame.textDelta);

@@ -1,5 +1,5 @@
 /**
- * What the chat stream client sends (platform-api.md "Chat and tools"): the messages within the
+ * What the chat stream client sends (docs/platform.md, "Chat stream"): the messages within the
  * platform's 31-message window, the headers, and the payload of a client-side tool's result.
  * Where the contract is silent, the choices are written down in platform-client/README.md
  * ("Choices where the spec is open"): the robot's tools are named in the system message and in
@@ -40,7 +40,7 @@ function toolSection(tools: readonly PlatformClientTool[]): string {
 
 /**
  * The messages to send: one system message (the prompt and the robot's tools) first, then the
- * newest others, at most 31 in all. The platform keeps only the last 31 (platform-api.md "Chat
+ * newest others, at most 31 in all. The platform keeps only the last 31 (docs/platform.md, "Chat
  * request rules"); sending no more means it never drops the system message unseen. The kept
  * history starts at a user message.
  */

@@ -1,5 +1,5 @@
 /**
- * The platform chat stream client (platform-api.md "Chat and tools", "Chat stream"): one agent
+ * The platform chat stream client (docs/platform.md, "Chat stream"): one agent
  * turn on the platform through POST /api/chat with the owner's session, streamed as typed
  * frames. The robot's own tools run here, on `beforeToolCallEvent`, and their outcome goes back
  * through POST /api/chat/tool-result (images and long text as /api/media URLs). A gap in `seq`,
@@ -158,7 +158,7 @@ async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGe
       }
       if (stopper.why()) break;
     }
-    // [DONE] ends every exit path; a body without it was cut off (reference-notes §6).
+    // [DONE] ends every exit path; a body without it was cut off (docs/platform.md, "Chat stream").
     yield { type: 'error', error: stopper.why() ?? 'the chat stream was cut off before [DONE]' };
   } catch (error) {
     yield { type: 'error', error: stopper.why() ?? thrownFailure(error, deps.watchdogMs ?? CHAT.watchdogMs).message };

@@ -17,7 +17,7 @@ import {
 } from './identity.ts';
 import { createFirmwarePrefsStore, type FirmwarePrefsStore } from './firmware/firmware-prefs.ts';
 import { createOwnerSession, type OwnerSession } from './owner-session.ts';
-import type { PlatformClientDeps } from './platform-client.ts';
+import type { PlatformClientDeps } from './client-deps.ts';
 import { createPlatformHttp, type PlatformHttp } from './platform-http.ts';
 import { createRealScheduler } from './scheduler.ts';
 import { createStatusStore, type PlatformStatus, type StatusStore } from './status.ts';
@@ -71,7 +71,7 @@ async function loadChoices(core: Core): Promise<void> {
   core.status.updateFirmware({ channel: prefs.channel, installAllowed: prefs.installAllowed });
 }
 
-/** The environment identity wins over the stored one (ARCHITECTURE §4: environment before settings). */
+/** The environment identity wins over the stored one (docs/architecture.md, "Configuration and persistence": environment before settings). */
 export async function loadIdentity(core: Core): Promise<Outcome<PlatformStatus, IdentityRefusal>> {
   const { deps, status, scheduler } = core;
   await loadChoices(core);

@@ -1,5 +1,5 @@
 /**
- * The operator's firmware choices on a running client (issue 10, items 4 and 8): the channel
+ * The operator's firmware choices on a running client: the channel
  * the robot follows and the consent to install a staged bundle. Each is saved before it takes
  * effect, so what the dashboard shows is what a restart keeps.
  */

@@ -1,5 +1,5 @@
 /**
- * The owner's side of the client (issue 10, items 1 and 6): keeping the owner's session token
+ * The owner's side of the client: keeping the owner's session token
  * for use_device, and enrolling with it. A pasted token is proved by listing the owner's
  * devices on the robot's own platform before it is stored, so a typo or an expired session is
  * caught at the form, not in the middle of an agent turn.
@@ -94,7 +94,7 @@ export function ownerTokenNow(core: Core): string | null {
 
 /**
  * Re-keys this device in place after its token was rotated elsewhere: POST /api/devices/adopt
- * {deviceId} with the owner's session answers a new token (platform-api.md "Devices", "States":
+ * {deviceId} with the owner's session answers a new token (docs/platform.md, "Devices", "States":
  * the old one stops at once), which is proved, stored and connected like a pasted enrolment.
  */
 export async function adoptToken(core: Core & { http: PlatformHttp }): Promise<Outcome<PlatformStatus, EnrolFailure>> {

@@ -1,7 +1,7 @@
 /**
- * Device-authenticated calls: every body carries {deviceId, token} (platform-api.md
- * "Authentication" 4; reference-notes §2.1), and every outcome is reported once so the strike
- * policy and the status see all routes alike ("any success clears the count", issue 10 item 7).
+ * Device-authenticated calls: every body carries {deviceId, token} (docs/platform.md
+ * "Authentication"; docs/platform.md, "Devices"), and every outcome is reported once so the strike
+ * policy and the status see all routes alike ("any success clears the count").
  */
 import type { DeviceIdentity } from './identity.ts';
 import type { PlatformAnswer, PlatformHttp, PlatformRequest } from './platform-http.ts';

@@ -1,5 +1,5 @@
 /**
- * The device ask against the emulator (the wire of reference-notes §2.6) and, with a scripted
+ * The device ask against the emulator (the wire of docs/platform.md, "Devices") and, with a scripted
  * fetch, the stream edge cases: frames split anywhere, CRLF, comments, a stall, a cancel.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * The device ask: `POST /api/devices/ask {deviceId, token, text or audioUrl, svc?, stream: "1"}`, one owner-scoped
- * agent turn on the platform (platform-api.md "Devices"; reference-notes §2.6). The answer is SSE:
+ * agent turn on the platform (docs/platform.md, "Devices"). The answer is SSE:
  * `: thinking` comments every 10 s, `data: {"t": "<a few words>"}` frames, an optional
  * `data: {"card": {...}}`, errors as `data: {"error": "..."}` inside the stream, then
  * `data: [DONE]`. Statuses 400, 401, 402, 404 and 422 pass through; anything else is 424.
@@ -18,7 +18,7 @@ export type AskEvent = { type: 'text'; text: string } | { type: 'error'; error: 
 
 /** What the caller asks: text or a recording to transcribe; aborting the signal ends the request. */
 export interface AskInput {
-  /** At most 4000 characters (reference-notes §2.6). */
+  /** At most 4000 characters (docs/platform.md, "Devices"). */
   text?: string;
   /** An https URL of a recording the platform transcribes (for example one stored through /api/media). */
   audioUrl?: string;
@@ -30,7 +30,7 @@ export interface AskInput {
   signal: AbortSignal;
 }
 
-/** The longest audio URL the platform keeps (reference-notes §2.6, transcripts). */
+/** The longest audio URL the platform keeps (docs/platform.md, "Devices", transcripts). */
 const AUDIO_URL_CHARS = 300;
 /** An agent name is an agent slug; bounded like the device name. */
 const AGENT_CHARS = 64;
@@ -173,7 +173,7 @@ function eventOf(data: string): AskEvent | null {
   }
   const frame = (typeof value === 'object' && value !== null ? value : {}) as { t?: unknown; error?: unknown };
   if (typeof frame.error === 'string') return { type: 'error', error: frame.error };
-  // Never drop a false-looking piece such as "0" (reference-notes §7).
+  // Never drop a false-looking piece such as "0" (docs/platform.md, "Chat stream").
   if (typeof frame.t === 'string') return { type: 'text', text: frame.t };
   return null;
 }
@@ -191,7 +191,7 @@ async function* answerOf(response: Response, guard: Guard): AsyncGenerator<AskEv
     const event = eventOf(data);
     if (event) yield event;
   }
-  // [DONE] ends every exit path; a body without it was cut off (reference-notes §6).
+  // [DONE] ends every exit path; a body without it was cut off (docs/platform.md, "Chat stream").
   throw new AskError({ kind: 'bad_response', message: 'the answer was cut off before [DONE]', retryable: true });
 }
 

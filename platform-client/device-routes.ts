@@ -1,7 +1,6 @@
 /**
- * The smaller device routes: task-result, event, transcript and media (issue 10, item 5). Each
- * input is checked against the documented limits before anything is sent (reference-notes
- * §2.6), so an oversized call fails here as a value instead of at the worker.
+ * The smaller device routes: task-result, event, transcript and media. Each
+ * input is checked against the documented limits before anything is sent (docs/platform.md, "Devices"), so an oversized call fails here as a value instead of at the worker.
  */
 import type { DeviceApi } from './device-api.ts';
 import {
@@ -59,7 +58,7 @@ function refuse(kind: 'bad_request' | 'too_large', message: string): PlatformFai
   return { kind, message, retryable: false };
 }
 
-/** Checks a task result against §2.6: id pattern, summary ≤140, result ≤7000 characters. */
+/** Checks a task result against docs/platform.md, "Devices": id pattern, summary ≤140, result ≤7000 characters. */
 export function checkTaskResult(input: TaskResultInput): PlatformFailure | null {
   if (!TASK_ID_PATTERN.test(input.taskId)) return refuse('bad_request', 'taskId must match [A-Za-z0-9_-]{1,48}');
   if ((input.summary?.length ?? 0) > LIMITS.taskSummaryChars)
@@ -69,7 +68,7 @@ export function checkTaskResult(input: TaskResultInput): PlatformFailure | null 
   return null;
 }
 
-/** Checks a device event: the kind allowlist and detail ≤300 characters (§2.6). */
+/** Checks a device event: the kind allowlist and detail ≤300 characters (docs/platform.md, "Devices"). */
 export function checkEvent(kind: string, detail: string | undefined): PlatformFailure | null {
   if (!(EVENT_KINDS as readonly string[]).includes(kind))
     return refuse('bad_request', `event kind must be one of ${EVENT_KINDS.join(', ')}`);
@@ -78,7 +77,7 @@ export function checkEvent(kind: string, detail: string | undefined): PlatformFa
   return null;
 }
 
-/** Checks a transcript: text ≤16 KB, label ≤80, audioUrl https ≤300, integer durationS (§2.6). */
+/** Checks a transcript: text ≤16 KB, label ≤80, audioUrl https ≤300, integer durationS (docs/platform.md, "Devices"). */
 export function checkTranscript(input: TranscriptInput): PlatformFailure | null {
   if (input.text.length === 0) return refuse('bad_request', 'transcript text is empty');
   if (utf8.encode(input.text).byteLength > LIMITS.transcriptTextBytes)
@@ -96,7 +95,7 @@ export function checkTranscript(input: TranscriptInput): PlatformFailure | null 
   return null;
 }
 
-/** Checks media: one of the stored types and at most 6 MB (6,000,000 bytes, §2.6). */
+/** Checks media: one of the stored types and at most 6 MB (6,000,000 bytes, docs/platform.md, "Devices"). */
 export function checkMedia(input: MediaInput): PlatformFailure | null {
   if (!(MEDIA_TYPES as readonly string[]).includes(input.contentType) && input.contentType !== TEXT_MEDIA_TYPE)
     return refuse('bad_request', `media type ${input.contentType} is not stored by the platform`);

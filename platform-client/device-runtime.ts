@@ -1,6 +1,6 @@
 /**
  * The running device: heartbeat, relay and firmware loops, wired to the strike policy and the
- * status (issue 10, items 2–4 and 7). A 401 is a strike; 3 or more consecutive strikes that
+ * status. A 401 is a strike; 3 or more consecutive strikes that
  * span 5 minutes halt the fast loops (heartbeat every 5 minutes, no polling, no firmware) and
  * the status asks the owner to re-enrol. Any success clears the count and resumes the loops.
  */
@@ -85,7 +85,7 @@ function heartbeatLoop(deps: DeviceRuntimeDeps): Loop {
     periodMs: deps.timing.heartbeatMs,
     onBeat(outcome) {
       if (!outcome.ok) return;
-      // The platform leaves unread out unless it computed it; keep the last known value (§2.3).
+      // The platform leaves unread out unless it computed it; keep the last known value (docs/platform.md, "Devices").
       const unread = outcome.value.unread ?? status.snapshot(scheduler.now()).unread;
       status.update({ lastHeartbeatAt: scheduler.now(), unread, lastError: null });
     },
@@ -138,7 +138,7 @@ interface FastLoops {
   active: boolean;
 }
 
-/** Strikes, halts and the last error, from one device request's outcome (issue 10, item 7). */
+/** Strikes, halts and the last error, from one device request's outcome. */
 function reactToOutcome(
   deps: DeviceRuntimeDeps,
   fast: FastLoops,

@@ -1,5 +1,5 @@
 /**
- * Enrolment (issue 10, item 1): a pasted {platformUrl, deviceId, token} is checked, then proved
+ * Enrolment: a pasted {platformUrl, deviceId, token} is checked, then proved
  * with one heartbeat before it is stored, so a typo is caught while the operator is still at
  * the form. A platform that cannot be reached does not block enrolment (the robot may be
  * offline right now); a refusal does. Owners with a session or command-line token can instead
@@ -111,7 +111,7 @@ export interface EndpointEnrolInput {
 }
 
 /**
- * Creates this robot as an endpoint device (platform-api.md "Devices": `{name, kind: endpoint,
+ * Creates this robot as an endpoint device (docs/platform.md, "Devices": `{name, kind: endpoint,
  * url, secret}`). The platform then calls its chat, telemetry and snapshot routes with the secret;
  * the robot holds no device token for it, so nothing else changes on this side.
  */

@@ -1,13 +1,12 @@
 /**
- * What a claimed envelope becomes (issue 10, item 3). Delivery is at most once (reference-notes
- * §2.4): the poll already consumed the row, so EVERY envelope gets a PATCH reply, whatever
+ * What a claimed envelope becomes. Delivery is at most once (docs/platform.md, "Devices"): the poll already consumed the row, so EVERY envelope gets a PATCH reply, whatever
  * happens here. invoke runs a fleet turn, notify raises a notification and is acknowledged,
  * anything else is answered "unsupported envelope type".
  */
 import { LIMITS, UNSUPPORTED_ENVELOPE } from './limits.ts';
 import type { ReplyImage, ReplyPayload } from './reply-fit.ts';
 
-/** A fleet turn handed to the injected agent runner: fleet turns get no fleet tools (§3). */
+/** A fleet turn handed to the injected agent runner: fleet turns get no fleet tools (docs/platform.md, "Errors"). */
 export interface FleetTurn {
   /** The prompt, marked with the fleet depth: `[fleet depth=1 from owner] ...`. */
   prompt: string;
@@ -29,7 +28,7 @@ export interface FleetTurnResult {
   images?: FleetImage[];
 }
 
-/** A notification raised for a notify envelope (the push mirror, platform-api.md "Web Push" 3). */
+/** A notification raised for a notify envelope (the push mirror, docs/platform.md, "Web Push"). */
 export interface PlatformNotification {
   title: string;
   body: string;
@@ -46,7 +45,7 @@ export type Envelope =
 
 function asObject(payload: unknown): Record<string, unknown> | null {
   let value = payload;
-  // The payload is JSON inside a string; an object is tolerated too (reference-notes §2.4, §3).
+  // The payload is JSON inside a string; an object is tolerated too (docs/platform.md, "Devices").
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
@@ -86,7 +85,7 @@ export function parseEnvelope(payload: unknown): Envelope {
 const MARK = /^\[fleet depth=(\d+)[^\]]*\]\s*/;
 
 /**
- * Marks a relayed prompt with its fleet depth (reference-notes §3: `[fleet depth=1 from <name>] `).
+ * Marks a relayed prompt with its fleet depth (docs/platform.md, "Errors": `[fleet depth=1 from <name>] `).
  * The envelope carries no sender name, and only the owner's session can send one, so the
  * sender is "owner" unless the envelope names one. A prompt already marked keeps its depth.
  */
@@ -106,7 +105,7 @@ export function notifiedReply(): ReplyPayload {
   return { result: 'notification shown' };
 }
 
-/** An error reply: the CLI's `Error: …` text convention (reference-notes §3). */
+/** An error reply: the CLI's `Error: …` text convention (docs/platform.md, "Errors"). */
 export function errorReply(message: string): ReplyPayload {
   return { result: `Error: ${message}` };
 }

@@ -1,6 +1,6 @@
 /**
- * The heartbeat (issue 10, item 2): first beat at start, then every 30 s, which keeps the
- * device present for 60 s at a time (reference-notes §2.3). Each beat re-reads the capability
+ * The heartbeat: first beat at start, then every 30 s, which keeps the
+ * device present for 60 s at a time (docs/platform.md, "Devices"). Each beat re-reads the capability
  * list (only verbs actually implemented), announces the cockpit's LAN URL when it is a private
  * address, and asks for the unread count.
  */
@@ -25,7 +25,7 @@ export interface HeartbeatDeps {
 
 /**
  * The capability list as the worker stores it: at most 32 distinct entries of 1–32 characters
- * (reference-notes §2.2). Longer names are dropped rather than cut, since a cut name would
+ * (docs/platform.md, "Devices"). Longer names are dropped rather than cut, since a cut name would
  * advertise a verb that does not exist.
  */
 export function capabilityList(raw: readonly string[]): string[] {
@@ -33,10 +33,10 @@ export function capabilityList(raw: readonly string[]): string[] {
   return [...new Set(valid)].slice(0, LIMITS.capabilities);
 }
 
-/** The heartbeat body (platform-api.md "Heartbeat body"), without the credentials. */
+/** The heartbeat body (docs/platform.md, "Heartbeat"), without the credentials. */
 export function heartbeatBody(capabilities: readonly string[], lanUrl: string | null): Record<string, unknown> {
   const body: Record<string, unknown> = { capabilities: capabilityList(capabilities), wantUnread: '1' };
-  // The worker drops a non-private lanUrl silently (§2.3), so only a private one is sent.
+  // The worker drops a non-private lanUrl silently (docs/platform.md, "Devices"), so only a private one is sent.
   const lan = privateLanOrigin(lanUrl);
   if (lan) body.lanUrl = lan;
   return body;
@@ -47,7 +47,7 @@ export function createHeartbeatTick(deps: HeartbeatDeps): LoopTick {
   const periodMs = deps.periodMs ?? CADENCE.heartbeatMs;
   let failures = 0;
   return async () => {
-    // wantUnread travels as the string "1", as the firmware sends it (reference-notes §2.3, §3).
+    // wantUnread travels as the string "1", as the firmware sends it (docs/platform.md, "Devices").
     const out = await deps.api.call('POST', PATHS.heartbeat, heartbeatBody(deps.capabilities(), deps.lanUrl()));
     if (out.ok) {
       failures = 0;

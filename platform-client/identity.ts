@@ -1,5 +1,5 @@
 /**
- * The device identity: platform URL, device id and device token (issue 10, item 1). The token
+ * The device identity: platform URL, device id and device token. The token
  * is kept in the SecretStore and leaves this module only inside request bodies; nothing the
  * dashboard can read (status, logs) ever carries it.
  */
@@ -31,7 +31,7 @@ export interface IdentityRefusal {
 /** Name of the secret that holds the identity record. */
 export const IDENTITY_SECRET = 'platform-device';
 
-// Device ids are UUIDs on the original worker (reference-notes §2.6 speaks of their dashes);
+// Device ids are UUIDs on the original worker (docs/platform.md, "Devices" speaks of their dashes);
 // any URL-safe id up to 128 characters is accepted so a format change does not lock us out.
 const DEVICE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -72,7 +72,7 @@ export function createIdentityStore(secrets: SecretStore, log: PlatformLog): Ide
       }
       const checked = checkEnrolInput(parsed);
       if (checked.ok) return checked;
-      // ARCHITECTURE §5: a corrupt file is reported and set aside, never silently replaced.
+      // docs/architecture.md, "Configuration and persistence": a corrupt file is reported and set aside, never silently replaced.
       const aside = await secrets.setAside(IDENTITY_SECRET);
       log.error('stored platform identity is unreadable; set aside', { aside, reason: checked.failure.message });
       return {

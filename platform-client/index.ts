@@ -1,5 +1,5 @@
 /**
- * Public entry of the platform client (ARCHITECTURE §2): main/ imports only from here.
+ * Public entry of the platform client (docs/architecture.md, "Folders and the direction of imports"): main/ imports only from here.
  */
 export { createPlatformClient } from './platform-client.ts';
 export type { PlatformClient, PlatformClientDeps } from './platform-client.ts';

@@ -1,10 +1,10 @@
 /**
  * The device-facing wire contract of the hosted platform, as constants. Every path, string,
- * limit and cadence here is quoted from spec/platform-api.md (Devices, Limits, Errors) or from
- * reference-notes.md §2–§3; the section is named next to each group so a reader can check it.
+ * limit and cadence here is quoted from docs/platform.md (Devices, Limits, Errors) or from
+ * docs/platform.md, "Devices"; the section is named next to each group so a reader can check it.
  */
 
-/** Routes the device (and the owner session helpers) speak. platform-api.md "Devices". */
+/** Routes the device (and the owner session helpers) speak. docs/platform.md, "Devices". */
 export const PATHS = Object.freeze({
   devices: '/api/devices',
   heartbeat: '/api/devices/heartbeat',
@@ -21,9 +21,9 @@ export const PATHS = Object.freeze({
   chatToolResult: '/api/chat/tool-result',
 });
 
-/** Cadences of the original clients (reference-notes §2.3, §2.4, §3). */
+/** Cadences of the original clients (docs/platform.md, "Devices"). */
 export const CADENCE = Object.freeze({
-  /** Also keeps the robot inside the 120 s window in which a web push is mirrored to it (§2.4). */
+  /** Also keeps the robot inside the 120 s window in which a web push is mirrored to it (docs/platform.md, "Devices"). */
   heartbeatMs: 30_000,
   presenceMs: 60_000,
   pollMs: 5_000,
@@ -44,22 +44,22 @@ export const CADENCE = Object.freeze({
   fleetAckMs: 25_000,
   backoffStepMs: 5_000,
   backoffCapMs: 60_000,
-  /** Heartbeat period once the strike policy has halted the fast loops (§3, firmware). */
+  /** Heartbeat period once the strike policy has halted the fast loops (docs/platform.md, "Errors", firmware). */
   haltedHeartbeatMs: 300_000,
-  /** use_device: poll the reply every 3 s, 15 times = 45 s (§2.5). */
+  /** use_device: poll the reply every 3 s, 15 times = 45 s (docs/platform.md, "Devices"). */
   useDevicePollMs: 3_000,
   useDeviceWaitMs: 45_000,
   /** An endpoint device's chat turn is bounded at 90 s ("Limits"); the LR proxy's answer gets a margin. */
   endpointChatMs: 100_000,
   /**
-   * POST /api/media: the proxy bounds its worker at 30 s for uploads (reference-notes §2.1), so the
+   * POST /api/media: the proxy bounds its worker at 30 s for uploads (docs/platform.md, "Devices"), so the
    * device's 15 s would cut a slow upload the platform is still storing; 15 s of margin on top.
    */
   mediaTimeoutMs: 45_000,
 });
 
 /**
- * The device ask (platform-api.md "Devices", an LR route; reference-notes §2.1, §2.6): text of at
+ * The device ask (docs/platform.md, "Devices", an LR route; docs/platform.md, "Devices"): text of at
  * most 4000 characters; the proxy bounds the worker at 75 s and sends `: thinking` every 10 s.
  */
 export const ASK = Object.freeze({
@@ -70,10 +70,10 @@ export const ASK = Object.freeze({
   idleMs: 25_000,
 });
 
-/** The 401 strike policy of the firmware (reference-notes §3). */
+/** The 401 strike policy of the firmware (docs/platform.md, "Errors"). */
 export const STRIKES = Object.freeze({ count: 3, spanMs: 300_000 });
 
-/** Size and shape limits (platform-api.md "Limits", reference-notes §2.2, §2.6). */
+/** Size and shape limits (docs/platform.md, "Limits", docs/platform.md, "Devices"). */
 export const LIMITS = Object.freeze({
   /** Relay payload: valid JSON, at most 8192 bytes once serialised. */
   relayPayloadBytes: 8192,
@@ -83,7 +83,7 @@ export const LIMITS = Object.freeze({
   platformChars: 32,
   capabilities: 32,
   capabilityChars: 32,
-  /** The bearer secret of an endpoint device (reference-notes §2.2). */
+  /** The bearer secret of an endpoint device (docs/platform.md, "Devices"). */
   endpointSecretChars: 4096,
   taskSummaryChars: 140,
   taskResultChars: 7000,
@@ -98,23 +98,23 @@ export const LIMITS = Object.freeze({
   firmwareUrlChars: 512,
 });
 
-/** Pattern of a task id (reference-notes §2.6). */
+/** Pattern of a task id (docs/platform.md, "Devices"). */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;
 /**
  * Shape of a device, session or command-line token: 8–512 printable characters without spaces.
- * Device tokens are `tind_` plus base64url (§2.1); only the character set is checked, not the
+ * Device tokens are `tind_` plus base64url (docs/platform.md, "Devices"); only the character set is checked, not the
  * prefix, so a format change does not lock anyone out.
  */
 export const TOKEN_PATTERN = /^[\x21-\x7e]{8,512}$/;
 
-/** Pattern of a firmware channel (reference-notes §2.6). */
+/** Pattern of a firmware channel (docs/platform.md, "Devices"). */
 export const CHANNEL_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-/** Event kinds the worker accepts from a device (reference-notes §2.6). */
+/** Event kinds the worker accepts from a device (docs/platform.md, "Devices"). */
 export const EVENT_KINDS = Object.freeze(['nicla_wake', 'nicla_sentry', 'nicla_transcript', 'device_note'] as const);
 export type DeviceEventKind = (typeof EVENT_KINDS)[number];
 
-/** Media types POST /api/media stores (reference-notes §2.6). */
+/** Media types POST /api/media stores (docs/platform.md, "Devices"). */
 export const MEDIA_TYPES = Object.freeze([
   'image/jpeg',
   'image/png',
@@ -127,8 +127,8 @@ export const MEDIA_TYPES = Object.freeze([
 ] as const);
 
 /**
- * How a text result over the relay limit is stored through POST /api/media. platform-api.md
- * names no media types; reference-notes §2.6 lists only image and audio ones, so a platform that
+ * How a text result over the relay limit is stored through POST /api/media. docs/platform.md
+ * names no media types; docs/platform.md, "Devices" lists only image and audio ones, so a platform that
  * refuses this is answered by trimming instead (media-offload.ts).
  */
 export const TEXT_MEDIA_TYPE = 'text/plain; charset=utf-8';
@@ -146,7 +146,7 @@ export const FIRMWARE = Object.freeze({
   retryCapMs: 900_000,
 });
 
-/** The platform chat stream (platform-api.md "Chat and tools", "Chat stream", "Limits"). */
+/** The platform chat stream (docs/platform.md, "Chat stream", "Limits"). */
 export const CHAT = Object.freeze({
   /** The platform keeps the last 31 messages; the client sends no more, so none is dropped unseen. */
   historyMessages: 31,
@@ -156,7 +156,7 @@ export const CHAT = Object.freeze({
 
 /**
  * Exact error strings of the worker and its proxy. Clients classify on these strings
- * (platform-api.md "Errors", reference-notes §2.1, §2.4).
+ * (docs/platform.md, "Errors", docs/platform.md, "Devices").
  */
 export const WORKER_ERRORS = Object.freeze({
   deviceNotFound: 'device not found',
@@ -168,5 +168,5 @@ export const WORKER_ERRORS = Object.freeze({
   loginRequired: 'login required',
 });
 
-/** The reply every envelope type we do not run receives (reference-notes §3, CLI). */
+/** The reply every envelope type we do not run receives (docs/platform.md, "Errors", CLI). */
 export const UNSUPPORTED_ENVELOPE = 'unsupported envelope type';

@@ -2,7 +2,7 @@
  * A self-rescheduling loop: each tick returns the delay before the next one, so a loop can
  * speed up, back off or slow to the halted cadence without timers being juggled elsewhere.
  * A generation counter keeps a tick that finishes after stop() from rescheduling (the same
- * guard the daemon client uses against stale reconnects, ARCHITECTURE §8).
+ * guard the daemon client uses against stale reconnects, docs/architecture.md, "House style").
  */
 import type { PlatformLog, Scheduler } from './types.ts';
 

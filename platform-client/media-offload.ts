@@ -1,5 +1,5 @@
 /**
- * What does not fit a message travels through POST /api/media as a URL (platform-api.md
+ * What does not fit a message travels through POST /api/media as a URL (docs/platform.md
  * "Limits": "larger results go through /api/media as a URL"): images always, and text results
  * over 8192 bytes. The text then carries its beginning and the URL of the whole. If the
  * platform will not store it, the text is trimmed with a note instead: a result is never lost
@@ -13,7 +13,7 @@ import type { Outcome } from './types.ts';
 /** Stores bytes through POST /api/media (the device route, with its own longer bound). */
 export type Upload = (input: MediaInput) => Promise<Outcome<StoredMedia>>;
 
-/** An image reference as replies and tool results carry it: a worker /media/<key> URL (reference-notes §2.4). */
+/** An image reference as replies and tool results carry it: a worker /media/<key> URL (docs/platform.md, "Devices"). */
 export interface MediaRef {
   url: string;
   format: string;

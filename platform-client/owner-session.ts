@@ -1,6 +1,6 @@
 /**
  * The owner's session (or command-line) token, which the use_device tool needs to list the
- * owner's devices and relay to them (issue 10, item 6; platform-api.md "Authentication" 1, 3).
+ * owner's devices and relay to them (docs/platform.md, "Authentication").
  * It is owner-scoped and powerful, so it is kept like the device token (SecretStore, never in a
  * status or a log) and bound to the platform it was proved on: after the robot moves to another
  * platform the stored token is not sent anywhere. The host's environment may supply one for

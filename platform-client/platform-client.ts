@@ -1,61 +1,33 @@
 /**
- * createPlatformClient: the robot as a device of the hosted platform (issue 10). It keeps the
+ * createPlatformClient: the robot as a device of the hosted platform. It keeps the
  * identity, runs the heartbeat, relay and firmware loops, and exposes a status snapshot, a
  * change feed, the validated device routes and the use_device tool. What an envelope turns
- * into and which agent runs a turn are injected (ARCHITECTURE §2).
+ * into and which agent runs a turn are injected (docs/architecture.md, "Folders and the direction of imports").
  */
 import type { PlatformChat } from '../server/contract/platform.ts';
 import { createChatStream } from './chat-stream.ts';
+import type { PlatformClientDeps } from './client-deps.ts';
 import { adopt, buildCore, enrolProved, loadIdentity } from './client-core.ts';
 import { setChannel, setInstallAllowed } from './client-firmware.ts';
 import { adoptToken, enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
-import type { PlatformTiming } from './device-runtime.ts';
 import {
   createEndpointWithSession,
   type EndpointEnrolInput,
   type EnrolFailure,
   type SessionEnrolInput,
 } from './enrolment.ts';
-import type { FleetTurn, FleetTurnResult, PlatformNotification } from './envelopes.ts';
-import type { FirmwareUpdater } from './firmware/firmware-poller.ts';
 import type { EnrolInput, IdentityRefusal } from './identity.ts';
-import type { SecretStore } from './secret-store.ts';
 import { createSessionClient } from './session-client.ts';
 import type { PlatformStatus } from './status.ts';
 import { createTranscriptReporter, type HeardTranscript } from './transcript-report.ts';
-import type { FetchLike, Outcome, PlatformLog, Scheduler } from './types.ts';
+import type { Outcome } from './types.ts';
 import { createUseDeviceTool, type ToolDefinition } from './use-device-tool.ts';
 
+export type { PlatformClientDeps };
+
 /** What the console injects. */
-export interface PlatformClientDeps {
-  secrets: SecretStore;
-  /** The console's data dir; firmware bundles are staged under `<dataDir>/firmware`. */
-  dataDir: string;
-  log: PlatformLog;
-  /** ROBOT_PLATFORM_URL / ROBOT_DEVICE_ID / ROBOT_DEVICE_TOKEN, read by the console; wins over the stored identity. */
-  envIdentity?: EnrolInput | null;
-  /** Verbs this robot actually implements, re-read before every heartbeat. */
-  capabilities: () => readonly string[];
-  /** The cockpit's LAN URL; announced only when it is http on a private IPv4 address. */
-  lanUrl?: () => string | null;
-  /** Runs one fleet turn on the robot's agent, without fleet tools. */
-  runFleetTurn: (turn: FleetTurn) => Promise<FleetTurnResult>;
-  /** Raises a notification for a notify envelope. */
-  notify: (notification: PlatformNotification) => void | Promise<void>;
-  /** Firmware updates; without it the pointer is not polled. */
-  firmware?: { updater: FirmwareUpdater; channel?: string };
-  /**
-   * ROBOT_PLATFORM_SESSION_TOKEN: the owner's session or command-line token for use_device,
-   * used only with envIdentity's platform. Otherwise the operator stores one (setOwnerSession).
-   */
-  envOwnerSession?: string | null;
-  scheduler?: Scheduler;
-  fetch?: FetchLike;
-  requestTimeoutMs?: number;
-  timing?: PlatformTiming;
-}
 
 /** The platform client the console wires. */
 export interface PlatformClient {

@@ -1,6 +1,6 @@
 /**
- * One way to call the platform: JSON in, JSON out, a 15 s bound on every request (issue 10,
- * item 7; the firmware's figure, reference-notes §3) and failures turned into values whose
+ * One way to call the platform: JSON in, JSON out, a 15 s bound on every request (the
+ * firmware's figure, docs/platform.md, "Errors") and failures turned into values whose
  * kind is decided on the status and the worker's exact error string. Raw fetch errors never
  * travel upward.
  */
@@ -12,7 +12,7 @@ export interface PlatformRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
-  /** Owner session or command-line token for session routes (platform-api.md "Authentication"). */
+  /** Owner session or command-line token for session routes (docs/platform.md, "Authentication"). */
   bearer?: string;
   /** A bound of its own (media uploads); otherwise the client's 15 s. */
   timeoutMs?: number;
@@ -43,7 +43,7 @@ export interface PlatformHttpOptions {
 
 /** Kind of an HTTP failure, decided on the status first and the exact worker string second. */
 export function kindOfStatus(status: number, workerError: string | undefined): FailureKind {
-  // A wrong token, a revoked device and an unknown id are one answer (reference-notes §2.1);
+  // A wrong token, a revoked device and an unknown id are one answer (docs/platform.md, "Devices");
   // the strings are matched too, since some proxies relay them under another status.
   if (status === 401 || workerError === WORKER_ERRORS.unauthorized || workerError === WORKER_ERRORS.unknownDevice)
     return 'unauthorized';
@@ -52,10 +52,10 @@ export function kindOfStatus(status: number, workerError: string | undefined): F
   // platform itself answers it as a 424): the request row is gone, a resend cannot land.
   if (status === 404 || workerError === WORKER_ERRORS.envelopeNotFound) return 'not_found';
   if (status === 409) return 'conflict';
-  // A limiter's refusal: only session routes have one (device routes are outside it, platform-api.md
+  // A limiter's refusal: only session routes have one (device routes are outside it, docs/platform.md
   // "Endpoints"). Not retried at once: the caller's own cadence is the retry.
   if (status === 429) return 'rate_limited';
-  // 424 is the proxy's "registry unreachable" (reference-notes §2.1): a worker fault, not ours.
+  // 424 is the proxy's "registry unreachable" (docs/platform.md, "Devices"): a worker fault, not ours.
   if (status === 424 || status >= 500 || workerError === WORKER_ERRORS.registryUnreachable) return 'unavailable';
   return 'bad_request';
 }

@@ -1,8 +1,8 @@
 /**
  * Handles one claimed envelope end to end: parse, act, fit the reply into 8192 bytes and
  * PATCH it. Pictures travel as /api/media URLs, and so does a text too long
- * for the reply (platform-api.md "Limits"); trimming is the last resort when media is refused. No path leaves an envelope unanswered (at-most-once delivery,
- * reference-notes §2.4); a reply that cannot be sent after retries is logged and counted.
+ * for the reply (docs/platform.md, "Limits"); trimming is the last resort when media is refused. No path leaves an envelope unanswered (at-most-once delivery,
+ * docs/platform.md, "Devices"); a reply that cannot be sent after retries is logged and counted.
  * An invoke still running after `ackMs` is answered "still working" and finishes as a task
  * result (relay-task.ts).
  */
@@ -32,7 +32,7 @@ export interface RelayMessage {
   payload: unknown;
 }
 
-/** Dependencies of the handler; the runner and the notifier are the console's (ARCHITECTURE §2). */
+/** Dependencies of the handler; the runner and the notifier are the console's (docs/architecture.md, "Folders and the direction of imports"). */
 export interface RelayHandlerDeps {
   runFleetTurn: (turn: FleetTurn) => Promise<FleetTurnResult>;
   notify: (notification: PlatformNotification) => void | Promise<void>;

@@ -1,8 +1,8 @@
 /**
- * The relay poll (issue 10, item 3): PUT /api/devices/relay every 5 s asking for at most 5
- * envelopes (reference-notes §3). Envelopes are handled concurrently while polling goes on,
+ * The relay poll: PUT /api/devices/relay every 5 s asking for at most 5
+ * envelopes (docs/platform.md, "Errors"). Envelopes are handled concurrently while polling goes on,
  * but the poll never claims more than it has room for: a claimed envelope is consumed
- * (at most once, §2.4), so claiming beyond what we can handle would only delay answers.
+ * (at most once, docs/platform.md, "Devices"), so claiming beyond what we can handle would only delay answers.
  */
 import type { DeviceApi } from './device-api.ts';
 import { backoffDelay } from './backoff.ts';

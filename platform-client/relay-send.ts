@@ -1,8 +1,8 @@
 /**
- * Relay-send outcomes as the documented kinds (platform-api.md "Errors": queued,
+ * Relay-send outcomes as the documented kinds (docs/platform.md, "Errors": queued,
  * no_such_device, too_big, bad_request, server_key, relay_fault, unreachable, no_envelope),
  * each with `delivered` and `retryable`. Only refusals that happen before the insert may claim
- * delivered: 'no' (reference-notes §2.5); a fault after the request left us is 'unknown'.
+ * delivered: 'no' (docs/platform.md, "Devices"); a fault after the request left us is 'unknown'.
  */
 import { LIMITS, WORKER_ERRORS } from './limits.ts';
 import type { PlatformAnswer } from './platform-http.ts';
@@ -74,7 +74,7 @@ export function classifySendFailure(failure: PlatformFailure): RelayNotQueued {
   // 424 is the proxy's "registry unreachable": the worker faulted, possibly after writing the row.
   if (status >= 500 || status === 424) return notQueued('relay_fault', message, 'unknown', true);
   if (status >= 200 && status < 300) return notQueued('no_envelope', message, 'unknown', false);
-  // bad_request is "other 400" (reference-notes §2.5). Other 4xx (a limiter's 429, 403, 422) are not
+  // bad_request is "other 400" (docs/platform.md, "Devices"). Other 4xx (a limiter's 429, 403, 422) are not
   // documented as refusals before the insert, so delivery is unknown, and a resend could queue a
   // second invoke: not retryable.
   if (status === 400) return notQueued('bad_request', message, 'no', false);

@@ -2,7 +2,7 @@
  * A relayed invoke that outlasts the requester's wait becomes a background task: the envelope is
  * answered in the window with a "still working" note naming its `task_*` ticket, and the finished
  * answer goes to POST /api/devices/task-result, which the platform deposits under that ticket,
- * notes on the owner's event ring and pushes once (reference-notes §2.6). The requester (or the
+ * notes on the owner's event ring and pushes once (docs/platform.md, "Other device routes"). The requester (or the
  * owner, from the push) redeems it with use_device `result`. Without this the answer would be
  * a late reply the requester stopped waiting for.
  */

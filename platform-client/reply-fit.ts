@@ -1,18 +1,18 @@
 /**
- * Fits a relay reply into the 8192-byte payload limit (platform-api.md "Limits"; the CLI trims
- * so the *serialised* reply fits, reference-notes §2.4). The text is cut on code-point
+ * Fits a relay reply into the 8192-byte payload limit (docs/platform.md, "Limits"; the CLI trims
+ * so the *serialised* reply fits, docs/platform.md, "Devices"). The text is cut on code-point
  * boundaries with a note saying how much was left out; images are already URLs (media goes
  * through POST /api/media) and are dropped from the end only if even an empty text cannot fit.
  */
 import { LIMITS } from './limits.ts';
 
-/** An image reference in a reply: a worker /media/<key> URL and its format (reference-notes §2.4). */
+/** An image reference in a reply: a worker /media/<key> URL and its format (docs/platform.md, "Devices"). */
 export interface ReplyImage {
   url: string;
   format: string;
 }
 
-/** The reply payload of an envelope (reference-notes §2.4). */
+/** The reply payload of an envelope (docs/platform.md, "Devices"). */
 export interface ReplyPayload {
   result: string;
   images?: ReplyImage[];

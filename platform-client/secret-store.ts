@@ -1,5 +1,5 @@
 /**
- * Where the device token lives (issue 10, item 1). The Electron shell will later supply a
+ * Where the device token lives. The Electron shell will later supply a
  * keychain-backed SecretStore; headless hosts use the 0600-file store below.
  */
 import { readFile, rename, rm } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { writeFileAtomic } from './atomic-file.ts';
 /**
  * A named-secret store. Values are opaque strings; the caller serialises its own records.
  * `setAside` moves an unreadable secret out of the way so it is reported, never silently
- * replaced (ARCHITECTURE §5).
+ * replaced (docs/architecture.md, "Configuration and persistence").
  */
 export interface SecretStore {
   get(name: string): Promise<string | null>;

@@ -1,14 +1,14 @@
 /**
- * The owner-session side of the platform (issue 10, items 1 and 6): enrol a device with a
+ * The owner-session side of the platform: enrol a device with a
  * session or command-line token, list devices, send to the relay and read replies. Session
- * routes take `Authorization: Bearer <CLI_TOKEN>` (platform-api.md "Authentication" 1, 3).
+ * routes take `Authorization: Bearer <CLI_TOKEN>` (docs/platform.md, "Authentication").
  */
 import { CADENCE, LIMITS, PATHS } from './limits.ts';
 import type { PlatformHttp } from './platform-http.ts';
 import { classifyRelaySend, tooBigLocally, type RelaySendResult } from './relay-send.ts';
 import type { Outcome, PlatformFailure } from './types.ts';
 
-/** A device list entry (platform-api.md "Resources"). */
+/** A device list entry (docs/platform.md, "Devices"). */
 export interface DeviceEntry {
   id: string;
   name: string;
@@ -29,7 +29,7 @@ export interface CreateDeviceInput {
 /** Body of POST /api/devices for an endpoint device: the platform dials `url` with `secret` as bearer. */
 export interface CreateEndpointInput {
   name: string;
-  /** https on a public host name; the platform keeps only its origin (reference-notes §2.2). */
+  /** https on a public host name; the platform keeps only its origin (docs/platform.md, "Devices"). */
   url: string;
   /** The bearer the platform sends to the device, at most 4096 characters. */
   secret: string;
@@ -45,7 +45,7 @@ export interface RelayReply {
 export interface SessionClient {
   listDevices(): Promise<Outcome<DeviceEntry[]>>;
   createDevice(input: CreateDeviceInput): Promise<Outcome<{ deviceId: string; token: string }>>;
-  /** Creates an endpoint device (no token: the platform dials it, reference-notes §2.2, §2.5). */
+  /** Creates an endpoint device (no token: the platform dials it, docs/platform.md, "Devices"). */
   createEndpointDevice(input: CreateEndpointInput): Promise<Outcome<{ deviceId: string }>>;
   relaySend(toDevice: string, envelope: Record<string, unknown>): Promise<RelaySendResult>;
   relayReply(inReplyTo: string): Promise<Outcome<RelayReply | null>>;
@@ -102,7 +102,7 @@ function entryOf(raw: Record<string, unknown>): DeviceEntry | null {
   };
 }
 
-/** Checks a create-device body against the enrolment limits (reference-notes §2.2). */
+/** Checks a create-device body against the enrolment limits (docs/platform.md, "Devices"). */
 export function checkCreateDevice(input: CreateDeviceInput): PlatformFailure | null {
   const bad = (message: string): PlatformFailure => ({ kind: 'bad_request', message, retryable: false });
   if (input.name.trim() === '' || input.name.length > LIMITS.deviceNameChars)
@@ -117,7 +117,7 @@ export function checkCreateDevice(input: CreateDeviceInput): PlatformFailure | n
 }
 
 /**
- * Checks an endpoint device against the platform's rules (reference-notes §2.2): https on a public
+ * Checks an endpoint device against the platform's rules (docs/platform.md, "Devices"): https on a public
  * host name (no IP literal, localhost, `.local`, `.internal` or dotless host), a secret of
  * 1–4096 characters.
  */
@@ -156,7 +156,7 @@ export function createSessionClient(http: PlatformHttp, bearer: string): Session
     async createDevice(input) {
       const bad = checkCreateDevice(input);
       if (bad) return { ok: false, failure: bad };
-      // kind daemon: the robot is a pull device that polls the relay (reference-notes §2.2).
+      // kind daemon: the robot is a pull device that polls the relay (docs/platform.md, "Devices").
       const out = await http.send({ method: 'POST', path: PATHS.devices, bearer, body: { ...input, kind: 'daemon' } });
       if (!out.ok) return out;
       const { device_id: deviceId, device_token: token } = out.value.body;
@@ -176,7 +176,7 @@ export function createSessionClient(http: PlatformHttp, bearer: string): Session
     async relaySend(toDevice, envelope) {
       const tooBig = tooBigLocally(envelope);
       if (tooBig) return tooBig;
-      // The payload travels as JSON inside a string (reference-notes §2.4).
+      // The payload travels as JSON inside a string (docs/platform.md, "Devices").
       return classifyRelaySend(
         await http.send({
           method: 'POST',

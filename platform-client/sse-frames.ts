@@ -1,7 +1,7 @@
 /**
  * Server-sent event frames as the platform writes them: `data: <payload>` lines, a blank line
  * between frames, `:` comment lines as keep-alives (`: thinking` on the device ask, `: ping` on
- * chat). The reader follows the web client's decoder (reference-notes §6): CR and CRLF become LF,
+ * chat). The reader follows the web client's decoder (docs/platform.md, "Chat stream"): CR and CRLF become LF,
  * a trailing lone CR is held back because it may be half of a CRLF split across chunks, and
  * comment frames are dropped.
  */

@@ -1,5 +1,5 @@
 /**
- * The status snapshot the dashboard and tray read (issue 10, item 8), and its change feed.
+ * The status snapshot the dashboard and tray read, and its change feed.
  * It never holds the device token: the identity enters only as platform URL and device id.
  */
 import type { FirmwareStatus, PlatformLastError, PlatformStatus } from '../server/contract/platform.ts';

@@ -1,5 +1,5 @@
 /**
- * The 401 strike policy (issue 10, item 7; the firmware's lesson, reference-notes §3): one 401
+ * The 401 strike policy (the firmware's lesson, docs/platform.md, "Errors"): one 401
  * never wipes anything. Consecutive 401s are counted; only 3 or more that span at least 5
  * minutes halt the fast loops. Any success clears the count and lifts a halt.
  */

@@ -1,11 +1,11 @@
 /**
  * When the platform refuses the device token, the owner hears it at once instead of the loops
  * striking on in silence (the strike policy only decides when to halt). The platform answers
- * a rotated token, a removed device and an unknown id alike (reference-notes §2.1), so the
+ * a rotated token, a removed device and an unknown id alike (docs/platform.md, "Devices"), so the
  * known rotation signature is a 401 on a device route plus the owner's own view: with a stored
  * owner session the console lists the owner's devices. This device still listed means its
  * token was rotated (POST /api/devices/adopt elsewhere: "the old token stops at once",
- * platform-api.md "States") and the console offers to adopt a new one in place; not listed
+ * docs/platform.md, "Devices") and the console offers to adopt a new one in place; not listed
  * means it was removed. Either is certain, so the fast loops halt at once. Without a session
  * (or when the list fails) the notice says the token is refused and offers re-enrolment, and
  * the strike policy decides the halt as before.

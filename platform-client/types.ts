@@ -3,7 +3,7 @@
  * logger and passes a Scheduler only in tests; everything else has a default.
  */
 
-/** The slice of the console's logger this library uses (ARCHITECTURE §2: no server/ imports). */
+/** The slice of the console's logger this library uses (docs/architecture.md, "Folders and the direction of imports": no server/ imports). */
 export interface PlatformLog {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -21,7 +21,7 @@ export interface Scheduler {
   after(ms: number, fn: () => void | Promise<void>): () => void;
 }
 
-/** Why a platform request failed; the kinds follow ARCHITECTURE §6 plus the transport cases. */
+/** Why a platform request failed; the kinds follow docs/architecture.md, "Requests" plus the transport cases. */
 export type FailureKind =
   | 'unauthorized'
   | 'not_found'

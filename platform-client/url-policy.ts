@@ -1,7 +1,7 @@
 /**
  * Which URLs the client will talk to or announce. The platform is reached over https only,
- * except a loopback host for local testing (issue 10, item 1). The LAN URL in the heartbeat
- * must be plain http on a private IPv4 literal, or the worker drops it (reference-notes §2.3).
+ * except a loopback host for local testing. The LAN URL in the heartbeat
+ * must be plain http on a private IPv4 literal, or the worker drops it (docs/platform.md, "Devices").
  */
 import type { Outcome } from './types.ts';
 
@@ -29,7 +29,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * Checks a platform base URL and reduces it to its origin (the routes live at the root,
- * platform-api.md "Endpoints"). https always; http only for a loopback host.
+ * docs/platform.md, "Devices"). https always; http only for a loopback host.
  */
 export function checkPlatformUrl(raw: string): Outcome<string, UrlRefusal> {
   const refuse = (message: string) => ({ ok: false as const, failure: { kind: 'bad_request' as const, message } });
@@ -45,7 +45,7 @@ export function checkPlatformUrl(raw: string): Outcome<string, UrlRefusal> {
   return refuse('the platform URL must use https (plain http is allowed only for a loopback host)');
 }
 
-/** True for the private IPv4 ranges the worker accepts as a LAN URL (reference-notes §2.3). */
+/** True for the private IPv4 ranges the worker accepts as a LAN URL (docs/platform.md, "Devices"). */
 export function isPrivateIpv4(host: string): boolean {
   const o = ipv4Octets(host);
   if (!o) return false;
@@ -55,7 +55,7 @@ export function isPrivateIpv4(host: string): boolean {
 
 /**
  * The origin to announce as `lanUrl`, or null when the worker would drop it anyway: it must be
- * http:// with a private IPv4 literal, never loopback or a host name (reference-notes §2.3).
+ * http:// with a private IPv4 literal, never loopback or a host name (docs/platform.md, "Devices").
  */
 export function privateLanOrigin(raw: string | null | undefined): string | null {
   if (!raw) return null;

@@ -1,8 +1,8 @@
 /**
- * The use_device tool the console's agent runtime registers (issue 10, item 6): list the
+ * The use_device tool the console's agent runtime registers: list the
  * owner's devices, invoke another device through the relay and wait up to 45 s for its reply
- * (then hand back a pending ticket), and redeem a ticket later (reference-notes §2.5). A turn
- * that came through the fleet never gets it, and the robot never targets itself (§3).
+ * (then hand back a pending ticket), and redeem a ticket later (docs/platform.md, "Devices"). A turn
+ * that came through the fleet never gets it, and the robot never targets itself (docs/platform.md, "Errors").
  */
 import { CADENCE } from './limits.ts';
 import { sleep } from './scheduler.ts';
@@ -99,7 +99,7 @@ async function redeem(session: SessionClient, envelopeId: string) {
   return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
 }
 
-/** Polls the reply every 3 s for up to 45 s (reference-notes §2.5), then hands back the ticket. */
+/** Polls the reply every 3 s for up to 45 s (docs/platform.md, "Devices"), then hands back the ticket. */
 async function waitForReply(deps: Deps, session: SessionClient, envelopeId: string, signal?: AbortSignal) {
   const deadline = deps.scheduler.now() + deps.waitMs;
   while (deps.scheduler.now() < deadline && !signal?.aborted) {
@@ -138,9 +138,9 @@ async function invoke(deps: Deps, session: SessionClient, input: Record<string, 
   if (typeof target === 'string') return fail(target, { kind: 'no_such_device' });
   const selfId = deps.selfDeviceId();
   if (target.id === selfId) return fail('a robot never invokes itself through the fleet');
-  // Endpoint devices are dialled by the platform, not polled (platform-api.md "Devices").
+  // Endpoint devices are dialled by the platform, not polled (docs/platform.md, "Devices").
   if (target.kind === 'endpoint') return endpointChat(session, target, input.prompt);
-  // `from` names this robot in the receiver's `[fleet depth=1 from <name>]` mark (reference-notes §3).
+  // `from` names this robot in the receiver's `[fleet depth=1 from <name>]` mark (docs/platform.md, "Errors").
   const self = devices.value.find((d) => d.id === selfId);
   const envelope = { type: 'invoke', prompt: input.prompt, ...(self ? { from: self.name } : {}) };
   const sent = await session.relaySend(target.id, envelope);
@@ -151,7 +151,7 @@ async function invoke(deps: Deps, session: SessionClient, input: Record<string, 
 }
 
 async function dispatch(deps: Deps, raw: unknown, ctx: ToolContext): Promise<Record<string, unknown>> {
-  // Fleet turns get no fleet tools, which caps the depth at 1 (reference-notes §3).
+  // Fleet turns get no fleet tools, which caps the depth at 1 (docs/platform.md, "Errors").
   if (ctx.fleet) return fail('use_device is not available in a turn that came through the fleet');
   const input = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const session = await deps.session();

@@ -1,4 +1,4 @@
-/** Prints server A's route table as the README's markdown table (`npx tsx scripts/print-routes.ts`). */
+/** Prints the desktop server's route table as the README's markdown table (`npx tsx scripts/print-routes.ts`). */
 import { startHarness } from '../server/testing/cockpit-harness.ts';
 
 const h = await startHarness();

@@ -1,6 +1,6 @@
 /**
  * Tests fail loudly: an unexpected console.error or console.warn fails the test that caused it
- * (ARCHITECTURE.md §8). A test that expects one spies on console itself.
+ * (docs/architecture.md, "House style"). A test that expects one spies on console itself.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
 

@@ -1,7 +1,6 @@
 /**
  * Time as a dependency, for the whole server: everything with an expiry, a window, a debounce or
- * a timer takes a clock, so tests move time forward by hand instead of sleeping (ARCHITECTURE.md
- * §7: no timing assertions). The manual implementation for tests is server/testing/manual-clock.ts.
+ * a timer takes a clock, so tests move time forward by hand instead of sleeping (docs/testing.md, "Rules": no timing assertions). The manual implementation for tests is server/testing/manual-clock.ts.
  */
 
 /** Epoch milliseconds. */

@@ -1,6 +1,6 @@
 /**
  * The one configuration object. Built once at start from flags, then the environment, then
- * `<data dir>/settings.json`, then defaults (ARCHITECTURE.md §4). Nothing else reads
+ * `<data dir>/settings.json`, then defaults (docs/architecture.md, "Configuration and persistence"). Nothing else reads
  * process.env: every part receives the slice it needs.
  */
 import { homedir } from 'node:os';
@@ -11,6 +11,7 @@ import {
   parseCameraSetting,
   type CameraSetting,
 } from './camera/camera-setting.ts';
+import type { LogLevel } from './log.ts';
 
 export type RobotKind = 'desktop' | 'wheeled' | 'both';
 
@@ -41,7 +42,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** Where frames come from: the daemon's WebRTC producer, a local capture device, or off. */
   readonly camera: CameraSetting;
-  /** Headless model settings; when set they override the dashboard's (issue 7). */
+  /** Headless model settings; when set they override the dashboard's. */
   readonly model: { provider?: string; baseUrl?: string; model?: string; key?: string };
   /** The robot's platform identity from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN (all or none). */
   readonly platform: PlatformIdentity | undefined;
@@ -49,7 +50,7 @@ export interface Config {
   readonly platformSessionToken: string | undefined;
   /** An executable that installs a staged firmware bundle: `<hook> <bundle dir> <version>`. */
   readonly firmwareHook: string | undefined;
-  /** Server B's rover SDK (ROBOT_ROVER_URL); undefined drives the simulated base. */
+  /** The wheeled server's rover SDK (ROBOT_ROVER_URL); undefined drives the simulated base. */
   readonly roverUrl: string | undefined;
   /** The black box recorder's ring bounds and camera rate (server/recorder/README-recorder.md). */
   readonly recorder: RecorderConfig;
@@ -80,7 +81,6 @@ export interface PlatformIdentity {
   readonly token: string;
 }
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Command-line flags of `npm run serve`; each has a ROBOT_* twin and wins over it. */
 export interface Flags {
@@ -175,7 +175,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** The platform is reached over https only; plain http only on a loopback host (issue 10). */
+/** The platform is reached over https only; plain http only on a loopback host. */
 const platformUrl: Parser<string> = (raw) => {
   try {
     const url = new URL(raw);

@@ -97,6 +97,16 @@ export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
 
+/**
+ * The human message of anything thrown, for logs, receipts and 4xx bodies: an Error's message,
+ * else the `message` of an error-like object, else the value as text. The one definition.
+ */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  const message = (error as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' ? message : String(error);
+}
+
 /** Shorthand for the most common case: a named field is wrong. */
 export function badRequest(message: string): AppError {
   return new AppError('BAD_REQUEST', message);

@@ -7,8 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccess, type Access } from './auth/access.ts';
-import { systemClock } from './auth/clock.ts';
-import type { TimerClock } from './clock.ts';
+import { systemClock, type TimerClock } from './clock.ts';
 import { createControlLatency } from './diagnostics/control-latency.ts';
 import { createCamera } from './camera/index.ts';
 import { startHealthHistory } from './diagnostics/health-history.ts';
@@ -84,10 +83,10 @@ export interface CockpitOptions {
 }
 
 export interface Cockpit {
-  /** Server A's base URL as reachable on this host (loopback form). */
+  /** The desktop server's base URL as reachable on this host (loopback form). */
   readonly url: string;
   readonly port: number;
-  /** Server A over HTTPS, when ROBOT_HTTPS_PORT is not 0. */
+  /** The desktop server over HTTPS, when ROBOT_HTTPS_PORT is not 0. */
   readonly httpsUrl: string | undefined;
   readonly daemonUrl: string;
   readonly simulated: boolean;
@@ -95,7 +94,7 @@ export interface Cockpit {
   readonly robot: RobotCore;
   readonly app: DesktopApp;
   readonly access: Access;
-  /** Server A's features: the desktop tray calls the same control functions as the routes. */
+  /** The desktop server's features: the desktop tray calls the same control functions as the routes. */
   readonly features: DesktopFeatures;
   /** The black box recorder (server/recorder): the tray saves the last minutes through it. */
   readonly recorder: Recorder;

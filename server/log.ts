@@ -2,7 +2,8 @@
  * Structured logging: one JSON line per record on stderr, with secrets redacted before they
  * are written. Everything takes a Log by injection so tests can capture or silence it.
  */
-import type { LogLevel } from './config.ts';
+/** Declared here, not in server/config.ts, so the log (used by every folder) imports nothing. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Log {
   debug(msg: string, fields?: Record<string, unknown>): void;

@@ -1,4 +1,4 @@
-/** Screenshots kept as artifacts (§7): sized like a phone or a laptop, checked for sideways scroll. */
+/** Screenshots kept as artifacts (docs/testing.md, "Rules"): sized like a phone or a laptop, checked for sideways scroll. */
 import { expect, type Page, type TestInfo } from '@playwright/test';
 import { horizontalOverflow, settleLayout } from './browser.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The Content-Security-Policy of the desktop window, sent as a response header on the window's
- * own Electron session (issue 8). The dashboard build needs nothing inline: Vite emits one
+ * own Electron session. The dashboard build needs nothing inline: Vite emits one
  * module script and stylesheet files, and Svelte sets dynamic styles through the CSSOM
  * (element.style), which CSP does not govern. So no 'unsafe-inline' anywhere, unlike the
  * server's policy for browsers (server/http/security-headers.ts), which also covers the trust

@@ -1,5 +1,5 @@
 /**
- * When the desktop app raises a native notification (issue 8). Fed a cockpit snapshot about
+ * When the desktop app raises a native notification. Fed a cockpit snapshot about
  * once a second, it speaks only on transitions, and only after a condition has lasted: a daemon
  * that blips for a few seconds while it restarts is not news, a daemon gone for half a minute is.
  * Each alert that went out is followed by a "back" notice when the condition clears.

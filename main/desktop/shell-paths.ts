@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import type { Tone } from './tray-model.ts';
 
-/** Flags of `npm run serve` the desktop app honours (ARCHITECTURE.md §3); `--sim` takes no value. */
+/** Flags of `npm run serve` the desktop app honours (README.md, "Commands"); `--sim` takes no value. */
 const VALUE_FLAGS = new Set(['--robot', '--daemon', '--host', '--port', '--data-dir']);
 
 /**

@@ -136,7 +136,7 @@ describe('trayMenu', () => {
   });
 });
 
-describe('platform section (issue 10)', () => {
+describe('platform section', () => {
   const base = { openAtLogin: false, remoteUrl: undefined };
   const withPlatform = (platform: Parameters<typeof platformLabel>[0]) => ({ ...snapshot(), platform });
 

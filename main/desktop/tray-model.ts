@@ -1,5 +1,5 @@
 /**
- * What the tray shows, as pure functions of the cockpit's health and its services (issue 8):
+ * What the tray shows, as pure functions of the cockpit's health and its services:
  * the icon's colour, the tooltip and the menu. main/electron/tray.ts only turns this model into
  * an Electron Tray and Menu, so every rule here is tested without Electron.
  */
@@ -13,7 +13,7 @@ export interface CockpitSnapshot {
   stop: ServiceState | undefined;
   /** services.demo: `running` means demo mode is on. */
   demo: ServiceState | undefined;
-  /** The platform link (issue 10): absent when no platform client is wired. */
+  /** The platform link: absent when no platform client is wired. */
   platform?: PlatformSnapshot;
   /** The server process under the desktop app's restart loop (server-status.ts). */
   server?: ServerSnapshot;

@@ -1,5 +1,5 @@
 /**
- * The owner session of the desktop window (issue 8): created server-side as credential
+ * The owner session of the desktop window: created server-side as credential
  * 'local-window', handed to the window as its `cockpit_session` cookie (never a token in the
  * address), renewed before it runs out while the app runs, and ended when the app quits.
  *
@@ -19,7 +19,7 @@ export interface IssuedSession {
   expiresAt: number;
 }
 
-/** The cookie server A reads the session from (server/http/caller.ts SESSION_COOKIE). */
+/** The cookie the desktop server reads the session from (server/http/caller.ts SESSION_COOKIE). */
 export const SESSION_COOKIE_NAME = 'cockpit_session';
 
 /**

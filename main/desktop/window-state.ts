@@ -1,6 +1,6 @@
 /**
  * The desktop window's size and position, remembered in `<data dir>/window-state.json`. Written
- * atomically (temp file, fsync, rename; ARCHITECTURE.md §5) and placed back only where a display
+ * atomically (temp file, fsync, rename; docs/architecture.md, "Configuration and persistence") and placed back only where a display
  * can show it: a monitor unplugged since last time must not leave the window off-screen.
  */
 import { randomBytes } from 'node:crypto';
@@ -90,7 +90,7 @@ export type ReadResult = { state: WindowState | undefined; problem?: string };
 
 /**
  * Reads the saved state. A missing file is a first run; a corrupt one is reported and set aside
- * as `window-state.json.corrupt-<time>` (§5: never silently replaced).
+ * as `window-state.json.corrupt-<time>` (docs/architecture.md, "Configuration and persistence": never silently replaced).
  */
 export async function readWindowState(file: string, now: () => number = Date.now): Promise<ReadResult> {
   let text: string;

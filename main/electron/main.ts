@@ -6,7 +6,7 @@
  * main/desktop/ with tests; these files only hand Electron the answers.
  *
  * No preload and no IPC into the page: the window is the same dashboard a browser gets, talking
- * HTTP and WebSocket to the cockpit (ARCHITECTURE.md §1). The one message channel is between
+ * HTTP and WebSocket to the cockpit (docs/architecture.md, "Processes and data flow"). The one message channel is between
  * this process and the server process it started (main/desktop/cockpit-link.ts).
  */
 import { dirname } from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * Fetching and verifying a firmware bundle (issue 10, item 4). The channel stores only a
+ * Fetching and verifying a firmware bundle. The channel stores only a
  * pointer {version, url, sha256, force?} to a manifest {version, files: [{name, sha256, url}]}
- * that the device fetches and checks itself (reference-notes §2.6). The manifest bytes must
+ * that the device fetches and checks itself (docs/platform.md, "Devices"). The manifest bytes must
  * hash to the pointer's sha256 and every file to its own; only then is the bundle staged, into
  * a fresh folder that is renamed into place, so a half-written bundle is never "staged".
  */
@@ -15,7 +15,7 @@ import { downloadToFile, type DownloadDeps } from './download.ts';
 import type { Outcome } from '../types.ts';
 import { checkPlatformUrl } from '../url-policy.ts';
 
-/** The pointer PUT /api/firmware/manifest answers with (reference-notes §2.6). */
+/** The pointer PUT /api/firmware/manifest answers with (docs/platform.md, "Devices"). */
 export interface FirmwarePointer {
   version: string;
   url: string;
@@ -49,7 +49,7 @@ export function parsePointer(bundle: unknown): FirmwarePointer | null {
   if (typeof version !== 'string' || version.length === 0 || version.length > LIMITS.firmwareVersionChars) return null;
   if (typeof url !== 'string' || url.length > LIMITS.firmwareUrlChars) return null;
   if (typeof sha256 !== 'string' || !SHA256.test(sha256)) return null;
-  // The worker sends force as the string "1" (§2.6); a boolean true is read the same way.
+  // The worker sends force as the string "1" (docs/platform.md, "Devices"); a boolean true is read the same way.
   return { version, url, sha256: sha256.toLowerCase(), force: force === '1' || force === true };
 }
 

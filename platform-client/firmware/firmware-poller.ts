@@ -1,9 +1,9 @@
 /**
- * The firmware pointer loop (issue 10, item 4): PUT /api/firmware/manifest {channel} hourly
+ * The firmware pointer loop: PUT /api/firmware/manifest {channel} hourly
  * by default; a newer bundle is verified and staged, then installed through the injected
  * updater only while the robot is idle and the operator allows it (a persisted consent, off by
  * default). A downgrade is refused unless the pointer is forced (the platform's own rule,
- * reference-notes §2.6).
+ * docs/platform.md, "Devices").
  */
 import type { DeviceApi } from '../device-api.ts';
 import { CADENCE, FIRMWARE, LIMITS, PATHS } from '../limits.ts';
@@ -102,7 +102,7 @@ async function tryApply(deps: Deps, state: PollerState): Promise<number> {
 
 /**
  * Tells the owner's event ring what happened to an update (POST /api/devices/event, kind
- * `device_note`, reference-notes §2.6): the owner sees it beside the pointer they set. Best effort.
+ * `device_note`, docs/platform.md, "Devices"): the owner sees it beside the pointer they set. Best effort.
  */
 async function noteInstall(deps: Deps, detail: string): Promise<void> {
   const out = await deps.api.call('POST', PATHS.event, {
@@ -134,7 +134,7 @@ function worthFetching(deps: Deps, state: PollerState, pointer: FirmwarePointer 
 
 /**
  * Reads the pointer and stages a bundle worth having; says whether it failed transiently. A 401
- * "means stop asking" and a 503 with `retryable` is transient (reference-notes §2.6); a refused
+ * "means stop asking" and a 503 with `retryable` is transient (docs/platform.md, "Devices"); a refused
  * 401 is left to the strike policy and the hourly poll.
  */
 async function poll(deps: Deps, state: PollerState): Promise<'transient' | 'settled'> {

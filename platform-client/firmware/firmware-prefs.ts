@@ -1,7 +1,7 @@
 /**
  * The operator's firmware choices, kept across restarts: the channel the robot follows and the
  * consent to install a staged bundle once the robot is idle (off until the operator turns it
- * on). An unreadable file is set aside and reported, never silently replaced (ARCHITECTURE §5).
+ * on). An unreadable file is set aside and reported, never silently replaced (docs/architecture.md, "Configuration and persistence").
  */
 import { readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';

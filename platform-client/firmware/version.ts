@@ -1,6 +1,6 @@
 /**
  * Firmware version order: the platform compares versions by their runs of integers
- * (reference-notes §2.6, the 409 downgrade rule), so the device does the same.
+ * (docs/platform.md, "Devices", the 409 downgrade rule), so the device does the same.
  */
 
 /** Negative when `a` is older than `b`, zero when their integer runs are equal, positive when newer. */

@@ -1,6 +1,6 @@
 /**
- * The emulator's device ask checked against the spec's statements (platform-api.md "Devices";
- * reference-notes §2.6): device auth in the body, text ≤4000, the SSE wire with `: thinking`,
+ * The emulator's device ask checked against the spec's statements (docs/platform.md, "Devices";
+ * docs/platform.md, "Devices"): device auth in the body, text ≤4000, the SSE wire with `: thinking`,
  * `{"t"}` frames, in-stream `{error}` and `[DONE]`, the JSON answer without `stream`, and the
  * proxy's pass-through statuses.
  */

@@ -1,6 +1,6 @@
 /**
- * The device ask of the emulator (platform-api.md "Devices": POST /api/devices/ask, LR;
- * reference-notes §2.6): `text` of at most 4000 characters or an `audioUrl`, answered by a
+ * The device ask of the emulator (docs/platform.md, "Devices": POST /api/devices/ask, LR;
+ * docs/platform.md, "Devices"): `text` of at most 4000 characters or an `audioUrl`, answered by a
  * scripted agent. With `stream: "1"` the answer is SSE: `: thinking` every 10 s, `data: {"t"}`
  * frames of about four words, an optional card, an in-stream `{error}`, then `data: [DONE]`;
  * without it `{ok, text (≤2000), card?}`. Refusals the proxy passes through keep their status.
@@ -34,9 +34,9 @@ export interface EmuAskAnswer {
 export interface EmuAskExtra {
   audioUrl?: string;
   /**
-   * The agent that answers. platform-api.md names the field only as the "tiny-equivalent agent";
+   * The agent that answers. docs/platform.md names the field only as the "tiny-equivalent agent";
    * the emulator reads every spelling that phrase allows: `svc` (the naming rule), `tiny` (the
-   * original word, reference-notes §2.6) and `agent`.
+   * original word, docs/platform.md, "Devices") and `agent`.
    */
   agent?: string;
 }
@@ -52,7 +52,7 @@ export type EmuAskScript = (
 export const defaultAskScript: EmuAskScript = (text) => ({ text: `You asked: ${text.slice(0, 200)}` });
 
 const PASSED_THROUGH = [400, 401, 402, 404, 422];
-/** The worker's keep-alive while the agent thinks (reference-notes §2.6). */
+/** The worker's keep-alive while the agent thinks (docs/platform.md, "Devices"). */
 const THINKING_MS = 10_000;
 
 /** Splits text into pieces of about four words, keeping the spaces, as the worker streams them. */

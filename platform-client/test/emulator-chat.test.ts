@@ -1,5 +1,5 @@
 /**
- * The emulator's chat stream and endpoint-device routes checked against platform-api.md's own
+ * The emulator's chat stream and endpoint-device routes checked against docs/platform.md's own
  * statements ("Chat and tools", "Chat stream", "Devices", "Limits"), not against the client.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The chat stream of the emulator (platform-api.md "Chat and tools", "Chat stream"): POST
+ * The chat stream of the emulator (docs/platform.md, "Chat stream"): POST
  * /api/chat answers SSE frames `data: <json>` each with a monotonic `seq` from 0, a `: ping`
  * every 15000 ms, an `{type: "error", error}` frame on a preflight refusal or a mid-stream
  * failure, and `data: [DONE]` on every exit path. A scripted agent writes the events; when it
@@ -69,9 +69,9 @@ export interface EmuChat {
   nextToolUse: number;
 }
 
-/** Keep-alive period (platform-api.md "Limits": SSE keep-alive 15000 ms). */
+/** Keep-alive period (docs/platform.md, "Limits": SSE keep-alive 15000 ms). */
 export const PING_MS = 15_000;
-/** Chat history kept (platform-api.md "Limits"). */
+/** Chat history kept (docs/platform.md, "Limits"). */
 export const HISTORY_KEPT = 31;
 
 /** The default agent echoes the last user message. */
@@ -95,7 +95,7 @@ function checkMessages(raw: unknown): EmuChatMessage[] | string {
   return raw as EmuChatMessage[];
 }
 
-/** Base64 image bytes in a result are replaced by {image: {elided: true}} (platform-api.md "Chat stream"). */
+/** Base64 image bytes in a result are replaced by {image: {elided: true}} (docs/platform.md, "Chat stream"). */
 function elideImages(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(elideImages);
   if (typeof value !== 'object' || value === null) return value;

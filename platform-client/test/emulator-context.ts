@@ -39,7 +39,7 @@ export interface EmuTimers {
 }
 
 /**
- * How a dead worker shows (reference-notes §2.1 and platform-api.md "Errors" both allow a reading):
+ * How a dead worker shows (docs/platform.md, "Devices" and docs/platform.md, "Errors" both allow a reading):
  * `down` is the proxy's 424 `registry unreachable` for a worker that refused or failed; `hang` is
  * the 503 {error} after the 10 s bound (the emulator answers at once instead of waiting it out).
  */
@@ -73,7 +73,7 @@ export interface EmuContext {
   /** When set, worker-backed routes answer as a proxy whose worker is down or hung. */
   workerDown: WorkerDown;
   /**
-   * The 401 string for a device-auth miss. reference-notes §2.1 gives "unauthorized" and "unknown
+   * The 401 string for a device-auth miss. docs/platform.md, "Devices" gives "unauthorized" and "unknown
    * device" as the one answer; both are readings a client must take as a strike.
    */
   deviceMiss: 'unauthorized' | 'unknown device';
@@ -85,7 +85,7 @@ export interface EmuContext {
 /** A route handler; live replies stream, and a few answers wait for another request (tool-result). */
 export type EmuHandler = (req: EmuRequest, ctx: EmuContext) => EmuReply;
 
-/** A JSON error reply `{error}` (platform-api.md "Errors"). */
+/** A JSON error reply `{error}` (docs/platform.md, "Errors"). */
 export function fail(status: number, error: string, extra: Record<string, unknown> = {}): EmuReply {
   return { status, body: { error, ...extra } };
 }
@@ -110,16 +110,16 @@ export function bodyDevice(req: EmuRequest, ctx: EmuContext): EmuDevice | null {
   return authDevice(ctx.state, req.body.deviceId, req.body.token);
 }
 
-/** The single 401 every device-auth miss gets (reference-notes §2.1), in the emulator's current reading. */
+/** The single 401 every device-auth miss gets (docs/platform.md, "Devices"), in the emulator's current reading. */
 export function deviceUnauthorized(ctx: EmuContext): EmuReply {
   return fail(401, ctx.deviceMiss);
 }
-/** The proxy's answer when its worker is unreachable (reference-notes §2.1). */
+/** The proxy's answer when its worker is unreachable (docs/platform.md, "Devices"). */
 export const REGISTRY_UNREACHABLE = fail(424, 'registry unreachable');
 
 /**
  * The answer of a worker-backed route while the worker is down or hung; `retryableStatus` routes
- * (firmware, media) answer 503 with `retryable: true` instead of 424 (reference-notes §2.1).
+ * (firmware, media) answer 503 with `retryable: true` instead of 424 (docs/platform.md, "Devices").
  */
 export function workerDownReply(ctx: EmuContext, retryableStatus = false): EmuReply | null {
   if (!ctx.workerDown) return null;

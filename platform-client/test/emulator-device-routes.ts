@@ -1,7 +1,7 @@
 /**
  * Device-authenticated routes of the emulator: heartbeat, relay poll and reply, event,
- * task-result, transcript, media and the firmware pointer (platform-api.md "Devices";
- * reference-notes §2.3, §2.4, §2.6). Every body carries {deviceId, token}.
+ * task-result, transcript, media and the firmware pointer (docs/platform.md, "Devices";
+ * docs/platform.md, "Devices"). Every body carries {deviceId, token}.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -22,14 +22,14 @@ const PRIVATE_V4 =
   /^http:\/\/(10\.\d+\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|192\.168\.\d+\.\d+|169\.254\.\d+\.\d+)(:\d+)?(\/.*)?$/;
 const EVENT_KINDS = ['nicla_wake', 'nicla_sentry', 'nicla_transcript', 'device_note'];
 /**
- * platform-api.md names no media types (reference-notes §2.6 lists image and audio ones), so any
+ * docs/platform.md names no media types (docs/platform.md, "Devices" lists image and audio ones), so any
  * `type/subtype` is stored; "6 MB" is taken in its larger reading, 6 MiB, so a client that reads
  * either way is accepted.
  */
 const MEDIA_TYPE = /^[a-z]+\/[a-z0-9.+-]+(;.*)?$/i;
 const MEDIA_BYTES = 6 * 1024 * 1024;
 
-/** Valid capability list: at most 32 entries of at most 32 characters (reference-notes §2.2). */
+/** Valid capability list: at most 32 entries of at most 32 characters (docs/platform.md, "Devices"). */
 export function validCapabilities(value: unknown): value is string[] {
   return (
     Array.isArray(value) &&
@@ -59,10 +59,10 @@ const heartbeat = device((req, ctx, dev) => {
     return fail(400, 'capabilities must be at most 32 strings of at most 32 characters');
   dev.lastSeen = ctx.state.now();
   if (capabilities !== undefined) dev.capabilities = capabilities;
-  // An invalid lanUrl is silently dropped, an absent one keeps the stored value (§2.3).
+  // An invalid lanUrl is silently dropped, an absent one keeps the stored value (docs/platform.md, "Devices").
   if (typeof lanUrl === 'string' && PRIVATE_V4.test(lanUrl)) dev.lanUrl = new URL(lanUrl).origin;
   const computed = ctx.state.users.get(dev.userId)?.unread ?? null;
-  // The proxy lifts unread into its reply only when the worker computed it (§2.3).
+  // The proxy lifts unread into its reply only when the worker computed it (docs/platform.md, "Devices").
   const unread = (wantUnread === '1' || wantUnread === true) && computed !== null ? { unread: computed } : {};
   return ok(unread);
 });
@@ -130,14 +130,14 @@ const transcript = device((req, ctx, dev) => {
   return ok({ id });
 });
 
-/** Stores base64 media and answers its worker URL (reference-notes §2.6). Also used for sessions. */
+/** Stores base64 media and answers its worker URL (docs/platform.md, "Devices"). Also used for sessions. */
 export function storeMedia(req: EmuRequest, ctx: EmuContext, userId: string): ReturnType<EmuHandler> {
   const { data, contentType } = req.body;
   if (typeof data !== 'string' || typeof contentType !== 'string') return fail(400, 'data and contentType required');
   if (!MEDIA_TYPE.test(contentType)) return fail(400, 'contentType must be a media type');
   const bytes = Buffer.from(data, 'base64');
   if (bytes.byteLength === 0) return fail(400, 'empty media');
-  // The status of a validation failure is not shown (platform-api.md "Errors"): a plain 400.
+  // The status of a validation failure is not shown (docs/platform.md, "Errors"): a plain 400.
   if (bytes.byteLength > MEDIA_BYTES) return fail(400, 'media must be at most 6 MB');
   const key = randomBytes(18).toString('base64url');
   ctx.media.set(key, { bytes, contentType, userId });

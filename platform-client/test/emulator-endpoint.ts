@@ -1,6 +1,6 @@
 /**
- * Endpoint devices in the emulator (platform-api.md "Devices": GET /api/devices/endpoint and
- * POST /api/devices/endpoint/chat; reference-notes §2.5). The platform dials the device's own
+ * Endpoint devices in the emulator (docs/platform.md, "Devices": GET /api/devices/endpoint and
+ * POST /api/devices/endpoint/chat; docs/platform.md, "Devices"). The platform dials the device's own
  * URL with its bearer secret; the emulator cannot dial a public https host from a test, so a
  * script stands in for what the device answers. Failures come back as `{ok: false, error}` with
  * the flag that says why: unreachable, timeout or unauthorized.

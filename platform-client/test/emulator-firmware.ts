@@ -1,5 +1,5 @@
 /**
- * The firmware pointer of the emulator (reference-notes §2.6): per channel a pointer
+ * The firmware pointer of the emulator (docs/platform.md, "Devices"): per channel a pointer
  * {version, url, sha256, force?} to a manifest JSON the device fetches and checks itself.
  * A downgrade gives 409 unless forced; versions compare by their runs of integers.
  */

@@ -1,12 +1,12 @@
 /**
- * The relay mailbox of the emulator (reference-notes §2.4): JSON-in-a-string payloads of at
+ * The relay mailbox of the emulator (docs/platform.md, "Devices"): JSON-in-a-string payloads of at
  * most 8192 bytes, at-most-once claims, 1 h life for undelivered rows, 24 h for the rest, and
  * a device_result event for a reply later than the 45 s use_device budget.
  */
 import { randomUUID } from 'node:crypto';
 import { appendEvent, type EmuState } from './emulator-state.ts';
 
-/** One relay row (platform-api.md "Relay message row"). */
+/** One relay row (docs/platform.md, "Relay mailbox"). */
 export interface RelayRow {
   id: string;
   user_id: string;
@@ -29,8 +29,7 @@ const PAYLOAD_LIMIT = 8192;
 
 /**
  * Normalises a payload to its string form: an object is stringified as the proxy does, then it
- * must parse as JSON and fit the limit. platform-api.md "Limits" says 8192 bytes, reference-notes
- * §2.4 8192 characters; the emulator accepts both readings, so it refuses only what is over 8192
+ * must parse as JSON and fit the limit. docs/platform.md, "Limits" says 8192 bytes, docs/platform.md, "Devices" 8192 characters; the emulator accepts both readings, so it refuses only what is over 8192
  * characters (and therefore over 8192 bytes too). Null when it does not fit.
  */
 export function normalisePayload(payload: unknown): string | null {
@@ -78,7 +77,7 @@ export function claim(state: EmuState, relay: EmuRelay, deviceId: string, max: n
   const won: RelayRow[] = [];
   for (const row of relay.rows) {
     if (won.length >= max) break;
-    // The compare-and-swap on delivered = 0 (§2.4): a claimed row is never handed out again.
+    // The compare-and-swap on delivered = 0 (docs/platform.md, "Devices"): a claimed row is never handed out again.
     if (row.to_device !== deviceId || row.in_reply_to !== null || row.delivered !== 0) continue;
     row.delivered = 1;
     won.push(row);

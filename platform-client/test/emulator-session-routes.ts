@@ -1,7 +1,6 @@
 /**
  * Session routes of the emulator: the device registry, the owner's side of the relay, the
- * transcript listing and the firmware pointer (platform-api.md "Devices"; reference-notes
- * §2.2, §2.4, §2.6). A missing session gives 401 {error: login required}.
+ * transcript listing and the firmware pointer (docs/platform.md, "Devices"). A missing session gives 401 {error: login required}.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -25,7 +24,7 @@ export function session(
   return (req, ctx) => {
     const userId = sessionUser(req, ctx);
     if (!userId) return fail(401, 'login required');
-    // The web routes proxy to the worker; a dead worker becomes 424 or, hung, 503 (reference-notes §2.1).
+    // The web routes proxy to the worker; a dead worker becomes 424 or, hung, 503 (docs/platform.md, "Devices").
     return workerDownReply(ctx) ?? handler(req, ctx, userId);
   };
 }
@@ -35,7 +34,7 @@ export function ownedDevice(ctx: EmuContext, userId: string, deviceId: unknown) 
   return device && device.userId === userId && !device.revoked ? device : null;
 }
 
-/** Endpoint URLs must be https on a public host name, reduced to the origin (reference-notes §2.2). */
+/** Endpoint URLs must be https on a public host name, reduced to the origin (docs/platform.md, "Devices"). */
 function endpointOrigin(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
   try {
@@ -82,7 +81,7 @@ const enrol = session((req, ctx, userId) => {
     lastSeen: null,
     revoked: false,
   });
-  // The plaintext token appears once, here; only its hash is kept (reference-notes §2.1).
+  // The plaintext token appears once, here; only its hash is kept (docs/platform.md, "Devices").
   return ok({ device_id: id, device_token: token });
 });
 
@@ -112,7 +111,7 @@ const relaySend = session((req, ctx, userId) => {
     return fail(400, 'userId and toDevice required');
   const payload = normalisePayload(req.body.payload);
   if (payload === null) return fail(400, 'payload must be valid JSON ≤8KB');
-  // Send does not check presence: the mailbox waits for the device (§2.4).
+  // Send does not check presence: the mailbox waits for the device (docs/platform.md, "Devices").
   if (!ownedDevice(ctx, userId, req.body.toDevice)) return fail(404, 'device not found');
   return ok({ id: send(ctx.state, ctx.relay, userId, req.body.toDevice, payload).id });
 });

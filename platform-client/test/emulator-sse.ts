@@ -1,7 +1,7 @@
 /**
  * Writing server-sent events for the emulator: fixed frames written a tick apart (the device
  * ask's scripted answer) and live streams written as they happen (the chat stream, keep-alives).
- * Frames are `data: <payload>` plus a blank line; comments are `: <text>` (platform-api.md
+ * Frames are `data: <payload>` plus a blank line; comments are `: <text>` (docs/platform.md
  * "Chat stream").
  */
 import type { ServerResponse } from 'node:http';

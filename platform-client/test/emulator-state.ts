@@ -1,6 +1,6 @@
 /**
- * State of the platform emulator: users, sessions and the device registry (platform-api.md
- * "Devices", reference-notes §2.1–§2.3). Device auth matches the worker: the pair
+ * State of the platform emulator: users, sessions and the device registry (docs/platform.md
+ * "Devices", docs/platform.md, "Devices"–docs/platform.md, "Devices"). Device auth matches the worker: the pair
  * (id, sha256(token), not revoked), and every miss gives the same 401 so ids cannot be probed.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 export interface EmuUser {
   id: string;
   login: string;
-  /** null: the worker did not compute it, and the proxy leaves `unread` out (reference-notes §2.3). */
+  /** null: the worker did not compute it, and the proxy leaves `unread` out (docs/platform.md, "Devices"). */
   unread: number | null;
 }
 
@@ -46,9 +46,9 @@ export interface EmuState {
   events: EmuEvent[];
 }
 
-/** Ring size per user (platform-api.md "Limits"). */
+/** Ring size per user (docs/platform.md, "Limits"). */
 export const EVENT_RING = 200;
-/** Presence window after a heartbeat (platform-api.md "Limits"). */
+/** Presence window after a heartbeat (docs/platform.md, "Limits"). */
 export const PRESENCE_MS = 60_000;
 
 /** Creates empty emulator state on the given clock. */
@@ -56,12 +56,12 @@ export function createEmuState(now: () => number): EmuState {
   return { now, users: new Map(), sessions: new Map(), devices: new Map(), events: [] };
 }
 
-/** sha256 hex of a token: the worker stores only this (reference-notes §2.1). */
+/** sha256 hex of a token: the worker stores only this (docs/platform.md, "Devices"). */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** A fresh device token: `tind_` plus 32 random bytes in base64url (reference-notes §2.1). */
+/** A fresh device token: `tind_` plus 32 random bytes in base64url (docs/platform.md, "Devices"). */
 export function mintToken(): string {
   return `tind_${randomBytes(32).toString('base64url')}`;
 }
@@ -99,7 +99,7 @@ export function appendEvent(state: EmuState, userId: string, kind: string, detai
   }
 }
 
-/** The list entry shape of GET /api/devices (platform-api.md "Resources"). */
+/** The list entry shape of GET /api/devices (docs/platform.md, "Devices"). */
 export function listEntry(state: EmuState, device: EmuDevice): Record<string, unknown> {
   return {
     id: device.id,

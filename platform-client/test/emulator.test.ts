@@ -1,6 +1,6 @@
 /**
- * The emulator checked against the spec's own statements (platform-api.md "Devices",
- * "Errors", "Limits"; reference-notes §2), so the client tests rest on a faithful double.
+ * The emulator checked against the spec's own statements (docs/platform.md, "Devices",
+ * "Errors", "Limits"; docs/platform.md, "Devices"), so the client tests rest on a faithful double.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPlatformEmulator, type PlatformEmulator } from './platform-emulator.ts';
@@ -174,7 +174,7 @@ describe('relay', () => {
   });
 
   it('reads the limit in both readings: 8192 characters of two-byte text pass, 8193 do not', async () => {
-    // "at most 8192 bytes" ("Limits") and "8192 characters" (reference-notes §2.4) disagree
+    // "at most 8192 bytes" ("Limits") and "8192 characters" (docs/platform.md, "Devices") disagree
     // beyond ASCII; the emulator accepts both readings, so a client cannot lean on either.
     const fill = (n: number) => JSON.stringify({ r: 'é'.repeat(n - 8) });
     expect(Array.from(fill(8192))).toHaveLength(8192);
@@ -281,7 +281,7 @@ describe('other device routes', () => {
     const served = await fetch(out.body.url as string);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer()).toString()).toBe('png-bytes');
-    // platform-api.md names no media types: a text result stored as media is one reading it allows.
+    // docs/platform.md names no media types: a text result stored as media is one reading it allows.
     expect((await call('POST', '/api/media', { ...creds(), data: 'AA==', contentType: 'text/plain' })).status).toBe(
       200,
     );
@@ -361,7 +361,7 @@ describe('other device routes', () => {
     });
   });
 
-  it('answers a hung worker with 503 {error} (platform-api.md "Errors": the 10 s bound)', async () => {
+  it('answers a hung worker with 503 {error} (docs/platform.md, "Errors": the 10 s bound)', async () => {
     emu.setWorkerDown('hang');
     expect(await call('POST', '/api/devices/heartbeat', creds())).toMatchObject({
       status: 503,

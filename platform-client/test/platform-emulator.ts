@@ -1,6 +1,6 @@
 /**
- * A faithful stand-in for the hosted platform's device-facing routes (issue 10, item 9;
- * ARCHITECTURE §7: test doubles are faithful servers of the documented protocol). It runs on
+ * A faithful stand-in for the hosted platform's device-facing routes (
+ * docs/testing.md, "Rules": test doubles are faithful servers of the documented protocol). It runs on
  * node:http at 127.0.0.1, port 0, on an injectable clock, and is itself tested against the
  * spec's statements in emulator.test.ts.
  */
@@ -50,7 +50,7 @@ export interface PlatformEmulator {
   enrolDevice(session: string, name: string, extra?: Record<string, unknown>): { deviceId: string; token: string };
   /** The owner's unread count; null when the worker does not compute it (the reply leaves it out). */
   setUnread(userId: string, unread: number | null): void;
-  /** sendPushToUser: a notify envelope to every device that beat within 120 s (platform-api.md "Web Push" 3). */
+  /** sendPushToUser: a notify envelope to every device that beat within 120 s (docs/platform.md, "Web Push"). */
   pushToUser(
     userId: string,
     push: { title?: string; body?: string; url?: string; tag?: string },
@@ -132,7 +132,7 @@ function route(
   return served ? { status: 200, raw: served } : fail(404, 'not found');
 }
 
-/** POST /api/media takes a session, or device credentials in the body (platform-api.md "Location and media"). */
+/** POST /api/media takes a session, or device credentials in the body (docs/platform.md, "Other device routes"). */
 function media(req: EmuRequest, ctx: EmuContext): EmuReply {
   if (req.body.deviceId !== undefined || req.body.token !== undefined) return DEVICE_MEDIA(req, ctx);
   const userId = sessionUser(req, ctx);
@@ -211,7 +211,7 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
         ctx,
       );
       const body = reply.body as { device_id?: string; device_token?: string | null; error?: string };
-      // Endpoint devices get no token (platform-api.md "Devices"): theirs is the empty string here.
+      // Endpoint devices get no token (docs/platform.md, "Devices"): theirs is the empty string here.
       if (reply.status !== 200 || !body.device_id || (extra.kind !== 'endpoint' && !body.device_token))
         throw new Error(`enrolDevice failed: ${body.error ?? reply.status}`);
       return { deviceId: body.device_id, token: body.device_token ?? '' };

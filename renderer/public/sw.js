@@ -1,5 +1,5 @@
 /*
- * Robot Cockpit service worker (issue 11): shows the cockpit's Web Push notices and opens their
+ * Robot Cockpit service worker: shows the cockpit's Web Push notices and opens their
  * address on a click. It has no fetch handler on purpose: the dashboard and the API always come
  * from the network, so a new build or a stopped robot is never hidden behind a cache.
  *

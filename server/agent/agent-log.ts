@@ -4,7 +4,7 @@
  * updated while the model streams (same id), each update sent as `{type: "agent_log", row}` on
  * /ws at most ~20 times a second per row (the last state always goes out). A row is persisted
  * when it is finished, through the bounded, torn-line tolerant JSON-lines store
- * (ARCHITECTURE.md §5), so a restart reloads every finished row.
+ * (docs/architecture.md, "Configuration and persistence"), so a restart reloads every finished row.
  */
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';

@@ -1,7 +1,7 @@
 /**
  * The agent runtime: starts one turn for a persona with the configured model, the robot's
  * tools (plus the fleet tools, unless the turn itself came through the fleet: a one-hop depth
- * cap, reference-notes.md §3), the watchdog and the latched stop, and records it in the agent
+ * cap, docs/platform.md, "Errors"), the watchdog and the latched stop, and records it in the agent
  * log. `start` writes the user's row and returns its id at once; the turn runs on.
  */
 import type { CredentialKind } from '../contract/ws.ts';

@@ -1,7 +1,7 @@
 /**
- * The agent runtime of server A composed once (issue 7): model settings, the agent log, the
- * robot's tools, the Ask runner, fleet chat and the thinker. The lead wires it in
- * server/index.ts and mounts `agentRoutes(agent)`; the platform client gets `runFleetTurn`.
+ * The agent runtime of the desktop server composed once: model settings, the agent log, the
+ * robot's tools, the Ask runner, fleet chat and the thinker. server/index.ts wires it in
+ * and mounts `agentRoutes(agent)`; the platform client gets `runFleetTurn`.
  * Nothing here listens or reads process.env.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The dashboard's Ask (cockpit-api.md: POST /api/control/ask, GET /api/ask/last): ONE turn at a
+ * The dashboard's Ask (docs/contract.md: POST /api/control/ask, GET /api/ask/last): ONE turn at a
  * time for the persona "dashboard" with every tool, under the watchdog (60 s overall, 20 s of
  * model silence). It answers at once with the id of the prompt's row; the output streams to /ws
  * as agent_log rows, and /api/ask/last tells how the last turn ended.

@@ -1,8 +1,8 @@
 /**
  * Fleet turns: a prompt from another device of the owner's fleet, run for the persona "fleet"
- * WITHOUT the fleet tools (one-hop depth cap, reference-notes.md §3). Two doors lead here:
+ * WITHOUT the fleet tools (one-hop depth cap, docs/platform.md, "Errors"). Two doors lead here:
  * POST /api/chat, which the platform's endpoint proxy calls and which waits up to 75 s
- * (cockpit-api.md, Limits) before a 504, and `runFleetTurn`, which the platform client calls for
+ * (docs/contract.md, "Limits") before a 504, and `runFleetTurn`, which the platform client calls for
  * relay `invoke` envelopes with its own budget and signal.
  */
 import type { CredentialKind } from '../contract/ws.ts';
@@ -42,7 +42,7 @@ export interface FleetTurnAnswer {
 }
 
 export const CHAT_WAIT_MS = 75_000;
-/** The endpoint chat budget is 90 s end to end (reference-notes.md §2.5). */
+/** The endpoint chat budget is 90 s end to end (docs/platform.md, "Devices"). */
 export const FLEET_LIMITS: WatchdogLimits = Object.freeze({ overallMs: 90_000, idleMs: 20_000 });
 
 const seconds = (ms: number) => (ms < 1000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));

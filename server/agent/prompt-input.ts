@@ -1,7 +1,7 @@
 /** Edge validation of a prompt body: `{prompt}` of 1-4000 characters, else a 400 naming the field. */
 import { badRequest } from '../errors.ts';
 
-/** A prompt fits the platform's device ask too: at most 4000 characters (reference-notes.md §2.6). */
+/** A prompt fits the platform's device ask too: at most 4000 characters (docs/platform.md, "Devices"). */
 export const PROMPT_MAX_CHARS = 4000;
 
 export function parsePrompt(raw: unknown, options: { extraFields?: boolean; textAlias?: boolean } = {}): string {
@@ -11,7 +11,7 @@ export function parsePrompt(raw: unknown, options: { extraFields?: boolean; text
     for (const key of Object.keys(body))
       if (key !== 'prompt') throw badRequest(`unknown field ${key} (expected prompt)`);
   }
-  // Server B and the platform's endpoint proxy also send {text}; /api/chat accepts either.
+  // The wheeled server and the platform's endpoint proxy also send {text}; /api/chat accepts either.
   const value = body.prompt ?? (options.textAlias ? body.text : undefined);
   if (value === undefined) throw badRequest('prompt is required (1-4000 characters)');
   if (typeof value !== 'string') throw badRequest('prompt must be a string (1-4000 characters)');

@@ -1,5 +1,5 @@
 /**
- * Ties a turn to the latched stop (issue 7, item 3): the moment the operator's stop latches,
+ * Ties a turn to the latched stop: the moment the operator's stop latches,
  * the turn's signal aborts, so a tool call still waiting is cancelled and no further model call
  * or tool runs. Control would refuse each later move with STOP_LATCHED anyway; aborting also
  * ends the turn instead of letting the model retry against a latched robot. The latch has no

@@ -1,5 +1,5 @@
 /**
- * The thinker's repertoire (reference-notes.md §4, thinker persona): exactly one small
+ * The thinker's repertoire (docs/contract.md, "How the desktop server behaves", thinker persona): exactly one small
  * expressive action per cycle, rotating emotion → antenna wiggle → gentle look → small body
  * turn. Without a model the rules below choose the values; with one, the model gets only the
  * tool of this cycle's kind, whose input is clamped to the same gentle ranges.

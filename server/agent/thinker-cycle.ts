@@ -11,6 +11,7 @@ import { ACTION_LABELS, planByRules, type ActionKind } from './thinker-actions.t
 import type { AgentTool, ToolContext } from './tools/types.ts';
 import { runTurnLoop, type TurnSink } from './turn-loop.ts';
 import type { Watchdog } from './watchdog.ts';
+import { messageOf } from '../errors.ts';
 
 export interface ActionOutcome {
   /** The journal line. */
@@ -18,7 +19,6 @@ export interface ActionOutcome {
   tool: ToolRecord;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 async function runOne(tool: AgentTool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolRecord> {
   try {

@@ -1,5 +1,5 @@
 /**
- * When the thinker must hold still (issue 7, item 7): it never overlaps a manual move and never
+ * When the thinker must hold still: it never overlaps a manual move and never
  * wakes a sleeping robot. Paused while asleep (motors off, or antennas parked as in the sleep
  * pose), while someone moves the robot by hand (gravity compensation) and while an operator
  * drives the head; a cycle is skipped when a move runs, an Ask turn runs, or an operator did
@@ -12,7 +12,7 @@ import type { EventFrame } from '../contract/ws.ts';
 export const OPERATOR_QUIET_MS = 10_000;
 /** A joystick start without its release this recent still counts as driving. */
 const DRIVING_WINDOW_MS = 60_000;
-/** The sleep pose parks the antennas at ±174.8° (daemon-api.md §3.0); awake they sit near ±10°. */
+/** The sleep pose parks the antennas at ±174.8° (docs/daemon.md, "Conventions"); awake they sit near ±10°. */
 const PARKED_ANTENNA_DEG = 150;
 
 export interface GateInputs {

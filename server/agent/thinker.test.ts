@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RobotState, ServiceState } from '../contract/state.ts';
 import type { EventFrame } from '../contract/ws.ts';
 import { silentLog } from '../log.ts';
-import { createPersonaRegistry } from '../motion/personas.ts';
+import { createAutonomyRegistry } from '../motion/autonomy.ts';
 import { groupMoves } from '../motion/move-library.ts';
 import { EMOTIONS_DATASET, EMOTION_NAMES } from '../sim/library-names.ts';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
@@ -36,7 +36,7 @@ function awakeState(over: Partial<RobotState> = {}): RobotState {
 interface Setup {
   thinker: Thinker;
   calls: Call[];
-  personas: ReturnType<typeof createPersonaRegistry>;
+  autonomy: ReturnType<typeof createAutonomyRegistry>;
   services: Map<string, ServiceState>;
   agentLog: AgentLog;
   world: { state: RobotState; moveRunning: boolean; events: EventFrame[] };
@@ -61,7 +61,7 @@ afterEach(async () => {
 
 async function build(model?: ModelProvider, intervalSeconds = 30): Promise<Setup> {
   const calls: Call[] = [];
-  const personas = createPersonaRegistry(silentLog);
+  const autonomy = createAutonomyRegistry(silentLog);
   const services = new Map<string, ServiceState>();
   const world = { state: awakeState(), moveRunning: false, events: [] as EventFrame[] };
   const agentLog = createAgentLog({ file: join(dir.dir, 'log.jsonl'), broadcast: () => undefined, log: silentLog });
@@ -76,7 +76,7 @@ async function build(model?: ModelProvider, intervalSeconds = 30): Promise<Setup
       calls.push(['look', input]),
       { uuid: 'u', applied: { duration: 1, ...input }, clamped: {} }
     ),
-    personas,
+    autonomy,
     arbiter: { current: () => (world.moveRunning ? { uuid: 'm', label: 'look' } : undefined) },
     latch: { engaged: () => false },
   };
@@ -99,7 +99,7 @@ async function build(model?: ModelProvider, intervalSeconds = 30): Promise<Setup
     log: silentLog,
     random: () => 0.3,
   });
-  setup = { thinker, calls, personas, services, agentLog, world };
+  setup = { thinker, calls, autonomy, services, agentLog, world };
   return setup;
 }
 
@@ -149,12 +149,12 @@ describe('thinker on its schedule (rules, no model)', () => {
     vi.useFakeTimers();
     const s = await build();
     s.thinker.start();
-    await s.personas.pauseAll('demo');
+    await s.autonomy.pauseAll('demo');
     expect(s.services.get('thinker')).toEqual({ state: 'paused', detail: 'paused by demo mode' });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(s.calls).toEqual([]);
     expect(journal(s)).toEqual([]);
-    await s.personas.resumeAll('demo');
+    await s.autonomy.resumeAll('demo');
     await vi.advanceTimersByTimeAsync(30_000);
     expect(s.calls).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 /**
- * The thinker persona (reference-notes.md §4): every `thinkerIntervalSeconds` (the first cycle
+ * The thinker persona (docs/contract.md, "How the desktop server behaves"): every `thinkerIntervalSeconds` (the first cycle
  * after min(interval, 15) s) it makes exactly ONE small expressive action, rotating emotion →
  * antenna wiggle → gentle look → small body turn, and writes one journal row (persona
  * "thinker"). It registers with the persona registry, so demo mode and the latched stop pause
@@ -11,7 +11,7 @@ import type { EventFrame } from '../contract/ws.ts';
 import type { Log } from '../log.ts';
 import type { Arbiter } from '../motion/arbiter.ts';
 import type { MoveLibraryCache } from '../motion/move-library.ts';
-import type { PersonaRegistry } from '../motion/personas.ts';
+import type { AutonomyRegistry } from '../motion/autonomy.ts';
 import type { StopLatch } from '../motion/stop-latch.ts';
 import type { AgentLog } from './agent-log.ts';
 import type { ModelProvider } from './providers/types.ts';
@@ -24,7 +24,7 @@ import { startWatchdog, type WatchdogLimits } from './watchdog.ts';
 export interface ThinkerDeps {
   /** Control's moves plus the registry, the arbiter (is a move running?) and the latch. */
   control: ThinkerControl & {
-    personas: Pick<PersonaRegistry, 'register' | 'reasons'>;
+    autonomy: Pick<AutonomyRegistry, 'register' | 'reasons'>;
     arbiter: Pick<Arbiter, 'current'>;
     latch: Pick<StopLatch, 'engaged'>;
   };
@@ -83,7 +83,7 @@ class ThinkerLoop implements Thinker {
     const { intervalSeconds } = this.deps;
     const first = Math.min(intervalSeconds, FIRST_CYCLE_MAX_S);
     this.show('running', `first cycle in ${first} s, then every ${intervalSeconds} s`);
-    this.unregister = this.deps.control.personas.register('thinker', {
+    this.unregister = this.deps.control.autonomy.register('thinker', {
       pause: () => {
         this.paused = true;
         this.inFlight?.abort(new Error(`paused by ${this.pauseReason()}`));
@@ -175,6 +175,6 @@ class ThinkerLoop implements Thinker {
   }
 
   private pauseReason(): string {
-    return this.deps.control.personas.reasons().includes('stop') ? 'the latched stop' : 'demo mode';
+    return this.deps.control.autonomy.reasons().includes('stop') ? 'the latched stop' : 'demo mode';
   }
 }

@@ -8,6 +8,7 @@
 import { abortReason } from './providers/http-stream.ts';
 import type { ChatMessage, ModelProvider, ToolCall, ToolResultMessage } from './providers/types.ts';
 import { TOOL_IMAGES, type AgentTool, type ToolContext, type ToolOutput } from './tools/types.ts';
+import { messageOf } from '../errors.ts';
 
 export interface TurnSink {
   text(delta: string): void;
@@ -100,7 +101,7 @@ async function runTool(input: TurnLoopInput, call: ToolCall, invalid: string | u
       );
       output = await (input.busy ? input.busy(running) : running);
     } catch (caught) {
-      error = caught instanceof Error ? caught.message : String(caught);
+      error = messageOf(caught);
     }
   }
   if (error !== undefined || !output) {

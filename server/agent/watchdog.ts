@@ -1,5 +1,5 @@
 /**
- * The turn watchdog (issue 7, item 5; reference-notes.md §4: Ask ran under a 60 s watchdog):
+ * The turn watchdog (docs/contract.md, "How the desktop server behaves": Ask ran under a 60 s watchdog):
  * a turn is aborted when it runs past its overall budget, or when the model goes quiet, i.e.
  * no provider event for `idleMs`. Time spent inside a tool (a spoken sentence, a fleet call that
  * waits up to 45 s) is the robot working, not the model hanging, so it does not count as idle.

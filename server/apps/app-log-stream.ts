@@ -10,7 +10,7 @@
 import { realSchedule, type Schedule } from '../clock.ts';
 import type { AppLogLine, AppLogs, AppLogSource } from '../contract/apps.ts';
 import type { Log } from '../log.ts';
-import { DAEMON_UNIT, runJournalctl, type CommandResult } from './app-logs.ts';
+import { DAEMON_UNIT, recentAppLogs, runJournalctl, type CommandResult, type RecentAppLogs } from './app-logs.ts';
 import { createAppFilter, readRecord, type JournalRecord } from './journal-lines.ts';
 import { followJournal, followLogStream, type Following, type Spawner, type StreamFollower } from './log-followers.ts';
 
@@ -215,6 +215,25 @@ export function createAppLogStream(deps: AppLogStreamDeps): AppLogStream {
       cancelRetry?.();
       following?.stop();
       following = null;
+    },
+  };
+}
+
+/**
+ * What the logs route and the bundle read: the live follow's lines when it has some for the app
+ * (or its plain reason), else a one-shot read of the journal or log stream backlog (app-logs.ts).
+ */
+export function liveAppLogs(stream: AppLogStream, read: (app: string) => Promise<AppLogs>): RecentAppLogs {
+  const remembered = recentAppLogs(async (app) => {
+    const live = stream.status(app);
+    return live && (!live.available || live.lines.length > 0) ? live : read(app);
+  });
+  return {
+    read: (app) => remembered.read(app),
+    recent() {
+      const live = stream.recent();
+      const names = new Set(live.map((l) => l.app));
+      return [...live, ...remembered.recent().filter((l) => !names.has(l.app))];
     },
   };
 }

@@ -2,13 +2,12 @@
  * An app's output, from where the daemon's log can be read (read-only, filtered to the app by
  * journal-lines.ts): the systemd journal when the daemon runs on this host under systemd
  * (unit `reachy-mini-daemon`, as the robot installs it), else the daemon's own log stream
- * (WS /logs/ws/daemon, Wireless builds only: daemon-api.md §3.12). When neither is there the
+ * (WS /logs/ws/daemon, Wireless builds only: docs/daemon.md, "The protocol as the cockpit uses it"). When neither is there the
  * answer says so plainly instead of an empty list.
  */
 import { execFile } from 'node:child_process';
 import WebSocket from 'ws';
 import type { AppLogs } from '../contract/apps.ts';
-import type { AppLogStream } from './app-log-stream.ts';
 import { appLines, parseJournal } from './journal-lines.ts';
 
 export const DAEMON_UNIT = 'reachy-mini-daemon';
@@ -132,24 +131,5 @@ export function recentAppLogs(read: (app: string) => Promise<AppLogs>, keep = 5)
       return logs;
     },
     recent: () => [...last.values()],
-  };
-}
-
-/**
- * What the logs route and the bundle read: the live follow's lines when it has some for the app
- * (or its plain reason), else a one-shot read of the journal or log stream backlog (app-logs.ts).
- */
-export function liveAppLogs(stream: AppLogStream, read: (app: string) => Promise<AppLogs>): RecentAppLogs {
-  const remembered = recentAppLogs(async (app) => {
-    const live = stream.status(app);
-    return live && (!live.available || live.lines.length > 0) ? live : read(app);
-  });
-  return {
-    read: (app) => remembered.read(app),
-    recent() {
-      const live = stream.recent();
-      const names = new Set(live.map((l) => l.app));
-      return [...live, ...remembered.recent().filter((l) => !names.has(l.app))];
-    },
   };
 }

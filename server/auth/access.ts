@@ -1,7 +1,7 @@
 /**
  * The access model of one cockpit, composed once: owner token, passkey sessions, loopback
- * trust, brute-force throttle, the control guard and the handshake routes. Server A and
- * server B each build one over the same data folder.
+ * trust, brute-force throttle, the control guard and the handshake routes. The desktop server and
+ * the wheeled server each build one over the same data folder.
  */
 import type { Config } from '../config.ts';
 import type { GateDeps } from '../http/access-gate.ts';
@@ -13,7 +13,7 @@ import { createFailureThrottle } from './brute-force.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { createPairingCodes, type PairingCodes } from './pairing.ts';
 import { createPasskeyService, type PasskeyService } from './passkeys.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter } from '../http/rate-limit.ts';
 import { createSessionStore, type SessionStore } from './sessions.ts';
 
 export interface AccessOptions {

@@ -1,6 +1,6 @@
 /**
- * The passkey handshake routes (cockpit-api.md, "auth handshake"): reachable without a key,
- * owner-only rules enforced here. Shared by server A and server B. Bodies are this project's
+ * The passkey handshake routes (docs/contract.md, "Routes"): reachable without a key,
+ * owner-only rules enforced here. Shared by the desktop server and the wheeled server. Bodies are this project's
  * design, since the spec leaves them open: begin answers `{challengeId, options}` and complete
  * takes `{challengeId, response}`.
  */

@@ -1,5 +1,5 @@
 /**
- * Growing delays after failed credentials (issue 3, "Brute force"). Intended use: after a
+ * Growing delays after failed credentials. Intended use: after a
  * credential check FAILS for a non-local client, call recordFailure and hold the failure
  * answer back by delayFor(key). A request whose credential is valid is never delayed or refused,
  * and recordSuccess clears the history, so the owner can never be locked out.

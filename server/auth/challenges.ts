@@ -1,5 +1,5 @@
 /**
- * Server-side WebAuthn challenges (reference-notes.md §4 "Passkey flow"): each ceremony's
+ * Server-side WebAuthn challenges (docs/contract.md, "Passkey flow"): each ceremony's
  * challenge is kept here under a random id that the client echoes back. A challenge is bound to
  * its ceremony type, expires after 5 minutes and is removed on first use, so a captured response
  * can never be replayed.

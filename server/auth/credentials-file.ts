@@ -1,5 +1,5 @@
 /**
- * The on-disk shape of credentials.json and its validator (reference-notes.md §4: id, public
+ * The on-disk shape of credentials.json and its validator (docs/contract.md, "How the desktop server behaves": id, public
  * key, sign count, label, created time; 0600 like every data-dir file).
  */
 import { isRecord, isStringArray } from './shape.ts';

@@ -1,5 +1,5 @@
 /**
- * Server A's HTTPS listener for LAN browsers (passkeys need a secure context), with the
+ * The desktop server's HTTPS listener for LAN browsers (passkeys need a secure context), with the
  * certificate from the local authority, renewed while running, and the CA download and trust
  * page that the shell serves publicly.
  */
@@ -9,7 +9,7 @@ import type { RequestListener } from 'node:http';
 import type { ShellExtras } from '../http/static-shell.ts';
 import type { Log } from '../log.ts';
 import { systemClock } from './clock.ts';
-import { hostIdentity } from './host-identity.ts';
+import { hostIdentity } from '../http/host-identity.ts';
 import { ensureTls, type TlsMaterial } from './tls.ts';
 import { renderTrustPage } from './trust-page.ts';
 

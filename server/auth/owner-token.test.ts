@@ -2,7 +2,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
-import { ensureOwnerToken, tokensEqual } from './owner-token.ts';
+import { ensureOwnerToken } from './owner-token.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -34,15 +34,5 @@ describe('ensureOwnerToken', () => {
     await writeFile(file, 'short\n');
     await expect(ensureOwnerToken(dir)).rejects.toThrow(/owner-token/);
     expect(await readFile(file, 'utf8')).toBe('short\n');
-  });
-});
-
-describe('tokensEqual', () => {
-  it('is true only for identical strings, whatever the lengths', () => {
-    expect(tokensEqual('abcdefghijklmnop', 'abcdefghijklmnop')).toBe(true);
-    expect(tokensEqual('abcdefghijklmnop', 'abcdefghijklmnoq')).toBe(false);
-    expect(tokensEqual('abcdefghijklmnop', 'abcdefghijklmno')).toBe(false);
-    expect(tokensEqual('', 'x')).toBe(false);
-    expect(tokensEqual('é', 'e\u0301')).toBe(false);
   });
 });

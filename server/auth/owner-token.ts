@@ -1,8 +1,8 @@
 /**
- * The owner bearer token (cockpit-api.md, Authentication: "owner bearer"): ROBOT_TOKEN when
+ * The owner bearer token (docs/contract.md, "Authentication": "owner bearer"): ROBOT_TOKEN when
  * configured, else one generated on first run and kept in the data dir.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILE_MODE, writeFileAtomic } from '../store/atomic-write.ts';
@@ -43,28 +43,4 @@ async function readStored(file: string): Promise<string | undefined> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-}
-
-/**
- * Compares two secrets in constant time. Both sides are hashed first, so the comparison always
- * runs over 32 bytes and neither the content nor the length of the expected secret leaks.
- */
-export function tokensEqual(a: string, b: string): boolean {
-  return timingSafeEqual(sha256(a), sha256(b));
-}
-
-/**
- * tokensEqual for a secret checked on every request (the owner token): the expected side's
- * digest is kept between calls, since hashing it each time showed in the throughput benchmark.
- * One entry only: a different secret simply replaces it.
- */
-export function matchesSecret(presented: string, secret: string): boolean {
-  if (expected?.secret !== secret) expected = { secret, digest: sha256(secret) };
-  return timingSafeEqual(sha256(presented), expected.digest);
-}
-
-let expected: { secret: string; digest: Buffer } | undefined;
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }

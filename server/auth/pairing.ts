@@ -1,5 +1,5 @@
 /**
- * One-time pairing codes (issue 3, "Dashboard pairing"): the signed-in desktop shows a QR link
+ * One-time pairing codes: the signed-in desktop shows a QR link
  * carrying a code, and a phone that opens it may enrol its own passkey without the enrolment
  * token. A code lives 5 minutes and works once.
  */

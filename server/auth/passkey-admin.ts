@@ -1,6 +1,6 @@
 /**
- * Owner-side passkey management behind GET/DELETE /api/auth/credentials (cockpit-api.md "auth
- * handshake") and the status route. The HTTP layer checks the caller is the owner first.
+ * Owner-side passkey management behind GET/DELETE /api/auth/credentials (docs/contract.md,
+ * "Routes") and the status route. The HTTP layer checks the caller is the owner first.
  */
 import { AppError } from '../errors.ts';
 import { toPublicCredential } from './credential-store.ts';
@@ -44,7 +44,7 @@ export async function renameCredential(ctx: PasskeyContext, id: string, label: s
 
 /**
  * Deletes a passkey and ends every session it opened. The last one stays when no owner token
- * exists (reference-notes.md §4: 409), since nothing else could sign in afterwards.
+ * exists (docs/contract.md, "How the desktop server behaves": 409), since nothing else could sign in afterwards.
  */
 export async function deleteCredential(ctx: PasskeyContext, id: string): Promise<void> {
   if (!ctx.credentials.find(id)) throw new AppError('NOT_FOUND', 'no such passkey');

@@ -8,7 +8,7 @@ import type { CredentialStore } from './credential-store.ts';
 import type { PairingCodes } from './pairing.ts';
 import type { SessionStore } from './sessions.ts';
 
-/** How a registration was allowed (issue 3: first use, owner, enrolment token or pairing code). */
+/** How a registration was allowed (first use, owner, enrolment token or pairing code). */
 export type EnrolmentGrant = 'first-use' | 'owner' | 'token' | 'pairing';
 
 export interface RegisterPayload {
@@ -41,9 +41,4 @@ export interface NewSession {
   id: string;
   key: string;
   expiresAt: number;
-}
-
-/** Why a thrown library error failed: its message, for logs and 4xx bodies. */
-export function reasonOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,14 +1,13 @@
 /**
- * Passkey sign-in (issue 3; reference-notes.md §4 "Passkey flow"). Errors: unknown, used,
+ * Passkey sign-in (docs/contract.md, "Passkey flow"). Errors: unknown, used,
  * expired or wrong-kind challenge → BAD_REQUEST; malformed response → BAD_REQUEST; unknown
  * credential, bad signature or a counter that went backwards → AUTH_REQUIRED. Only a verified
  * sign-in writes (the new counter and last-use time).
  */
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest, messageOf } from '../errors.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
-import { reasonOf } from './passkey-context.ts';
 import type { NewSession, PasskeyContext } from './passkey-context.ts';
 import { parseAuthenticationResponse } from './passkey-response.ts';
 
@@ -61,8 +60,8 @@ export async function loginComplete(
       requireUserVerification: false,
     });
   } catch (error) {
-    ctx.log.info('passkey sign-in refused', { reason: reasonOf(error) });
-    throw new AppError('AUTH_REQUIRED', `passkey sign-in failed: ${reasonOf(error)}`);
+    ctx.log.info('passkey sign-in refused', { reason: messageOf(error) });
+    throw new AppError('AUTH_REQUIRED', `passkey sign-in failed: ${messageOf(error)}`);
   }
   if (!verification.verified) throw new AppError('AUTH_REQUIRED', 'passkey sign-in failed: bad signature');
   const counter = verification.authenticationInfo.newCounter;

@@ -1,18 +1,17 @@
 /**
- * Passkey registration (issue 3; reference-notes.md §4 "Passkey flow", "Who may register").
+ * Passkey registration (docs/contract.md, "Passkey flow", "Who may register").
  * Errors: unknown, used, expired or wrong-kind challenge → BAD_REQUEST; malformed or unverifiable
  * response → BAD_REQUEST; enrolment not allowed → AUTH_FORBIDDEN. No failure touches the stored
  * credentials: the only write is the final add, after every check has passed.
  */
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest, messageOf } from '../errors.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
 import { toPublicCredential } from './credential-store.ts';
 import type { PublicCredential } from './credential-store.ts';
 import type { StoredCredential } from './credentials-file.ts';
-import { tokensEqual } from './owner-token.ts';
-import { reasonOf } from './passkey-context.ts';
+import { tokensEqual } from '../http/secret-compare.ts';
 import type { EnrolmentGrant, NewSession, PasskeyContext } from './passkey-context.ts';
 import { parseRegistrationResponse } from './passkey-response.ts';
 
@@ -103,7 +102,7 @@ async function verify(response: RegistrationResponseJSON, challenge: string, rpI
       requireUserVerification: false,
     });
   } catch (error) {
-    throw badRequest(`passkey registration rejected: ${reasonOf(error)}`);
+    throw badRequest(`passkey registration rejected: ${messageOf(error)}`);
   }
   if (!verification.verified) throw badRequest('passkey registration could not be verified');
   // The library reads the id from authenticator data; the envelope must name the same one.

@@ -1,5 +1,5 @@
 /**
- * Edge validation of the WebAuthn responses a browser posts back (issue 3, "Bad input"). Anything
+ * Edge validation of the WebAuthn responses a browser posts back. Anything
  * that is not shaped like a response, or whose clientDataJSON does not decode, is a 400 here,
  * before any verification runs or any state changes.
  */

@@ -59,7 +59,7 @@ describe('first enrolment (trust on first use) and sign-in', () => {
     expect(h.service.listCredentials()[0]).not.toHaveProperty('publicKey');
   });
 
-  it('offers the options the issue asks for and excludes credentials already enrolled', async () => {
+  it('offers resident-key and user-verification options and excludes credentials already enrolled', async () => {
     const first = await h.service.registerBegin({ rpId: RP_ID, origin: ORIGIN, caller: { owner: false } });
     expect(first.options.rp).toEqual({ name: 'Robot Cockpit', id: RP_ID });
     expect(first.options.authenticatorSelection).toMatchObject({

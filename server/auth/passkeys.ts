@@ -1,5 +1,5 @@
 /**
- * The passkey service behind the /api/auth/* routes (cockpit-api.md "auth handshake", issue 3).
+ * The passkey service behind the /api/auth/* routes (docs/contract.md, "Routes").
  * Plain async functions over injected stores; the HTTP layer resolves the relying party
  * (relying-party.ts), decides who the caller is, and sets or clears the session cookie.
  */

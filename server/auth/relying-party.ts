@@ -1,5 +1,5 @@
 /**
- * The WebAuthn relying party of a request (issue 3: "RP ID and origin come from ROBOT_RP_ID /
+ * The WebAuthn relying party of a request ("RP ID and origin come from ROBOT_RP_ID /
  * ROBOT_ORIGIN or the request host"). The browser binds every passkey to the RP ID and stamps
  * the page origin into each response, so both must be what the browser sees.
  */

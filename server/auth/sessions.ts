@@ -1,5 +1,5 @@
 /**
- * Server-side passkey sessions (issue 3: stored server-side, survive a restart, end at logout
+ * Server-side passkey sessions (stored server-side, survive a restart, end at logout
  * or expiry). The cookie carries a random id; only its SHA-256 digest is stored, so a copy of
  * sessions.json cannot be replayed as a cookie.
  */

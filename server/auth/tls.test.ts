@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, recordingLog } from '../store/testing/temp-dir.ts';
 import { systemClock } from './clock.ts';
-import { hostIdentity } from './host-identity.ts';
+import { hostIdentity } from '../http/host-identity.ts';
 import { createFakeClock } from './testing/fake-clock.ts';
 import { certificateCovers } from './tls-certs.ts';
 import { ensureTls } from './tls.ts';

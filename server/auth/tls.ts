@@ -1,7 +1,7 @@
 /**
- * HTTPS for the LAN (issue 3): passkeys need a secure context, and a phone on the LAN reaches the
+ * HTTPS for the LAN: passkeys need a secure context, and a phone on the LAN reaches the
  * robot by name or address. On first run a local certificate authority is created in
- * `<dataDir>/tls/` and kept: the owner installs its certificate once per device, and server B
+ * `<dataDir>/tls/` and kept: the owner installs its certificate once per device, and the wheeled server
  * reuses it. The server certificate it signs is re-issued whenever it would no longer do.
  */
 import { X509Certificate } from 'node:crypto';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Log } from '../log.ts';
 import { setAside, writeFileAtomic } from '../store/atomic-write.ts';
 import type { Clock } from './clock.ts';
-import { isCertAddress, isDnsName } from './host-identity.ts';
+import { isCertAddress, isDnsName } from '../http/host-identity.ts';
 import {
   certificateCovers,
   createCaCertificate,
@@ -34,7 +34,7 @@ export interface TlsOptions {
   clock: Clock;
   log: Log;
   /**
-   * File stem of the server key and certificate, 'server' by default. Server B passes its own
+   * File stem of the server key and certificate, 'server' by default. The wheeled server passes its own
    * stem to get its own certificate from the shared authority.
    */
   leaf?: string;

@@ -1,6 +1,6 @@
 /**
  * The page a phone opens to trust the robot's local certificate authority before it signs in
- * over HTTPS (issue 3, "HTTPS for the LAN"). Rendered on the server, without scripts, so it
+ * over HTTPS. Rendered on the server, without scripts, so it
  * works on any browser before anything is trusted.
  */
 import QRCode from 'qrcode';

@@ -1,5 +1,5 @@
 /**
- * The camera setting (`ROBOT_CAMERA`, to be added to config.ts's table by the lead):
+ * The camera setting (`ROBOT_CAMERA`, in config.ts's table):
  * - `daemon` (default): the robot daemon's WebRTC camera, signalling on ws://<daemon host>:8443;
  *   `daemon:ws://host:port` names another signalling address;
  * - `device:<path>`: a local capture device through ffmpeg (v4l2, AVFoundation, DirectShow);
@@ -39,7 +39,7 @@ export function parseCameraSetting(raw: string): CameraSetting | undefined {
   return undefined;
 }
 
-/** webrtcsink's signalling server sits on the daemon's host, port 8443 (daemon-api.md §2). */
+/** webrtcsink's signalling server sits on the daemon's host, port 8443 (docs/daemon.md, "Conventions"). */
 export function defaultSignallingUrl(daemonUrl: string): string {
   // URL keeps the brackets of an IPv6 hostname, so it drops straight in.
   return `ws://${new URL(daemonUrl).hostname}:8443`;

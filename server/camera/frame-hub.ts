@@ -1,6 +1,5 @@
 /**
- * The frame hub: ONE upstream camera client per robot, shared by every viewer (ARCHITECTURE.md
- * §1; daemon-api.md §10.8). Viewers subscribe to JPEG or H.264 frames and each gets the newest
+ * The frame hub: ONE upstream camera client per robot, shared by every viewer (docs/architecture.md, "Processes and data flow"; docs/daemon.md, "Duties of the cockpit"). Viewers subscribe to JPEG or H.264 frames and each gets the newest
  * frame through its own mailbox, so a slow viewer drops frames without slowing the others.
  * The upstream client runs while someone needs it (a viewer, or a snapshot in the last
  * `idleStopMs`), or always when `idleStopMs` is null; H.264 sources decode to JPEG only while

@@ -3,7 +3,7 @@ import type { VideoRtp } from './video-rtp.ts';
 
 /**
  * What flows through the camera feature: frames from ONE upstream source per robot
- * (ARCHITECTURE.md §1), fanned out by the frame hub to every viewer.
+ * (docs/architecture.md, "Processes and data flow"), fanned out by the frame hub to every viewer.
  */
 
 /** One H.264 access unit in Annex-B form (start codes), as the daemon sent it. */

@@ -1,6 +1,6 @@
 /**
  * The camera feature's public entry: ONE upstream camera client per robot behind a frame hub
- * (ARCHITECTURE.md §1), the MJPEG and /ws viewers over it, and the choice of source from the
+ * (docs/architecture.md, "Processes and data flow"), the MJPEG and /ws viewers over it, and the choice of source from the
  * camera setting. README-camera.md has the wiring and the binary /ws frame layout.
  */
 import type { Log } from '../log.ts';

@@ -1,10 +1,10 @@
 /**
  * Keeps ONE upstream camera source running while the hub needs it: starts it, notices when
- * frames stop, and re-acquires it by itself (cockpit-api.md, States: "the cockpit re-acquires
+ * frames stop, and re-acquires it by itself (docs/contract.md, "States": "the cockpit re-acquires
  * by itself within about 1 second"). A source that cannot start is retried with capped
  * backoff. Re-acquiring only ever means stop + start of the source: daemon media is never
- * released or acquired here, on start-up retries or otherwise (cockpit-api.md, operational
- * rules; daemon-api.md §10.8).
+ * released or acquired here, on start-up retries or otherwise (docs/contract.md, operational
+ * rules; docs/daemon.md, "Duties of the cockpit").
  */
 import type { TimerClock } from '../clock.ts';
 import type { CameraHealth } from '../contract/health.ts';

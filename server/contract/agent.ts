@@ -1,5 +1,5 @@
 /**
- * The agent log row (issue 7, item 4; cockpit-api.md "Agent log row"): what the dashboard, the
+ * The agent log row (docs/contract.md, "Events"): what the dashboard, the
  * /ws `agent_log` frames, GET /api/log and the log file all carry.
  */
 

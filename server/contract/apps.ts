@@ -1,6 +1,6 @@
 /**
  * The robot's apps as the cockpit shows them (/api/console/apps*, the `apps` and `app_job` frames
- * on /ws, the STOP's app part). The daemon manages the apps (daemon-api.md §3.10); these are the
+ * on /ws, the STOP's app part). The daemon manages the apps (docs/daemon.md, "Apps"); these are the
  * cockpit's shapes, not the daemon's wire.
  */
 

@@ -9,7 +9,7 @@ export interface CockpitIdentity {
   name: string;
   /** Which robot this cockpit drives: `desktop` (Reachy Mini class) or `wheeled`. */
   kind: 'desktop' | 'wheeled';
-  /** Server A's HTTPS port for LAN browsers; null when HTTPS is off. */
+  /** The desktop server's HTTPS port for LAN browsers; null when HTTPS is off. */
   https_port: number | null;
   /** SHA-256 of the local certificate authority ("AB:CD:..."); null when HTTPS is off. */
   fingerprint: string | null;
@@ -59,7 +59,7 @@ export interface FleetPeer {
   version: string | null;
   /** The host to open and read health from: an address or a `.local` name. */
   host: string;
-  /** Plain HTTP port (server A's, or the daemon's). */
+  /** Plain HTTP port (the desktop server's, or the daemon's). */
   port: number;
   httpsPort: number | null;
   fingerprint: string | null;

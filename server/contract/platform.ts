@@ -1,5 +1,5 @@
 /**
- * The robot on the hosted agent platform (issue 10): the platform client's status snapshot, what
+ * The robot on the hosted agent platform: the platform client's status snapshot, what
  * GET /api/console/platform answers and `{type: "platform"}` frames carry. One declaration for
  * the client, the cockpit and the dashboard. It never holds a token: the identity appears only
  * as platform URL and device id, the owner session only as where it comes from. Times are epoch
@@ -92,9 +92,9 @@ export interface PlatformStatus {
 export type PlatformStatusView = PlatformStatus & { available: true };
 
 /**
- * The platform chat stream as the 'platform' model provider uses it (POST /api/chat, platform-api.md
+ * The platform chat stream as the 'platform' model provider uses it (POST /api/chat, docs/platform.md
  * "Chat stream"). Declared here once for the platform client, which implements it, and the agent
- * runtime, which consumes it (server/ may not import the client, ARCHITECTURE §2).
+ * runtime, which consumes it (server/ may not import the client, docs/architecture.md, "Folders and the direction of imports").
  */
 export interface PlatformChatMessage {
   role: 'user' | 'assistant' | 'system';

@@ -1,5 +1,5 @@
 /**
- * WebRTC relay signalling on the /ws socket of server A (server/camera/relay/README-relay.md).
+ * WebRTC relay signalling on the /ws socket of the desktop server (server/camera/relay/README-relay.md).
  * The cockpit offers, the browser answers; one video viewer per socket.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of server B (the wheeled robot), shared with its dashboard variant and tests.
+ * Wire shapes of the wheeled server (the wheeled robot), shared with its dashboard variant and tests.
  * Units: metres and m/s for position and speed, degrees and °/s for heading and turn rate;
  * heading is counter-clockwise from the odometry frame's +x axis (0° = "east" on the map).
  */

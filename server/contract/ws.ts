@@ -1,4 +1,4 @@
-/** Frames sent on the /ws socket of server A. */
+/** Frames sent on the /ws socket of the desktop server. */
 import type { RobotState } from './state.ts';
 
 export interface StateFrame extends RobotState {

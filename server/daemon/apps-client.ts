@@ -1,12 +1,12 @@
 /**
- * The daemon's app store and app runner (/api/apps, daemon-api.md §3.10) over the daemon
+ * The daemon's app store and app runner (/api/apps, docs/daemon.md, "Apps") over the daemon
  * client's one connection pool. Bodies are checked here: what leaves is typed, a malformed answer
  * is DAEMON_ERROR. Start, stop and restart wait for the daemon's answer, which on the robot
  * comes only once the app's process has started or ended (up to 20 s for a stop).
  */
 import { AppError } from '../errors.ts';
 import type { DaemonResponse, HttpTransport } from './http-transport.ts';
-import { ok } from './daemon-client.ts';
+import { ok } from './daemon-reply.ts';
 
 /**
  * The app manager's refusals (RuntimeError: "An app is already running", "No app is currently

@@ -1,10 +1,11 @@
 /**
- * The one daemon interface (ARCHITECTURE.md §8): a method per capability, with failures
+ * The one daemon interface (docs/architecture.md, "House style"): a method per capability, with failures
  * mapped to DAEMON_* app errors. HttpDaemonClient is the only implementation; the simulator
  * speaks the same protocol, so tests run it against the simulator over real HTTP.
  */
 import { AppError } from '../errors.ts';
 import { createDaemonApps, type DaemonApps } from './apps-client.ts';
+import { ok } from './daemon-reply.ts';
 import { HttpTransport, type DaemonResponse } from './http-transport.ts';
 import type { AppLockStatus, DaemonStatus, FaceTarget, FullBodyTarget, FullState, GotoRequest, WireDoa } from './wire.ts';
 
@@ -25,7 +26,7 @@ export interface DaemonClient {
   playMove(dataset: string, name: string): Promise<string>;
   listMoves(dataset: string): Promise<string[]>;
   runningMoves(): Promise<string[]>;
-  /** Stops one move; an already-finished move is not an error (daemon-api.md §10.7). */
+  /** Stops one move; an already-finished move is not an error (docs/daemon.md, "Duties of the cockpit"). */
   stopMove(uuid: string): Promise<void>;
   setMotorMode(mode: string): Promise<void>;
   motorMode(): Promise<string>;
@@ -195,33 +196,6 @@ export class HttpDaemonClient implements DaemonClient {
   private post(path: string, body?: unknown, timeoutMs?: number): Promise<DaemonResponse> {
     return this.http.request({ method: 'POST', path, body, ...(timeoutMs ? { timeoutMs } : {}) });
   }
-}
-
-/** Maps the daemon's three error shapes (§10.7) to app errors; returns the body on 2xx. */
-export function ok(res: DaemonResponse, what: string): unknown {
-  if (res.status >= 200 && res.status < 300) return res.body;
-  const detail = detailOf(res.body);
-  if (res.status === 503 && /backend not running/i.test(detail)) {
-    throw new AppError('DAEMON_STOPPED', 'the robot daemon backend is not running');
-  }
-  // The daemon's local-network guard (1.13) takes only IP literals, localhost and .local names.
-  if (res.status === 400 && detail === 'Untrusted Host header') {
-    throw new AppError(
-      'DAEMON_ERROR',
-      'the robot daemon refuses this host name (its DNS-rebinding guard): set ROBOT_DAEMON_URL to its IP address or its .local name',
-    );
-  }
-  throw new AppError('DAEMON_ERROR', `daemon refused ${what} (${res.status}): ${detail}`);
-}
-
-function detailOf(body: unknown): string {
-  if (typeof body === 'string') return body.slice(0, 200) || 'no detail';
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    return detail.map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; ');
-  }
-  return 'no detail';
 }
 
 function uuidOf(body: unknown): string {

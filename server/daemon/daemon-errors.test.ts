@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppError } from '../errors.ts';
-import { ok } from './daemon-client.ts';
+import { ok } from './daemon-reply.ts';
 
 const fail = (status: number, body: unknown): AppError => {
   try {

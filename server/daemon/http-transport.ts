@@ -1,5 +1,5 @@
 /**
- * HTTP to the daemon through ONE keep-alive pool. The rules come from daemon-api.md §10.5:
+ * HTTP to the daemon through ONE keep-alive pool. The rules come from docs/daemon.md, "Duties of the cockpit":
  * few sockets, an idle timeout under uvicorn's 5 s (else sockets rot in CLOSE-WAIT), every
  * body consumed, a timeout on every request, and at most one request in flight per endpoint.
  */
@@ -109,7 +109,7 @@ export class HttpTransport {
         bodyTimeout: timeoutMs,
       });
       markDaemonAnswer();
-      // Always read the body to the end: an unread body pins the socket (§10.5).
+      // Always read the body to the end: an unread body pins the socket (docs/daemon.md, "Duties of the cockpit").
       const text = await res.body.text();
       const isJson = String(res.headers['content-type'] ?? '').includes('json');
       return { status: res.statusCode, body: isJson && text ? safeParse(text) : text };

@@ -84,7 +84,7 @@ export function daemonInfo(feed: FeedSnapshot, simulated: boolean): DaemonInfo {
 }
 
 /**
- * The daemon's angle runs 0 = left, π/2 = front, π = right (daemon-api.md §3.1). People read a
+ * The daemon's angle runs 0 = left, π/2 = front, π = right (docs/daemon.md, "State"). People read a
  * bearing from straight ahead, positive to the robot's left.
  */
 export function toDoa(doa: WireDoa): DoaReading {

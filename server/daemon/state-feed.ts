@@ -1,5 +1,5 @@
 /**
- * The ONE upstream state subscription per robot (ARCHITECTURE.md §1): the daemon's state
+ * The ONE upstream state subscription per robot (docs/architecture.md, "Processes and data flow"): the daemon's state
  * WebSocket, with a silence watchdog, reconnects with capped backoff, a generation counter so a
  * stale reconnect never overwrites a live one, and REST polling only as a fallback when the
  * socket cannot be opened. A 1 Hz status poll tells a stopped daemon from a dead stream.
@@ -17,7 +17,7 @@ import type { DaemonStatus, FullState } from './wire.ts';
 export interface StateFeedOptions {
   daemon: DaemonClient;
   log: Log;
-  /** Upstream frames per second; the daemon accepts 1..50 (daemon-api.md §4). */
+  /** Upstream frames per second; the daemon accepts 1..50 (docs/daemon.md, "The protocol as the cockpit uses it"). */
   upstreamHz?: number;
   /** No frame for this long means the stream is dead (a restarted daemon can leave it open). */
   silenceMs?: number;

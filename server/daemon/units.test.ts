@@ -21,7 +21,7 @@ describe('pose units', () => {
     expect([p.x, p.y, p.z]).toEqual([0.01, -0.02, 0.03]);
   });
 
-  it('tolerates the daemon\'s slightly non-orthonormal matrices (§9 fixture)', () => {
+  it('tolerates the daemon\'s slightly non-orthonormal matrices (docs/daemon.md, "Differential test and recorded fixtures")', () => {
     const m = [1.0002529660934547, -2.8500619102957615e-5, -5.485402745834244e-5, -5.11394939080278e-6, -2.851572309119391e-5,
       1.0000084054701293, -0.00043379251108309935, -2.1046659652350357e-5, 5.085961053172114e-5, 0.0001748989670717691,
       1.0002454532881677, 2.1908048735419516e-5, 0, 0, 0, 1];

@@ -13,7 +13,7 @@ export const toRad = (deg: number): number => deg * DEG_TO_RAD;
 
 /**
  * Row-major 4x4 matrix to extrinsic xyz angles. The daemon composes R = Rz(yaw)·Ry(pitch)·Rx(roll)
- * (daemon-api.md §3.0), so pitch = -asin(R[2][0]). Its matrices are slightly non-orthonormal
+ * (docs/daemon.md, "Conventions"), so pitch = -asin(R[2][0]). Its matrices are slightly non-orthonormal
  * (diagonal ≈ 1.00025), hence the clamp before asin.
  */
 export function matrixToXyzRpy(m: readonly number[]): Required<XyzRpy> {

@@ -1,5 +1,5 @@
 /**
- * The daemon's own wire shapes (daemon-api.md §3, §9): radians, metres, snake_case.
+ * The daemon's own wire shapes (docs/daemon.md, "The protocol as the cockpit uses it"): radians, metres, snake_case.
  * Only server/daemon sees these; everything above it gets human units.
  */
 
@@ -32,7 +32,7 @@ export interface FullState {
   imu?: unknown;
 }
 
-/** 0 = left, π/2 = front, π = right (daemon-api.md §3.1). */
+/** 0 = left, π/2 = front, π = right (docs/daemon.md, "State"). */
 export interface WireDoa {
   angle: number;
   speech_detected: boolean;

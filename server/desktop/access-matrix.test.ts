@@ -1,10 +1,11 @@
 /**
- * The access matrix of issue 3, driven by the route table: every route of server A times every
- * kind of caller, against what cockpit-api.md (Authentication) requires. Requests from
+ * The access matrix, driven by the route table: every route of the desktop server times every
+ * kind of caller, against what docs/contract.md, "Authentication" requires. Requests from
  * 127.0.0.2+ are remote peers; 127.0.0.1 with a loopback Host is a local caller.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { realSchedule, type TimerClock } from '../clock.ts';
 import { SESSION_COOKIE } from '../http/caller.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import { remoteRequest, startHarness, TEST_TOKEN, type Harness } from '../testing/cockpit-harness.ts';
@@ -20,7 +21,7 @@ const nextPeer = () => `127.0.0.${(peer = peer >= 250 ? 10 : peer + 1)}`;
 
 /** The cockpit's clock: real time, plus whatever the test has moved it on by. */
 let movedOnMs = 0;
-const clock = { now: () => Date.now() + movedOnMs };
+const clock: TimerClock = { now: () => Date.now() + movedOnMs, schedule: realSchedule };
 
 beforeAll(async () => {
   h = await startHarness({ ROBOT_RATE_LIMIT: '1000' }, { clock });

@@ -1,6 +1,6 @@
 /**
- * Server A: `createDesktopApp(deps)` builds Koa, orders middleware and mounts the route table;
- * it never listens (ARCHITECTURE.md §8, "build apart from listen"). The entry owns the sockets.
+ * The desktop server: `createDesktopApp(deps)` builds Koa, orders middleware and mounts the route table;
+ * it never listens (docs/architecture.md, "House style", "build apart from listen"). The entry owns the sockets.
  */
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';

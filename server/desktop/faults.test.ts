@@ -1,5 +1,5 @@
 /**
- * Issue 12, faults driven through the simulator's /sim controls: restarted 100 times, hung,
+ * Faults driven through the simulator's /sim controls: restarted 100 times, hung,
  * slowed. Health tells the truth at each moment, the state feed and camera recover, control
  * routes fail fast instead of hanging, and descriptors and CLOSE-WAIT sockets return to their
  * baseline (the health object's pressure figures).

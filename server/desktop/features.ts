@@ -1,13 +1,13 @@
 /**
- * The features of server A composed over one robot core: the event log, face tracking and the
+ * The features of the desktop server composed over one robot core: the event log, face tracking and the
  * turn-toward-speaker controller, motion and control, and what /ws clients may send. The hub
  * is created after the routes, so frames are broadcast through a late-bound function.
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
 import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
-import { createAppLogStream } from '../apps/app-log-stream.ts';
-import { liveAppLogs, readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
+import { createAppLogStream, liveAppLogs } from '../apps/app-log-stream.ts';
+import { readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, createVideoRelay, videoSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
@@ -29,7 +29,7 @@ import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './pl
 import type { RobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
 import { appsRoutes } from './routes/apps-routes.ts';
-import { cameraRoutes, relayStatsRoute } from './routes/camera-routes.ts';
+import { cameraRoutes, relayStatsRoute } from '../camera/camera-routes.ts';
 import { controlRoutes } from './routes/control-routes.ts';
 import { perceptionRoutes } from './routes/perception-routes.ts';
 import { personaRoutes } from './routes/persona-routes.ts';
@@ -44,7 +44,7 @@ export interface DesktopFeatures {
   readonly doa: DoaTurner;
   readonly events: EventLog;
   readonly agent: Agent;
-  /** Web Push to the owner's browsers (issue 11); index.ts binds its dashboard count. */
+  /** Web Push to the owner's browsers; index.ts binds its dashboard count. */
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
@@ -68,7 +68,7 @@ export interface FeatureOptions {
   camera: FrameHub;
   log: Log;
   config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
-  /** The platform client's pieces, bound by main/ (ARCHITECTURE §2: server/ never imports it). */
+  /** The platform client's pieces, bound by main/ (docs/architecture.md, "Folders and the direction of imports": server/ never imports it). */
   platform?: {
     port?: PlatformPort;
     chat?: PlatformChat;
@@ -179,7 +179,7 @@ export function createDesktopFeatures({
     ),
   );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
-  // Voice listener and messenger bot (issue 14): OFF until switched on from the dashboard.
+  // Voice listener and messenger bot: OFF until switched on from the dashboard.
   const personas = createPersonas({
     dataDir: config.dataDir,
     agent,

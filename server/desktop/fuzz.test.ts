@@ -1,5 +1,5 @@
 /**
- * Issue 12: thousands of generated requests to every route of server A and every socket message
+ * Thousands of generated requests to every route of the desktop server and every socket message
  * type. No 500, every error is JSON with a catalogue code, nothing is polluted, and the server
  * answers health checks throughout.
  */

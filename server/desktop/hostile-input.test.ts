@@ -1,5 +1,5 @@
 /**
- * Server A against bytes nobody here wrote: the requests that once stopped the process, a
+ * The desktop server against bytes nobody here wrote: the requests that once stopped the process, a
  * seeded raw-socket fuzzer over HTTP and HTTPS (FUZZ_SEED replays it), a crowd of half-sent
  * requests, and a client that hangs up mid-body. The server runs in this process, so anything
  * thrown out of a handler would fail the run as an unhandled error as well as in these checks.

@@ -1,6 +1,6 @@
 /**
- * The cockpit's view of the platform client (issue 10). server/ may not import platform-client/
- * (ARCHITECTURE.md §2), so this is a structural port: main/ hands the client in as it is, and the
+ * The cockpit's view of the platform client. server/ may not import platform-client/
+ * (docs/architecture.md, "Folders and the direction of imports"), so this is a structural port: main/ hands the client in as it is, and the
  * compiler checks that it fits. The status is JSON-safe and never carries the device token; the
  * feed below turns its changes into `{type: "platform"}` frames on /ws, and notify envelopes
  * into an event receipt plus a `{type: "notify"}` frame.
@@ -73,7 +73,7 @@ export interface PlatformSessionEnrolInput {
   keepSession: boolean;
 }
 
-/** A notify envelope (the push mirror, platform-api.md "Web Push" 3). */
+/** A notify envelope (the push mirror, docs/platform.md, "Web Push"). */
 export interface PlatformNotice {
   title: string;
   body: string;

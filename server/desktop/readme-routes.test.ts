@@ -1,4 +1,4 @@
-/** The README's route table of server A lists every route of the table with its access. */
+/** The README's route table of the desktop server lists every route of the table with its access. */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../testing/cockpit-harness.ts';

@@ -1,6 +1,6 @@
 /**
  * Whether the robot is in use, for work that must never interrupt anyone: installing a firmware
- * bundle (issue 10, item 4) restarts the console. In use means a move runs, an agent turn of any
+ * bundle restarts the console. In use means a move runs, an agent turn of any
  * persona runs, the speaker plays, or a person did something in the last minute (any event
  * receipt not left by the cockpit itself).
  */

@@ -1,5 +1,5 @@
 /**
- * The robot core of server A: ONE daemon client, ONE state feed and cache, the move library,
+ * The robot core of the desktop server: ONE daemon client, ONE state feed and cache, the move library,
  * and the health picture built from them. Routes, the WebSocket hub and later features all read
  * from here, so there is one source of truth per fact.
  */

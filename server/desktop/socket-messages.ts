@@ -48,7 +48,7 @@ function route(deps: SocketMessageDeps, client: WsClient, message: Record<string
     return;
   }
   if (type === 'joystick') {
-    // Loopback trust covers reads only (cockpit-api.md, Authentication rule 2): driving needs a key.
+    // Loopback trust covers reads only (docs/contract.md, "Authentication"): driving needs a key.
     if (!hasKey(client.caller)) {
       deps.refusedJoystick?.(client.caller, 'AUTH_REQUIRED');
       client.send({ type: 'error', code: 'AUTH_REQUIRED', error: 'driving the head needs the owner token or a passkey session' });

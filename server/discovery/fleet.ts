@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FleetPeer } from '../contract/discovery.ts';
 import { AppError, badRequest } from '../errors.ts';
-import { isDnsName } from '../auth/host-identity.ts';
+import { isDnsName } from '../http/host-identity.ts';
 import type { Log } from '../log.ts';
 import type { JsonDocument } from '../store/json-document.ts';
 import { MAX_MANUAL_PEERS, withSighting, withTrusted, type FleetRecord, type ManualPeer } from './fleet-store.ts';

@@ -1,5 +1,5 @@
 /**
- * First-run setup and LAN discovery for server A (server/discovery/README-discovery.md): the
+ * First-run setup and LAN discovery for the desktop server (server/discovery/README-discovery.md): the
  * robot's stored name and the guide's state, the mDNS advertisement and browser, the fleet
  * list, and the `.local` name the Host allowlist accepts while advertising.
  */

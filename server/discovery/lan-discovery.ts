@@ -16,7 +16,7 @@ export interface Advertisement {
   name: string;
   /** `<label>.local`, the host name the A/AAAA records answer for. */
   host: string;
-  /** Server A's plain HTTP port (the SRV port). */
+  /** The desktop server's plain HTTP port (the SRV port). */
   port: number;
   txt: Record<string, string>;
 }

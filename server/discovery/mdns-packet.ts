@@ -6,7 +6,7 @@
  */
 import { isIP } from 'node:net';
 import type { PeerService } from '../contract/discovery.ts';
-import { isDnsName } from '../auth/host-identity.ts';
+import { isDnsName } from '../http/host-identity.ts';
 import { COCKPIT_SERVICE, DAEMON_SERVICE } from './txt-record.ts';
 
 export interface Sighting {

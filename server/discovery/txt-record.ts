@@ -58,7 +58,7 @@ export function readCockpitTxt(txt: Readonly<Record<string, string>>): PeerTxt {
   };
 }
 
-/** A daemon's record (daemon-api.md, mDNS): robot_name, version, model; it has no HTTPS. */
+/** A daemon's record (docs/daemon.md, mDNS): robot_name, version, model; it has no HTTPS. */
 export function readDaemonTxt(txt: Readonly<Record<string, string>>): PeerTxt {
   return {
     name: text(txt['robot_name'], ROBOT_NAME_MAX),

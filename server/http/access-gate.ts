@@ -1,9 +1,10 @@
 /**
  * The gate every route passes: resolve the caller, slow down guessers, decide by the route's
  * declared access, then (control routes only) rate limit and same-origin check in that order
- * (reference-notes.md §4, "Control pipeline").
+ * (docs/contract.md, "Control pipeline").
  */
 import type { Context, Middleware } from 'koa';
+import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
 import { readSessionCookie } from './untrusted-input.ts';
@@ -12,7 +13,7 @@ import type { RouteSpec } from './route-table.ts';
 export interface GateDeps {
   credentials: CredentialSources;
   loopbackReads: boolean;
-  /** Growing delays for failed credentials from non-local clients (issue 3, brute force). */
+  /** Growing delays for failed credentials from non-local clients (docs/security.md, "Brute force and rate limits"). */
   failures?: { delayFor(key: string): number; recordFailure(key: string): void; recordSuccess(key: string): void };
   /** Rate limit and origin check for control routes; throws an AppError to refuse. */
   controlGuard?: (ctx: Context, caller: Caller, route: RouteSpec) => void;
@@ -20,6 +21,16 @@ export interface GateDeps {
 
 export function callerOf(ctx: Context): Caller {
   return (ctx.state as { caller: Caller }).caller;
+}
+
+/**
+ * The kind of key the caller presented, for receipts and audit rows. The gate has already
+ * refused anonymous callers on keyed routes; this keeps a mis-wired route closed too.
+ */
+export function credentialOf(ctx: Context): CredentialKind {
+  const kind = (callerOf(ctx) as Caller | undefined)?.kind;
+  if (!kind || kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'sign in or present the owner token');
+  return kind;
 }
 
 /** Whether a caller may use a route of the given access with the given method. */

@@ -1,12 +1,12 @@
 /**
  * Who is asking. Resolved once per request and per socket, then put on ctx.state.caller
  * (never app.context). Order: owner bearer, passkey session cookie, then loopback
- * (cockpit-api.md, Authentication; reference-notes.md §4, "Gate").
+ * (docs/contract.md, "Authentication"; docs/contract.md, "Gate").
  */
 import type { IncomingMessage } from 'node:http';
 import type { CredentialKind } from '../contract/ws.ts';
-import { isLocalRequest } from '../auth/loopback.ts';
-import { matchesSecret } from '../auth/owner-token.ts';
+import { isLocalRequest } from './loopback.ts';
+import { matchesSecret } from './secret-compare.ts';
 
 export interface Caller {
   /** The credential that authenticated the request; anonymous when none did. */
@@ -23,7 +23,7 @@ export interface Caller {
   credentialId?: string;
   /** When the passkey session ends (epoch ms); sockets are closed then. */
   expiresAt?: number;
-  /** Who a signed service token names (server B): lets a route tell a persona from the owner. */
+  /** Who a signed service token names (the wheeled server): lets a route tell a persona from the owner. */
   subject?: string;
 }
 
@@ -33,7 +33,7 @@ export interface SessionInfo {
   expiresAt: number;
 }
 
-/** What a signed bearer token (server B's HS256 JWT) stands for once verified. */
+/** What a signed bearer token (the wheeled server's HS256 JWT) stands for once verified. */
 export interface BearerInfo {
   kind: 'token' | 'passkey';
   sessionKey?: string;
@@ -47,9 +47,9 @@ export interface CredentialSources {
   /** Looks up a passkey session by its cookie value. */
   validateSession(id: string): SessionInfo | undefined;
   /**
-   * Server B only: verifies a bearer that is not the owner token (a JWT from a passkey login or
+   * The wheeled server only: verifies a bearer that is not the owner token (a JWT from a passkey login or
    * a service token). Synchronous, because the gate and the socket upgrade decide in one step.
-   * Absent on server A, where any other bearer is refused.
+   * Absent on the desktop server, where any other bearer is refused.
    */
   validateBearer?(token: string): BearerInfo | undefined;
 }
@@ -58,7 +58,7 @@ export const SESSION_COOKIE = 'cockpit_session';
 
 /**
  * The credential id of the owner session the desktop app's main process gives its own window
- * (issue 8): resolved as kind 'local-window', so receipts say "desktop window", not "passkey".
+ *: resolved as kind 'local-window', so receipts say "desktop window", not "passkey".
  * Passkey ids are base64url of authenticator-chosen bytes, and a passkey session already holds
  * owner rights, so a passkey that happened to carry this id would gain nothing.
  */

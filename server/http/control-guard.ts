@@ -1,12 +1,12 @@
 /**
- * The two checks control routes add after auth, in this order (reference-notes.md §4, "Control
+ * The two checks control routes add after auth, in this order (docs/contract.md, "Control
  * pipeline"): a per-client sliding one-second rate limit, then the same-origin check. Scripts
  * with the bearer may omit Origin; browsers with a cookie may not (cross-site requests carry
  * cookies, not bearer headers).
  */
 import type { Context } from 'koa';
-import { checkOrigin } from '../auth/origin-check.ts';
-import type { RateLimiter } from '../auth/rate-limit.ts';
+import { checkOrigin } from './origin-check.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import { AppError } from '../errors.ts';
 import type { Caller } from './caller.ts';
 import type { RouteSpec } from './route-table.ts';

@@ -1,5 +1,5 @@
 /**
- * The one place errors become HTTP (ARCHITECTURE.md §6): an AppError is rendered as
+ * The one place errors become HTTP (docs/architecture.md, "Requests"): an AppError is rendered as
  * `{error, code}` with its status; anything else is a bug, logged with its stack and answered
  * with a plain JSON 500 that leaks nothing.
  */

@@ -6,8 +6,8 @@
  * REREAD_MS, so a new address is served without a restart and a flood of foreign names costs
  * one interface scan per period.
  */
-import { systemClock, type Clock } from '../auth/clock.ts';
-import { hostIdentity, type HostIdentity } from '../auth/host-identity.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import { hostIdentity, type HostIdentity } from './host-identity.ts';
 import { parseHost } from './untrusted-input.ts';
 
 export interface HostAllowlist {

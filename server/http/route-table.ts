@@ -1,5 +1,5 @@
 /**
- * One route table with access levels (issue 3): every route declares who may call it, and a
+ * One route table with access levels: every route declares who may call it, and a
  * route without a declaration cannot be registered. The access matrix test walks this table.
  */
 import type { Context } from 'koa';
@@ -17,7 +17,7 @@ export interface RouteSpec {
   /** Koa router path (path-to-regexp v8 syntax). */
   path: string;
   access: Access;
-  /** /api/control/*: rate limit then same-origin check (cockpit-api.md, Authentication rule 3). */
+  /** /api/control/*: rate limit then same-origin check (docs/contract.md, "Control routes"). */
   control?: boolean;
   /**
    * The emergency stop: never rate limited, because the one action that must always work cannot

@@ -1,5 +1,5 @@
 /**
- * Response headers that make the dashboard hard to misuse from elsewhere (issue 12): a strict
+ * Response headers that make the dashboard hard to misuse from elsewhere: a strict
  * Content-Security-Policy, no framing, no MIME sniffing, no referrer (the first URL may carry a
  * token), and the Host allowlist applied before anything else runs.
  */

@@ -1,6 +1,6 @@
 /**
  * WebSocket upgrades for every WS route in the table. Anonymous sockets are accepted and then
- * closed with 4401, unknown paths with 4404 (cockpit-api.md, Authentication rule 4), so a
+ * closed with 4401, unknown paths with 4404 (docs/contract.md, "Authentication"), so a
  * browser sees a close code rather than a bare failed handshake. A slow client drops frames
  * instead of buffering without bound.
  */

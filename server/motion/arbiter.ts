@@ -1,9 +1,9 @@
 /**
  * The motion arbiter: ONE move owner at a time. The daemon does not serialise REST moves: a
  * second goto while one runs interleaves both trajectories, and `set_target` is silently
- * dropped while any move runs (daemon-api.md §3.2 Concurrency, §10.3). So every manual move
+ * dropped while any move runs (docs/daemon.md, "Moves", docs/daemon.md, "Duties of the cockpit"). So every manual move
  * goes through `run`, which cancels whatever is running first, and the joystick stream takes
- * over the same way. Tracking holds (reference-notes.md §4) are taken before a move and
+ * over the same way. Tracking holds (docs/contract.md, "How the desktop server behaves") are taken before a move and
  * released when it ends, by the move that took them only.
  */
 import type { CredentialKind } from '../contract/ws.ts';
@@ -18,7 +18,8 @@ import {
   type StreamResult,
 } from './joystick.ts';
 import type { MoveEnd, MoveEvents } from './move-events.ts';
-import { fmt, receipt, type Emit, type Holds } from './receipts.ts';
+import { fmt, receipt, type Emit } from './receipts.ts';
+import type { Holds } from '../holds.ts';
 import { LATCHED_MESSAGE, type StopLatch } from './stop-latch.ts';
 import { stopAllMoves, type StopAllReport } from './stop-all.ts';
 import type { StreamEnd, TargetStream } from './target-stream.ts';

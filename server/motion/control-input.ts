@@ -44,7 +44,7 @@ export interface LookInput {
   x?: number;
   y?: number;
   z?: number;
-  /** [right, left] in degrees, the daemon's order (daemon-api.md §3.0). */
+  /** [right, left] in degrees, the daemon's order (docs/daemon.md, "Conventions"). */
   antennas?: [number, number];
   body_yaw?: number;
   duration?: number;
@@ -93,7 +93,7 @@ export function parseAntennas(raw: unknown): AntennasInput {
   return { right: requiredNumber(body, 'right', 'degrees'), left: requiredNumber(body, 'left', 'degrees') };
 }
 
-/** Recorded-move names mix letters, digits, `_` and `-` (daemon-api.md §7). */
+/** Recorded-move names mix letters, digits, `_` and `-` (docs/daemon.md, "Move libraries"). */
 const MOVE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$/;
 
 export function parseExpress(raw: unknown): { name: string } {

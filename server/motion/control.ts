@@ -1,5 +1,5 @@
 /**
- * Motion and control for server A (issue 4), composed once per robot: the move-event stream,
+ * Motion and control for the desktop server, composed once per robot: the move-event stream,
  * the joystick stream, the arbiter, the latched stop, personas, the reel, volume and speech.
  * `controlRoutes(control)` exposes it over HTTP; the /ws hub feeds joystick frames to
  * `streamTarget`. Motion controls are refused with 409 STOP_LATCHED while the stop is engaged;
@@ -29,8 +29,9 @@ import * as gotos from './goto-controls.ts';
 import type { StreamResult } from './joystick.ts';
 import { createMoveEvents, type MoveEvents } from './move-events.ts';
 import type { MoveLibraryCache } from './move-library.ts';
-import { createPersonaRegistry, type PersonaRegistry, type PersonaStatus } from './personas.ts';
-import { noHolds, receipt, type Emit, type Holds } from './receipts.ts';
+import { createAutonomyRegistry, type AutonomyRegistry, type AutonomyStatus } from './autonomy.ts';
+import { receipt, type Emit } from './receipts.ts';
+import { noHolds, type Holds } from '../holds.ts';
 import { createReel, type Reel, type ReelStatus } from './reel.ts';
 import type { ReelStep } from './reel-script.ts';
 import * as robotControls from './robot-controls.ts';
@@ -49,7 +50,7 @@ export interface ControlDeps {
   };
   /** The event log: assigns id and time, broadcasts `{type: "event"}` on /ws. */
   emit: Emit;
-  /** Face-tracking holds (issue 6); nothing to pause until then. */
+  /** Face-tracking holds; nothing to pause until then. */
   holds?: Holds;
   log: Log;
   engine?: SpeechEngine;
@@ -72,7 +73,7 @@ export interface Control {
   sleep(credential: CredentialKind): Promise<Ack>;
   motors(mode: MotorMode, credential: CredentialKind): Promise<{ mode: MotorMode }>;
   volume(level: number, credential: CredentialKind): { level: number; pending: boolean };
-  demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, PersonaStatus> }>;
+  demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, AutonomyStatus> }>;
   reel(action: ReelAction, credential: CredentialKind): ReelStatus;
   say(text: string, credential: CredentialKind): Promise<SayResult>;
   stop(credential: CredentialKind): Promise<StopResult>;
@@ -81,7 +82,7 @@ export interface Control {
   attachStopExtras(extras: StopExtras): void;
   /** A `{type: "joystick"}` frame from /ws and the socket's caller; see joystick.ts. */
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
-  readonly personas: PersonaRegistry;
+  readonly autonomy: AutonomyRegistry;
   readonly arbiter: Arbiter;
   readonly reelRunner: Reel;
   readonly latch: StopLatch;
@@ -99,7 +100,7 @@ interface Parts {
   stream: TargetStream;
   latch: StopLatch;
   arbiter: Arbiter;
-  personas: PersonaRegistry;
+  autonomy: AutonomyRegistry;
   reel: Reel;
   speaker: Speaker;
   volume: VolumeControl;
@@ -119,7 +120,7 @@ function buildParts(deps: ControlDeps): Parts {
   });
   const latch = createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
-  const personas = createPersonaRegistry(log.child('personas'));
+  const autonomy = createAutonomyRegistry(log.child('autonomy'));
   const reel = createReel({
     arbiter,
     moves: deps.robot.moves,
@@ -150,7 +151,7 @@ function buildParts(deps: ControlDeps): Parts {
     daemon,
     capabilities: deps.robot.capabilities ?? (() => UNKNOWN_CAPABILITIES),
   });
-  return { events, stream, latch, arbiter, personas, reel, speaker, volume, appLock };
+  return { events, stream, latch, arbiter, autonomy, reel, speaker, volume, appLock };
 }
 
 export function createControl(deps: ControlDeps): Control {
@@ -195,7 +196,7 @@ export function createControl(deps: ControlDeps): Control {
       return { level, pending: true };
     },
     async demo(on, c) {
-      await (on ? p.personas.pauseAll('demo') : p.personas.resumeAll('demo'));
+      await (on ? p.autonomy.pauseAll('demo') : p.autonomy.resumeAll('demo'));
       const detail = on ? 'demo mode: autonomous personas paused' : 'autonomous personas active';
       deps.robot.services.set('demo', { state: on ? 'running' : 'off', detail });
       emit(
@@ -206,7 +207,7 @@ export function createControl(deps: ControlDeps): Control {
           { on },
         ),
       );
-      return { on, personas: p.personas.status() };
+      return { on, personas: p.autonomy.status() };
     },
     reel: (action, c) => (action === 'start' ? p.reel.start(c) : p.reel.abort('aborted by the operator', c)),
     say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
@@ -217,7 +218,7 @@ export function createControl(deps: ControlDeps): Control {
           arbiter: p.arbiter,
           reel: p.reel,
           speaker: p.speaker,
-          personas: p.personas,
+          autonomy: p.autonomy,
           emit,
           joystickActive: p.stream.active(),
           extras: stopExtras,
@@ -225,12 +226,12 @@ export function createControl(deps: ControlDeps): Control {
         },
         c,
       ),
-    resume: (c) => resumeAfterStop({ latch: p.latch, personas: p.personas, emit, memo: stopMemo }, c),
+    resume: (c) => resumeAfterStop({ latch: p.latch, autonomy: p.autonomy, emit, memo: stopMemo }, c),
     attachStopExtras(extras) {
       Object.assign(stopExtras, extras);
     },
     streamTarget,
-    personas: p.personas,
+    autonomy: p.autonomy,
     arbiter: p.arbiter,
     reelRunner: p.reel,
     latch: p.latch,

@@ -21,14 +21,14 @@ describe('latched stop', () => {
   it('pauses personas until resume; demo mode keeps its own pause', async () => {
     const calls: string[] = [];
     rig.control.resume('token');
-    rig.control.personas.register('thinker', {
+    rig.control.autonomy.register('thinker', {
       pause: () => void calls.push('pause'),
       resume: () => void calls.push('resume'),
     });
     await rig.control.stop('passkey');
     await rig.control.demo(true, 'passkey');
     expect(rig.control.resume('passkey')).toEqual({ latched: false, wasLatched: true });
-    expect(rig.control.personas.status().thinker).toEqual({ paused: true, reasons: ['demo'] });
+    expect(rig.control.autonomy.status().thinker).toEqual({ paused: true, reasons: ['demo'] });
     await rig.control.demo(false, 'passkey');
     expect(calls).toEqual(['pause', 'resume']);
     expect(rig.events.filter((e) => e.action === 'resume').at(-1)).toMatchObject({

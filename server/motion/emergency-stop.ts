@@ -2,7 +2,7 @@
  * The latched stop and its release. The latch engages FIRST, synchronously, so a request racing
  * the stop is refused rather than started; then, in parallel: every running daemon move is
  * cancelled, the reel aborted, speech silenced (stop_sound + wobble off: a cancelled recorded
- * move's sidecar sound keeps playing otherwise, daemon-api.md §3.2), the joystick stream ended
+ * move's sidecar sound keeps playing otherwise, docs/daemon.md, "Moves"), the joystick stream ended
  * and the autonomous personas paused, and the robot's app stopped through the daemon (checked
  * gone afterwards). A daemon that is down does not un-latch anything: the stop still holds, and
  * the answer says which part failed. The receipt lists what was ended; resume does not restart
@@ -12,7 +12,7 @@ import type { AppStopReport } from '../contract/apps.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import type { Speaker } from '../speech/speaker.ts';
 import type { Arbiter } from './arbiter.ts';
-import type { PersonaRegistry } from './personas.ts';
+import type { AutonomyRegistry } from './autonomy.ts';
 import { receipt, type Emit } from './receipts.ts';
 import type { Reel } from './reel.ts';
 import type { StopLatch } from './stop-latch.ts';
@@ -32,7 +32,7 @@ export interface StopDeps {
   arbiter: Arbiter;
   reel: Reel;
   speaker: Pick<Speaker, 'stop'>;
-  personas: PersonaRegistry;
+  autonomy: AutonomyRegistry;
   emit: Emit;
   /** The joystick stream was live when the stop came. */
   joystickActive?: boolean;
@@ -63,10 +63,10 @@ export async function emergencyStop(deps: StopDeps, credential: CredentialKind):
   deps.latch.engage(`stopped by ${credential} at ${new Date().toISOString()}; resume from the dashboard`);
   const reelAborted = deps.reel.status().running;
   deps.reel.abort('stop', credential);
-  const activePersonas = Object.values(deps.personas.status()).filter((p) => !p.paused).length;
+  const activePersonas = Object.values(deps.autonomy.status()).filter((p) => !p.paused).length;
   const turns = deps.extras?.runningTurns?.() ?? 0;
   // Personas may take a while to pause (a service stop): never hold the stop's answer for them.
-  void deps.personas.pauseAll('stop');
+  void deps.autonomy.pauseAll('stop');
   const [moves, speech, app] = await Promise.all([
     deps.arbiter.stopAll(),
     deps.speaker.stop(),
@@ -112,12 +112,12 @@ export interface ResumeResult {
 }
 
 export function resumeAfterStop(
-  deps: Pick<StopDeps, 'latch' | 'personas' | 'emit' | 'memo'>,
+  deps: Pick<StopDeps, 'latch' | 'autonomy' | 'emit' | 'memo'>,
   credential: CredentialKind,
 ): ResumeResult {
   const wasLatched = deps.latch.release(`resumed by ${credential} at ${new Date().toISOString()}`);
   // Personas paused by demo mode stay paused: the registry keeps each reason separately.
-  void deps.personas.resumeAll('stop');
+  void deps.autonomy.resumeAll('stop');
   const app = wasLatched ? (deps.memo?.appStopped ?? null) : null;
   if (wasLatched && deps.memo) deps.memo.appStopped = null;
   const base = wasLatched ? 'resumed: motion allowed again' : 'resume: the stop was not engaged';

@@ -1,5 +1,5 @@
 /**
- * Manual moves built on the daemon's goto (daemon-api.md §3.2): look, antennas and home. Each
+ * Manual moves built on the daemon's goto (docs/daemon.md, "Moves"): look, antennas and home. Each
  * clamps to the safe ranges, runs through the arbiter (one move owner) and leaves a receipt.
  * Goto fields left null keep their current value, so a look without head fields moves only
  * what it names.
@@ -51,7 +51,7 @@ const UNITS: Record<string, string> = {
   left: '°',
 };
 export const DEFAULT_LOOK_SECONDS = 1;
-/** The awake antenna pose, ±10° (daemon-api.md §3.0: init [-0.1745, 0.1745]). */
+/** The awake antenna pose, ±10° (docs/daemon.md, "Conventions": init [-0.1745, 0.1745]). */
 const NEUTRAL_ANTENNAS: [number, number] = [-10, 10];
 
 /** Pure: the clamped pose (deg/mm) and the goto for the daemon (rad/m). */

@@ -1,7 +1,7 @@
 /**
  * The dashboard joystick frame on /ws: `{type: "joystick", yaw, pitch, roll, z}`, an ABSOLUTE
  * head target in degrees and millimetres (omitted fields are 0, the neutral value, as in the
- * daemon's own pose model, daemon-api.md §3.0). Clamped to the same safe ranges as `look`.
+ * daemon's own pose model, docs/daemon.md, "Conventions"). Clamped to the same safe ranges as `look`.
  */
 import type { ErrorCode } from '../errors.ts';
 import { toWirePose } from '../daemon/units.ts';

@@ -1,13 +1,13 @@
 /**
  * The ONE upstream subscription to the daemon's move events, `WS /api/move/ws/updates`
- * (daemon-api.md §4): which REST moves are running, and when each one ends. The daemon does
- * not serialise moves (§3.2 Concurrency), so the arbiter needs this to know what to cancel and
+ * (docs/daemon.md, "The protocol as the cockpit uses it"): which REST moves are running, and when each one ends. The daemon does
+ * not serialise moves (docs/daemon.md, "Moves"), so the arbiter needs this to know what to cancel and
  * when a move's tracking hold may be released.
  *
  * Reconnects with capped backoff behind a generation counter, so a stale socket's late events
  * never touch the live picture. Events missed while disconnected are recovered from
  * `GET /api/move/running` on reconnect; while the socket is down, waiters fall back to polling
- * that list at 2 Hz, the rate §10.2 allows.
+ * that list at 2 Hz, the rate docs/daemon.md, "Duties of the cockpit" allows.
  */
 import WebSocket from 'ws';
 import { createBackoff } from '../daemon/backoff.ts';

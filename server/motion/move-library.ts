@@ -1,6 +1,6 @@
 /**
  * The recorded-move library, fetched from the daemon once and cached: listing a dataset blocks
- * the daemon's event loop for seconds on a cold cache (daemon-api.md §3.2, §10.2).
+ * the daemon's event loop for seconds on a cold cache (docs/daemon.md, "Moves").
  */
 import { AppError } from '../errors.ts';
 import { DANCES_DATASET, EMOTIONS_DATASET, type DaemonClient } from '../daemon/daemon-client.ts';
@@ -9,7 +9,7 @@ export interface MoveEntry {
   name: string;
   dataset: string;
   family: string;
-  /** Lifecycle animations that park the head oddly; kept out of conversational use (§7). */
+  /** Lifecycle animations that park the head oddly; kept out of conversational use (docs/daemon.md, "Move libraries"). */
   lifecycle: boolean;
 }
 

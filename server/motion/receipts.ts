@@ -1,6 +1,6 @@
 /**
  * Event receipts: every control produces one `{type: "event"}` frame saying what happened, the
- * values applied and which kind of credential asked (cockpit-api.md, Events). The event log
+ * values applied and which kind of credential asked (docs/contract.md, "Events"). The event log
  * injected as `emit` assigns id and time and broadcasts it on /ws.
  */
 import type { CredentialKind, EventFrame } from '../contract/ws.ts';
@@ -8,15 +8,6 @@ import type { ClampNote } from './safe-ranges.ts';
 
 export type Receipt = Omit<EventFrame, 'id' | 'time'>;
 export type Emit = (event: Receipt) => void;
-
-/** Named tracking holds (reference-notes.md §4): face tracking pauses while any is live. */
-export interface Holds {
-  take(name: string, ttlSeconds: number): void;
-  release(name: string): void;
-}
-
-/** Until face tracking exists (issue 6) there is nothing to pause. */
-export const noHolds: Holds = Object.freeze({ take: () => {}, release: () => {} });
 
 export function receipt(
   action: string,

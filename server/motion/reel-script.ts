@@ -1,5 +1,5 @@
 /**
- * The showcase reel's script (reference-notes.md §4, "Reel"): wake, welcoming1, look left and
+ * The showcase reel's script (docs/contract.md, "Reel"): wake, welcoming1, look left and
  * right, curious1, look up, a dance, laughing1, an antenna wiggle, proud1, home. With the pauses
  * between steps it runs about a minute. Every step is a move run through the arbiter and waited
  * for, so the reel owns the head exactly like a person at the controls.
@@ -93,7 +93,7 @@ const homeStep: ReelStep = {
   run: (reel) => reel.move({ label: 'reel home', hold: 'look', maxSeconds: 3, start: (d) => d.goto(HOME_GOTO) }),
 };
 
-/** The dance comes from the dances library (daemon-api.md §7). */
+/** The dance comes from the dances library (docs/daemon.md, "Move libraries"). */
 export const REEL_DANCE = 'groovy_sway_and_roll';
 
 export const SHOWCASE_REEL: readonly ReelStep[] = Object.freeze([
@@ -102,7 +102,7 @@ export const SHOWCASE_REEL: readonly ReelStep[] = Object.freeze([
   lookStep('look left', { yaw: 35 }, 1.2),
   lookStep('look right', { yaw: -35 }, 1.5),
   recordedStep('curious1'),
-  // Positive pitch is nose down (daemon-api.md §3.0), so up is negative.
+  // Positive pitch is nose down (docs/daemon.md, "Conventions"), so up is negative.
   lookStep('look up', { pitch: -20 }, 1.2),
   recordedStep(REEL_DANCE),
   recordedStep('laughing1'),

@@ -20,7 +20,7 @@ beforeEach(async () => {
 });
 
 describe('showcase reel', () => {
-  it('is the scripted show of reference-notes §4', () => {
+  it('is the scripted show described in docs/contract.md, "Reel"', () => {
     expect(SHOWCASE_REEL.map((s) => s.label)).toEqual([
       'wake',
       'welcoming1',

@@ -6,14 +6,13 @@
  */
 import type { ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
-import { AppError } from '../errors.ts';
+import { AppError, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { Arbiter } from './arbiter.ts';
 import type { MoveLibraryCache } from './move-library.ts';
 import { receipt, type Emit } from './receipts.ts';
 import { SHOWCASE_REEL, type ReelContext, type ReelStep } from './reel-script.ts';
 import type { StopLatch } from './stop-latch.ts';
-import { messageOf } from './stop-all.ts';
 
 export interface ReelStatus {
   running: boolean;

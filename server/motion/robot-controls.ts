@@ -1,6 +1,6 @@
 /**
  * Recorded moves and the robot's lifecycle: express, wake, sleep, motor mode. Wake and sleep
- * follow daemon-api.md §10.4: wake = motors enabled THEN the wake_up move (which never enables
+ * follow docs/daemon.md, "Duties of the cockpit": wake = motors enabled THEN the wake_up move (which never enables
  * them itself); sleep = the goto_sleep move, which ends with the motors disabled.
  */
 import type { MotorMode } from '../contract/state.ts';
@@ -17,7 +17,7 @@ export interface RobotControlDeps {
   emit: Emit;
 }
 
-/** Recorded moves run a few seconds to ~20 s (daemon-api.md §7); past this the hold lapses. */
+/** Recorded moves run a few seconds to ~20 s (docs/daemon.md, "Move libraries"); past this the hold lapses. */
 const RECORDED_MOVE_MAX_S = 30;
 const LIFECYCLE_MAX_S = 10;
 
@@ -66,7 +66,7 @@ export async function sleep(deps: RobotControlDeps, credential: CredentialKind):
 /**
  * Not a move, so the latched stop does not refuse it: relaxing the motors after an emergency
  * stop is exactly what an operator may want. Gravity compensation is a 500 on a default real
- * robot (§3.3); the daemon's refusal travels back as DAEMON_ERROR with its text.
+ * robot (docs/daemon.md, "Motors and lifecycle"); the daemon's refusal travels back as DAEMON_ERROR with its text.
  */
 export async function motors(
   deps: RobotControlDeps,

@@ -1,18 +1,18 @@
 /**
  * Safe ranges for manual head control, in the cockpit's units (degrees, millimetres, seconds).
- * `look` and the joystick clamp to these server-side (cockpit-api.md, control: "clamped
+ * `look` and the joystick clamp to these server-side (docs/contract.md, control: "clamped
  * server-side"), whatever a client sends. Why each bound:
  * - yaw ±60°: past about 60° the Stewart platform runs out of travel; the daemon's IK then yields
- *   NaN and silently skips the target (daemon-api.md §3.2), so the head would just not move.
+ *   NaN and silently skips the target (docs/daemon.md, "Moves"), so the head would just not move.
  *   Turning further is what body_yaw is for.
- * - pitch −30..+25°: positive pitch is nose DOWN (the sleep pose is +24.5°, §3.0), so +25° is as
+ * - pitch −30..+25°: positive pitch is nose DOWN (the sleep pose is +24.5°, docs/daemon.md, "Conventions"), so +25° is as
  *   far down as the robot parks itself; looking up is allowed a little further, to 30°.
- * - roll ±25°: the wake-up roll is 20° (§3.2); 25° leaves room without straining the legs.
+ * - roll ±25°: the wake-up roll is 20° (docs/daemon.md, "Moves"); 25° leaves room without straining the legs.
  * - x/y ±20 mm, z −30..+20 mm: the platform's translations are small (sleep sits at z −44 mm
  *   with the head folded); an unreachable z (+100 mm) is silently dropped by the daemon.
- * - body_yaw ±150°: the daemon clamps to ±160° absolute (§3.2); 150° keeps a margin.
+ * - body_yaw ±150°: the daemon clamps to ±160° absolute (docs/daemon.md, "Moves"); 150° keeps a margin.
  * - antennas ±170°: the sleep pose parks them at ±174.8°, against their stops.
- * - duration 0.2..10 s: ≤ 0 does nothing on the daemon (§3.2), under 0.2 s a long goto is a
+ * - duration 0.2..10 s: ≤ 0 does nothing on the daemon (docs/daemon.md, "Moves"), under 0.2 s a long goto is a
  *   jolt, and a 10 s glide already holds the move owner longer than a person waits.
  */
 

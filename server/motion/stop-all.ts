@@ -1,10 +1,10 @@
 /**
- * The daemon part of the latched stop. There is no "stop all" route (daemon-api.md §3.2), so:
+ * The daemon part of the latched stop. There is no "stop all" route (docs/daemon.md, "Moves"), so:
  * list /running and stop each move, in batches, then list again; a move started during the
  * first pass (or refused by a full write queue) is caught by the next. Three passes at most,
  * and no second pass once the daemon proved unreachable.
  */
-import { isAppError } from '../errors.ts';
+import { messageOf } from '../errors.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 
 export interface StopAllReport {
@@ -56,8 +56,4 @@ async function stopBatches(
     });
   }
   return failure;
-}
-
-export function messageOf(err: unknown): string {
-  return isAppError(err) ? err.message : String((err as Error)?.message ?? err);
 }

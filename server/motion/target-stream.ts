@@ -1,6 +1,6 @@
 /**
- * Continuous head control over ONE daemon WebSocket, `/api/move/ws/set_target` (daemon-api.md
- * §4, §10.3): the right way to stream targets, at no more than the 50 Hz control loop. Clients
+ * Continuous head control over ONE daemon WebSocket, `/api/move/ws/set_target` (docs/daemon.md
+ * docs/daemon.md, "The protocol as the cockpit uses it"): the right way to stream targets, at no more than the 50 Hz control loop. Clients
  * may push faster; only the latest target of each 20 ms tick is sent. When pushes stop for
  * 300 ms the stream ends by itself: nothing more is sent, and the head holds its last target.
  * The socket opens on first use and is reused; a stale socket's events are ignored by generation.
@@ -142,7 +142,7 @@ class SetTargetStream implements TargetStream {
     socket.on('open', () => {
       if (generation === this.generation) this.backoff.reset();
     });
-    // A success produces no reply; only bad frames are answered (§4).
+    // A success produces no reply; only bad frames are answered (docs/daemon.md, "The protocol as the cockpit uses it").
     socket.on('message', (data) => {
       if (generation === this.generation)
         this.options.log.debug('daemon refused a target', { reply: data.toString().slice(0, 200) });

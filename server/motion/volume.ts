@@ -1,6 +1,6 @@
 /**
  * Speaker volume, debounced toward the daemon. Every `POST /api/volume/set` plays a test sound
- * and runs blocking subprocesses on the daemon (daemon-api.md §3.8, §10.2: "never bind a
+ * and runs blocking subprocesses on the daemon (docs/daemon.md, "Volume": "never bind a
  * slider's drag events to it"), so the route answers at once with the accepted level and only
  * the last level of a burst is sent, once the burst has been quiet for ~400 ms. A burst that
  * never pauses still lands every `maxWaitMs`; one call at a time is in flight.
@@ -8,7 +8,7 @@
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { Log } from '../log.ts';
-import { messageOf } from './stop-all.ts';
+import { messageOf } from '../errors.ts';
 
 export interface VolumeOptions {
   daemon: Pick<DaemonClient, 'setVolume'>;

@@ -1,5 +1,5 @@
 /**
- * Change frames for /ws (reference-notes.md §4): a status is broadcast only when its key
+ * Change frames for /ws (docs/contract.md, "How the desktop server behaves"): a status is broadcast only when its key
  * changes, so a 2 Hz poll or a 10 Hz DoA stream does not flood every viewer with repeats.
  */
 

@@ -43,7 +43,7 @@ function hear(
 
 const six = (a: number): number[] => Array.from({ length: 6 }, () => a);
 
-describe("DoA numbers are the reference's (reference-notes.md §4)", () => {
+describe("DoA numbers are the documented ones (docs/contract.md, 'DoA turn-toward-speaker')", () => {
   it('keeps every threshold', () => {
     expect(DOA_RULES).toMatchObject({
       railDeg: 3,

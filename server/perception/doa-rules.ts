@@ -1,7 +1,7 @@
 /**
- * The turn-toward-speaker rules (reference-notes.md §4, "DoA turn-toward-speaker"), pure: a
+ * The turn-toward-speaker rules (docs/contract.md, "DoA turn-toward-speaker"), pure: a
  * reading and the world around it in, a verdict and the next memory out. Every number here is
- * the reference's. Angles follow the daemon (daemon-api.md §3.1): radians, 0 = left, π/2 =
+ * the reference's. Angles follow the daemon (docs/daemon.md, "State"): radians, 0 = left, π/2 =
  * front, π = right; offsets are degrees, positive to the robot's left.
  */
 

@@ -1,10 +1,10 @@
 /**
- * Turn toward the speaker (reference-notes.md §4, "DoA turn-toward-speaker"): direction of
+ * Turn toward the speaker (docs/contract.md, "DoA turn-toward-speaker"): direction of
  * arrival comes inside every frame of the ONE state feed (it asks for `with_doa`), so nothing
  * polls the daemon for it. Each reading is judged by doa-rules.ts; a turn is one 0.7 s goto
  * through the motion arbiter, so it is the move owner like any other move.
  */
-import { systemClock, type Clock } from '../auth/clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { ServiceState } from '../contract/state.ts';
 import { toDeg, wirePoseToXyzRpy } from '../daemon/units.ts';
 import type { FullState } from '../daemon/wire.ts';
@@ -25,6 +25,7 @@ import {
 } from './doa-rules.ts';
 import type { MotionGate } from './motion-gate.ts';
 import type { TrackerView } from './tracking.ts';
+import { messageOf } from '../errors.ts';
 
 export interface DoaStatus {
   enabled: boolean;
@@ -59,16 +60,16 @@ export interface DoaDeps {
   clock?: Clock;
   broadcast?: Broadcast;
   services?: Map<string, ServiceState>;
-  /** On by default (cockpit-api.md, defaults at start). */
+  /** On by default (docs/contract.md, "States"). */
   enabled?: boolean;
   /** The calibrated sign of the array; +1 = positive offset is the robot's left. */
   sign?: 1 | -1;
-  /** The robot is off the table. Only the Wireless IMU could say (daemon-api.md §6); else false. */
+  /** The robot is off the table. Only the Wireless IMU could say (docs/daemon.md, "Media"); else false. */
   lifted?: () => boolean;
 }
 
 /**
- * The daemon refreshes DoA at 10 Hz (daemon-api.md §3.1) while the feed runs faster: frames in
+ * The daemon refreshes DoA at 10 Hz (docs/daemon.md, "State") while the feed runs faster: frames in
  * between repeat the cached value, and counting them would shrink the 6-reading streak to 0.2 s.
  */
 const MIN_READING_SPACING_MS = 90;
@@ -193,7 +194,7 @@ class Turner implements DoaTurner {
         this.error = null;
       },
       (err: unknown) => {
-        this.error = err instanceof Error ? err.message : String(err);
+        this.error = messageOf(err);
         this.deps.log.info('turn toward the speaker refused', { error: this.error });
         this.changed();
       },

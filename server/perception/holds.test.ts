@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clampTtl, createHoldTable, HOLD_TTL } from './holds.ts';
 import { fakeClock } from './testing/fakes.ts';
 
-describe('hold TTL (reference-notes.md §4: default 20 s, clamped to 0.5–120 s)', () => {
+describe('hold TTL (docs/contract.md, "How the desktop server behaves": default 20 s, clamped to 0.5–120 s)', () => {
   it.each([
     [undefined, 20],
     [5, 5],

@@ -1,9 +1,9 @@
 /**
- * Named tracking holds (reference-notes.md §4, "Face tracking and holds"): a name maps to an
+ * Named tracking holds (docs/contract.md, "Face tracking and holds"): a name maps to an
  * expiry, and any live hold pauses face tracking. Every hold expires on its own, so a caller
  * that crashes mid-move or mid-sentence can never freeze the head.
  */
-import type { Clock } from '../auth/clock.ts';
+import type { Clock } from '../clock.ts';
 
 /** Seconds. The default and the clamp are the reference's numbers (20 s, 0.5–120 s). */
 export const HOLD_TTL = Object.freeze({ default: 20, min: 0.5, max: 120 });

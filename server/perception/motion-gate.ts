@@ -1,8 +1,8 @@
 /**
  * How the turn-toward-speaker controller meets motion: it may only turn when nothing else moves
- * (reference-notes.md §4: "no move is running"), and its turn goes through the arbiter so there
- * is still ONE move owner (daemon-api.md §10.3). The `doa` hold pauses face tracking for the
- * turn: at weight 1 the daemon ignores pose targets (reference-notes.md §4).
+ * (docs/contract.md, "How the desktop server behaves": "no move is running"), and its turn goes through the arbiter so there
+ * is still ONE move owner (docs/daemon.md, "Duties of the cockpit"). The `doa` hold pauses face tracking for the
+ * turn: at weight 1 the daemon ignores pose targets (docs/contract.md, "How the desktop server behaves").
  */
 import { toRad } from '../daemon/units.ts';
 import type { GotoRequest } from '../daemon/wire.ts';
@@ -27,7 +27,7 @@ export function turnGoto(plan: TurnPlan): GotoRequest {
   return goto;
 }
 
-/** The gate over server A's motion control: its arbiter, latched stop and reel. */
+/** The gate over the desktop server's motion control: its arbiter, latched stop and reel. */
 export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRunner'>): MotionGate {
   return {
     busy() {

@@ -1,7 +1,7 @@
 /**
  * Edge validation of the tracking and DoA bodies: `unknown` JSON in, typed input out, or a 400
  * naming the field. A TTL out of range is not an error: it is clamped by the controller and the
- * applied value reported (reference-notes.md §4).
+ * applied value reported (docs/contract.md, "How the desktop server behaves").
  */
 import { badRequest } from '../errors.ts';
 import { HOLD_NAME_MAX } from './holds.ts';

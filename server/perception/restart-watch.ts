@@ -1,5 +1,5 @@
 /**
- * Tells when the daemon restarted under the tracker (reference-notes.md §4): a restarted daemon
+ * Tells when the daemon restarted under the tracker (docs/contract.md, "How the desktop server behaves"): a restarted daemon
  * comes back with its tracker off and says nothing, so the cockpit infers it from two signs.
  * - Two consecutive face polls with a null `ts` while weight 1 is expected and no hold is live
  *   (at weight 0 the daemon clears the aim and reports a null ts too, so holds must not count).

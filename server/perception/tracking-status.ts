@@ -4,7 +4,7 @@
  */
 import type { ServiceState } from '../contract/state.ts';
 import type { FaceTarget } from '../daemon/wire.ts';
-import type { Holds } from '../motion/receipts.ts';
+import type { Holds } from '../holds.ts';
 import { keyRound } from './dedupe.ts';
 import type { LiveHold } from './holds.ts';
 
@@ -81,7 +81,7 @@ export function serviceOf(s: TrackingStatus): ServiceState {
   return { state: 'running', detail: s.detected ? 'face locked' : 'looking for a face' };
 }
 
-/** De-duplicated on (enabled, paused, detected, rounded x, rounded y) (reference-notes.md §4). */
+/** De-duplicated on (enabled, paused, detected, rounded x, rounded y) (docs/contract.md, "How the desktop server behaves"). */
 export function trackingKey(s: TrackingStatus): string {
   return JSON.stringify([s.enabled, s.paused, s.detected, keyRound(s.x, 2), keyRound(s.y, 2)]);
 }

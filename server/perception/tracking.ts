@@ -1,11 +1,11 @@
 /**
- * The face-tracking controller (reference-notes.md §4, "Face tracking and holds"; daemon-api.md
- * §3.7, §6). The daemon detects faces and moves the head itself; the cockpit only switches its
+ * The face-tracking controller (docs/contract.md, "Face tracking and holds"; docs/daemon.md
+ * docs/daemon.md, "Media"). The daemon detects faces and moves the head itself; the cockpit only switches its
  * tracker and arbitrates with the weight: 1 = tracking owns the head, 0 = paused while any named
  * hold stands. It implements the motion arbiter's `Holds`, so look, express and say pause
  * tracking around their moves (at weight 1 the daemon ignores pose targets).
  */
-import { systemClock, type Clock } from '../auth/clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { ServiceState } from '../contract/state.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { FaceTarget } from '../daemon/wire.ts';
@@ -40,7 +40,7 @@ export interface TrackingDeps {
   broadcast?: Broadcast;
   /** The robot core's services map: `tracking` is shown in the state object. */
   services?: Map<string, ServiceState>;
-  /** Face poll period; the daemon is polled at 2 Hz at most (reference-notes.md §4). */
+  /** Face poll period; the daemon is polled at 2 Hz at most (docs/contract.md, "How the desktop server behaves"). */
   pollMs?: number;
 }
 

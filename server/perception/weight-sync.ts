@@ -1,11 +1,11 @@
 /**
- * Keeps the daemon's face tracker at the weight the cockpit wants (reference-notes.md §4): 1
+ * Keeps the daemon's face tracker at the weight the cockpit wants (docs/contract.md, "How the desktop server behaves"): 1
  * when tracking owns the head, 0 while any hold stands (paused, aim cleared), off when the
  * operator turned tracking off. The daemon has no getter for the tracker, so what was last
  * applied is remembered here; `assume(null)` after a daemon restart makes the next sync push again.
  * Calls are serialised and coalesced: only one daemon call in flight, and the last wish wins.
  */
-import type { Clock } from '../auth/clock.ts';
+import type { Clock } from '../clock.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { AppError, isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';

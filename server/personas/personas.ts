@@ -1,5 +1,5 @@
 /**
- * The voice listener and the messenger bot composed for server A (issue 14). Both are
+ * The voice listener and the messenger bot composed for the desktop server. Both are
  * in-process personas of the agent runtime, like the thinker: they act through the same Control
  * (arbiter, safe ranges, latched stop), write to the same agent log (persona "voice" and
  * "messenger"), and register with the persona registry so the latched stop and demo mode pause
@@ -12,7 +12,7 @@ import type { AgentRuntime } from '../agent/agent-runtime.ts';
 import type { ServiceState } from '../contract/state.ts';
 import type { Log } from '../log.ts';
 import type { Control } from '../motion/control.ts';
-import type { Holds } from '../motion/receipts.ts';
+import type { Holds } from '../holds.ts';
 import { createMessenger, type Messenger } from './messenger/messenger-bot.ts';
 import { createMessengerSettings, type MessengerSettingsView } from './messenger/messenger-settings.ts';
 import { createMessengerState } from './messenger/messenger-state.ts';
@@ -28,7 +28,7 @@ export interface PersonasDeps {
   /** Where voice-persona.json, messenger-persona.json and messenger-state.json live. */
   dataDir: string;
   agent: { runtime: Pick<AgentRuntime, 'start'>; agentLog: Pick<AgentLog, 'add' | 'page'> };
-  control: Pick<Control, 'say' | 'personas'>;
+  control: Pick<Control, 'say' | 'autonomy'>;
   /** Face tracking's holds: the voice persona holds `speaking` while it answers. */
   holds: Holds;
   /** The newest camera picture as JPEG, for the messenger's photos. */
@@ -71,7 +71,7 @@ export interface Personas {
 export function createPersonas(deps: PersonasDeps): Personas {
   const log = deps.log.child('personas');
   const file = (name: string) => join(deps.dataDir, name);
-  // "Through the daemon's media where available" (issue 14): the default follows the camera.
+  // "Through the daemon's media where available": the default follows the camera.
   const defaultSource = deps.microphone?.microphoneName ? DAEMON_SOURCE : DEFAULT_SOURCE;
   const voiceSettings = createVoiceSettings({
     file: file('voice-persona.json'),
@@ -125,8 +125,8 @@ export function createPersonas(deps: PersonasDeps): Personas {
     async start() {
       await Promise.all([voiceSettings.load(), messengerSettings.load(), messengerState.load()]);
       unregister.push(
-        deps.control.personas.register('voice', voice),
-        deps.control.personas.register('messenger', messenger),
+        deps.control.autonomy.register('voice', voice),
+        deps.control.autonomy.register('messenger', messenger),
       );
       voice.apply();
       messenger.apply();

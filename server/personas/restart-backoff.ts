@@ -1,5 +1,5 @@
 /**
- * Restart delays for a persona that failed: 5 s, doubling up to 300 s (reference-notes.md §4,
+ * Restart delays for a persona that failed: 5 s, doubling up to 300 s (docs/contract.md, "How the desktop server behaves",
  * "The voice listener restarts after 5 s, doubling up to 300 s"). A persona that ran for a while
  * before failing starts again from 5 s, so one hiccup a day never waits five minutes. Timers
  * come from an injected Schedule, so tests step time by hand.

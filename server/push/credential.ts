@@ -5,6 +5,6 @@
  */
 import type { Caller } from '../http/caller.ts';
 
-export function credentialOf(caller: Pick<Caller, 'kind' | 'credentialId'>): string {
+export function subscriberOf(caller: Pick<Caller, 'kind' | 'credentialId'>): string {
   return caller.kind === 'passkey' ? (caller.credentialId ?? 'passkey') : caller.kind;
 }

@@ -1,4 +1,4 @@
-/** Web Push (issue 11): the public entry of server/push. */
+/** Web Push: the public entry of server/push. */
 export {
   createPush,
   sampleOf,
@@ -10,6 +10,6 @@ export {
 export { PUSH_KINDS, type PushKind, type PushPayload } from './kinds.ts';
 export { DEFAULT_SUBJECT, parseSettingsPatch, type PushSettingsPatch } from './push-settings.ts';
 export { parseSubscribeBody, parseUnsubscribeBody } from './subscription-input.ts';
-export { credentialOf } from './credential.ts';
+export { subscriberOf } from './credential.ts';
 export type { SendResult } from './push-sender.ts';
 export { DEFAULT_TRIGGER_TIMINGS, type TriggerTimings } from './push-triggers.ts';

@@ -1,6 +1,6 @@
 /**
- * What the cockpit pushes to the owner's browsers (issue 11), and the payload every notice
- * carries. The payload follows the platform's convention (platform-api.md "Web Push" and the
+ * What the cockpit pushes to the owner's browsers, and the payload every notice
+ * carries. The payload follows the platform's convention (docs/platform.md, "Web Push" and the
  * "Push payload" resource): title at most 100 characters, body at most 400, a url a click opens,
  * and a tag so a newer notice of the same kind replaces the older one on the device.
  */

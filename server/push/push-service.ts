@@ -1,5 +1,5 @@
 /**
- * Web Push to the owner's browsers and phone (issue 11), composed once for server A: the VAPID
+ * Web Push to the owner's browsers and phone, composed once for the desktop server: the VAPID
  * keys, the settings and the subscriptions on disk, the sender, and the trigger module fed by a
  * health sample every second and by what the features tell the dashboards (stop receipts,
  * platform notify frames) and by the agent's finished turns. Plain functions over injected deps:

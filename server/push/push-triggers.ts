@@ -1,5 +1,5 @@
 /**
- * WHEN the cockpit pushes (issue 11). A pure module: fed a health sample about once a second and
+ * WHEN the cockpit pushes. A pure module: fed a health sample about once a second and
  * the events it cares about, it answers with the notices to send, usually none. Time comes in as
  * an argument, so tests drive it with a fake clock.
  *

@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { callerOf } from '../http/access-gate.ts';
 import type { RouteSpec } from '../http/route-table.ts';
-import { credentialOf } from './credential.ts';
+import { subscriberOf } from './credential.ts';
 
 export const STOP_ROUTE = { method: 'POST', path: '/api/control/stop' } as const;
 
@@ -27,7 +27,7 @@ export function createStopOrigin(): StopOrigin {
       routes.map((route) => {
         const handler = route.handler;
         if (route.method !== STOP_ROUTE.method || route.path !== STOP_ROUTE.path || !handler) return route;
-        return { ...route, handler: (ctx) => scope.run(credentialOf(callerOf(ctx)), () => handler(ctx)) };
+        return { ...route, handler: (ctx) => scope.run(subscriberOf(callerOf(ctx)), () => handler(ctx)) };
       }),
     current: () => scope.getStore(),
   };

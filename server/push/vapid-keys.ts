@@ -1,6 +1,6 @@
 /**
  * The VAPID key pair (RFC 8292) that signs every push: made on first run, kept in
- * `<data dir>/push-vapid.json` (0600, written atomically, ARCHITECTURE.md §5). Browsers subscribe
+ * `<data dir>/push-vapid.json` (0600, written atomically, docs/architecture.md, "Configuration and persistence"). Browsers subscribe
  * with the public key, so it must outlive restarts; if the file is lost or set aside as corrupt,
  * a new pair is made and the dashboards re-subscribe when they see the key changed.
  */

@@ -6,6 +6,7 @@
 import { parseRealDaemonArgs } from './cli-args.ts';
 import { startRealDaemon } from './process.ts';
 import { ensureInstalled } from './venv.ts';
+import { messageOf } from '../errors.ts';
 
 async function main(): Promise<void> {
   const args = parseRealDaemonArgs(process.argv.slice(2));
@@ -26,6 +27,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`real-daemon: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`real-daemon: ${messageOf(error)}\n`);
   process.exit(1);
 });

@@ -10,6 +10,7 @@ import { REAL_DAEMON_VERSION } from './pin.ts';
 import { probeDaemon } from './probe.ts';
 import { startRealDaemon } from './process.ts';
 import { ensureInstalled } from './venv.ts';
+import { messageOf } from '../errors.ts';
 
 export const RECORDED_FIXTURES = fileURLToPath(new URL('../sim/recorded/real-daemon.json', import.meta.url));
 
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error: unknown) => {
-    process.stderr.write(`record-fixtures: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`record-fixtures: ${messageOf(error)}\n`);
     process.exit(1);
   });
 }

@@ -140,7 +140,7 @@ export function createRecorderSources(recorder: Recorder, inputs: RecorderInputs
   };
 }
 
-/** The tap when no recorder runs (server B, tests of features alone): everything passes through. */
+/** The tap when no recorder runs (the wheeled server, tests of features alone): everything passes through. */
 export const NO_RECORDER_TAP: RecorderTap = Object.freeze({
   observe: () => {},
   wrapControlRoutes: (routes: RouteSpec[]) => routes,

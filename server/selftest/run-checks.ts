@@ -3,6 +3,7 @@
  * throws becomes a `fail` of its own and never holds up or breaks the others.
  */
 import type { CheckOutcome, SelfTestCheck, SelfTestResult } from '../contract/selftest.ts';
+import { messageOf } from '../errors.ts';
 
 /** What a check finds; the runner adds the id, title and duration. */
 export interface Finding {
@@ -38,7 +39,7 @@ export async function runCheck(check: Check, now: () => number): Promise<SelfTes
   const finding = await Promise.race([
     check.run().catch((error: unknown): Finding => ({
       outcome: 'fail',
-      detail: `The check failed: ${error instanceof Error ? error.message : String(error)}`,
+      detail: `The check failed: ${messageOf(error)}`,
       advice: 'Check that the robot daemon is running and reachable, then run the check again.',
     })),
     late,

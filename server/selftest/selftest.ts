@@ -5,9 +5,10 @@
  */
 import type { AppsService } from '../apps/apps-service.ts';
 import type { FrameHub } from '../camera/index.ts';
+import type { Health } from '../contract/health.ts';
 import type { SelfTestRequest, SelfTestResult } from '../contract/selftest.ts';
+import type { RobotState } from '../contract/state.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
-import type { RobotCore } from '../desktop/robot-core.ts';
 import { AppError, isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { AppLockGuard } from '../motion/app-lock.ts';
@@ -19,7 +20,8 @@ import { motionCheck } from './motion-check.ts';
 import { runChecks } from './run-checks.ts';
 
 export interface SelfTestDeps {
-  robot: Pick<RobotCore, 'health' | 'state'> & { daemon: DaemonClient };
+  /** The part of the robot core (server/desktop/robot-core.ts) the checks read. */
+  robot: { health(): Health; state(): RobotState | undefined; daemon: DaemonClient };
   camera: Pick<FrameHub, 'configured' | 'snapshot' | 'health' | 'listenMicrophone'>;
   control: Pick<Control, 'look' | 'home' | 'latch' | 'arbiter' | 'appLock'>;
   apps: Pick<AppsService, 'overview'>;

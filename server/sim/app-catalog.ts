@@ -2,7 +2,7 @@
  * The simulated app store: a few fake Hugging Face Space apps with the behaviours a cockpit has to
  * cope with (an app that runs until stopped, one that crashes a few seconds after it starts with
  * a Python traceback on stderr, one whose install fails). AppInfo is the daemon's dataclass
- * `{name, source_kind, description, url, extra}` (daemon-api.md §3.10).
+ * `{name, source_kind, description, url, extra}` (docs/daemon.md, "Apps").
  */
 
 export type SourceKind = 'hf_space' | 'dashboard_selection' | 'local' | 'installed';

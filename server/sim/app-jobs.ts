@@ -6,6 +6,7 @@
  * `Job '<command>' failed with error: <message>` and settles the status.
  */
 import { randomUUID } from 'node:crypto';
+import { messageOf } from '../errors.ts';
 
 export type AppJobCommand = 'install' | 'remove' | 'update';
 
@@ -44,7 +45,7 @@ export function createAppJobs(): AppJobs {
         },
         (error: unknown) => {
           job.info.status = 'failed';
-          log(`Job '${command}' failed with error: ${error instanceof Error ? error.message : String(error)}`);
+          log(`Job '${command}' failed with error: ${messageOf(error)}`);
         },
       );
       return id;

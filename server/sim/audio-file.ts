@@ -1,6 +1,6 @@
 /**
  * Just enough audio-file knowledge for the sound routes: the duration of a WAV from its header,
- * and a content probe standing in for the daemon's GStreamer check of uploads (§3.7).
+ * and a content probe standing in for the daemon's GStreamer check of uploads (docs/daemon.md, "Media").
  */
 
 /** Seconds of audio in a RIFF/WAVE (or RF64-less) buffer, or null when it is not a readable WAV. */

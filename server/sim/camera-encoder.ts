@@ -1,6 +1,6 @@
 /**
  * One H.264 encoder per camera session, as webrtcsink runs one per consumer on hosts without a
- * hardware encoder (daemon-api.md §6a): ffmpeg/libx264 reading raw RGBA frames on stdin,
+ * hardware encoder (docs/daemon.md, "Media"): ffmpeg/libx264 reading raw RGBA frames on stdin,
  * ultrafast + zerolatency so each frame leaves at once, constrained baseline to match the
  * profile-level-id the SDP offers. Each encoder starts on a keyframe, so a new consumer sees a
  * picture at once.

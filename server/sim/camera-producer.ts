@@ -1,8 +1,8 @@
 /**
  * The simulated webrtcsink: a producer peer on the signalling hub with meta
- * `{"name":"reachymini"}` (daemon-api.md §6a), one WebRTC session per consumer. When the camera
+ * `{"name":"reachymini"}` (docs/daemon.md, "Media"), one WebRTC session per consumer. When the camera
  * goes away (a /sim/camera outage, or /api/media/release, which stops the daemon's whole
- * GStreamer pipeline, §3.7) the producer withdraws and every session ends; when it comes back
+ * GStreamer pipeline, docs/daemon.md, "Media") the producer withdraws and every session ends; when it comes back
  * the producer announces itself again and listeners hear of it.
  */
 import type { Log } from '../log.ts';

@@ -38,7 +38,7 @@ export interface CameraSession {
 const GOP = 30;
 const PLI_MIN_INTERVAL_MS = 500;
 
-/** The simulator binds loopback only (ARCHITECTURE.md §1): only 127.0.0.1 candidates are offered. */
+/** The simulator binds loopback only (docs/architecture.md, "Processes and data flow"): only 127.0.0.1 candidates are offered. */
 function isLoopback(candidate: RTCIceCandidate): boolean {
   return / 127\.0\.0\.1 /.test(candidate.candidate);
 }
@@ -52,7 +52,7 @@ function withoutCandidates(sdp: string): string {
 
 class ProducerSession implements CameraSession {
   private readonly pc = new RTCPeerConnection({
-    // The daemon's Opus carries in-band FEC (daemon-api.md §6 "Microphone").
+    // The daemon's Opus carries in-band FEC (docs/daemon.md, "Media").
     codecs: { video: [useH264()], audio: [useOPUS({ parameters: 'minptime=10;useinbandfec=1' })] },
     iceAdditionalHostAddresses: ['127.0.0.1'],
     iceInterfaceAddresses: { udp4: '127.0.0.1' },

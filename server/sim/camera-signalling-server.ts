@@ -1,6 +1,6 @@
 /**
  * The WebSocket side of the simulated webrtcsink signalling server: JSON text messages, one
- * peer per socket, on 127.0.0.1 like the rest of the simulator (ARCHITECTURE.md §1). The real
+ * peer per socket, on 127.0.0.1 like the rest of the simulator (docs/architecture.md, "Processes and data flow"). The real
  * daemon listens on 8443; embedded simulators take a free port.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,6 +1,6 @@
 /**
  * The gst-webrtc signalling protocol that webrtcsink's built-in server speaks on port 8443
- * (daemon-api.md §6a; gst-plugins-rs net/webrtc/protocol and signalling/src/handlers): peers
+ * (docs/daemon.md, "Media"; gst-plugins-rs net/webrtc/protocol and signalling/src/handlers): peers
  * are welcomed with an id, producers announce themselves with setPeerStatus, consumers `list`
  * them and `startSession`; SDP and ICE travel in `peer` messages the server forwards to the
  * other side of the session; `endSession` and disconnects end sessions and tell the other

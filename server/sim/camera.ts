@@ -1,9 +1,9 @@
 /**
  * The simulated daemon's camera, reachable only the way the real one is: webrtcsink signalling
  * on its own port (8443 on the robot) and an H.264 WebRTC track. There is no HTTP frame route,
- * as on the real daemon (daemon-api.md §3.6). The camera is available while /sim/camera is on
- * and the media devices are not released to another program (§3.7, §6c). Its microphone
- * comes the same way, as an Opus track in the camera session (§6 "Microphone").
+ * as on the real daemon (docs/daemon.md, "Media"). The camera is available while /sim/camera is on
+ * and the media devices are not released to another program (docs/daemon.md, "Media"). Its microphone
+ * comes the same way, as an Opus track in the camera session (docs/daemon.md, "Media").
  */
 import type { Log } from '../log.ts';
 import type { CameraCounters, SimContext } from './context.ts';
@@ -52,7 +52,7 @@ export async function startSimCamera(ctx: SimContext, options: { port: number; l
       cameraSignallingClients: server.connections(),
     };
   };
-  // A released microphone hears nothing (the daemon's pipeline is stopped, §3.7).
+  // A released microphone hears nothing (the daemon's pipeline is stopped, docs/daemon.md, "Media").
   ctx.camera.hear = (clip) => !ctx.media.released && microphone.hear(clip);
   ctx.camera.microphone = () => microphone.status();
   ctx.camera.setSilent = (on) => microphone.setSilent(on);

@@ -5,11 +5,12 @@
 import { createLog } from '../log.ts';
 import { parsePort } from './cli-args.ts';
 import { startSimDaemon } from './index.ts';
+import { messageOf } from '../errors.ts';
 
 async function main(): Promise<void> {
   const log = createLog({ scope: 'sim-cli' });
   const port = parsePort(process.argv.slice(2));
-  // Alone on the daemon's port, the camera takes webrtcsink's port too (daemon-api.md §2), or
+  // Alone on the daemon's port, the camera takes webrtcsink's port too (docs/daemon.md, "Conventions"), or
   // any free one if 8443 is taken: the URL is printed either way.
   const sim = await startSimDaemon({ port, cameraPort: port === 8000 ? 8443 : 0, log }).catch((error: unknown) => {
     if (port !== 8000 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
@@ -24,6 +25,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sim: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`sim: ${messageOf(error)}\n`);
   process.exit(1);
 });

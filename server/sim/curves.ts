@@ -1,5 +1,5 @@
 /**
- * Time-warp curves of the daemon's interpolation techniques (daemon-api.md §3.2). REST gotos
+ * Time-warp curves of the daemon's interpolation techniques (docs/daemon.md, "Moves"). REST gotos
  * validate the name but always run min-jerk; the other curves shape synthetic recorded moves.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Direction of arrival from a simulated XVF3800 mic array in the head (daemon-api.md §3.1).
+ * Direction of arrival from a simulated XVF3800 mic array in the head (docs/daemon.md, "State").
  * The 1.10 daemon serves DoA from a cache: a read registers demand and starts a 10 Hz poller,
  * so the first read after 60 s without demand is `null` and values follow ~100 ms later.
  * Angle convention: 0 = left, π/2 = front, π = right; a linear array cannot tell front from

@@ -1,5 +1,5 @@
 /**
- * Fixed daemon answers recorded from the real daemon (daemon-api.md §9), and the daemon
+ * Fixed daemon answers recorded from the real daemon (docs/daemon.md, "Differential test and recorded fixtures"), and the daemon
  * status in the real key order. The simulator presents itself as a mockup-sim daemon with
  * media on a Lite-like robot: it plays sounds, hears (DoA) and sees faces, so `no_media` is
  * false and the camera specs are the Lite ones.
@@ -61,5 +61,5 @@ export function platformName(platform: NodeJS.Platform = process.platform): stri
   return 'Linux';
 }
 
-/** The card the daemon looks for first (§3.8). */
+/** The card the daemon looks for first (docs/daemon.md, "Volume"). */
 export const SOUND_DEVICE = 'Reachy Mini Audio';

@@ -1,6 +1,6 @@
 /**
  * Query-string booleans as FastAPI parses them (pydantic lax mode): true/false, 1/0, yes/no,
- * on/off, t/f, y/n, case-insensitive; anything else is a 422 `bool_parsing` (daemon-api.md §3.1).
+ * on/off, t/f, y/n, case-insensitive; anything else is a 422 `bool_parsing` (docs/daemon.md, "State").
  */
 import { boolParsing, missing, type PydanticError } from './pydantic.ts';
 

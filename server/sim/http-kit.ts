@@ -1,5 +1,5 @@
 /**
- * Minimal HTTP routing with FastAPI's envelopes (daemon-api.md §3.0): `{"detail": …}` JSON for
+ * Minimal HTTP routing with FastAPI's envelopes (docs/daemon.md, "Conventions"): `{"detail": …}` JSON for
  * handled errors, 404 `{"detail":"Not Found"}`, 405 `{"detail":"Method Not Allowed"}`, 422
  * pydantic lists, and an uncaught exception as 500 text/plain `Internal Server Error`.
  */
@@ -27,7 +27,7 @@ export interface Route {
   keys: string[];
   /** Needs a running backend: 503 "Backend not running" otherwise (FastAPI's get_backend dependency). */
   backend: boolean;
-  /** Body cap in bytes, 413 beyond it; only the sound upload has one (§3.0). */
+  /** Body cap in bytes, 413 beyond it; only the sound upload has one (docs/daemon.md, "Conventions"). */
   maxBody?: number;
   handle: Handler;
 }

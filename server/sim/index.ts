@@ -1,6 +1,6 @@
 /**
  * The built-in simulated robot daemon: the real daemon's HTTP + WebSocket protocol
- * (shared/spec/daemon-api.md) over a 50 Hz simulated body, plus /sim/* controls for tests
+ * (docs/daemon.md) over a 50 Hz simulated body, plus /sim/* controls for tests
  * (README-sim.md). It binds 127.0.0.1 only.
  */
 import { createServer, type Server } from 'node:http';
@@ -42,7 +42,7 @@ export interface SimDaemon {
   close(): Promise<void>;
 }
 
-/** The daemon's control loop runs at 50 Hz (§5.1). */
+/** The daemon's control loop runs at 50 Hz (docs/daemon.md, "What differed in the simulator, and what changed"). */
 const TICK_MS = 20;
 
 /**
@@ -81,7 +81,7 @@ export async function startSimDaemon(options: SimDaemonOptions = {}): Promise<Si
   const clock = options.clock ?? systemClock;
   const ctx = createSimContext(log, clock);
   const server = createServer(createRequestHandler(ctx));
-  // Like uvicorn: idle keep-alive connections are closed after 5 s (daemon-api.md §10.5).
+  // Like uvicorn: idle keep-alive connections are closed after 5 s (docs/daemon.md, "Duties of the cockpit").
   server.keepAliveTimeout = 5000;
   const sockets = createSimSockets(ctx);
   // Upgrades held by the hang fault are no longer HTTP connections: close() ends them itself.

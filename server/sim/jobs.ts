@@ -1,5 +1,5 @@
 /**
- * Background jobs of the daemon routes (daemon-api.md §3.4): one at a time, each polled at
+ * Background jobs of the daemon routes (docs/daemon.md, "Motors and lifecycle"): one at a time, each polled at
  * /api/apps/job-status/{id} as `{command, status, logs}`. A job reports `done` even when the
  * daemon ends up in error, as the real register does.
  */

@@ -1,6 +1,6 @@
 /**
  * The robot's reference poses, workspace and body-yaw rule, in wire units (radians, metres).
- * Values from daemon-api.md §3.0 and §3.2; the workspace is an approximation of the Stewart
+ * Values from docs/daemon.md, "Conventions"; the workspace is an approximation of the Stewart
  * platform's reach, used where the real IK would return NaN and the daemon skips the target.
  */
 import { poseFromMatrix, xyzrpyFromPose, type RigidPose } from './pose.ts';
@@ -23,7 +23,7 @@ export function clampBodyYaw(target: number, headYaw: number): number {
   return Math.max(-MAX_BODY_YAW, Math.min(MAX_BODY_YAW, relative));
 }
 
-/** Approximate workspace; e.g. z = +0.10 m is out of reach, as in §3.2. */
+/** Approximate workspace; e.g. z = +0.10 m is out of reach, as in docs/daemon.md, "Moves". */
 export const WORKSPACE = Object.freeze({
   x: [-0.05, 0.05],
   y: [-0.05, 0.05],

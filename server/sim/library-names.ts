@@ -1,5 +1,5 @@
 /**
- * Move names of the two Hugging Face datasets (daemon-api.md §7). The emotions list is in the
+ * Move names of the two Hugging Face datasets (docs/daemon.md, "Move libraries"). The emotions list is in the
  * daemon's own unsorted directory-glob order, as a third-party snapshot read from a daemon on
  * 2026-07-30 gives it; the dances list is in the order its third-party doc gives.
  */

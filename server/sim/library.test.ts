@@ -5,7 +5,7 @@ import { DANCE_NAMES, DANCES_DATASET, EMOTION_NAMES, EMOTIONS_DATASET } from './
 import { familyOf } from './moods.ts';
 import { xyzrpyFromPose } from './pose.ts';
 
-/** §7, sorted. */
+/** docs/daemon.md, "Move libraries", sorted. */
 const SPEC_EMOTIONS = `amazed1, anxiety1, attentive1, attentive2, boredom1, boredom2, calming1, cheerful1, come1,
 confused1, contempt1, curious1, dance1, dance2, dance3, disgusted1, displeased1, displeased2,
 downcast1, dying1, electric1, enthusiastic1, enthusiastic2, exhausted1, fear1, frustrated1,
@@ -30,7 +30,7 @@ function range(name: string, dataset: string, axis: 'pitch' | 'yaw' | 'roll'): n
   return Math.max(...values) - Math.min(...values);
 }
 
-describe('recorded-move libraries (§7)', () => {
+describe('recorded-move libraries (docs/daemon.md, "Move libraries")', () => {
   it('has exactly the 85 emotions of the spec, in an unsorted daemon order', () => {
     expect(EMOTION_NAMES).toHaveLength(85);
     expect([...EMOTION_NAMES].sort()).toEqual([...SPEC_EMOTIONS].sort());

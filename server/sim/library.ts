@@ -1,6 +1,6 @@
 /**
  * Synthetic recorded moves. The real trajectories live in Hugging Face datasets the simulator
- * cannot reach (daemon-api.md §7), so each move is generated deterministically from its name:
+ * cannot reach (docs/daemon.md, "Move libraries"), so each move is generated deterministically from its name:
  * sums of sines on the head angles, height, antennas (and body yaw for dances), shaped by a
  * per-family mood ("yes" nods pitch, "no" shakes yaw, laughing bounces, sad droops, dances
  * sway) and faded in and out so every move starts and ends at the neutral pose.

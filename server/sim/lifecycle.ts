@@ -1,9 +1,9 @@
 /**
- * Daemon lifecycle (daemon-api.md §3.4, §5.7): start/stop/restart run as background jobs
+ * Daemon lifecycle (docs/daemon.md, "Motors and lifecycle"): start/stop/restart run as background jobs
  * polled at /api/apps/job-status/{id}, one at a time (409 "Daemon is busy." otherwise). The
  * backend stays "ready" (routes answer) through the stop sequence and only then goes down;
  * going down drops the state streams. Unlike the real mockup daemon, start after stop comes
- * back as a mockup again instead of failing on the missing serial port (§3.4's bug).
+ * back as a mockup again instead of failing on the missing serial port (docs/daemon.md, "Motors and lifecycle").
  */
 import { createJobs, type JobCommand, type JobInfo } from './jobs.ts';
 import type { MoveRunner } from './moves.ts';

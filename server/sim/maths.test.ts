@@ -21,7 +21,7 @@ function expectPose(actual: Xyzrpy, expected: Xyzrpy, digits = 9): void {
   for (const k of ['x', 'y', 'z', 'roll', 'pitch', 'yaw'] as const) expect(actual[k]).toBeCloseTo(expected[k], digits);
 }
 
-describe('interpolation curves (§3.2)', () => {
+describe('interpolation curves (docs/daemon.md, "Moves")', () => {
   it('start at 0 and end at 1', () => {
     for (const m of INTERPOLATIONS) {
       expect(timeCurve(m, 0)).toBeCloseTo(0, 12);
@@ -48,7 +48,7 @@ describe('interpolation curves (§3.2)', () => {
   });
 });
 
-describe('body yaw clamping (§3.2)', () => {
+describe('body yaw clamping (docs/daemon.md, "Moves")', () => {
   it('keeps the body within 65° of the head yaw: 3.0 with the head at 0 gives 1.1345', () => {
     expect(clampBodyYaw(3.0, 0)).toBeCloseTo(1.1345, 4);
     expect(clampBodyYaw(-3.0, 0)).toBeCloseTo(-1.1345, 4);
@@ -62,7 +62,7 @@ describe('body yaw clamping (§3.2)', () => {
   });
 });
 
-describe('pose conversions (§3.0)', () => {
+describe('pose conversions (docs/daemon.md, "Conventions")', () => {
   const sample: Xyzrpy = { x: 0.01, y: -0.02, z: 0.015, roll: 0.1, pitch: -0.2, yaw: 0.3 };
 
   it('round-trips xyzrpy → matrix → xyzrpy', () => {
@@ -85,7 +85,7 @@ describe('pose conversions (§3.0)', () => {
     expect(m[9]).toBeCloseTo(Math.cos(0.2) * Math.sin(0.3), 12); // R21 = cos(pitch)·sin(roll)
   });
 
-  it("reads the real daemon's slightly non-orthonormal matrix like scipy does (§9)", () => {
+  it("reads the real daemon's slightly non-orthonormal matrix like scipy does (docs/daemon.md, recorded fixtures)", () => {
     const real = [
       1.0002529660934547, -2.8500619102957615e-5, -5.485402745834244e-5, -5.11394939080278e-6, -2.851572309119391e-5,
       1.0000084054701293, -0.00043379251108309935, -2.1046659652350357e-5, 5.085961053172114e-5, 0.0001748989670717691,
@@ -110,7 +110,7 @@ describe('pose conversions (§3.0)', () => {
 });
 
 describe('workspace and joints', () => {
-  it('rejects the unreachable z = +0.10 m of §3.2 and accepts the sleep pose', () => {
+  it('rejects the unreachable z = +0.10 m of docs/daemon.md, "Moves" and accepts the sleep pose', () => {
     expect(isReachable(poseFromXyzrpy({ x: 0, y: 0, z: 0.1, roll: 0, pitch: 0, yaw: 0 }))).toBe(false);
     expect(isReachable(SLEEP_HEAD_POSE)).toBe(true);
   });

@@ -1,5 +1,5 @@
 /**
- * The daemon's request models (daemon-api.md §3), validated like pydantic would. Each parser
+ * The daemon's request models (docs/daemon.md, "The protocol as the cockpit uses it"), validated like pydantic would. Each parser
  * takes the decoded JSON body and either returns sim-side values or throws ValidationError.
  */
 import { INTERPOLATIONS, type Interpolation } from './curves.ts';

@@ -1,5 +1,5 @@
 /**
- * Moves as the daemon runs them (daemon-api.md §3.2, §4): every move is a UUID-tagged task,
+ * Moves as the daemon runs them (docs/daemon.md, "Moves"): every move is a UUID-tagged task,
  * moves are NOT serialised (overlapping moves write targets in turn), and each one reports
  * move_started / move_completed / move_cancelled / move_failed to the updates listeners.
  * A move is a list of steps evaluated on the world tick.

@@ -1,6 +1,6 @@
 /**
  * One Opus encoder per camera session that accepted audio, as webrtcsink runs one per consumer
- * (daemon-api.md §6a): ffmpeg/libopus reading the microphone's PCM16 mono 48 kHz on stdin and
+ * (docs/daemon.md, "Media"): ffmpeg/libopus reading the microphone's PCM16 mono 48 kHz on stdin and
  * writing Ogg Opus on stdout, 20 ms frames with in-band FEC like the daemon's, one page per
  * packet (`-page_duration`) and flushed at once, so each packet leaves as soon as it is encoded.
  */

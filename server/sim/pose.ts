@@ -1,5 +1,5 @@
 /**
- * Rigid head poses for the simulator. The wire uses two forms (daemon-api.md §3.0): XYZRPY with
+ * Rigid head poses for the simulator. The wire uses two forms (docs/daemon.md, "Conventions"): XYZRPY with
  * scipy's extrinsic "xyz" convention, i.e. R = Rz(yaw)·Ry(pitch)·Rx(roll), and a 4×4 matrix
  * flattened row-major (translation at indices 3, 7, 11). Internally a pose is a translation plus
  * a unit quaternion, which keeps interpolation and composition well-behaved.
@@ -48,7 +48,7 @@ export function rpyFromRotation(r: Mat3): { roll: number; pitch: number; yaw: nu
   return { roll: 0, pitch, yaw: Math.atan2(-r[0][1], r[1][1]) };
 }
 
-/** Shepperd's method; tolerates the slightly non-orthonormal matrices the real daemon emits (§5.5). */
+/** Shepperd's method; tolerates the slightly non-orthonormal matrices the real daemon emits (docs/daemon.md, "What differed in the simulator, and what changed"). */
 export function quatFromRotation(r: Mat3): Quat {
   const [[m00, m01, m02], [m10, m11, m12], [m20, m21, m22]] = r;
   const trace = m00 + m11 + m22;
@@ -125,7 +125,7 @@ export function xyzrpyFromPose(pose: RigidPose): Xyzrpy {
   return { x: pose.t[0], y: pose.t[1], z: pose.t[2], roll, pitch, yaw };
 }
 
-/** 4×4 homogeneous matrix, row-major: translation at indices 3, 7 and 11 (§3.0). */
+/** 4×4 homogeneous matrix, row-major: translation at indices 3, 7 and 11 (docs/daemon.md, "Conventions"). */
 export function matrixFromPose(pose: RigidPose): number[] {
   const r = rotationFromQuat(pose.q);
   return [...r[0], pose.t[0], ...r[1], pose.t[1], ...r[2], pose.t[2], 0, 0, 0, 1];
@@ -170,7 +170,7 @@ export function yawOf(pose: RigidPose): number {
 }
 
 /**
- * Pose interpolation as the daemon's goto does it (§3.2): linear translation, and a rotation
+ * Pose interpolation as the daemon's goto does it (docs/daemon.md, "Moves"): linear translation, and a rotation
  * slerp with "yaw as scalar" so a large yaw change sweeps through the front, not the back.
  */
 export function interpolatePose(a: RigidPose, b: RigidPose, s: number): RigidPose {
@@ -191,7 +191,7 @@ export function blendPose(a: RigidPose, b: RigidPose, s: number): RigidPose {
 
 /**
  * The daemon's "magic distance" between poses: millimetres of translation plus degrees of
- * rotation. It scales wake-up and sleep durations (§3.2).
+ * rotation. It scales wake-up and sleep durations (docs/daemon.md, "Moves").
  */
 export function magicDistance(a: RigidPose, b: RigidPose): number {
   const mm = Math.hypot(a.t[0] - b.t[0], a.t[1] - b.t[1], a.t[2] - b.t[2]) * 1000;

@@ -1,5 +1,5 @@
 /**
- * FastAPI/pydantic v2 error envelopes (daemon-api.md §3.0): a 422 body is
+ * FastAPI/pydantic v2 error envelopes (docs/daemon.md, "Conventions"): a 422 body is
  * `{"detail":[{type, loc, msg, input, ctx?}]}`; the set_target WebSocket instead sends the
  * error's text rendering, `"1 validation error for FullBodyTarget\n…"`.
  */

@@ -1,5 +1,5 @@
 /**
- * /api/apps (daemon-api.md §3.10), after reachy_mini's routers/apps.py: the store lists, install
+ * /api/apps (docs/daemon.md, "Apps"), after reachy_mini's routers/apps.py: the store lists, install
  * / remove / update as background jobs, start (plain and `no-evict`), stop, restart, the current
  * app's status and the startup app. A RuntimeError of the manager is a 400 `{"detail"}`; anything
  * else escapes as the 500 text/plain uvicorn sends (an unknown app's start, as on the robot).

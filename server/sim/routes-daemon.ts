@@ -1,4 +1,4 @@
-/** /api/daemon, /api/motors and /api/apps/job-status (daemon-api.md §3.3, §3.4). */
+/** /api/daemon, /api/motors and /api/apps/job-status (docs/daemon.md, "Motors and lifecycle"). */
 import type { SimContext } from './context.ts';
 import { oneOf, str, type Errors } from './fields.ts';
 import { daemonStatus } from './fixtures.ts';
@@ -9,7 +9,7 @@ import { requireObject } from './models.ts';
 import { missing, ValidationError } from './pydantic.ts';
 import { MOTOR_MODES, type MotorMode } from './world.ts';
 
-/** Python ≥ 3.11 formats a str-Enum member in an f-string as its repr name (§3.3). */
+/** Python ≥ 3.11 formats a str-Enum member in an f-string as its repr name (docs/daemon.md, "Motors and lifecycle"). */
 const ENUM_REPR: Record<MotorMode, string> = {
   enabled: 'MotorControlMode.Enabled',
   disabled: 'MotorControlMode.Disabled',
@@ -100,7 +100,7 @@ function motorRoutes(ctx: SimContext): Route[] {
         const errors: Errors = [];
         const mode = oneOf(req.params.mode, ['path', 'mode'], errors, MOTOR_MODES);
         if (!mode) throw new ValidationError(errors);
-        // Real robot, default AnalyticalKinematics: gravity compensation needs Placo and raises (§3.3).
+        // Real robot, default AnalyticalKinematics: gravity compensation needs Placo and raises (docs/daemon.md, "Motors and lifecycle").
         if (ctx.world.realistic && mode === 'gravity_compensation') return INTERNAL_ERROR;
         ctx.world.setMode(mode);
         return { json: { status: `motors changed to ${ENUM_REPR[mode]} mode` } };

@@ -1,4 +1,4 @@
-/** /api/media: devices, playback, wobbling and face tracking (daemon-api.md §3.7). */
+/** /api/media: devices, playback, wobbling and face tracking (docs/daemon.md, "Media"). */
 import type { SimContext } from './context.ts';
 import { floatInRange, isObject, str, type Errors } from './fields.ts';
 import { jsonBody, route, type Route } from './http-kit.ts';
@@ -32,7 +32,7 @@ export function mediaRoutes(ctx: SimContext): Route[] {
     route('POST', '/api/media/release', () => {
       ctx.counters.mediaReleases += 1;
       ctx.media.released = true;
-      // Release stops the whole GStreamer pipeline, WebRTC camera included (§3.7).
+      // Release stops the whole GStreamer pipeline, WebRTC camera included (docs/daemon.md, "Media").
       ctx.camera.sync();
       return OK;
     }),

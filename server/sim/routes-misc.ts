@@ -1,4 +1,4 @@
-/** Volume, kinematics, camera specs and the fixed routes (daemon-api.md §3.0, §3.5, §3.6, §3.8); apps: routes-apps.ts. */
+/** Volume, kinematics, camera specs and the fixed routes (docs/daemon.md, "Conventions"); apps: routes-apps.ts. */
 import type { SimContext } from './context.ts';
 import { int } from './fields.ts';
 import { CAMERA_SPECS_LITE, KINEMATICS_INFO, platformName, SOUND_DEVICE } from './fixtures.ts';
@@ -18,7 +18,7 @@ function volumeRoutes(ctx: SimContext): Route[] {
     route('POST', '/api/volume/set', (req) => {
       ctx.volume.speaker = volumeOf(req);
       ctx.counters.volumeSets += 1;
-      // Every set plays a test sound, if the backend is up (§3.8): never bind a slider to it.
+      // Every set plays a test sound, if the backend is up (docs/daemon.md, "Volume"): never bind a slider to it.
       if (ctx.lifecycle.ready) ctx.playSound('impatient1.wav');
       return answer(ctx.volume.speaker);
     }),

@@ -1,4 +1,4 @@
-/** /api/move routes (daemon-api.md §3.2): gotos, wake/sleep, recorded moves, stop, set_target. */
+/** /api/move routes (docs/daemon.md, "Moves"): gotos, wake/sleep, recorded moves, stop, set_target. */
 import type { SimContext } from './context.ts';
 import { uuid } from './fields.ts';
 import { DetailError, jsonBody, route, UncaughtError, type Route } from './http-kit.ts';
@@ -29,7 +29,7 @@ function recordedSteps(ctx: SimContext, dataset: string, name: string): Step[] {
   if (!move) throw new DetailError(404, `Move ${name} not found in recorded moves library ${dataset}`);
   const sound = move.sound;
   const steps: Step[] = [{ kind: 'trajectory', duration: move.duration, sample: move.sample }];
-  // The sidecar sound starts with the move; stopping the move does not stop it (§3.2).
+  // The sidecar sound starts with the move; stopping the move does not stop it (docs/daemon.md, "Moves").
   return sound ? [{ kind: 'do', run: () => ctx.playSound(sound, move.duration) }, ...steps] : steps;
 }
 
@@ -44,7 +44,7 @@ export function moveRoutes(ctx: SimContext): Route[] {
       '/api/move/goto',
       (req) => {
         const goto = parseGoto(jsonBody(req));
-        // `interpolation` is validated but never reaches the backend: REST gotos are min-jerk (§3.2).
+        // `interpolation` is validated but never reaches the backend: REST gotos are min-jerk (docs/daemon.md, "Moves").
         // A duration ≤ 0 returns a uuid and moves nothing.
         const target = { head: goto.head, antennas: goto.antennas, bodyYaw: goto.bodyYaw };
         return start(goto.duration > 0 ? [{ kind: 'goto', target, duration: goto.duration }] : []);

@@ -6,7 +6,7 @@
 import { catalogApp } from './app-catalog.ts';
 import type { SimContext } from './context.ts';
 import { DetailError, route, type Route } from './http-kit.ts';
-import { bool, num, SimInputError, simStatus } from './routes-sim.ts';
+import { bool, num, SimInputError, simStatus } from './sim-input.ts';
 
 type Post = (path: string, apply: (b: Record<string, unknown>) => void) => Route;
 

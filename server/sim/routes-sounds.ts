@@ -1,4 +1,4 @@
-/** /api/media/sounds: uploaded sound files (daemon-api.md §3.7). */
+/** /api/media/sounds: uploaded sound files (docs/daemon.md, "Media"). */
 import { basename, extname } from 'node:path';
 import { looksLikeAudio } from './audio-file.ts';
 import type { SimContext } from './context.ts';

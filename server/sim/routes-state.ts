@@ -1,4 +1,4 @@
-/** /api/state routes (daemon-api.md §3.1). */
+/** /api/state routes (docs/daemon.md, "State"). */
 import type { SimContext } from './context.ts';
 import { readFlags } from './flags.ts';
 import { route, type Route, type SimRequest } from './http-kit.ts';

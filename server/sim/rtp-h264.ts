@@ -1,7 +1,7 @@
 /**
  * H.264 over RTP, sending side (RFC 6184, packetization-mode=1 as webrtcsink negotiates it):
- * a NAL unit that fits goes alone (single NAL unit packet, §5.6); a larger one is cut into
- * FU-A fragments (§5.8). The marker bit is set on the last packet of the access unit (§5.1).
+ * a NAL unit that fits goes alone (single NAL unit packet, docs/daemon.md, "What differed in the simulator, and what changed"); a larger one is cut into
+ * FU-A fragments (docs/daemon.md, "What differed in the simulator, and what changed"). The marker bit is set on the last packet of the access unit (docs/daemon.md, "What differed in the simulator, and what changed").
  */
 import { RtpHeader, RtpPacket } from 'werift';
 

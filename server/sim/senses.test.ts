@@ -51,7 +51,7 @@ describe('multipart reader', () => {
   });
 });
 
-describe('direction of arrival (§3.1)', () => {
+describe('direction of arrival (docs/daemon.md, "State")', () => {
   it('uses 0 = left, π/2 = front, π = right, relative to the head, mirrored front/back', () => {
     expect(doaAngle(0, 0)).toBeCloseTo(Math.PI / 2, 12);
     expect(doaAngle(90, 0)).toBeCloseTo(0, 12);
@@ -75,7 +75,7 @@ describe('direction of arrival (§3.1)', () => {
   });
 });
 
-describe('face tracking view (§6)', () => {
+describe('face tracking view (docs/daemon.md, "Media")', () => {
   const ahead = poseFromXyzrpy({ x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw: 0 });
 
   it('reports a face relative to the head, x right and y down, with a ~65°×50° view', () => {

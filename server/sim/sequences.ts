@@ -1,6 +1,6 @@
 /**
  * The daemon's built-in wake-up and sleep sequences as move steps, with the real timings
- * (daemon-api.md §3.2): wake-up from sleep ≈ 2.07 s, goto_sleep from awake ≈ 4.0 s ending with
+ * (docs/daemon.md, "Moves"): wake-up from sleep ≈ 2.07 s, goto_sleep from awake ≈ 4.0 s ending with
  * the motors disabled. Gotos without a body yaw drive it to 0, as `goto_target`'s default does.
  */
 import { INIT_ANTENNAS, SLEEP_ANTENNAS, SLEEP_HEAD_POSE } from './kinematics.ts';

@@ -27,6 +27,7 @@ import { moveRoutes } from './routes-move.ts';
 import { simRoutes } from './routes-sim.ts';
 import { soundRoutes } from './routes-sounds.ts';
 import { stateRoutes } from './routes-state.ts';
+import { messageOf } from '../errors.ts';
 
 const BACKEND_DOWN: Reply = { status: 503, json: { detail: 'Backend not running' } };
 const NOT_FOUND: Reply = { status: 404, json: { detail: 'Not Found' } };
@@ -117,7 +118,7 @@ async function handleSim(d: Dispatcher, req: IncomingMessage, res: ServerRespons
     send(res, await dispatch(d, req, url));
   } catch (error) {
     const status = error instanceof DetailError ? error.status : 500;
-    send(res, { status, json: { error: error instanceof Error ? error.message : String(error) } });
+    send(res, { status, json: { error: messageOf(error) } });
   }
 }
 

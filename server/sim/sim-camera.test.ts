@@ -1,6 +1,6 @@
 /**
  * The simulated camera speaks webrtcsink's signalling protocol on its own port, as the real
- * daemon does on 8443 (daemon-api.md §6a), and counts its sessions: each is one upstream
+ * daemon does on 8443 (docs/daemon.md, "Media"), and counts its sessions: each is one upstream
  * camera client.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

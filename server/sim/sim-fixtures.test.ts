@@ -1,4 +1,4 @@
-/** Bodies compared with the real daemon's recorded fixtures (daemon-api.md §9). */
+/** Bodies compared with the real daemon's recorded fixtures (docs/daemon.md, "Differential test and recorded fixtures"). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
@@ -163,7 +163,7 @@ describe('motion and error bodies', () => {
     });
   });
 
-  it('goto validation bodies match §9', async () => {
+  it('goto validation bodies match docs/daemon.md, "Differential test and recorded fixtures"', async () => {
     const noDuration = await api(sim, 'POST', '/api/move/goto', { antennas: [0.0, 0.0] });
     expect(noDuration.status).toBe(422);
     expect(noDuration.json).toEqual({

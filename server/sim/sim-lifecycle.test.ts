@@ -1,4 +1,4 @@
-/** Daemon stop/start/restart jobs, the 503 gate and the state streams (§3.4, §4, §5.7). */
+/** Daemon stop/start/restart jobs, the 503 gate and the state streams (docs/daemon.md, "Motors and lifecycle"). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { api, ok, openWs, waitFor } from './test-helpers.ts';

@@ -1,4 +1,4 @@
-/** Sounds, media devices, face tracking and DoA (§3.1, §3.7). */
+/** Sounds, media devices, face tracking and DoA (docs/daemon.md, "State"). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeWav } from './audio-file.ts';
 import { startSimDaemon, type SimDaemon } from './index.ts';

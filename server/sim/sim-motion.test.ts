@@ -86,7 +86,7 @@ describe('set_target', () => {
   });
 });
 
-describe('wake-up and sleep (§3.2)', () => {
+describe('wake-up and sleep (docs/daemon.md, "Moves")', () => {
   it('goto_sleep takes about 4 s, ends at the sleep pose with motors disabled; wake_up does not enable', async () => {
     const t0 = Date.now();
     await ok(sim, 'POST', '/api/move/play/goto_sleep');
@@ -113,7 +113,7 @@ describe('wake-up and sleep (§3.2)', () => {
   });
 });
 
-describe('recorded moves (§3.2, §7)', () => {
+describe('recorded moves (docs/daemon.md, "Moves")', () => {
   it('lists the datasets and 404s the unknown', async () => {
     expect(await ok(sim, 'GET', `/api/move/recorded-move-datasets/list/${EMOTIONS_DATASET}`)).toEqual([
       ...EMOTION_NAMES,

@@ -1,4 +1,4 @@
-/** Move updates and streamed set_target WebSockets (§4). */
+/** Move updates and streamed set_target WebSockets (docs/daemon.md, "The protocol as the cockpit uses it"). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { ok, openWs, waitFor } from './test-helpers.ts';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { wavDuration } from './audio-file.ts';
 
-/** Durations of the daemon's bundled assets, read from their WAV headers (§3.7). */
+/** Durations of the daemon's bundled assets, read from their WAV headers (docs/daemon.md, "Media"). */
 export const BUILTIN_SOUNDS: Readonly<Record<string, number>> = Object.freeze({
   'wake_up.wav': 0.409,
   'go_sleep.wav': 3.6,

@@ -1,6 +1,6 @@
 /**
  * The `FullState` body shared by GET /api/state/full and the /api/state/ws/full frames
- * (daemon-api.md §3.1, §4): every key always present in the real order, unrequested ones null,
+ * (docs/daemon.md, "State"): every key always present in the real order, unrequested ones null,
  * and the `with_target_*` flags accepted but dropped, as the real response model drops them.
  */
 import { performance } from 'node:perf_hooks';

@@ -1,7 +1,7 @@
 /**
  * Plausible head joints `[body_yaw, stewart_1 … stewart_6]` for `with_head_joints`. The real
  * daemon runs Pollen's kinematics; the simulator uses a generic rotary Stewart platform whose
- * closed-form IK is offset so the neutral pose reports the real value (±0.6266 rad, §9).
+ * closed-form IK is offset so the neutral pose reports the real value (±0.6266 rad, docs/daemon.md, "Differential test and recorded fixtures").
  * The numbers move the right way with the pose; they are not the robot's true joint angles.
  */
 import { quatAboutZ, quatMul, rotationFromQuat, type RigidPose, type Vec3 } from './pose.ts';

@@ -1,5 +1,5 @@
 /**
- * Daemon-side face tracking, simulated (daemon-api.md §3.7, §6). The face is a direction in the
+ * Daemon-side face tracking, simulated (docs/daemon.md, "Media"). The face is a direction in the
  * world set through /sim; the "camera" sits in the head, so what it reports depends on where the
  * head points. Like the real backend: the aim eases toward the face (α = 0.15 per tick), a
  * face lost for 2 s recentres the aim, and the aim is blended into the commanded head pose

@@ -44,7 +44,7 @@ describe('flag parsing (FastAPI booleans)', () => {
 });
 
 describe('request models', () => {
-  it('uses the uuid crate wording of §9', () => {
+  it('uses the uuid crate wording of docs/daemon.md, "Differential test and recorded fixtures"', () => {
     expect(uuidProblem('not-a-uuid')).toBe('invalid character: found `n` at 0');
     expect(uuidProblem('{nope}')).toBe('invalid character: found `n` at 1');
     expect(uuidProblem('urn:uuid:nope')).toBe('invalid character: found `n` at 9');

@@ -1,5 +1,5 @@
 /**
- * The simulated robot body, ticked at 50 Hz like the daemon's control loop (daemon-api.md §5.1).
+ * The simulated robot body, ticked at 50 Hz like the daemon's control loop (server/sim/README-sim.md).
  * Targets land in `commanded`; each tick copies them to `present` as the mockup backend does,
  * after the face-tracking blend and the automatic body-yaw clamp. In "realistic" mode the
  * motor mode gates motion as on hardware: with torque off the body stays where it is.
@@ -70,7 +70,7 @@ export function createWorld(): World {
       return true;
     },
     setMode(next) {
-      // On hardware, enabling torque first pins every target to the measured pose (§3.3).
+      // On hardware, enabling torque first pins every target to the measured pose (docs/daemon.md, "Motors and lifecycle").
       if (world.realistic && next === 'enabled' && mode !== 'enabled') commanded = copy(present);
       mode = next;
     },

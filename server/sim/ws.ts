@@ -1,5 +1,5 @@
 /**
- * The daemon's WebSockets (daemon-api.md §4): the state stream, move updates and streamed
+ * The daemon's WebSockets (docs/daemon.md, "The protocol as the cockpit uses it"): the state stream, move updates and streamed
  * set_target. Unknown paths get 403 at the upgrade, as uvicorn answers. When the backend goes
  * down the state streams are dropped without a close frame; set_target sockets stay open but
  * stay bound to the backend they were opened on, so after a restart they go silently dead.
@@ -81,7 +81,7 @@ function openState(ctx: SimContext, ws: WebSocket, query: URLSearchParams, strea
   count(ctx, ws, 'stateWsClients');
   const { values, errors } = readFlags(query, WS_STATE_FLAGS);
   const frequency = query.has('frequency') ? Number(query.get('frequency')) : 10;
-  // The real daemon crashes on 0 and floods on negatives (§4); the simulator refuses outside 1..50.
+  // The real daemon crashes on 0 and floods on negatives (docs/daemon.md, "The protocol as the cockpit uses it"); the simulator refuses outside 1..50.
   if (errors.length > 0 || !Number.isFinite(frequency) || frequency < 1 || frequency > 50) {
     ws.close(WS_POLICY_VIOLATION, errors.length > 0 ? 'invalid query' : 'frequency must be within 1..50');
     return;
@@ -130,7 +130,7 @@ function openSetTarget(ctx: SimContext, ws: WebSocket): void {
     }
     try {
       const target = parseFullBodyTarget(body);
-      // A socket opened on an earlier backend writes into the void, silently (§4).
+      // A socket opened on an earlier backend writes into the void, silently (docs/daemon.md, "The protocol as the cockpit uses it").
       if (generation === ctx.lifecycle.generation && ctx.lifecycle.ready) applyTarget(ctx, target);
     } catch (error) {
       const detail = error instanceof ValidationError ? validationText('FullBodyTarget', error.errors) : String(error);

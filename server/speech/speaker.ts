@@ -1,15 +1,14 @@
 /**
  * Say: speech on the robot's speaker. The clip is synthesised here, uploaded through the
- * daemon's sound upload and played (daemon-api.md §3.7); the daemon's audio-reactive wobble is
- * on while it plays and the `speaking` tracking hold stands meanwhile (reference-notes.md §4).
+ * daemon's sound upload and played (docs/daemon.md, "Media"); the daemon's audio-reactive wobble is
+ * on while it plays and the `speaking` tracking hold stands meanwhile (docs/contract.md, "How the desktop server behaves").
  * One utterance at a time: a new say interrupts the previous one, and so does the stop.
  */
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
-import { AppError } from '../errors.ts';
+import { AppError, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
-import { messageOf } from '../motion/stop-all.ts';
-import type { Holds } from '../motion/receipts.ts';
+import type { Holds } from '../holds.ts';
 import type { SpeechEngine } from './engine.ts';
 
 export interface SpeakerDeps {

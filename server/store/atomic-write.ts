@@ -1,12 +1,12 @@
 /**
- * Crash-safe file replacement (ARCHITECTURE.md §5): whatever instant the process dies at, the
+ * Crash-safe file replacement (docs/architecture.md, "Configuration and persistence"): whatever instant the process dies at, the
  * target holds either the old bytes or the new bytes, never a mix.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Owner-only modes: the data dir holds credentials and keys (ARCHITECTURE.md §4). */
+/** Owner-only modes: the data dir holds credentials and keys (docs/architecture.md, "Configuration and persistence"). */
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 

@@ -1,5 +1,5 @@
 /**
- * Issue 12, crash safety: a writer is killed with SIGKILL at random moments while credentials,
+ * Crash safety: a writer is killed with SIGKILL at random moments while credentials,
  * sessions, settings and log rows are written; after every kill each store loads again and
  * nothing that was acknowledged as durable is missing.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { systemClock } from '../auth/clock.ts';
+import { systemClock } from '../clock.ts';
 import { createCredentialStore } from '../auth/credential-store.ts';
 import { createSessionStore } from '../auth/sessions.ts';
 import { silentLog } from '../log.ts';

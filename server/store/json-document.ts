@@ -1,6 +1,6 @@
 /**
  * One small JSON document on disk (credentials, sessions, settings...), kept in memory and
- * written atomically with owner-only permissions (ARCHITECTURE.md §5).
+ * written atomically with owner-only permissions (docs/architecture.md, "Configuration and persistence").
  */
 import { readFile } from 'node:fs/promises';
 import type { Log } from '../log.ts';

@@ -1,5 +1,5 @@
 /**
- * An append-only log of JSON rows, one per line, bounded in size (ARCHITECTURE.md §5: agent
+ * An append-only log of JSON rows, one per line, bounded in size (docs/architecture.md, "Configuration and persistence": agent
  * log, events). Appends are cheap (one write + fsync); when the file grows past the bound it is
  * rewritten atomically with only the newest rows.
  */

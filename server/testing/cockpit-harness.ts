@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
-import type { Clock } from '../clock.ts';
+import type { TimerClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { startCockpit, type Cockpit } from '../index.ts';
 import { holdsEventually } from './eventually.ts';
@@ -33,7 +33,7 @@ export interface Harness {
  */
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { daemonUrl?: string; clock?: Clock } = {},
+  options: { daemonUrl?: string; clock?: TimerClock } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-test-'));
   const daemonFlags = options.daemonUrl ? { daemon: options.daemonUrl } : { sim: true };

@@ -4,7 +4,7 @@
  * Usage: tsx server/testing/crash-writer.ts <dataDir> <start>
  */
 import { join } from 'node:path';
-import { systemClock } from '../auth/clock.ts';
+import { systemClock } from '../clock.ts';
 import { createCredentialStore } from '../auth/credential-store.ts';
 import { createSessionStore } from '../auth/sessions.ts';
 import { silentLog } from '../log.ts';

@@ -1,6 +1,6 @@
 /**
- * The access matrix of server B, driven by its route table: every route times every kind of
- * caller, against cockpit-api.md (Authentication "Server B"): anonymous /api/* and pages behind
+ * The access matrix of the wheeled server, driven by its route table: every route times every kind of
+ * caller, against docs/contract.md, "Authentication": anonymous /api/* and pages behind
  * a key get 401 {error}, anonymous sockets close with 4401, the 15 public routes answer anyone.
  */
 import { randomUUID } from 'node:crypto';
@@ -159,7 +159,7 @@ describe('access matrix of server B', () => {
   });
 
   it('does not trust loopback callers on server B', async () => {
-    // The harness calls from 127.0.0.1 with a loopback Host: server A would let it read.
+    // The harness calls from 127.0.0.1 with a loopback Host: the desktop server would let it read.
     const res = await h.call('/api/state', { token: null });
     expect(res.status).toBe(401);
     expect(res.json).toMatchObject({ error: expect.any(String), code: 'AUTH_REQUIRED' });

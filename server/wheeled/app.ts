@@ -1,7 +1,6 @@
 /**
- * Server B: `createWheeledApp(deps)` builds Koa, orders the middleware, mounts the route table
- * behind the shared access gate and builds the WebSocket hub; it never listens (ARCHITECTURE.md
- * §8, "build apart from listen"). startWheeledServer (index.ts) owns the sockets.
+ * The wheeled server: `createWheeledApp(deps)` builds Koa, orders the middleware, mounts the route table
+ * behind the shared access gate and builds the WebSocket hub; it never listens (docs/architecture.md, "House style", "build apart from listen"). startWheeledServer (index.ts) owns the sockets.
  */
 import Router from '@koa/router';
 import Koa from 'koa';

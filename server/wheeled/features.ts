@@ -1,11 +1,11 @@
 /**
- * Server B's features composed over one drive backend: the base (presets, gate, trail), its
+ * The wheeled server's features composed over one drive backend: the base (presets, gate, trail), its
  * camera behind the shared frame hub, the agent turns, the voice, and every route and socket of
  * the table. The hub is created after the routes, so socket broadcasts are bound late.
  */
 import type { Access } from '../auth/access.ts';
 import { createFrameHub, type FrameHub } from '../camera/frame-hub.ts';
-import { cameraRoutes } from '../desktop/routes/camera-routes.ts';
+import { cameraRoutes } from '../camera/camera-routes.ts';
 import type { ModelSettings } from '../agent/providers/model-settings.ts';
 import type { WatchdogLimits } from '../agent/watchdog.ts';
 import type { RouteSpec } from '../http/route-table.ts';

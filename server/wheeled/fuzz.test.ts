@@ -1,5 +1,5 @@
 /**
- * Issue 12 on server B: generated requests to every route of B's table with every kind of
+ * On the wheeled server: generated requests to every route of the wheeled server's table with every kind of
  * credential, and generated messages on /ws/chat and /ws/voice. No 500, every /api error is JSON
  * with a catalogue code, nothing is polluted, health answers throughout, and the server never
  * drops a socket except as its protocol says (a voice session ends with 1000 after a stop).

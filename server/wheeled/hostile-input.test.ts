@@ -1,5 +1,5 @@
 /**
- * Server B against bytes nobody here wrote, over plain HTTP and over its TLS listener: the
+ * The wheeled server against bytes nobody here wrote, over plain HTTP and over its TLS listener: the
  * requests that once stopped the process, and the seeded raw-socket fuzzer (FUZZ_SEED replays
  * it) aimed at its routes and its chat, voice and state sockets.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 on server B: the same security headers and Host allowlist as server A, on HTTP and on
+ * On the wheeled server: the same security headers and Host allowlist as the desktop server, on HTTP and on
  * socket upgrades, so a page on a rebinding attacker's name cannot reach the rover either.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

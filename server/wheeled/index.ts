@@ -1,6 +1,6 @@
 /**
- * Server B, the wheeled-robot cockpit (issue 9): `startWheeledServer(options)` composes the
- * access model (passkeys shared with server A when both run), the HS256 tokens, the drive
+ * The wheeled server, the wheeled-robot cockpit: `startWheeledServer(options)` composes the
+ * access model (passkeys shared with the desktop server when both run), the HS256 tokens, the drive
  * backend, the features and the app, then listens on ROBOT_B_PORT, over TLS with a certificate
  * from the local CA (leaf "server-b", renewed while running) unless ROBOT_B_TLS=0.
  * server/index.ts calls it for `--robot wheeled|both`; main/serve.ts calls runMintTokenCommand
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createModelSettings, type ModelSettings } from '../agent/providers/model-settings.ts';
 import type { WatchdogLimits } from '../agent/watchdog.ts';
 import { createAccess, type Access } from '../auth/access.ts';
-import { hostIdentity } from '../auth/host-identity.ts';
+import { hostIdentity } from '../http/host-identity.ts';
 import { createHttpsService, type HttpsService } from '../auth/https-service.ts';
 import type { Config } from '../config.ts';
 import { WS_CLOSE } from '../errors.ts';
@@ -58,9 +58,9 @@ export interface WheeledServerOptions {
   config: WheeledConfig;
   log: Log;
   ownerToken: string;
-  /** Server A's access model when both servers run in one process: one passkey and session store. */
+  /** The desktop server's access model when both servers run in one process: one passkey and session store. */
   access?: Access;
-  /** Server A's model settings when both run (one agent-model.json has one writer). */
+  /** The desktop server's model settings when both run (one agent-model.json has one writer). */
   modelSettings?: ModelSettings;
   backend?: BackendChoice;
   /** Built dashboard folder; defaults to dist/renderer of this checkout. */
@@ -170,7 +170,7 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
   }
 }
 
-/** The shared gate with B's credentials: the JWT check added, no loopback trust (Authentication "Server B", rule 3). */
+/** The shared gate with the wheeled server's credentials: the JWT check added, no loopback trust (docs/contract.md, "Authentication"). */
 function wheeledGate(access: Access, tokens: TokenService, ownerToken: string): GateDeps {
   return {
     ...access.gate,

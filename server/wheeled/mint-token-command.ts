@@ -1,5 +1,5 @@
 /**
- * `npm run serve -- mint-token --sub S --name N --ttl SECONDS`: mints a server B service token
+ * `npm run serve -- mint-token --sub S --name N --ttl SECONDS`: mints a wheeled-server service token
  * for a script or a sibling robot, from the same data folder the server uses, so a running
  * server accepts it at once (same secret) and lists it in the console. main/serve.ts calls
  * runMintTokenCommand with its parsed options and prints the token alone on stdout.

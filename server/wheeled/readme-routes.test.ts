@@ -1,4 +1,4 @@
-/** README-wheeled.md lists every route of server B's table with its access (the lead pastes it into the README). */
+/** README-wheeled.md lists every route of the wheeled server's table with its access (a change to the table is copied into the README by hand). */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWheeledHarness, type WheeledHarness } from './testing/wheeled-harness.ts';

@@ -6,6 +6,7 @@
  */
 import { readSse, type SseEvent } from './sse.ts';
 import type { FetchLike, ProviderEvent } from './types.ts';
+import { messageOf } from '../../errors.ts';
 
 export type PostOutcome = { ok: true; response: Response } | { ok: false; error: string };
 
@@ -78,7 +79,7 @@ function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   if (cause && typeof cause.code === 'string') return cause.code;
   if (cause && typeof cause.message === 'string') return cause.message;
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 /** Joins a base URL and a path without doubling or losing the slash between them. */
@@ -117,7 +118,7 @@ export async function* streamSse(
     }
     yield* decoder.end();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     yield {
       type: 'error',
       error: request.signal.aborted ? abortReason(request.signal) : `the model stream broke: ${message}`,

@@ -1,6 +1,6 @@
 /**
  * The agent's model settings, edited from the dashboard (`/api/console/agent/*`) and stored in
- * the data dir as an atomic 0600 JSON document (ARCHITECTURE.md §4-§5: secrets never reach the
+ * the data dir as an atomic 0600 JSON document (docs/architecture.md, "Configuration and persistence": secrets never reach the
  * renderer after they are saved; the view shows `hasKey`, never the key). A headless robot may
  * set ROBOT_MODEL_PROVIDER / _BASE_URL / _MODEL / _KEY instead: that override wins and makes the
  * dashboard settings read-only, so what runs is always what the view shows.

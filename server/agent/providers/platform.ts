@@ -1,12 +1,12 @@
 /**
  * The 'platform' provider: model turns through the hosted agent platform the robot is enrolled
- * in, streamed over its chat (POST /api/chat, platform-api.md "Chat stream") by the platform
+ * in, streamed over its chat (POST /api/chat, docs/platform.md, "Chat stream") by the platform
  * client with the owner's session. Text and reasoning reach the agent log as they arrive; the
  * platform's own tools show as tool rows; the robot's tools are called by the platform's agent
  * in the middle of the stream (`beforeToolCallEvent`) and run here through `request.runTool`,
  * so they are logged, gated and aborted like any other tool call. The whole turn, tool calls
  * included, is one model step for the turn loop. server/ may not import the platform client
- * (ARCHITECTURE.md §2): it reaches this provider as the `PlatformChat` of
+ * (docs/architecture.md, "Folders and the direction of imports"): it reaches this provider as the `PlatformChat` of
  * server/contract/platform.ts.
  */
 import type {

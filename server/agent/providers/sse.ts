@@ -2,7 +2,7 @@
  * A Server-Sent Events reader (WHATWG HTML "event stream interpretation"), shared by the
  * providers and the fake model servers' own tests. Lines end in LF, CRLF or a lone CR; a CR at
  * the end of a chunk is held back because it may be the first half of a CRLF split across
- * chunks (reference-notes.md §6, the platform decoder does the same). Comment lines (`:`) are
+ * chunks (docs/platform.md, "Chat stream", the platform decoder does the same). Comment lines (`:`) are
  * dropped; an event is dispatched at a blank line, with its data lines joined by LF.
  */
 

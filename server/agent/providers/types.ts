@@ -1,5 +1,5 @@
 /**
- * The one model-provider interface of the agent runtime (issue 7): a streaming chat turn with
+ * The one model-provider interface of the agent runtime: a streaming chat turn with
  * tools. Messages go in, an async stream of events comes out. Every provider (OpenAI-compatible,
  * Anthropic, the hosted platform) maps its wire protocol onto these shapes, so the runtime, the
  * watchdog and the agent log never see a vendor format.
@@ -80,5 +80,5 @@ export interface ModelProvider {
   stream(request: ChatRequest): AsyncIterable<ProviderEvent>;
 }
 
-/** The fetch the HTTP providers use; tests and the lead may pass undici's or a wrapper. */
+/** The fetch the HTTP providers use; tests and the composition root may pass undici's or a wrapper. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;

@@ -1,7 +1,7 @@
 /**
  * Integration rig for the agent: the in-process simulator, a robot core, the real Control, the
  * event log, the composed agent over a temp data folder, a fake model server, and a minimal
- * server A on 127.0.0.1:0 carrying the given routes behind a test caller (the lead's access gate
+ * the desktop server on 127.0.0.1:0 carrying the given routes behind a test caller (the real access gate
  * is tested on its own). `reopen()` builds a second agent over the same folder (a restart).
  */
 import Router from '@koa/router';

@@ -44,7 +44,7 @@ function tools(over: Partial<RobotToolDeps> = {}) {
 }
 
 describe('robot tools', () => {
-  it('are the ten of the issue, each with a JSON-schema object input', () => {
+  it('are the ten robot tools, each with a JSON-schema object input', () => {
     const { list } = tools();
     expect(list.map((t) => t.name)).toEqual([
       'look',

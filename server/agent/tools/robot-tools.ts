@@ -1,5 +1,5 @@
 /**
- * The robot's own tool set (issue 7, item 3), offered to every persona: look, express, antennas,
+ * The robot's own tool set, offered to every persona: look, express, antennas,
  * say, snapshot, get_state, tracking, volume, sleep and wake. Fleet tools (use_device) are not
  * here: the runtime adds them only to turns that did not come through the fleet.
  */
@@ -14,9 +14,9 @@ export interface RobotToolDeps {
   control: Pick<Control, 'look' | 'antennas' | 'express' | 'sleep' | 'wake' | 'say' | 'volume'>;
   moves: Pick<MoveLibraryCache, 'get'>;
   state: () => RobotState | undefined;
-  /** The latest camera frame as JPEG, undefined while the camera has none (issue 5 provides it). */
+  /** The latest camera frame as JPEG, undefined while the camera has none. */
   snapshot: () => Promise<Buffer | undefined>;
-  /** Face tracking on/off (issue 6 provides it); the tool answers "not available" without it. */
+  /** Face tracking on/off; the tool answers "not available" without it. */
   tracking?: TrackingSwitch;
 }
 

@@ -33,7 +33,7 @@ export function volumeTool(control: Pick<Control, 'volume'>): AgentTool {
   };
 }
 
-/** The JPEG start-of-image marker: the camera's frames are JPEG (cockpit-api.md, camera). */
+/** The JPEG start-of-image marker: the camera's frames are JPEG (docs/contract.md, "Routes"). */
 const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8;
 
 export function snapshotTool(snapshot: () => Promise<Buffer | undefined>): AgentTool {
@@ -84,7 +84,7 @@ export function getStateTool(state: () => RobotState | undefined): AgentTool {
   };
 }
 
-/** Face tracking as the agent may switch it (issue 6 owns the tracker). */
+/** Face tracking as the agent may switch it (server/perception owns the tracker). */
 export interface TrackingSwitch {
   setEnabled(enabled: boolean): Promise<unknown> | unknown;
 }

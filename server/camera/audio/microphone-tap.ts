@@ -3,7 +3,7 @@
  * mono 16 kHz out to every listener (one decoder however many listen). The tap also says
  * whether the microphone is wanted, which decides how the camera session answers the audio
  * m-line: `recvonly` while someone listens, `inactive` otherwise, so the robot runs no Opus
- * encoder for nobody (daemon-api.md §10.8). Turning it off waits a little, so a listener that
+ * encoder for nobody (docs/daemon.md, "Duties of the cockpit"). Turning it off waits a little, so a listener that
  * restarts at once does not make the camera renegotiate twice.
  */
 import type { Log } from '../../log.ts';

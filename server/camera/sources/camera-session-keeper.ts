@@ -1,6 +1,6 @@
 /**
  * One signalling connection to webrtcsink, keeping ONE camera session open whenever the
- * producer exists (daemon-api.md §6a; gst-plugins-rs signalling protocol):
+ * producer exists (docs/daemon.md, "Media"; gst-plugins-rs signalling protocol):
  * `list` → pick the producer → `startSession` → `sessionStarted` → answer the `peer` offer,
  * add the trickled `peer` candidates. As a listener it hears `peerStatusChanged` when the
  * producer comes back after an outage and starts a session at once; after `endSession` (or a

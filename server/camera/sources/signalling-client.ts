@@ -1,6 +1,6 @@
 /**
  * A client of the gst-webrtc signalling protocol that webrtcsink's built-in server speaks on
- * ws://<robot>:8443 (daemon-api.md §6a; gst-plugins-rs net/webrtc/protocol): JSON text
+ * ws://<robot>:8443 (docs/daemon.md, "Media"; gst-plugins-rs net/webrtc/protocol): JSON text
  * messages tagged by `type`. The server greets every socket with `welcome {peerId}`; the
  * connection counts as open only after that.
  */

@@ -2,7 +2,7 @@
  * The cockpit's side of one camera session with webrtcsink: the producer offers, we answer
  * with werift (recvonly H.264; the microphone's Opus, which the daemon also offers, recvonly
  * only while someone listens and otherwise inactive, so the robot spends no encoder on it,
- * daemon-api.md §10.8), take remote candidates as they trickle in, and turn the video RTP into
+ * docs/daemon.md, "Duties of the cockpit"), take remote candidates as they trickle in, and turn the video RTP into
  * access units and the audio RTP into ordered Opus packets. Our own candidates travel inside
  * the answer (werift gathers before it resolves), so none are trickled.
  */

@@ -1,6 +1,6 @@
 /**
  * The daemon camera source end to end against the simulator, which speaks webrtcsink's
- * signalling and sends H.264 over WebRTC like the real daemon (daemon-api.md §6a).
+ * signalling and sends H.264 over WebRTC like the real daemon (docs/daemon.md, "Media").
  */
 import { createServer } from 'node:net';
 import sharp from 'sharp';

@@ -1,9 +1,9 @@
 /**
- * The robot daemon's camera (daemon-api.md §6a, §10.8): ONE WebRTC session with webrtcsink
+ * The robot daemon's camera (docs/daemon.md, "Media"): ONE WebRTC session with webrtcsink
  * through its signalling server at ws://<robot>:8443, kept by CameraSessionKeeper. H.264
  * frames always; JPEG frames while someone wants them (frame-maker.ts); the robot's microphone
  * through the same session while someone listens (audio/microphone-tap.ts). It never touches
- * /api/media: a camera that is not there is waited for, not forced (cockpit-api.md,
+ * /api/media: a camera that is not there is waited for, not forced (docs/contract.md,
  * operational rules).
  */
 import type { Log } from '../../log.ts';

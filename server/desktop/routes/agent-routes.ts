@@ -1,14 +1,14 @@
 /**
- * Server A's agent routes (issue 7; cockpit-api.md "ask, perception", "health and state",
+ * The desktop server's agent routes (docs/contract.md, "Routes",
  * Limits): the dashboard Ask, its status, fleet chat, the agent log, and the model settings
  * the dashboard edits under /api/console/agent/*. Thin: validate at the edge, call the agent,
  * reply. Without a configured model the turn routes answer 503 NOT_CONFIGURED
  * "no model configured".
  */
 import type { Context } from 'koa';
-import type { CredentialKind, EventFrame } from '../../contract/ws.ts';
-import { AppError, badRequest } from '../../errors.ts';
-import { callerOf } from '../../http/access-gate.ts';
+import type { EventFrame } from '../../contract/ws.ts';
+import { badRequest } from '../../errors.ts';
+import { credentialOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import type { AgentLog } from '../../agent/agent-log.ts';
@@ -27,12 +27,6 @@ export interface AgentRouteDeps {
 
 export const LOG_DEFAULT_ROWS = 100;
 export const LOG_MAX_ROWS = 300;
-
-function credentialOf(ctx: Context): CredentialKind {
-  const kind = (callerOf(ctx) as ReturnType<typeof callerOf> | undefined)?.kind;
-  if (!kind || kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'sign in or present the owner token');
-  return kind;
-}
 
 /** One query value as an integer in range, or a 400 naming the field. */
 function intParam(ctx: Context, name: string, range: { min: number; max: number; what: string }): number | undefined {

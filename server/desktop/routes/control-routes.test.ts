@@ -33,7 +33,7 @@ function spyDaemon(inner: DaemonClient): { daemon: DaemonClient; calls: string[]
   return { daemon, calls };
 }
 
-/** A tiny server A: error handler, a test caller (the lead's gate is tested elsewhere), the routes. */
+/** A tiny desktop server: error handler, a test caller (the access gate is tested elsewhere), the routes. */
 function buildApp(routes: RouteSpec[]): Koa {
   const koa = new Koa();
   koa.use(errorHandler(silentLog));
@@ -244,7 +244,7 @@ describe('control routes: volume, demo, reel', () => {
 
   it('demo pauses and resumes the registered personas', async () => {
     const log: string[] = [];
-    const off = control.personas.register('thinker', {
+    const off = control.autonomy.register('thinker', {
       pause: () => void log.push('pause'),
       resume: () => void log.push('resume'),
     });

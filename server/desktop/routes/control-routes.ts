@@ -1,13 +1,12 @@
 /**
- * Server A control routes (cockpit-api.md, "Server A: control"; issue 4). All are POST, access
- * key, and control: the lead's gate rate-limits and checks the Origin first. Each handler
+ * The desktop server's control routes (docs/contract.md, "Control routes"). All are POST, access
+ * key, and control: the access gate rate-limits and checks the Origin first. Each handler
  * validates its body at the edge (400 naming the field, nothing reaches the daemon), calls one
  * feature of the Control service and replies. Field tables: server/motion/README-control.md.
  */
 import type { Context } from 'koa';
 import type { CredentialKind } from '../../contract/ws.ts';
-import { AppError } from '../../errors.ts';
-import { callerOf } from '../../http/access-gate.ts';
+import { credentialOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import * as input from '../../motion/control-input.ts';
@@ -15,13 +14,6 @@ import type { Control } from '../../motion/control.ts';
 
 export interface ControlRouteDeps {
   control: Control;
-}
-
-/** The gate has already refused anonymous callers; this keeps a mis-wired route closed too. */
-function credentialOf(ctx: Context): CredentialKind {
-  const kind = (callerOf(ctx) as ReturnType<typeof callerOf> | undefined)?.kind;
-  if (!kind || kind === 'anonymous') throw new AppError('AUTH_REQUIRED', 'sign in or present the owner token');
-  return kind;
 }
 
 type Handler = (ctx: Context, credential: CredentialKind) => Promise<unknown> | unknown;

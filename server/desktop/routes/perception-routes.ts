@@ -1,5 +1,5 @@
 /**
- * Face tracking and turn-toward-speaker routes (cockpit-api.md, tracking and doa rows; issue 6).
+ * Face tracking and turn-toward-speaker routes (docs/contract.md, "Routes").
  * Writes are `key+loopback`: personas on the robot set holds and toggle both controllers
  * without a key (Authentication rule 2). They are not control routes: a hold is a pause, not a
  * motion, and a persona renewing its hold must never meet the control rate limit.

@@ -1,5 +1,5 @@
 /**
- * The voice and messenger personas' console routes (issue 14): one view of both (settings
+ * The voice and messenger personas' console routes: one view of both (settings
  * without secrets, and status), their settings, and the messenger's allowed chats. Keyed like
  * every /api/console/ route; the writes are also same-origin and rate-limited (control), as
  * the agent's settings are: they store secrets and switch a microphone on, so a foreign page

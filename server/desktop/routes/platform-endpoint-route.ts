@@ -1,8 +1,8 @@
 /**
  * POST /api/console/platform/enrol-endpoint: the owner makes this robot an endpoint device of
- * their platform account (platform-api.md "Devices": `{name, kind: endpoint, url, secret}`), so
+ * their platform account (docs/platform.md, "Endpoint devices": `{name, kind: endpoint, url, secret}`), so
  * the platform dials in: `use_device` reaches the robot's /api/chat, /api/telemetry and
- * /api/camera/snapshot at `url` with `secret` as bearer (reference-notes §2.5).
+ * /api/camera/snapshot at `url` with `secret` as bearer.
  *
  * The secret is not typed by anyone: it must be a credential those key routes accept, and the
  * only bearer this cockpit's access model knows is its owner token (README "Authentication"),
@@ -35,7 +35,7 @@ function endpointInput(body: unknown): Omit<PlatformEndpointEnrolInput, 'secret'
   return out;
 }
 
-/** The platform keeps only the origin of the URL it dials (reference-notes §2.2). */
+/** The platform keeps only the origin of the URL it dials (docs/platform.md, "Endpoint devices"). */
 function originOf(url: string): string {
   try {
     return new URL(url).origin;

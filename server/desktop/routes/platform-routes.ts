@@ -1,5 +1,5 @@
 /**
- * The platform card's console routes (issue 10): status, enrolment with pasted values or with
+ * The platform card's console routes: status, enrolment with pasted values or with
  * the owner's session token, connect, disconnect, forget, the firmware channel and install
  * consent, and the owner session that use_device needs. Thin: the body is checked at the edge (types,
  * lengths, no unknown fields), the platform client decides the rest (https or a loopback host,
@@ -97,7 +97,7 @@ function sessionEnrolment(body: unknown): PlatformSessionEnrolInput {
   return { ...fields, keepSession: keep === true };
 }
 
-/** The environment decides the identity while ROBOT_PLATFORM_* are set (ARCHITECTURE §4). */
+/** The environment decides the identity while ROBOT_PLATFORM_* are set (docs/architecture.md, "Configuration and persistence"). */
 function refuseWhileEnv(port: PlatformPort): void {
   if (port.status().identitySource === 'env')
     throw new AppError('CONFLICT', 'ROBOT_PLATFORM_URL / ROBOT_DEVICE_ID / ROBOT_DEVICE_TOKEN decide the identity');
@@ -184,7 +184,7 @@ function loopRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
       handler(ctx) {
         const client = required(port);
         // The loops stop at once (connected: false); envelopes already claimed are still answered
-        // (delivery is at most once, reference-notes §2.4), which may take a fleet turn's 90 s.
+        // (delivery is at most once, docs/platform.md, "Devices"), which may take a fleet turn's 90 s.
         void client.disconnect().catch(() => undefined);
         noStore(ctx, platformView(client.status()));
       },

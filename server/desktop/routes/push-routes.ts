@@ -1,5 +1,5 @@
 /**
- * Web Push console routes (issue 11), all keyed: the VAPID public key browsers subscribe with,
+ * Web Push console routes, all keyed: the VAPID public key browsers subscribe with,
  * subscribe and unsubscribe, a test push, and the settings (which kinds are on, the VAPID
  * subject). Thin: bodies are checked strictly at the edge (server/push/subscription-input.ts,
  * push-settings.ts); subscriptions belong to the caller's credential (passkey id, 'token' or
@@ -11,7 +11,7 @@ import { callerOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import {
-  credentialOf,
+  subscriberOf,
   parseSettingsPatch,
   parseSubscribeBody,
   parseUnsubscribeBody,
@@ -23,7 +23,7 @@ function noStore(ctx: Context, body: unknown): void {
   ctx.body = body;
 }
 
-const credential = (ctx: Context) => credentialOf(callerOf(ctx));
+const credential = (ctx: Context) => subscriberOf(callerOf(ctx));
 
 export function pushRoutes(push: PushConsole): RouteSpec[] {
   return [

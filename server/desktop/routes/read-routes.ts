@@ -1,4 +1,4 @@
-/** Server A read side: health, state, telemetry, move library (cockpit-api.md, health and state). */
+/** The desktop server read side: health, state, telemetry, move library (docs/contract.md, "Routes"). */
 import { AppError } from '../../errors.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import type { RobotCore } from '../robot-core.ts';

@@ -1,5 +1,5 @@
 /**
- * Server A has exactly the 39 routes of cockpit-api.md, 11 of them public. Features land in
+ * The desktop server has exactly the 39 routes of docs/contract.md, 11 of them public. Features land in
  * separate issues; until one does, its routes are still declared here with their access level
  * (so the access matrix covers them) and answer 503 NOT_CONFIGURED saying what is missing.
  * A feature's real route replaces the declaration with the same method and path.
@@ -9,7 +9,7 @@ import type { Access, Method, RouteSpec } from '../../http/route-table.ts';
 
 type Declared = [Method, string, Access, string, { control?: boolean; queryToken?: boolean }?];
 
-/** Every route of server A with its access, in the spec's order. */
+/** Every route of the desktop server with its access, in the spec's order. */
 export const SERVER_A_ROUTES: readonly Declared[] = [
   ['GET', '/api/health', 'public', 'health object'],
   ['GET', '/api/state', 'key', 'robot state'],
@@ -25,7 +25,7 @@ export const SERVER_A_ROUTES: readonly Declared[] = [
   )),
   ['POST', '/api/chat', 'key', 'one fleet agent turn (waits up to 75 s)'],
   ['GET', '/api/tracking', 'key', 'face tracking status'],
-  // Authentication rule 2 and issue 3: loopback callers may write /api/tracking* and /api/doa.
+  // docs/contract.md, "Loopback rule": loopback callers may write /api/tracking* and /api/doa.
   ['POST', '/api/tracking', 'key+loopback', 'face tracker on or off; {enabled}'],
   ['POST', '/api/tracking/hold', 'key+loopback', 'named hold; {name, on, ttl}'],
   ['GET', '/api/doa', 'key', 'turn-toward-speaker status'],

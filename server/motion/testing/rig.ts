@@ -10,7 +10,8 @@ import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
 import { eventually } from '../../testing/eventually.ts';
 import { createControl, type Control, type ControlDeps } from '../control.ts';
 import { createMoveLibraryCache, type MoveLibraryCache } from '../move-library.ts';
-import type { Holds, Receipt } from '../receipts.ts';
+import type { Receipt } from '../receipts.ts';
+import type { Holds } from '../../holds.ts';
 
 export interface HoldCall {
   op: 'take' | 'release';

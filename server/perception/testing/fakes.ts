@@ -1,9 +1,9 @@
 /**
  * Doubles for the perception unit tests: a clock moved by hand, a schedule run by hand, and a
- * daemon that answers the tracking routes like the real one (daemon-api.md §3.7) while
+ * daemon that answers the tracking routes like the real one (docs/daemon.md, "Media") while
  * recording each call.
  */
-import type { Clock } from '../../auth/clock.ts';
+import type { Clock } from '../../clock.ts';
 import type { DaemonClient } from '../../daemon/daemon-client.ts';
 import type { FaceTarget } from '../../daemon/wire.ts';
 import type { Schedule } from '../schedule.ts';

@@ -1,5 +1,5 @@
 /**
- * The perception stack wired as server A wires it, over the in-process simulator: one robot
+ * The perception stack wired as the desktop server wires it, over the in-process simulator: one robot
  * core (one daemon client, one state feed), motion control with the tracker as its holds, the
  * tracker and the turner. Tests read the truth from the simulator (/sim/status, the state).
  */

@@ -99,7 +99,7 @@ describe('messenger persona', () => {
   it('is paused by the latched stop: the running turn is cut and new messages get the paused answer', async () => {
     await m.settings.allowChat(ADA.id);
     m.messenger.apply();
-    m.rig.control.personas.register('messenger', m.messenger);
+    m.rig.control.autonomy.register('messenger', m.messenger);
     m.rig.fake.setScript(() => ({ kind: 'hang' }));
     m.bot.userSends(ADA, 'tell me everything');
     await until(() => m.rig.fake.hanging() === 1);

@@ -1,5 +1,5 @@
 /**
- * The messenger persona (issue 14): a Telegram-style bot that long-polls its bot API and
+ * The messenger persona: a Telegram-style bot that long-polls its bot API and
  * answers. While no chat is allowed it is in pairing mode and tells any chat only its id and
  * how to get allowed; afterwards messages from allowed chats run as turns (messenger-turn.ts)
  * and other chats are ignored (but listed for the owner). Offsets are committed before each
@@ -22,6 +22,7 @@ import type { MessengerConfig } from './messenger-settings.ts';
 import { botKey, type MessengerState } from './messenger-state.ts';
 import { messengerService, type MessengerLink, type MessengerStatus } from './messenger-status.ts';
 import { handleChatMessage } from './messenger-turn.ts';
+import { messageOf } from '../../errors.ts';
 
 export interface MessengerDeps {
   settings: { current(): MessengerConfig };
@@ -210,7 +211,7 @@ class MessengerBot implements Messenger {
 
   private failed(error: unknown, generation: number): void {
     if (generation !== this.generation || this.closed) return;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     this.lastError = { text: message, at: new Date(this.now()).toISOString() };
     const seconds = Math.round(this.restarter.failed() / 1000);
     this.deps.log.warn('messenger failed', { error: message });
@@ -221,7 +222,7 @@ class MessengerBot implements Messenger {
   /** A reply that could not be sent (the chat blocked the bot...): shown, the loop goes on. */
   private problem(error: unknown, signal: AbortSignal): void {
     if (signal.aborted) return;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     this.lastError = { text: message, at: new Date(this.now()).toISOString() };
     this.deps.log.warn('messenger could not answer', { error: message });
     this.publish();

@@ -1,7 +1,7 @@
 /**
  * What the bot says on its own (not the model): the pairing answer, help, and refusals. The
  * pairing answer carries nothing but the chat's own id and how to get allowed
- * (platform-api.md, "Messaging-bot channel" 2), so a stranger learns nothing about the robot.
+ * (docs/platform.md, "Messaging-bot channel"), so a stranger learns nothing about the robot.
  */
 import { MESSAGE_MAX } from './bot-api.ts';
 

@@ -1,9 +1,9 @@
 /**
  * The messenger persona's settings, edited from the dashboard and stored in
- * `<data dir>/messenger-persona.json` (atomic, 0600; ARCHITECTURE.md §4-§5). OFF by default.
+ * `<data dir>/messenger-persona.json` (atomic, 0600; docs/architecture.md, "Configuration and persistence"). OFF by default.
  * The bot token stays here: the view says `hasToken`, never the token, and a token is kept
  * across edits only while the API it is sent to stays the same. While `allowedChats` is empty
- * the bot is in pairing mode (platform-api.md, "Messaging-bot channel").
+ * the bot is in pairing mode (docs/platform.md, "Messaging-bot channel").
  */
 import { badRequest } from '../../errors.ts';
 import type { Log } from '../../log.ts';

@@ -4,7 +4,7 @@
  * allow one from the dashboard). The offset is committed BEFORE an update is handled: a crash
  * mid-turn loses that one message rather than handling it twice (a robot that moves twice for
  * one request is the worse failure; the platform's channel makes the same choice with its
- * compare-and-swap, platform-api.md "Messaging-bot channel" 3). Offsets belong to one bot, so
+ * compare-and-swap, docs/platform.md, "Messaging-bot channel"). Offsets belong to one bot, so
  * another token starts from the bot's own queue (the key is a hash: no secret on disk twice).
  */
 import { createHash } from 'node:crypto';

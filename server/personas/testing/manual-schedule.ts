@@ -1,6 +1,6 @@
 /**
  * The personas' timing tests' view of the manual server clock (server/testing/manual-clock.ts):
- * tests move time forward instead of sleeping (ARCHITECTURE.md §7).
+ * tests move time forward instead of sleeping (docs/testing.md, "Rules").
  */
 import type { Schedule } from '../../clock.ts';
 import { createManualClock } from '../../testing/manual-clock.ts';

@@ -3,7 +3,7 @@
  * WebRTC session with the daemon (the frame hub's listenMicrophone; server/camera/audio/). No
  * second session, no daemon route: when the camera is not the daemon's WebRTC there is no
  * microphone, and the source ends at once with the reason, so the listener's backoff applies
- * and the daemon's media are never touched (daemon-api.md §10.8).
+ * and the daemon's media are never touched (docs/daemon.md, "Duties of the cockpit").
  */
 import type { MicrophoneListen, MicrophoneListener } from '../../camera/index.ts';
 import type { AudioHandlers, AudioSource } from './audio-source.ts';

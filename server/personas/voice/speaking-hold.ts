@@ -1,12 +1,12 @@
 /**
- * The voice persona's `speaking` tracking hold (reference-notes.md §4: "takes `speaking` on its
+ * The voice persona's `speaking` tracking hold (docs/contract.md, "How the desktop server behaves": "takes `speaking` on its
  * first audio chunk and releases it 0.8 s after the response completes, or at once on
  * interruption"), so face tracking does not pull the head away mid-answer. The say path holds
  * `speaking` for its clip too and lets go when the clip ends; taking it again for the tail
  * right then is what keeps the head still for the last 0.8 s. Every take carries a TTL, so a
  * crash can never freeze the head.
  */
-import type { Holds } from '../../motion/receipts.ts';
+import type { Holds } from '../../holds.ts';
 import type { Schedule } from '../../perception/schedule.ts';
 
 export const SPEAKING = 'speaking';

@@ -66,7 +66,7 @@ describe('voice listener (simulator, fake model, fake transcription)', () => {
     const story =
       'Once upon a time a small robot sat on a desk and looked at the world, one antenna at a time. '.repeat(3);
     r.rig.fake.setScript(() => ({ kind: 'answer', text: story }));
-    r.rig.control.personas.register('voice', r.listener);
+    r.rig.control.autonomy.register('voice', r.listener);
     r.listener.apply();
     await until(() => sayPlays(r).length === 1, 20_000);
     const stops = r.rig.sim.counters().soundStops;
@@ -88,7 +88,7 @@ describe('voice listener (simulator, fake model, fake transcription)', () => {
     v = await startVoiceRig('What do you think?', 'What do you think?');
     const r = v;
     r.rig.fake.setScript(() => ({ kind: 'hang' }));
-    r.rig.control.personas.register('voice', r.listener);
+    r.rig.control.autonomy.register('voice', r.listener);
     r.listener.apply();
     await until(() => r.listener.status().state === 'thinking', 20_000);
     await r.rig.control.stop('token');

@@ -1,5 +1,5 @@
 /**
- * The voice listener persona (issue 14): microphone audio from an AudioSource, cut into
+ * The voice listener persona: microphone audio from an AudioSource, cut into
  * utterances by the detector, each one handled by runVoiceTurn (transcript → turn of persona
  * "voice" → spoken answer). Half duplex: while its own answer plays (the `speaking` hold,
  * tail included) what the microphone hears is dropped, so the robot does not answer itself.
@@ -13,7 +13,7 @@ import type { AgentRuntime } from '../../agent/agent-runtime.ts';
 import type { WatchdogLimits } from '../../agent/watchdog.ts';
 import type { ServiceState } from '../../contract/state.ts';
 import type { Log } from '../../log.ts';
-import type { Holds } from '../../motion/receipts.ts';
+import type { Holds } from '../../holds.ts';
 import { realSchedule, type Schedule } from '../../perception/schedule.ts';
 import { createRestarter, type Restarter } from '../restart-backoff.ts';
 import { SAMPLE_RATE, type AudioSource } from './audio-source.ts';

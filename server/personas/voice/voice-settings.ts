@@ -1,6 +1,6 @@
 /**
  * The voice listener's settings, edited from the dashboard and stored in
- * `<data dir>/voice-persona.json` (atomic, 0600; ARCHITECTURE.md §4-§5). OFF by default. The
+ * `<data dir>/voice-persona.json` (atomic, 0600; docs/architecture.md, "Configuration and persistence"). OFF by default. The
  * transcription key stays here: the view says `hasKey`, never the key, and a key kept across
  * edits only while the endpoint it is sent to stays the same (as the agent's model key).
  */

@@ -1,5 +1,5 @@
 /**
- * A push service double for tests (ARCHITECTURE.md §7: a faithful server of the documented
+ * A push service double for tests (docs/testing.md, "Rules": a faithful server of the documented
  * protocol). HTTPS with a certificate from a throwaway local authority, so web-push must be told
  * to trust it (`agent`). Each push is checked the way a real service checks it: POST to a known
  * subscription, `Content-Encoding: aes128gcm`, a TTL (RFC 8030 §5.2), and a VAPID token valid for

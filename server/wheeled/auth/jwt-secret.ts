@@ -1,6 +1,6 @@
 /**
- * The HS256 signing secret of server B: 32 random bytes generated on first run and kept in
- * `<dataDir>/jwt-secret` (mode 0600, ARCHITECTURE.md §4-§5). Deleting the file revokes every
+ * The HS256 signing secret of the wheeled server: 32 random bytes generated on first run and kept in
+ * `<dataDir>/jwt-secret` (mode 0600, docs/architecture.md, "Configuration and persistence"). Deleting the file revokes every
  * token at once: a new secret is made on the next start.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Server B's signed tokens (cockpit-api.md, Authentication "Server B"): HS256 JWTs with the
+ * The wheeled server's signed tokens (docs/contract.md, "Authentication"): HS256 JWTs with the
  * secret from jwt-secret.ts. jose signs them. Verification is synchronous because the access
  * gate and the WebSocket upgrade decide in one step (server/http/caller.ts), and jose only
  * verifies asynchronously; so the HMAC is checked here with node:crypto against the canonical

@@ -1,5 +1,5 @@
 /**
- * Server B's bearer tokens in one place (cockpit-api.md, Authentication "Server B"): the short
+ * The wheeled server's bearer tokens in one place (docs/contract.md, "Authentication"): the short
  * session JWT a passkey login hands the browser, long-lived service tokens for scripts and
  * sibling robots, and the synchronous check the access gate runs on every bearer.
  */

@@ -1,8 +1,8 @@
 /**
- * The tools a server B chat turn gets: read the base's state, drive one frame, stop. Model-made
+ * The tools a wheeled-server chat turn gets: read the base's state, drive one frame, stop. Model-made
  * driving is autonomous driving, so the drive tool acts as the thinker: the operator's drive
  * gate and precedence apply to it exactly as to a persona's frames (drive-controller.ts).
- * No fleet tools, ever (cockpit-api.md, POST /api/chat: one-hop depth cap).
+ * No fleet tools, ever (docs/contract.md, POST /api/chat: one-hop depth cap).
  */
 import { noInput, objectSchema, type AgentTool } from '../../agent/tools/types.ts';
 import type { WheeledState } from '../../contract/wheeled.ts';

@@ -1,5 +1,5 @@
 /**
- * Edge validation of a server B chat text (cockpit-api.md, Server B; Limits): `{prompt}` or
+ * Edge validation of a wheeled-server chat text (docs/contract.md, "How the wheeled server behaves"; Limits): `{prompt}` or
  * `{text}`, a string of at most 600 characters, else 400 naming the field.
  */
 import { badRequest } from '../../errors.ts';

@@ -1,5 +1,5 @@
 /**
- * /ws/chat (cockpit-api.md, Events "Server B WebSockets"). Client messages: {type: "chat", text}
+ * /ws/chat (docs/contract.md, "Events"). Client messages: {type: "chat", text}
  * or a bare string (chat); {type: "control", linear, angular, duration} and {stop: true}, both
  * answered with {type: "control_ack"}; {type: "ping"}, answered with {type: "pong"}. A chat
  * streams token, tool and reasoning frames, then {type: "done", text} or {type: "error", error}.
@@ -11,9 +11,9 @@ import type { RawData } from 'ws';
 import type { ChatMessage } from '../../agent/providers/types.ts';
 import type { ChatServerFrame } from '../../contract/wheeled.ts';
 import type { CredentialKind } from '../../contract/ws.ts';
-import { createRateLimiter } from '../../auth/rate-limit.ts';
-import { systemClock } from '../../auth/clock.ts';
-import { isAppError } from '../../errors.ts';
+import { createRateLimiter } from '../../http/rate-limit.ts';
+import { systemClock } from '../../clock.ts';
+import { messageOf } from '../../errors.ts';
 import type { WsClient } from '../../http/ws-hub.ts';
 import type { Log } from '../../log.ts';
 import type { DriveController } from '../drive/drive-controller.ts';
@@ -57,8 +57,6 @@ function trimHistory(messages: ChatMessage[]): ChatMessage[] {
   return from < 0 ? [] : messages.slice(from);
 }
 
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 export function chatSocketHandler(deps: {
   agent: WheeledAgent;
   controller: DriveController;
@@ -84,7 +82,7 @@ export function chatSocketHandler(deps: {
         const outcome = deps.controller.frame(input, { driver, owner });
         send({ type: 'control_ack', ok: true, applied: outcome.applied, clamped: outcome.clamped });
       } catch (error) {
-        send({ type: 'control_ack', ok: false, error: reason(error) });
+        send({ type: 'control_ack', ok: false, error: messageOf(error) });
       }
     };
 
@@ -93,7 +91,7 @@ export function chatSocketHandler(deps: {
       try {
         text = checkChatText(value);
       } catch (error) {
-        return send({ type: 'error', error: reason(error) });
+        return send({ type: 'error', error: messageOf(error) });
       }
       if (turn) return send({ type: 'error', error: 'a reply is still streaming; wait for its done frame' });
       const controller = new AbortController();
@@ -107,7 +105,7 @@ export function chatSocketHandler(deps: {
           signal: controller.signal,
         });
       } catch (error) {
-        return send({ type: 'error', error: isAppError(error) ? error.message : reason(error) });
+        return send({ type: 'error', error: messageOf(error) });
       }
       turn = controller;
       void running.then((result) => {

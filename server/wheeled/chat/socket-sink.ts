@@ -1,5 +1,5 @@
 /**
- * A turn streamed onto /ws/chat (cockpit-api.md, Events "Server B WebSockets"): text as
+ * A turn streamed onto /ws/chat (docs/contract.md, "Events"): text as
  * {type: "token", data, complete: false} pieces and one {complete: true} when a model step's
  * text is over; reasoning as {type: "reasoning", data}; each tool call as {type: "tool"} when it
  * starts and again when it ends with its result or error. The closing done/error frame is the

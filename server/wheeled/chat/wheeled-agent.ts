@@ -1,7 +1,7 @@
 /**
- * Server B's agent turns (cockpit-api.md, Server B: POST /api/chat and /ws/chat). Built from the
+ * The wheeled server's agent turns (docs/contract.md, "How the wheeled server behaves": POST /api/chat and /ws/chat). Built from the
  * agent runtime's parts (server/agent): the configured model provider, the turn loop, the
- * watchdog. Server A's runtime is not used as a whole because its personas speak for the
+ * watchdog. The desktop server's runtime is not used as a whole because its personas speak for the
  * desktop robot and log to A's agent log; B's turns get a rover's prompt, the base's tools and
  * NO fleet tools (one-hop depth cap), and stream to whoever asked (a socket, or nobody).
  */
@@ -16,7 +16,7 @@ import type { AgentTool } from '../../agent/tools/types.ts';
 import { runTurnLoop, type TurnSink } from '../../agent/turn-loop.ts';
 import { startWatchdog, type WatchdogLimits } from '../../agent/watchdog.ts';
 
-/** cockpit-api.md Limits: a server B chat turn takes at most 90 s. */
+/** docs/contract.md, "Limits": a wheeled-server chat turn takes at most 90 s. */
 export const CHAT_TURN_MS = 90_000;
 export const TURN_LIMITS: WatchdogLimits = Object.freeze({ overallMs: CHAT_TURN_MS, idleMs: 20_000 });
 

@@ -1,5 +1,5 @@
 /**
- * Which drive backend server B runs (issue 9, item 6): the simulated base by default, or a rover
+ * Which drive backend the wheeled server runs: the simulated base by default, or a rover
  * SDK reached over HTTP (README-wheeled.md, "Real rover").
  */
 import type { Log } from '../../log.ts';

@@ -1,5 +1,5 @@
 /**
- * The wheeled base as server B sees it: one backend, its speed presets, the drive controller
+ * The wheeled base as the wheeled server sees it: one backend, its speed presets, the drive controller
  * (gate and precedence), the trail of where it has been, and the state object of GET /api/state
  * and /ws/state. The trail is sampled on a timer so it is there even when nobody watches.
  */

@@ -1,5 +1,5 @@
 /**
- * Who may drive, and how (issue 9, item 4). Every frame drives for its own duration only; a
+ * Who may drive, and how. Every frame drives for its own duration only; a
  * stop, or the close of the socket that sent the running frame, stops the base at once. The
  * thinker drive gate: the autonomous persona (a service token with subject "thinker", or the
  * agent's drive tool) drives only while the operator has opened the gate, and operator frames

@@ -1,5 +1,5 @@
 /**
- * Speed presets of the drive (issue 9, item 2 "drive settings"): the share of the base's top
+ * Speed presets of the drive: the share of the base's top
  * speed a full joystick deflection asks for. Stored in `<dataDir>/wheeled-drive.json` (0600,
  * atomic). The thinker gate is deliberately not stored: after a restart it is closed.
  */

@@ -1,5 +1,5 @@
 /**
- * Edge validation of a drive frame (cockpit-api.md, Server B: POST /api/control and the
+ * Edge validation of a drive frame (docs/contract.md, "How the wheeled server behaves": POST /api/control and the
  * /ws/chat control message): {linear, angular, duration} or {stop: true}. Values are clamped to
  * [-1, 1] and the duration to at most 1 s, so one frame can never drive the base for long: a
  * client keeps moving only by sending a stream of frames. Wrong types are a 400, not a clamp.

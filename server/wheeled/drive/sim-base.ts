@@ -1,5 +1,5 @@
 /**
- * The simulated differential-drive base, server B's default backend. Motion is integrated
+ * The simulated differential-drive base, the wheeled server's default backend. Motion is integrated
  * lazily and exactly: the pose is advanced to "now" whenever it is read or the command
  * changes, and never past the running frame's deadline. So the frame watchdog is exact even
  * when the timer that zeroes the wheels fires late: no read can ever see the base move past

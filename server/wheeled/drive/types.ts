@@ -1,5 +1,5 @@
 /**
- * The drive backend interface (issue 9, item 6): what server B needs from a wheeled base,
+ * The drive backend interface: what the wheeled server needs from a wheeled base,
  * whether simulated (sim-base.ts) or a real rover behind HTTP (http-rover.ts). Commands are
  * normalised (-1..1) and already scaled by the speed preset; every command carries its own
  * deadline, so the base stops by itself when the frames stop coming (the frame watchdog).

@@ -1,13 +1,12 @@
 /**
- * Server B's agent and voice settings routes: the synchronous chat turn (cockpit-api.md,
- * Server B: POST /api/chat, at most 600 characters, 90 s, 504 on timeout, no fleet tools), the
- * model settings the dashboard edits (the same store and rules as server A's
+ * The wheeled server's agent and voice settings routes: the synchronous chat turn (docs/contract.md,
+ * The wheeled server: POST /api/chat, at most 600 characters, 90 s, 504 on timeout, no fleet tools), the
+ * model settings the dashboard edits (the same store and rules as the desktop server's
  * /api/console/agent/*), and the voice settings /ws/voice follows.
  */
 import type { Context } from 'koa';
-import type { CredentialKind } from '../../contract/ws.ts';
 import type { ModelSettings } from '../../agent/providers/model-settings.ts';
-import { callerOf } from '../../http/access-gate.ts';
+import { credentialOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import { parseChatBody } from '../chat/chat-input.ts';
@@ -19,8 +18,6 @@ export interface ChatRouteDeps {
   model: Pick<ModelSettings, 'view' | 'update' | 'test'>;
   voice: Pick<VoiceSettings, 'view' | 'update'>;
 }
-
-const credentialOf = (ctx: Context) => callerOf(ctx).kind as CredentialKind;
 
 function noStore(ctx: Context, body: unknown): void {
   ctx.set('Cache-Control', 'no-store');

@@ -1,5 +1,5 @@
 /**
- * Server B's base and drive routes (cockpit-api.md, Server B: POST /api/control; issue 9,
+ * The wheeled server's base and drive routes (docs/contract.md, "How the wheeled server behaves": POST /api/control,
  * items 2 and 4): the state of the base, drive frames and the stop, the speed presets, the
  * thinker drive gate and the odometry reset. Control routes pass the shared control guard
  * (rate limit, then same-origin) through the route table's `control` flag.

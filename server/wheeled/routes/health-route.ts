@@ -1,5 +1,5 @@
 /**
- * GET /api/health of server B, public (cockpit-api.md: health is on the short public list).
+ * GET /api/health of the wheeled server, public (docs/contract.md: health is on the short public list).
  * `robot: "wheeled"` is what the dashboard reads to mount its wheeled-robot variant. Nothing
  * here is secret: presence, problems, and whether a model and a transcription are configured.
  */

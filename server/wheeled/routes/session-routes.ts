@@ -1,8 +1,8 @@
 /**
- * Server B's passkey ceremony (cockpit-api.md, Authentication "Server B", rule 1): the eight
- * handshake routes of server A, where completing a registration or a login also hands the
+ * The wheeled server's passkey ceremony (docs/contract.md, "Authentication"): the eight
+ * handshake routes of the desktop server, where completing a registration or a login also hands the
  * browser a short-lived HS256 JWT, plus the refresh that renews it while the passkey session
- * lives. Five routes are server A's own (server/auth/auth-routes.ts); the two completions and
+ * lives. Five routes are the desktop server's own (server/auth/auth-routes.ts); the two completions and
  * logout are B's, because they issue or end the JWT and scope the session cookie.
  *
  * The session cookie is scoped to /api/auth/: the browser sends it only to the ceremony and to
@@ -21,7 +21,7 @@ import type { TokenService } from '../auth/token-service.ts';
 
 export const AUTH_COOKIE_PATH = '/api/auth/';
 
-/** Server A's ceremony routes that B serves unchanged. */
+/** The desktop server's ceremony routes that B serves unchanged. */
 const SHARED = new Set([
   'GET /api/auth/status',
   'POST /api/auth/register/begin',

@@ -1,5 +1,5 @@
 /**
- * Server B's route table: 38 routes, 15 of them public (cockpit-api.md, Server B: health, the
+ * The wheeled server's route table: 38 routes, 15 of them public (docs/contract.md, "How the wheeled server behaves": health, the
  * passkey ceremony, page shells, trust pages). The spec shows only part of the table; this is
  * the whole of it, in one place, so the access-matrix test and README-wheeled.md follow it.
  * Every route here is implemented by a feature module; completeServerBRoutes refuses a missing
@@ -33,7 +33,7 @@ export const SERVER_B_ROUTES: readonly Declared[] = [
   ['PUT', '/api/drive/settings', 'key', CONTROL],
   ['POST', '/api/drive/gate', 'key', CONTROL],
   ['POST', '/api/drive/reset', 'key', CONTROL],
-  // Camera of the base (server A's camera routes over B's frame hub).
+  // Camera of the base (the desktop server's camera routes over B's frame hub).
   ['GET', '/api/snapshot.jpg', 'key', QUERY_TOKEN],
   ['GET', '/api/camera/snapshot', 'key', QUERY_TOKEN],
   ['GET', '/api/stream', 'key', QUERY_TOKEN],

@@ -1,5 +1,5 @@
 /**
- * The dashboard's console for service tokens (Authentication "Server B", rule 2): mint one for a
+ * The dashboard's console for service tokens (Authentication "the wheeled server", rule 2): mint one for a
  * subject, a name and a lifetime (the token is shown once), list them, revoke one (its sockets
  * close at once). A service token cannot manage service tokens: a leaked script token must not
  * be able to mint itself a successor.

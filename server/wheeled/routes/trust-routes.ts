@@ -1,8 +1,8 @@
 /**
- * Server B's public trust pages (issue 9, item 1; reference-notes.md §5): /ca is the page a
+ * The wheeled server's public trust pages (docs/contract.md, "How the wheeled server behaves"): /ca is the page a
  * phone opens to trust the robot's local certificate authority (download, QR code, steps for
  * iOS, Android, macOS, Windows and Linux, from server/auth/trust-page.ts), /ca.crt the
- * certificate itself, /trust the name server A uses for the same page, and /field-card a
+ * certificate itself, /trust the name the desktop server uses for the same page, and /field-card a
  * printable card to stick on the robot. With ROBOT_B_TLS=0 there is nothing to trust, and the
  * pages say so rather than offering a certificate the server does not use.
  */

@@ -1,5 +1,5 @@
 /**
- * Starts a real server B on 127.0.0.1:0 with the simulated base and a fresh data folder for
+ * Starts a real the wheeled server on 127.0.0.1:0 with the simulated base and a fresh data folder for
  * integration tests, optionally with TLS and a fake OpenAI-compatible model, and hands out the
  * credentials a test needs: the owner token, a service token, a passkey-session JWT.
  */

@@ -1,6 +1,6 @@
 /**
  * 16-bit little-endian mono PCM, the one audio format of /ws/voice in both directions
- * (cockpit-api.md, Events: binary PCM16 frames up, base64 audio frames down at voice_meta's
+ * (docs/contract.md, "Events": binary PCM16 frames up, base64 audio frames down at voice_meta's
  * rate). Pure helpers: WAV in and out, linear resampling, and cutting into frames.
  */
 import { readWavInfo } from '../../speech/wav.ts';

@@ -1,7 +1,7 @@
 /**
  * Spoken answers of the offline voice: espeak-ng (server/speech/espeak.ts) renders the text,
  * the WAV becomes mono PCM16 at the session's rate, cut into 100 ms frames for
- * {type: "audio", data: base64} (cockpit-api.md, Events "/ws/voice").
+ * {type: "audio", data: base64} (docs/contract.md, "Events").
  */
 import type { SpeechEngine } from '../../speech/engine.ts';
 import { pcmFrames, pcmFromWav, resamplePcm16 } from './pcm.ts';

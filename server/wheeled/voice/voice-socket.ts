@@ -1,5 +1,5 @@
 /**
- * /ws/voice (cockpit-api.md, Events "Server B WebSockets"): binary PCM16 frames in; one
+ * /ws/voice (docs/contract.md, "Events"): binary PCM16 frames in; one
  * {type: "voice_meta", rate} first, then {type: "audio", data: base64} frames out; {type: "stop"}
  * ends the session (the answer to what was said follows, then the socket closes). Which voice
  * answers follows the dashboard's voice settings, read when the socket opens.

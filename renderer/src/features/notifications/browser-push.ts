@@ -1,7 +1,7 @@
 /**
  * This browser's side of Web Push: the service worker at /sw.js, the notification permission,
  * and the push subscription made with the cockpit's VAPID key. Nothing here throws or rejects:
- * every failure is `{ok: false, reason, message}` for the card to show (platform-api.md "Web
+ * every failure is `{ok: false, reason, message}` for the card to show (docs/platform.md, "Web
  * Push" 5). Permission is asked only from enable(), which the card's switch calls: never on load.
  * The browser objects come in through PushEnvironment so the logic is tested with fakes.
  */

@@ -1,7 +1,7 @@
 /**
  * The dashboard's one socket to the cockpit (/ws). It reconnects on its own with capped backoff
  * and reports what it is doing as a presence, so screens draw connection trouble from presence
- * rather than from caught exceptions (ARCHITECTURE §8).
+ * rather than from caught exceptions (docs/architecture.md, "House style").
  */
 import type { ServerFrame } from '../../../../server/contract/index.ts';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';

@@ -1,15 +1,15 @@
 /**
- * Camera routes of server A (cockpit-api.md, "Server A: camera"): the latest JPEG as a
+ * Camera routes of the desktop server (docs/contract.md, "Routes"): the latest JPEG as a
  * snapshot (503 CAMERA_NO_FRAME while there is none) under two paths, and the MJPEG stream.
  * All three are `key` with `?token=` allowed, since they are used as <img src> URLs. Every
  * viewer is served from the one frame hub: no route ever opens its own camera client.
  */
 import type { Context } from 'koa';
-import type { FrameHub } from '../../camera/frame-hub.ts';
-import type { VideoRelay } from '../../camera/relay/video-relay.ts';
-import { serveMjpeg } from '../../camera/mjpeg-stream.ts';
-import { AppError } from '../../errors.ts';
-import type { RouteSpec } from '../../http/route-table.ts';
+import type { FrameHub } from './frame-hub.ts';
+import type { VideoRelay } from './relay/video-relay.ts';
+import { serveMjpeg } from './mjpeg-stream.ts';
+import { AppError } from '../errors.ts';
+import type { RouteSpec } from '../http/route-table.ts';
 
 export interface CameraRouteOptions {
   /** How long a snapshot waits for a picture when none is current (default 3000 ms; a cold start needs ~0.5 s). */

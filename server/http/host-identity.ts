@@ -1,6 +1,6 @@
 /**
- * Every name and address this host answers to, for the server certificate's SAN list (issue 3,
- * "HTTPS for the LAN": localhost, the host name and its .local name, LAN addresses).
+ * Every name and address this host answers to, for the server certificate's SAN list
+ * (localhost, the host name and its .local name, LAN addresses).
  */
 import { isIP } from 'node:net';
 import { hostname as osHostname, networkInterfaces as osInterfaces } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The loopback rule (reference-notes.md §4 "Loopback rule", issue 3). A tunnel or reverse proxy
+ * The loopback rule (docs/contract.md, "Loopback rule"). A tunnel or reverse proxy
  * on the robot also connects from 127.0.0.1, so a loopback peer proves nothing on its own: the
  * Host header must name the loopback too (which also defeats DNS rebinding, where a foreign name
  * resolves to 127.0.0.1), and no proxy may have added a client-address header.

@@ -12,15 +12,15 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { createFrameHub, type FrameHub } from '../../camera/frame-hub.ts';
-import { decodeFramePacket } from '../../camera/frame-packet.ts';
-import { isWholeJpeg } from '../../camera/jpeg.ts';
-import { createWebrtcSource } from '../../camera/sources/webrtc-source.ts';
-import { cameraSocketHandler } from '../../camera/ws-feed.ts';
-import { errorHandler } from '../../http/error-handler.ts';
-import { silentLog } from '../../log.ts';
-import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
-import { ok, waitFor } from '../../sim/test-helpers.ts';
+import { createFrameHub, type FrameHub } from './frame-hub.ts';
+import { decodeFramePacket } from './frame-packet.ts';
+import { isWholeJpeg } from './jpeg.ts';
+import { createWebrtcSource } from './sources/webrtc-source.ts';
+import { cameraSocketHandler } from './ws-feed.ts';
+import { errorHandler } from '../http/error-handler.ts';
+import { silentLog } from '../log.ts';
+import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
+import { ok, waitFor } from '../sim/test-helpers.ts';
 import { cameraRoutes } from './camera-routes.ts';
 
 let sim: SimDaemon;
@@ -37,7 +37,7 @@ let base: string;
 let slowLink: Server;
 let slowDir: string;
 
-/** A tiny server A: the error handler, the camera routes, and /ws carrying camera messages. */
+/** A tiny desktop server: the error handler, the camera routes, and /ws carrying camera messages. */
 function buildServer(): Server {
   const koa = new Koa();
   cameraApp = koa;

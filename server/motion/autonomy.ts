@@ -1,37 +1,37 @@
 /**
- * Registry of autonomous personas (the thinker registers here later): demo mode pauses them so
- * manual moves are not overlapped (cockpit-api.md, states), and the latched stop pauses them
+ * Registry of what moves the robot on its own (the thinker persona registers here): demo mode
+ * pauses it so manual moves are not overlapped (docs/contract.md, "States"), and the latched stop pauses it
  * too. A persona stays paused while ANY reason stands, so ending demo mode during a latched
  * stop does not wake the thinker behind the operator's back.
  */
 import type { Log } from '../log.ts';
 
-export interface Persona {
+export interface Autonomous {
   pause(): void | Promise<void>;
   resume(): void | Promise<void>;
 }
 
 export type PauseReason = 'demo' | 'stop';
 
-export interface PersonaStatus {
+export interface AutonomyStatus {
   paused: boolean;
   reasons: PauseReason[];
 }
 
-export interface PersonaRegistry {
+export interface AutonomyRegistry {
   /** Registers a persona (paused at once if a reason already stands); returns its unregister. */
-  register(name: string, persona: Persona): () => void;
+  register(name: string, persona: Autonomous): () => void;
   pauseAll(reason: PauseReason): Promise<void>;
   resumeAll(reason: PauseReason): Promise<void>;
   reasons(): PauseReason[];
-  status(): Record<string, PersonaStatus>;
+  status(): Record<string, AutonomyStatus>;
 }
 
-export function createPersonaRegistry(log: Log): PersonaRegistry {
-  const personas = new Map<string, Persona>();
+export function createAutonomyRegistry(log: Log): AutonomyRegistry {
+  const registered = new Map<string, Autonomous>();
   const reasons = new Set<PauseReason>();
 
-  const call = async (name: string, persona: Persona, what: 'pause' | 'resume'): Promise<void> => {
+  const call = async (name: string, persona: Autonomous, what: 'pause' | 'resume'): Promise<void> => {
     try {
       await persona[what]();
     } catch (err) {
@@ -39,14 +39,14 @@ export function createPersonaRegistry(log: Log): PersonaRegistry {
     }
   };
   const each = (what: 'pause' | 'resume') =>
-    Promise.all([...personas].map(([n, p]) => call(n, p, what))).then(() => undefined);
+    Promise.all([...registered].map(([n, p]) => call(n, p, what))).then(() => undefined);
 
   return {
     register(name, persona) {
-      personas.set(name, persona);
+      registered.set(name, persona);
       if (reasons.size > 0) void call(name, persona, 'pause');
       return () => {
-        if (personas.get(name) === persona) personas.delete(name);
+        if (registered.get(name) === persona) registered.delete(name);
       };
     },
     async pauseAll(reason) {
@@ -60,8 +60,8 @@ export function createPersonaRegistry(log: Log): PersonaRegistry {
     },
     reasons: () => [...reasons],
     status() {
-      const out: Record<string, PersonaStatus> = {};
-      for (const name of personas.keys()) out[name] = { paused: reasons.size > 0, reasons: [...reasons] };
+      const out: Record<string, AutonomyStatus> = {};
+      for (const name of registered.keys()) out[name] = { paused: reasons.size > 0, reasons: [...reasons] };
       return out;
     },
   };

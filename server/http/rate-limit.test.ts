@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRateLimiter } from './rate-limit.ts';
-import { createFakeClock } from './testing/fake-clock.ts';
+import { createFakeClock } from '../auth/testing/fake-clock.ts';
 
 describe('createRateLimiter', () => {
   it('allows `limit` requests per sliding second per key, then refuses with Retry-After', () => {

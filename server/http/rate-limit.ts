@@ -1,8 +1,8 @@
 /**
- * Per-client sliding-window rate limit for control routes (reference-notes.md §4 "Rate
- * limiter"; cockpit-api.md Limits: ROBOT_RATE_LIMIT per second per client).
+ * Per-client sliding-window rate limit for control routes (docs/contract.md, "Rate
+ * limiter"; docs/contract.md, "Limits": ROBOT_RATE_LIMIT per second per client).
  */
-import type { Clock } from './clock.ts';
+import type { Clock } from '../clock.ts';
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 

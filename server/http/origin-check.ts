@@ -1,5 +1,5 @@
 /**
- * Origin check of the control pipeline (reference-notes.md §4 "Control pipeline", issue 3).
+ * Origin check of the control pipeline (docs/contract.md, "Control pipeline").
  * Browsers always send Origin on cross-site POSTs, so a same-origin Origin is what proves a
  * cookie-carrying request came from our own page (CSRF). Scripts using a bearer token send no
  * Origin and carry no ambient credential, so a missing Origin is fine for them only.

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createLog } from '../log.ts';
-import { createPersonaRegistry, type Persona } from './personas.ts';
+import { createAutonomyRegistry, type Autonomous } from './autonomy.ts';
 
-function recorder(name: string, log: string[]): Persona {
+function recorder(name: string, log: string[]): Autonomous {
   return { pause: () => void log.push(`${name} pause`), resume: () => void log.push(`${name} resume`) };
 }
 
 describe('persona registry', () => {
   it('pauses every persona for demo and resumes them after', async () => {
     const calls: string[] = [];
-    const registry = createPersonaRegistry(createLog({ sink: () => {} }));
+    const registry = createAutonomyRegistry(createLog({ sink: () => {} }));
     registry.register('thinker', recorder('thinker', calls));
     registry.register('voice', recorder('voice', calls));
     await registry.pauseAll('demo');
@@ -23,7 +23,7 @@ describe('persona registry', () => {
 
   it('stays paused while any reason stands: ending demo during a latched stop wakes nobody', async () => {
     const calls: string[] = [];
-    const registry = createPersonaRegistry(createLog({ sink: () => {} }));
+    const registry = createAutonomyRegistry(createLog({ sink: () => {} }));
     registry.register('thinker', recorder('thinker', calls));
     await registry.pauseAll('stop');
     await registry.pauseAll('demo');
@@ -36,7 +36,7 @@ describe('persona registry', () => {
   it('pauses a persona that registers while paused, and logs one that fails', async () => {
     const lines: string[] = [];
     const calls: string[] = [];
-    const registry = createPersonaRegistry(createLog({ sink: (r) => lines.push(`${r.level} ${r.msg}`) }));
+    const registry = createAutonomyRegistry(createLog({ sink: (r) => lines.push(`${r.level} ${r.msg}`) }));
     await registry.pauseAll('demo');
     registry.register('late', recorder('late', calls));
     const unregister = registry.register('broken', {
