@@ -75,7 +75,8 @@ export async function startRealDaemon(options: RealDaemonOptions): Promise<RealD
     const bound = new Promise<number>((resolve, reject) => {
       const onText = (d: Buffer) => {
         for (const line of d.toString().split('\n')) {
-          if (!line) continue;
+          // The start-up poll's own access lines would push what went wrong out of the tail.
+          if (!line || line.includes('"GET /api/daemon/status ')) continue;
           lines.push(line);
           if (lines.length > 200) lines.shift();
           options.onLine?.(line);
@@ -89,8 +90,9 @@ export async function startRealDaemon(options: RealDaemonOptions): Promise<RealD
       proc.once('exit', (code) => reject(new Error(`real daemon exited (${code}) before listening:\n${tail()}`)));
     });
     port = await withTimeout(bound, readyTimeoutMs, 'listen');
-    if (!(await untilRunning(`http://127.0.0.1:${port}`, Date.now() + readyTimeoutMs))) {
-      throw new Error(`real daemon did not answer running within ${readyTimeoutMs} ms:\n${tail()}`);
+    const status = { last: 'no answer' };
+    if (!(await untilRunning(`http://127.0.0.1:${port}`, Date.now() + readyTimeoutMs, status))) {
+      throw new Error(`real daemon did not answer running within ${readyTimeoutMs} ms (last status: ${status.last}):\n${tail()}`);
     }
   };
   const tail = () => lines.slice(-30).join('\n');
@@ -142,11 +144,13 @@ export async function startRealDaemon(options: RealDaemonOptions): Promise<RealD
 }
 
 /** Polls the status route until the backend is running; connection refusals are expected early. */
-function untilRunning(url: string, deadline: number): Promise<boolean> {
+function untilRunning(url: string, deadline: number, status: { last: string }): Promise<boolean> {
   return holdsEventually(
     async () => {
       const res = await fetch(`${url}/api/daemon/status`, { signal: AbortSignal.timeout(2000) });
-      return res.ok && ((await res.json()) as { state?: string }).state === 'running';
+      const text = await res.text();
+      status.last = `${res.status} ${text.slice(0, 300)}`;
+      return res.ok && (JSON.parse(text) as { state?: string }).state === 'running';
     },
     { timeoutMs: Math.max(0, deadline - Date.now()), intervalMs: 100 },
   );

@@ -63,7 +63,7 @@ let base: string;
 let spy: { daemon: DaemonClient; calls: string[] };
 const events: Receipt[] = [];
 const holds = recordingHolds();
-/** The control's timing rules' time (volume debounce, joystick stream): tests move it by hand. */
+/** The control's timing rules' time (volume debounce, joystick stream, end of a clip): tests move it by hand. */
 const controlClock = createManualClock();
 
 beforeAll(async () => {
@@ -307,7 +307,11 @@ describe('control routes: say', () => {
     expect(Math.abs((played?.seconds ?? 0) - seconds) / seconds).toBeLessThan(0.05);
     expect(wobbles() - before).toBe(1);
     expect(holds.live()).toContain('speaking');
-    await until(() => !holds.live().includes('speaking'), (seconds + 3) * 1000);
+    // The clip ends on the control's clock: just before its length it still plays.
+    controlClock.advance(seconds * 1000 - 1);
+    expect(holds.live()).toContain('speaking');
+    controlClock.advance(1);
+    await until(() => !holds.live().includes('speaking'));
     expect(wobbles() - before).toBe(2); // wobble off after the clip
     expect(lastEvent('say')).toMatchObject({
       text: `say "${text}" (${seconds.toFixed(1)} s)`,
