@@ -1,0 +1,27 @@
+/**
+ * The recorded-move library as shared reactive state: the quick bar and the Moves page read one
+ * copy, fetched once (GET /api/emotions), instead of each asking for it. A failed fetch is kept
+ * as the problem to show, and the next load asks again.
+ */
+import type { ControlApi, MoveEntry } from '../../lib/api/control-api.ts';
+
+class MoveLibrary {
+  moves = $state.raw<MoveEntry[] | null>(null);
+  problem = $state<string | null>(null);
+  #loading: Promise<void> | undefined;
+
+  load(api: Pick<ControlApi, 'moves'>): Promise<void> {
+    this.#loading ??= api.moves().then((result) => {
+      if (result.ok) {
+        this.moves = result.data.moves;
+        this.problem = null;
+      } else {
+        this.problem = `The move library could not be loaded: ${result.message}`;
+        this.#loading = undefined;
+      }
+    });
+    return this.#loading;
+  }
+}
+
+export const moveLibrary = new MoveLibrary();
