@@ -1,5 +1,5 @@
 /**
- * The dashboard's pages (issue: the operator's view): every page has an address that opens it
+ * The dashboard's pages (README "The dashboard"): every page has an address that opens it
  * directly and the Back button walks; the cockpit shows the camera, the head joystick and STOP
  * without scrolling at laptop, phone and phone-sideways sizes; axe finds nothing serious on any
  * page; the keyboard alone drives and stops; two fingers use the pad and the height slider at

@@ -5,21 +5,25 @@ describe('send marks', () => {
   it('marks the first daemon send of each concurrent request in its own context', async () => {
     const a: SendMarks = { receivedAt: 0n };
     const b: SendMarks = { receivedAt: 0n };
-    const tick = () => new Promise((r) => setTimeout(r, 5));
-    await Promise.all([
+    // Both requests wait at the same gate, so their work interleaves once the test opens it.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const both = Promise.all([
       withSendMarks(a, async () => {
-        await tick();
+        await gate;
         markDaemonSend();
         const first = a.daemonSentAt;
-        await tick();
+        await Promise.resolve();
         markDaemonSend();
         expect(a.daemonSentAt).toBe(first);
       }),
       withSendMarks(b, async () => {
-        await tick();
-        await tick();
+        await gate;
+        await Promise.resolve();
       }),
     ]);
+    open();
+    await both;
     expect(a.daemonSentAt).toBeTypeOf('bigint');
     expect(b.daemonSentAt).toBeUndefined();
   });
@@ -41,10 +45,13 @@ describe('send marks', () => {
   it('leaves no context behind once no request is in flight', async () => {
     const marks: SendMarks = { receivedAt: 0n };
     let later: Promise<void> = Promise.resolve();
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
     await withSendMarks(marks, async () => {
-      // Work the request leaves running after it answers.
-      later = new Promise<void>((r) => setTimeout(r, 10)).then(() => markDaemonSend());
+      // Work the request leaves running after it answers, released by the test afterwards.
+      later = gate.then(() => markDaemonSend());
     });
+    finish();
     await later;
     expect(marks.daemonSentAt).toBeUndefined();
     markDaemonSend();
