@@ -18,16 +18,6 @@ interface Allowed {
 
 const ALLOWED: readonly Allowed[] = [
   {
-    file: 'server/daemon/send-marks.test.ts',
-    line: 'setTimeout(r, 5)',
-    reason: 'the timer is the concurrency under test: two requests interleaving across macrotasks, not a wait',
-  },
-  {
-    file: 'server/daemon/send-marks.test.ts',
-    line: 'setTimeout(r, 10)',
-    reason: 'work left running after the request answered, crossing a macrotask; nothing waits on its length',
-  },
-  {
     file: 'server/push/stop-origin.test.ts',
     line: 'setTimeout(r, 5)',
     reason: 'a handler that yields to a macrotask, so two requests overlap; the assertion is about context, not time',
