@@ -4,6 +4,7 @@ import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { CameraResult } from './camera-fanout.ts';
 import { WARMUP, type ControlResult } from './control-path.ts';
+import type { StopResult } from './stop-latency.ts';
 import type { DashboardResult } from './dashboard.ts';
 import { renderDashboardSection } from './dashboard-report.ts';
 import type { RecorderResult } from './recorder.ts';
@@ -15,6 +16,7 @@ export interface Results {
   state: FanoutResult[];
   camera: CameraResult[];
   control: ControlResult;
+  stop: StopResult;
   throughput: ThroughputResult;
   dashboard: DashboardResult;
   slowClients: SlowClientsResult;
@@ -72,6 +74,12 @@ export function renderReport(r: Results): string {
     '|---|---|---|---|---|',
     `| ${r.control.requests} | ${f(r.control.directP50, 2)} / ${f(r.control.directP99, 2)} | ${f(r.control.cockpitP50, 2)} / ${f(r.control.cockpitP99, 2)} | ${f(r.control.ratioP50, 2)} | ${f(r.control.receiveToDaemonP50, 3)} / ${f(r.control.receiveToDaemonP99, 3)} |`,
     '',
+    '## STOP (POST /api/control/stop with a recorded move playing, until it answers with the daemon empty)',
+    '',
+    '| Stops | p50 / p99 / max (ms) |',
+    '|---|---|',
+    `| ${r.stop.stops} | ${f(r.stop.p50, 2)} / ${f(r.stop.p99, 2)} / ${f(r.stop.max, 2)} |`,
+    '',
     '## Throughput (authenticated GET /api/state vs a bare Koa handler, same JSON)',
     '',
     '| Concurrency | Cockpit req/s | Bare Koa req/s | Ratio |',
@@ -97,6 +105,7 @@ export function renderReport(r: Results): string {
     `| upstream with ${most?.viewers ?? '?'} viewers ≤ 1.05 × with 1 | ${f(upstreamRatio, 3)} × | ${pass(upstreamRatio <= 1.05)} |`,
     `| ${cam50?.viewers ?? '?'} MJPEG viewers: < 1 % of a core each | ${f(cam50?.cpuPercentPerViewer ?? NaN, 3)} % | ${pass((cam50?.cpuPercentPerViewer ?? Infinity) < 1)} |`,
     `| control path: cockpit p99 < 2 ms (receive → daemon send) | ${f(r.control.receiveToDaemonP99, 3)} ms | ${pass(r.control.receiveToDaemonP99 < 2)} |`,
+    `| STOP answered with the daemon's moves empty, p99 < 200 ms | ${f(r.stop.p99, 2)} ms | ${pass(r.stop.p99 < 200)} |`,
     `| 150 half-open requests add < 100 ms at p99 | ${f(r.slowClients.addedP99, 2)} ms | ${pass(r.slowClients.addedP99 < 100)} |`,
     `| /api/state ≥ 0.8 × bare Koa | ${f(r.throughput.ratio, 2)} × | ${pass(r.throughput.ratio >= 0.8)} |`,
     ...recorderTargets(r.recorder),

@@ -7,6 +7,7 @@
  */
 import { measureCameraFanout, warmCamera } from './camera-fanout.ts';
 import { measureControlPath } from './control-path.ts';
+import { measureStopLatency } from './stop-latency.ts';
 import { measureDashboard } from './dashboard.ts';
 import { DASHBOARD_HEADING, renderDashboardSection } from './dashboard-report.ts';
 import { measureGlassToGlass } from './glass-to-glass.ts';
@@ -106,6 +107,8 @@ async function otherPhases(stack: Stack): Promise<Omit<Results, 'recorder'>> {
   const throughput = await measureThroughput(stack, phaseSeconds);
   say('bench: control path');
   const control = await measureControlPath(stack, quick ? 50 : 300);
+  say('bench: stop latency');
+  const stop = await measureStopLatency(stack, quick ? 10 : 50);
   say('bench: slow clients');
   const slowClients = await measureSlowClients(stack, quick ? 50 : 300);
   say('bench: camera fan-out');
@@ -114,7 +117,7 @@ async function otherPhases(stack: Stack): Promise<Omit<Results, 'recorder'>> {
   for (const viewers of [1, 10, 50]) camera.push(await measureCameraFanout(stack, viewers, phaseSeconds));
   say('bench: dashboard');
   const dashboard = await measureDashboard(stack, quick ? 2 : 5, phaseSeconds);
-  return { state, camera, control, throughput, dashboard, slowClients };
+  return { state, camera, control, stop, throughput, dashboard, slowClients };
 }
 
 async function main(): Promise<void> {

@@ -16,7 +16,14 @@ import {
 } from '../platform-client/test/platform-emulator.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../server/agent/providers/testing/fake-openai.ts';
 import { cockpitLanUrl, type ComposedCockpit } from './compose.ts';
-import { composeForTest, dashboard, removeDataDirs, TIMING, until } from './testing/compose-rig.ts';
+import {
+  composeForTest,
+  countingScheduler,
+  dashboard,
+  removeDataDirs,
+  until,
+  type CountingScheduler,
+} from './testing/compose-rig.ts';
 
 let emu: PlatformEmulator;
 let fake: FakeOpenAi;
@@ -33,8 +40,8 @@ afterAll(async () => {
   removeDataDirs();
 });
 
-const compose = (env: Record<string, string> = {}, onNotify?: (n: unknown) => void) =>
-  composeForTest(env, onNotify ? { onNotify } : {});
+const compose = (env: Record<string, string> = {}, onNotify?: (n: unknown) => void, scheduler?: CountingScheduler) =>
+  composeForTest(env, { ...(onNotify ? { onNotify } : {}), ...(scheduler ? { platformScheduler: scheduler } : {}) });
 
 /** The owner relays an envelope to the device and waits for its reply payload. */
 async function relay(deviceId: string, payload: unknown, timeoutMs = 15_000): Promise<Record<string, unknown>> {
@@ -58,10 +65,11 @@ describe('enrolment from the dashboard', () => {
   let c: ComposedCockpit;
   let ui: ReturnType<typeof dashboard>;
   let device: { deviceId: string; token: string };
+  const scheduler = countingScheduler();
 
   beforeAll(async () => {
     device = emu.enrolDevice(owner.session, 'reachy-dashboard');
-    c = await compose();
+    c = await compose({}, undefined, scheduler);
     ui = dashboard(c);
     await ui.opened;
   });
@@ -110,12 +118,14 @@ describe('enrolment from the dashboard', () => {
 
   it('disconnects: the platform hears nothing more, state and controls keep working', async () => {
     expect((await ui.call('POST', '/api/console/platform/disconnect')).json).toMatchObject({ connected: false });
-    await new Promise((r) => setTimeout(r, 200));
+    // A tick already running when the loops stopped may still finish; after it nothing is
+    // scheduled or in flight, so the platform can hear nothing more however long we wait.
+    expect(await until(() => scheduler.outstanding() === 0)).toBe(true);
     const before = emu.requests.length;
-    await new Promise((r) => setTimeout(r, 4 * TIMING.heartbeatMs));
-    expect(emu.requests.slice(before)).toEqual([]);
     expect((await ui.call('GET', '/api/state')).status).toBe(200);
     expect((await ui.call('POST', '/api/control/antennas', { right: 15, left: -15 })).status).toBe(200);
+    expect(scheduler.outstanding()).toBe(0);
+    expect(emu.requests.slice(before)).toEqual([]);
     expect((await ui.call('POST', '/api/console/platform/connect')).json).toMatchObject({ connected: true });
     expect(await until(async () => (await ui.call('GET', '/api/console/platform')).json['online'] === true)).toBe(true);
   });

@@ -18,6 +18,7 @@ import {
   type PlatformClient,
   type PlatformNotification,
   type PlatformTiming,
+  type Scheduler,
 } from '../platform-client/index.ts';
 import {
   COCKPIT_VERSION,
@@ -44,6 +45,8 @@ export interface ComposeOptions {
   onNotify?: (notification: PlatformNotification) => void;
   /** Shorter cadences, for tests. */
   platformTiming?: PlatformTiming;
+  /** The platform client's clock and timers; the real ones when omitted (tests count its pending timers). */
+  platformScheduler?: Scheduler;
   /** Relaunches the app after a firmware install (the desktop shell); headless hosts leave it to their service manager. */
   restart?: () => void;
   /** The running AppImage ($APPIMAGE); read from the environment when omitted. */
@@ -116,6 +119,7 @@ export async function composeCockpit(options: ComposeOptions): Promise<ComposedC
       options.onNotify?.(notification);
     },
     ...(options.platformTiming ? { timing: options.platformTiming } : {}),
+    ...(options.platformScheduler ? { scheduler: options.platformScheduler } : {}),
   });
   const running = await startCockpit({
     config,

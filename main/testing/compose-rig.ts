@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createLog } from '../../server/index.ts';
+import type { Scheduler } from '../../platform-client/index.ts';
 import { composeCockpit, type ComposeOptions, type ComposedCockpit } from '../compose.ts';
 import { holdsEventually } from '../../server/testing/eventually.ts';
 
@@ -37,6 +38,44 @@ export function composeForTest(
     platformTiming: TIMING,
     ...extra,
   });
+}
+
+/** A real-time scheduler that knows what it still owes: timers not yet fired and callbacks still running. */
+export interface CountingScheduler extends Scheduler {
+  /** Timers waiting plus fired callbacks whose promise has not settled. */
+  outstanding(): number;
+}
+
+/**
+ * The platform client's scheduler for tests that must prove the client went quiet: once
+ * outstanding() is 0 nothing is scheduled or in flight, so no request can follow on its own.
+ */
+export function countingScheduler(): CountingScheduler {
+  let waiting = 0;
+  let running = 0;
+  return {
+    now: () => Date.now(),
+    after(ms, fn) {
+      waiting += 1;
+      let pending = true;
+      const handle = setTimeout(() => {
+        pending = false;
+        waiting -= 1;
+        running += 1;
+        void Promise.resolve()
+          .then(fn)
+          .catch(() => undefined)
+          .finally(() => (running -= 1));
+      }, ms);
+      handle.unref();
+      return () => {
+        if (pending) waiting -= 1;
+        pending = false;
+        clearTimeout(handle);
+      };
+    },
+    outstanding: () => waiting + running,
+  };
 }
 
 export function removeDataDirs(): void {

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import type { RobotState, ServiceState } from '../contract/state.ts';
 import type { EventFrame } from '../contract/ws.ts';
+import type { TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import type { Control } from '../motion/control.ts';
 import type { MoveLibraryCache } from '../motion/move-library.ts';
@@ -44,6 +45,8 @@ export interface AgentDeps {
   thinkerIntervalSeconds: number;
   log: Log;
   fetch?: FetchLike;
+  /** The agent log's row times and update throttle; the real clock by default. */
+  clock?: TimerClock;
   /** Shorter budgets for tests. */
   tuning?: {
     ask?: WatchdogLimits;
@@ -90,6 +93,7 @@ function buildCore(deps: AgentDeps, log: Log): Core {
     file: join(deps.dataDir, 'agent-log.jsonl'),
     broadcast: deps.broadcast,
     log: log.child('log'),
+    ...(deps.clock ? { clock: deps.clock } : {}),
   });
   const tools = createRobotTools({
     control: deps.control,

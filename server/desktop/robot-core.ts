@@ -12,6 +12,7 @@ import { watchCapabilities, type CapabilityWatch } from '../daemon/capability-wa
 import { HttpDaemonClient, type DaemonClient } from '../daemon/daemon-client.ts';
 import { buildRobotState, daemonLoopHz } from '../daemon/robot-state.ts';
 import { StateFeed } from '../daemon/state-feed.ts';
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import { createMoveLibraryCache, type MoveLibraryCache } from '../motion/move-library.ts';
 import { COCKPIT_VERSION } from '../version.ts';
@@ -35,6 +36,8 @@ export interface RobotCoreOptions {
   upstreamHz?: number;
   /** Lets tests swap in a client; production always builds the HTTP one. */
   daemon?: DaemonClient;
+  /** The state feed's timers and sample times and the pressure cache's age; the real clock by default. */
+  clock?: TimerClock;
 }
 
 export interface RobotCore {
@@ -69,7 +72,8 @@ export interface RobotCore {
 
 export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const daemon = options.daemon ?? new HttpDaemonClient({ baseUrl: options.daemonUrl });
-  const feed = new StateFeed({ daemon, log: options.log.child('feed'), upstreamHz: options.upstreamHz ?? 30 });
+  const clock = options.clock ?? systemClock;
+  const feed = new StateFeed({ daemon, log: options.log.child('feed'), upstreamHz: options.upstreamHz ?? 30, clock });
   const system = createSystemSampler();
   const services = new Map<string, ServiceState>();
   const capabilityWatch = watchCapabilities({ daemon, feed, log: options.log.child('capabilities') });
@@ -85,9 +89,9 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     if (!daemonIsLocal) return undefined;
     if (daemonPid !== null && processAlive(daemonPid)) return daemonPid;
     daemonPid = null;
-    if (Date.now() - missedAt < PID_RETRY_MS) return undefined;
+    if (clock.now() - missedAt < PID_RETRY_MS) return undefined;
     daemonPid = findListenerPid(daemonPort);
-    if (daemonPid === null) missedAt = Date.now();
+    if (daemonPid === null) missedAt = clock.now();
     return daemonPid ?? undefined;
   };
   const readPressure = createPressureReader(daemonPort);
@@ -98,8 +102,8 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
 
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
-    if (Date.now() - pressureCache.at > 1000) {
-      pressureCache = { at: Date.now(), value: readPressure(daemonPidNow()) };
+    if (clock.now() - pressureCache.at > 1000) {
+      pressureCache = { at: clock.now(), value: readPressure(daemonPidNow()) };
     }
     return pressureCache.value;
   };
@@ -113,7 +117,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
           services: Object.fromEntries(services),
           ...(trackingStatus ? { tracking: trackingStatus() } : {}),
         },
-        Date.now(),
+        clock.now(),
       );
   let jsonCache: { at: number; json: string | undefined } = { at: 0, json: undefined };
 
@@ -127,7 +131,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     services,
     state,
     stateJson() {
-      const now = Date.now();
+      const now = clock.now();
       if (now - jsonCache.at >= STATE_JSON_TTL_MS) {
         const current = state();
         jsonCache = { at: now, json: current ? JSON.stringify(current) : undefined };

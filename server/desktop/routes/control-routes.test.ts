@@ -321,16 +321,13 @@ describe('control routes: say', () => {
 });
 
 describe('control routes: the latched stop', () => {
-  it('empties the daemon running moves within 200 ms, latches, and resumes', async () => {
+  // How fast a stop lands is a latency, measured in bench/ (docs/testing.md); here, what it leaves behind.
+  it('has emptied the daemon running moves by the time it answers, latches, and resumes', async () => {
     await post('/api/control/express', { name: 'laughing1' });
     await post('/api/control/reel', { action: 'start' });
     await until(async () => (await simRunning()).length > 0, 3000);
-    const t0 = Date.now();
     const stop = await post('/api/control/stop');
-    const running = await simRunning();
-    const elapsed = Date.now() - t0;
-    expect(running).toEqual([]);
-    expect(elapsed).toBeLessThan(200);
+    expect(await simRunning()).toEqual([]);
     expect(stop.json).toMatchObject({ latched: true, reelAborted: true, daemon: { ok: true } });
     expect(robot.state()?.services['stop']).toMatchObject({ state: 'running' });
     for (const [path, body] of [
@@ -366,10 +363,8 @@ describe('control routes: the latched stop', () => {
       headers: { 'content-type': 'application/json' },
     });
     await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 503, 5000);
-    const t0 = Date.now();
     const look = await post('/api/control/look', { yaw: 10 });
     expect(look).toMatchObject({ status: 503, json: { code: 'DAEMON_STOPPED' } });
-    expect(Date.now() - t0).toBeLessThan(2000);
     const stop = await post('/api/control/stop');
     expect(stop.status).toBe(200);
     expect(stop.json).toMatchObject({ latched: true, daemon: { ok: false } });

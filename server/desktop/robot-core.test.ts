@@ -1,0 +1,43 @@
+/**
+ * The robot core on the simulator with a hand-driven clock: the state it serves is stamped and
+ * cached by that clock, so a test moves time instead of waiting for it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLog } from '../log.ts';
+import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
+import { eventually } from '../testing/eventually.ts';
+import { createManualClock, MANUAL_CLOCK_START } from '../testing/manual-clock.ts';
+import { createRobotCore, type RobotCore } from './robot-core.ts';
+
+let sim: SimDaemon;
+let core: RobotCore;
+const clock = createManualClock();
+
+beforeAll(async () => {
+  sim = await startSimDaemon();
+  core = createRobotCore({ daemonUrl: sim.url, simulated: true, log: silentLog, clock });
+  core.start();
+});
+afterAll(async () => {
+  await core.stop();
+  await sim.close();
+});
+
+describe('robot core on an injected clock', () => {
+  it('keeps one serialisation of the state until the clock moves, however many samples arrive', async () => {
+    await eventually(() => core.state(), { what: 'a first state' });
+    // Every sample so far arrived at the clock's start: the state's age is what the clock says.
+    clock.advance(10);
+    const first = core.stateJson() ?? '';
+    expect(JSON.parse(first)).toMatchObject({ ageMs: 10 });
+    // Two more daemon samples arrive while the clock stands still: the cached text stands too.
+    let samples = 0;
+    const off = core.feed.onSample(() => (samples += 1));
+    await eventually(() => samples >= 2, { what: 'two newer daemon samples' });
+    off();
+    expect(core.stateJson()).toBe(first);
+    clock.advance(10);
+    expect(core.stateJson()).not.toBe(first);
+    expect(clock.now()).toBe(MANUAL_CLOCK_START + 20);
+  });
+});
