@@ -36,7 +36,7 @@ function casesPerRoute(rng: () => number): { route: string; cases: Case[] }[] {
     .filter((route) => route.method !== 'WS')
     .map((route) => {
       // Speech, the reel and the self-test take seconds each; a few cases exercise them, the rest go elsewhere.
-      const count = /\/(say|reel)$/.test(route.path) ? 6 : PER_ROUTE;
+      const count = /\/(say|reel|selftest)$/.test(route.path) ? 6 : PER_ROUTE;
       const cases = Array.from({ length: count }, (): Case => {
         const req = fuzzRequest(rng, route.method);
         const path = route.path.replace(':cid', encodeURIComponent(String(rng()))).replace('{*path}', 'x%2F..%2Fy');
