@@ -42,7 +42,12 @@ function casesPerRoute(rng: () => number): { route: string; cases: Case[] }[] {
         const path = route.path.replace(':cid', encodeURIComponent(String(rng()))).replace('{*path}', 'x%2F..%2Fy');
         const withAuth: Record<string, string> = rng() < 0.85 ? { authorization: `Bearer ${TEST_TOKEN}` } : {};
         const sendsBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
-        return { method: req.method, path, headers: { ...req.headers, ...withAuth }, body: sendsBody ? req.body : undefined };
+        return {
+          method: req.method,
+          path,
+          headers: { ...req.headers, ...withAuth },
+          body: sendsBody ? req.body : undefined,
+        };
       });
       return { route: `${route.method} ${route.path}`, cases };
     });
@@ -52,7 +57,8 @@ function casesPerRoute(rng: () => number): { route: string; cases: Case[] }[] {
 function problemsOf(c: Case, res: { status: number; body: string }): string[] {
   const where = `${c.method} ${c.path} ${String(c.body).slice(0, 60)}`;
   const problems: string[] = [];
-  if (res.status >= 500 && res.status !== 502 && res.status !== 503 && res.status !== 504) problems.push(`${res.status} ${where}`);
+  if (res.status >= 500 && res.status !== 502 && res.status !== 503 && res.status !== 504)
+    problems.push(`${res.status} ${where}`);
   if (res.status >= 400 && res.status !== 404 && c.method !== 'HEAD' && c.path.startsWith('/api/')) {
     let code: unknown;
     try {
