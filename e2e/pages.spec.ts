@@ -110,6 +110,21 @@ test('the cockpit shows the camera, the head joystick and STOP without scrolling
   await settleLayout(page);
   const box = await picture.boundingBox();
   expect(box && Math.max(box.width / 812, box.height / 375)).toBeGreaterThan(0.98);
+  // The sliders wait behind a button there; opened, they sit at the right, clear of the pad and STOP.
+  const height = page.getByLabel('Set height');
+  await expect(height).toBeHidden();
+  const toggle = page.getByRole('button', { name: 'Sliders' });
+  await expectWithoutScrolling(page, toggle, 'the Sliders button sideways');
+  await toggle.click();
+  await expect(page.getByRole('button', { name: 'Hide sliders' })).toHaveAttribute('aria-expanded', 'true');
+  for (const [what, locator] of [
+    ['the height slider', height],
+    ['the head joystick', pad],
+    ['STOP', stop],
+  ] as const) {
+    await expectWithoutScrolling(page, locator, `${what} with the sliders open sideways`);
+  }
+  expect(await seriousViolations(page), 'axe on the cockpit sideways with the sliders open').toEqual([]);
 });
 
 test('the keyboard alone opens pages, drives the head, stops and resumes, with focus always visible', async ({
