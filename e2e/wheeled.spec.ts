@@ -5,8 +5,10 @@
  * revokes a service token.
  */
 import type { Page } from '@playwright/test';
+import { horizontalOverflow, settleLayout } from './pages/browser.ts';
 import { addVirtualAuthenticator } from './pages/passkeys.ts';
 import { attachScreenshot } from './pages/screenshots.ts';
+import { expectWithoutScrolling, seriousViolations, SIZES } from './pages/shell.ts';
 import { expect, test, type Rover } from './fixtures/wheeled.ts';
 
 async function signInWithFirstPasskey(page: Page, rover: Rover): Promise<void> {
@@ -106,3 +108,23 @@ test('after a reload the passkey session cookie renews the JWT; signing out ends
     expect((await fetch(`${rover.url}/api/state`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   }
 });
+
+for (const size of [...SIZES, { width: 320, height: 640 }]) {
+  test(`every wheeled page passes axe and never scrolls sideways, with STOP in view, at ${size.width}×${size.height}`, async ({
+    page,
+    rover,
+  }) => {
+    await page.setViewportSize(size);
+    await signInWithFirstPasskey(page, rover);
+    const stop = page.getByRole('button', { name: 'STOP' });
+    for (const tab of ['Drive', 'Chat', 'Settings']) {
+      await page.getByRole('link', { name: tab, exact: true }).click();
+      await expect(page.getByRole('link', { name: tab, exact: true })).toHaveAttribute('aria-current', 'page');
+      await settleLayout(page);
+      const where = `${tab} at ${size.width}×${size.height}`;
+      expect(await horizontalOverflow(page), `sideways scroll on ${where}`).toBeLessThanOrEqual(0);
+      await expectWithoutScrolling(page, stop, `STOP on ${where}`);
+      expect(await seriousViolations(page), `axe on ${where}`).toEqual([]);
+    }
+  });
+}
