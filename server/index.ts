@@ -135,7 +135,12 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     const sim = config.daemonUrl === 'sim' ? await startSimDaemon({ port: 0, log: log.child('sim') }) : undefined;
     if (sim) cleanup.push(() => sim.close());
     const daemonUrl = sim ? sim.url : config.daemonUrl;
-    const robot = createRobotCore({ daemonUrl, simulated: sim !== undefined, log: log.child('robot') });
+    const robot = createRobotCore({
+      daemonUrl,
+      simulated: sim !== undefined,
+      dataDir: config.dataDir,
+      log: log.child('robot'),
+    });
     cleanup.push(() => robot.stop());
     const https =
       config.httpsPort > 0 ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls') }) : undefined;

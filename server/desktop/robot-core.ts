@@ -14,7 +14,9 @@ import { buildRobotState, daemonLoopHz } from '../daemon/robot-state.ts';
 import { StateFeed } from '../daemon/state-feed.ts';
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
-import { createMoveLibraryCache, type MoveLibraryCache } from '../motion/move-library.ts';
+import { hubCacheDir } from '../motion/hub-move-files.ts';
+import { createMoveDurations } from '../motion/move-durations.ts';
+import { createMoveLibraryCache, MOVE_DATASETS, type MoveLibraryCache } from '../motion/move-library.ts';
 import { COCKPIT_VERSION } from '../version.ts';
 import { createPressureReader, findListenerPid } from './pressure.ts';
 import { createSystemSampler } from './system-stats.ts';
@@ -38,6 +40,10 @@ export interface RobotCoreOptions {
   daemon?: DaemonClient;
   /** The state feed's timers and sample times and the pressure cache's age; the real clock by default. */
   clock?: TimerClock;
+  /** Where learned move lengths are kept (move-durations.ts); in memory only when omitted. */
+  dataDir?: string;
+  /** Where the daemon's hub cache is, when it runs on this computer; hubCacheDir() by default. */
+  hubCache?: string;
 }
 
 export interface RobotCore {
@@ -125,7 +131,16 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     daemon,
     feed,
     simulated: options.simulated,
-    moves: createMoveLibraryCache(daemon),
+    moves: createMoveLibraryCache(
+      daemon,
+      createMoveDurations({
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        // The daemon's move files are only ours to read when it runs here.
+        hubCache: daemonIsLocal ? (options.hubCache ?? hubCacheDir()) : null,
+        datasets: MOVE_DATASETS,
+        log: options.log.child('moves'),
+      }),
+    ),
     capabilities: () => capabilityWatch.current(),
     capabilityWatch,
     services,

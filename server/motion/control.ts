@@ -57,7 +57,7 @@ export interface ControlDeps {
   /** Tuning for tests: a short reel, a shorter pause, faster debounce and watchdog. */
   reel?: { script?: readonly ReelStep[]; pauseMs?: number };
   volumeQuietMs?: number;
-  /** Time for the timing rules (volume debounce, joystick stream, end of a spoken clip); the real clock by default. */
+  /** Time for the timing rules (volume debounce, joystick stream, end of a spoken clip, a move's length); the real clock by default. */
   clock?: TimerClock;
   joystick?: { tickMs?: number; idleMs?: number };
 }
@@ -158,7 +158,13 @@ export function createControl(deps: ControlDeps): Control {
   const p = buildParts(deps);
   const { emit } = deps;
   const gotoDeps = { arbiter: p.arbiter, emit };
-  const robotDeps = { daemon: deps.robot.daemon, arbiter: p.arbiter, moves: deps.robot.moves, emit };
+  const robotDeps = {
+    daemon: deps.robot.daemon,
+    arbiter: p.arbiter,
+    moves: deps.robot.moves,
+    emit,
+    ...(deps.clock ? { now: () => deps.clock?.now() ?? Date.now() } : {}),
+  };
   // Async, so a latched stop is a rejected promise like every other refusal. The app lock is
   // read before every manual motion: a daemon app or remote session holding the robot wins.
   const motion = async <T>(task: () => Promise<T>): Promise<T> => {

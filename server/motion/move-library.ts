@@ -4,6 +4,7 @@
  */
 import { AppError } from '../errors.ts';
 import { DANCES_DATASET, EMOTIONS_DATASET, type DaemonClient } from '../daemon/daemon-client.ts';
+import type { MoveDurations } from './move-durations.ts';
 
 export interface MoveEntry {
   name: string;
@@ -11,6 +12,8 @@ export interface MoveEntry {
   family: string;
   /** Lifecycle animations that park the head oddly; kept out of conversational use (docs/daemon.md, "Move libraries"). */
   lifecycle: boolean;
+  /** How long the move lasts, when known (move-durations.ts); null until then. */
+  seconds: number | null;
 }
 
 export interface MoveLibrary {
@@ -50,7 +53,7 @@ export function groupMoves(lists: { dataset: string; names: string[] }[]): MoveL
   for (const { dataset, names } of lists) {
     for (const name of [...names].sort()) {
       const family = familyOf(name, dataset);
-      moves.push({ name, dataset, family, lifecycle: LIFECYCLE.has(name) });
+      moves.push({ name, dataset, family, lifecycle: LIFECYCLE.has(name), seconds: null });
       (families[family] ??= []).push(name);
     }
   }
@@ -58,26 +61,43 @@ export function groupMoves(lists: { dataset: string; names: string[] }[]): MoveL
 }
 
 export interface MoveLibraryCache {
+  /** The library, each move with its length as far as it is known now. */
   get(): Promise<MoveLibrary>;
   find(name: string): Promise<MoveEntry>;
+  /** A whole play of `move` took `seconds` (robot-controls.ts measures it). */
+  learnSeconds(move: MoveEntry, seconds: number): void;
 }
 
-export function createMoveLibraryCache(daemon: DaemonClient): MoveLibraryCache {
+/** The datasets the library lists, in the order the page shows them. */
+export const MOVE_DATASETS = [EMOTIONS_DATASET, DANCES_DATASET] as const;
+
+export function createMoveLibraryCache(daemon: DaemonClient, durations?: MoveDurations): MoveLibraryCache {
   let cached: Promise<MoveLibrary> | undefined;
-  const get = (): Promise<MoveLibrary> => {
-    cached ??= Promise.all(
-      [EMOTIONS_DATASET, DANCES_DATASET].map(async (dataset) => ({ dataset, names: await daemon.listMoves(dataset) })),
-    ).then(groupMoves);
+  const listed = (): Promise<MoveLibrary> => {
+    cached ??= Promise.all([
+      ...MOVE_DATASETS.map(async (dataset) => ({ dataset, names: await daemon.listMoves(dataset) })),
+    ]).then(async (lists) => {
+      await durations?.load();
+      return groupMoves(lists);
+    });
     // A failed load is not cached: the next caller retries.
     cached.catch(() => (cached = undefined));
     return cached;
   };
+  const withSeconds = (move: MoveEntry): MoveEntry =>
+    durations ? { ...move, seconds: durations.seconds(move.dataset, move.name) } : move;
   return {
-    get,
+    async get() {
+      const library = await listed();
+      return { ...library, moves: library.moves.map(withSeconds) };
+    },
     async find(name) {
-      const move = (await get()).moves.find((m) => m.name === name);
+      const move = (await listed()).moves.find((m) => m.name === name);
       if (!move) throw new AppError('MOVE_UNKNOWN', `no move named "${name}" in the library`);
-      return move;
+      return withSeconds(move);
+    },
+    learnSeconds(move, seconds) {
+      durations?.learn(move.dataset, move.name, seconds);
     },
   };
 }

@@ -13,8 +13,10 @@ import { receipt, type Emit } from './receipts.ts';
 export interface RobotControlDeps {
   daemon: Pick<DaemonClient, 'setMotorMode'>;
   arbiter: Arbiter;
-  moves: Pick<MoveLibraryCache, 'find'>;
+  moves: Pick<MoveLibraryCache, 'find' | 'learnSeconds'>;
   emit: Emit;
+  /** Times a whole play of a move, for its length on the Moves page; Date.now when omitted. */
+  now?: () => number;
 }
 
 /** Recorded moves run a few seconds to ~20 s (docs/daemon.md, "Move libraries"); past this the hold lapses. */
@@ -28,12 +30,20 @@ export async function express(
 ): Promise<{ uuid: string; name: string; dataset: string }> {
   // 404 MOVE_UNKNOWN before anything moves; the library is cached (move-library.ts).
   const entry = await deps.moves.find(name);
+  const now = deps.now ?? Date.now;
   const move = await deps.arbiter.run({
     label: `express ${name}`,
     hold: `emotion:${name}`,
     maxSeconds: RECORDED_MOVE_MAX_S,
     start: (d) => d.playMove(entry.dataset, entry.name),
   });
+  // From the daemon taking the move to its end: a cancelled or cut-short play says nothing of its length.
+  const startedAt = now();
+  void move.done
+    .then((end) => {
+      if (end === 'completed') deps.moves.learnSeconds(entry, (now() - startedAt) / 1000);
+    })
+    .catch(() => undefined);
   deps.emit(receipt('express', `express ${name}`, credential, { name, dataset: entry.dataset, family: entry.family }));
   return { uuid: move.uuid, name, dataset: entry.dataset };
 }

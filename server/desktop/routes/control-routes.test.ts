@@ -13,6 +13,8 @@ import { createControl, type Control } from '../../motion/control.ts';
 import type { Receipt } from '../../motion/receipts.ts';
 import { recordingHolds, until } from '../../motion/testing/rig.ts';
 import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
+import { recordedMove } from '../../sim/library.ts';
+import { EMOTIONS_DATASET } from '../../sim/library-names.ts';
 import { createManualClock } from '../../testing/manual-clock.ts';
 import { createRobotCore, type RobotCore } from '../robot-core.ts';
 import { controlRoutes } from './control-routes.ts';
@@ -162,6 +164,19 @@ describe('control routes: moves change the robot', () => {
     const missing = await post('/api/control/express', { name: 'moonwalk9' });
     expect(missing).toMatchObject({ status: 404, json: { code: 'MOVE_UNKNOWN' } });
     expect(await simRunning()).toEqual([]);
+  });
+
+  it("learns a move's length from a whole play, on the control's clock, and lists it with the library", async () => {
+    const length = recordedMove(EMOTIONS_DATASET, 'yes1')?.duration ?? NaN;
+    const listed = async () => (await robot.moves.get()).moves.find((m) => m.name === 'yes1')?.seconds;
+    expect(await listed()).toBeNull();
+    const played = await post('/api/control/express', { name: 'yes1' });
+    expect(played.status).toBe(200);
+    // The play takes its real time on the simulator; the length is read on the clock the test moves.
+    controlClock.advance(length * 1000);
+    await until(async () => (await simRunning()).length === 0, 30_000);
+    await until(async () => (await listed()) !== null);
+    expect(await listed()).toBe(Math.round(length * 10) / 10);
   });
 
   it('sets the motor mode; only the three modes are accepted', async () => {
