@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { createLog } from '../../server/index.ts';
 import type { Scheduler } from '../../platform-client/index.ts';
 import { composeCockpit, type ComposeOptions, type ComposedCockpit } from '../compose.ts';
-import { holdsEventually } from '../../server/testing/eventually.ts';
+import { holdsEventually, testWait } from '../../server/testing/eventually.ts';
 
 export const OWNER = 'compose-test-owner-token-0123456789';
 export const TIMING = { heartbeatMs: 300, pollMs: 100 };
@@ -83,7 +83,7 @@ export function removeDataDirs(): void {
 }
 
 export function until(predicate: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<boolean> {
-  return holdsEventually(predicate, { timeoutMs, intervalMs: 50 });
+  return holdsEventually(predicate, { timeoutMs: testWait(timeoutMs), intervalMs: 50 });
 }
 
 /** Talks to the cockpit as the dashboard does, keeping every answer so a token can be looked for. */

@@ -1,7 +1,7 @@
 /** The frame hub over a scripted source: demand, backpressure, re-acquiring, health. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../log.ts';
-import { eventually } from '../testing/eventually.ts';
+import { eventually, testWait } from '../testing/eventually.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
 import { createFrameHub, type FrameHub, type FrameHubOptions } from './frame-hub.ts';
 import type { CameraFrame, CameraSource } from './frame.ts';
@@ -9,7 +9,7 @@ import { createFpsMeter } from './fps-meter.ts';
 import { createMailbox } from './latest-only.ts';
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  await eventually(check, { timeoutMs, intervalMs: 5 });
+  await eventually(check, { timeoutMs: testWait(timeoutMs), intervalMs: 5 });
 }
 
 /** One macrotask turn: the scripted source's start and stop settle in microtasks, all run by then. */

@@ -3,7 +3,7 @@
  * simulator on a free loopback port.
  */
 import WebSocket from 'ws';
-import { eventually } from '../testing/eventually.ts';
+import { eventually, testWait } from '../testing/eventually.ts';
 import type { SimDaemon } from './index.ts';
 
 export interface ApiReply {
@@ -54,7 +54,7 @@ export function waitFor<T>(
   timeoutMs = 10_000,
   everyMs = 50,
 ): Promise<T> {
-  return eventually(check, { timeoutMs, intervalMs: everyMs });
+  return eventually(check, { timeoutMs: testWait(timeoutMs), intervalMs: everyMs });
 }
 
 export interface OpenSocket {

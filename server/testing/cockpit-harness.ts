@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import type { TimerClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { startCockpit, type Cockpit } from '../index.ts';
-import { holdsEventually } from './eventually.ts';
+import { holdsEventually, testWait } from './eventually.ts';
 import { silentLog } from '../log.ts';
 
 export const TEST_TOKEN = 'test-owner-token-0123456789abcdef';
@@ -73,7 +73,7 @@ export async function startHarness(
 
 /** Polls until the predicate holds or the time runs out; returns whether it held. */
 export function until(predicate: () => Promise<boolean> | boolean, timeoutMs: number, stepMs = 50): Promise<boolean> {
-  return holdsEventually(predicate, { timeoutMs, intervalMs: stepMs });
+  return holdsEventually(predicate, { timeoutMs: testWait(timeoutMs), intervalMs: stepMs });
 }
 
 /** Opens a socket and resolves with it once open, or with its close code if it is closed first. */

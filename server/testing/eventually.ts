@@ -8,10 +8,21 @@
 
 type Falsy = null | undefined | false | 0 | '';
 
+/**
+ * The shortest a test's wait gives up after. A wait's bound only decides how long a broken test
+ * takes to fail, so the tests' helpers raise any shorter bound to this: on a loaded machine
+ * (`npm run test:busy`) a tight bound turns slowness into red. It stays under the 20 s test
+ * timeout (vitest.config.ts), so a wait that never ends names what it waited for.
+ */
+export const TEST_WAIT_MS = 15_000;
+
+/** A test helper's bound: what the call asked for, never less than TEST_WAIT_MS. */
+export const testWait = (ms?: number): number => Math.max(ms ?? 0, TEST_WAIT_MS);
+
 export interface EventuallyOptions {
   /** What is awaited, for the failure message. */
   what?: string;
-  /** How long before giving up (default 10 s). */
+  /** How long before giving up (default TEST_WAIT_MS). */
   timeoutMs?: number;
   /** Pause between checks (default 20 ms). */
   intervalMs?: number;
@@ -24,7 +35,7 @@ export async function eventually<T>(
   check: () => T | Falsy | Promise<T | Falsy>,
   options: EventuallyOptions = {},
 ): Promise<T> {
-  const { what = 'condition', timeoutMs = 10_000, intervalMs = 20 } = options;
+  const { what = 'condition', timeoutMs = TEST_WAIT_MS, intervalMs = 20 } = options;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

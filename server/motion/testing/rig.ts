@@ -7,7 +7,7 @@ import type { ServiceState } from '../../contract/state.ts';
 import { HttpDaemonClient } from '../../daemon/daemon-client.ts';
 import { silentLog } from '../../log.ts';
 import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
-import { eventually } from '../../testing/eventually.ts';
+import { eventually, testWait } from '../../testing/eventually.ts';
 import { createControl, type Control, type ControlDeps } from '../control.ts';
 import { createMoveLibraryCache, type MoveLibraryCache } from '../move-library.ts';
 import type { Receipt } from '../receipts.ts';
@@ -98,5 +98,5 @@ export function sleep(ms: number): Promise<void> {
 
 /** Polls until `check` returns a truthy value (server/testing/eventually.ts). */
 export function until<T>(check: () => Promise<T> | T, timeoutMs = 10_000, everyMs = 25): Promise<T> {
-  return eventually(check, { timeoutMs, intervalMs: everyMs });
+  return eventually(check, { timeoutMs: testWait(timeoutMs), intervalMs: everyMs });
 }

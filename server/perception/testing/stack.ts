@@ -8,7 +8,7 @@ import { createRobotCore, type RobotCore } from '../../desktop/robot-core.ts';
 import { silentLog } from '../../log.ts';
 import { createControl, type Control } from '../../motion/control.ts';
 import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
-import { eventually } from '../../testing/eventually.ts';
+import { eventually, testWait } from '../../testing/eventually.ts';
 import { createDoaTurner, type DoaTurner } from '../doa-turner.ts';
 import { motionGate } from '../motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../tracking.ts';
@@ -91,6 +91,6 @@ export async function waitFor(
   predicate: () => boolean | Promise<boolean>,
   timeoutMs = 5000,
 ): Promise<void> {
-  await eventually(predicate, { what, timeoutMs, intervalMs: 50 });
+  await eventually(predicate, { what, timeoutMs: testWait(timeoutMs), intervalMs: 50 });
 }
 

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../log.ts';
-import { holdsEventually } from '../../testing/eventually.ts';
+import { holdsEventually, testWait } from '../../testing/eventually.ts';
 import { createHttpRover } from './http-rover.ts';
 import { FAKE_FRAME, startFakeRover, type FakeRover } from './testing/fake-rover.ts';
 import type { DriveBackend } from './types.ts';
 
 let rover: FakeRover;
 let backend: DriveBackend;
-const until = (check: () => boolean, timeoutMs = 10_000) => holdsEventually(check, { timeoutMs });
+const until = (check: () => boolean, timeoutMs?: number) => holdsEventually(check, { timeoutMs: testWait(timeoutMs) });
 
 beforeEach(async () => {
   rover = await startFakeRover();
