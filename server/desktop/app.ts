@@ -4,8 +4,10 @@
  * which orders the middleware, checks the table and builds the hub; it never listens
  * (docs/architecture.md, "House style", "build apart from listen"). The entry owns the sockets.
  */
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { GateDeps } from '../http/access-gate.ts';
+import { startBroadcast } from '../http/broadcast-ticker.ts';
 import { createCockpitApp, type CockpitApp, type GateRefused } from '../http/cockpit-app.ts';
 import type { HostAllowlist } from '../http/host-allowlist.ts';
 import type { RouteSpec } from '../http/route-table.ts';
@@ -15,7 +17,7 @@ import type { Log } from '../log.ts';
 import type { RobotCore } from './robot-core.ts';
 import { readRoutes } from './routes/read-routes.ts';
 import { completeServerARoutes } from './routes/spec-routes.ts';
-import { startStateBroadcast } from './state-broadcaster.ts';
+import { DESKTOP_SOCKET, desktopFeeds } from './ws-feeds.ts';
 
 export interface DesktopDeps {
   config: Pick<Config, 'wsHz'>;
@@ -36,6 +38,8 @@ export interface DesktopDeps {
   onControlLatency?: (ms: number) => void;
   /** A control request the access gate refused before its route's handler (the black box records it). */
   onGateRefused?: GateRefused;
+  /** The broadcast's clock; real time unless a test moves it. */
+  clock?: TimerClock;
 }
 
 export interface DesktopApp extends CockpitApp {
@@ -62,7 +66,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     ],
     complete: completeServerARoutes,
     sockets: {
-      '/ws': (client) => {
+      [DESKTOP_SOCKET]: (client) => {
         const state = deps.robot.state();
         if (state) client.send({ type: 'state', ...state });
         client.send({ type: 'health', ...deps.robot.health() });
@@ -73,5 +77,12 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     onControlLatency: deps.onControlLatency,
     onGateRefused: deps.onGateRefused,
   });
-  return { ...app, startBroadcast: () => startStateBroadcast(deps.robot, app.hub, deps.config.wsHz) };
+  const broadcast = {
+    clock: deps.clock ?? systemClock,
+    hz: deps.config.wsHz,
+    hub: app.hub,
+    path: DESKTOP_SOCKET,
+    feeds: desktopFeeds(deps.robot),
+  };
+  return { ...app, startBroadcast: () => startBroadcast(broadcast) };
 }
