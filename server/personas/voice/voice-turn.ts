@@ -39,7 +39,6 @@ export interface VoiceTurnDeps {
 /** The say route's limit (README: {text} 1-1000 chars). */
 const MAX_SPOKEN = 1000;
 
-
 /** Resolves after `ms`, or rejects with the signal's reason. */
 function wait(ms: number, signal: AbortSignal, schedule: Schedule): Promise<void> {
   return new Promise((resolve, reject) => {
