@@ -68,7 +68,7 @@ describe('server A read side against the simulator', () => {
     expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  // The rate (ROBOT_WS_HZ) is kept by startTicker (state-broadcaster.test.ts, on a hand-moved
+  // The rate (ROBOT_WS_HZ) is kept by startTicker (server/http/broadcast-ticker.test.ts, on a hand-moved
   // clock) and measured by bench/state-fanout.ts; here, that state frames flow to a socket.
   it('delivers state frames, with a health frame among them, to a keyed socket', async () => {
     const ws = new WebSocket(wsUrl(`/ws?token=${TEST_TOKEN}`));

@@ -1,27 +1,26 @@
 /**
- * The desktop server: `createDesktopApp(deps)` builds Koa, orders middleware and mounts the route table;
- * it never listens (docs/architecture.md, "House style", "build apart from listen"). The entry owns the sockets.
+ * The desktop server: `createDesktopApp(deps)` adds the read side, the dashboard shell and the /ws
+ * greeting to the features' routes and hands them to the shared builder (server/http/cockpit-app.ts),
+ * which orders the middleware, checks the table and builds the hub; it never listens
+ * (docs/architecture.md, "House style", "build apart from listen"). The entry owns the sockets.
  */
-import Router from '@koa/router';
-import Koa, { type Context, type Next } from 'koa';
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { accessGate, type GateDeps } from '../http/access-gate.ts';
-import { errorHandler } from '../http/error-handler.ts';
-import { onResponseError, refuseMalformed } from '../http/malformed-request.ts';
+import type { GateDeps } from '../http/access-gate.ts';
+import { startBroadcast } from '../http/broadcast-ticker.ts';
+import { createCockpitApp, type CockpitApp, type GateRefused } from '../http/cockpit-app.ts';
 import type { HostAllowlist } from '../http/host-allowlist.ts';
-import { securityHeaders } from '../http/security-headers.ts';
-import { requestTiming } from '../http/request-timing.ts';
-import { defineRoutes, type RouteSpec } from '../http/route-table.ts';
+import type { RouteSpec } from '../http/route-table.ts';
 import { createShellHandler, type ShellExtras } from '../http/static-shell.ts';
-import { WsHub, type WsHandler } from '../http/ws-hub.ts';
+import type { WsHandler } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
 import type { RobotCore } from './robot-core.ts';
 import { readRoutes } from './routes/read-routes.ts';
 import { completeServerARoutes } from './routes/spec-routes.ts';
-import { startStateBroadcast } from './state-broadcaster.ts';
+import { DESKTOP_SOCKET, desktopFeeds } from './ws-feeds.ts';
 
 export interface DesktopDeps {
-  config: Pick<Config, 'wsHz' | 'loopbackReads'>;
+  config: Pick<Config, 'wsHz'>;
   log: Log;
   robot: RobotCore;
   gate: GateDeps;
@@ -38,45 +37,22 @@ export interface DesktopDeps {
   /** Hears each control request's time from arrival to the daemon's first answer, in ms. */
   onControlLatency?: (ms: number) => void;
   /** A control request the access gate refused before its route's handler (the black box records it). */
-  onGateRefused?: (route: RouteSpec, ctx: Context, error: unknown) => void;
+  onGateRefused?: GateRefused;
+  /** The broadcast's clock; real time unless a test moves it. */
+  clock?: TimerClock;
 }
 
-export interface DesktopApp {
-  koa: Koa;
-  routes: readonly RouteSpec[];
-  hub: WsHub;
+export interface DesktopApp extends CockpitApp {
   /** Starts the periodic /ws broadcast; returns its stopper. */
   startBroadcast(): () => void;
 }
 
-const isExactPath = (path: string) => !/[:{*(]/.test(path);
-
-/** The gate, telling `onRefused` when it refuses (it throws before calling the handler). */
-function observedGate(
-  route: RouteSpec,
-  gate: (ctx: Context, next: Next) => Promise<unknown>,
-  onRefused: DesktopDeps['onGateRefused'],
-): (ctx: Context, next: Next) => Promise<unknown> {
-  // Only control routes: the hot read paths keep the bare gate (measured in the throughput bench).
-  if (!onRefused || !route.control) return gate;
-  return async (ctx, next) => {
-    let passed = false;
-    try {
-      return await gate(ctx, () => {
-        passed = true;
-        return next();
-      });
-    } catch (error) {
-      if (!passed) onRefused(route, ctx, error);
-      throw error;
-    }
-  };
-}
-
 export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   const shell = createShellHandler({ root: deps.shellRoot, extras: deps.shellExtras ?? {} });
-  const routes = defineRoutes(
-    completeServerARoutes([
+  const app = createCockpitApp({
+    log: deps.log,
+    gate: deps.gate,
+    routes: [
       ...readRoutes(deps.robot),
       ...deps.routes,
       { method: 'GET', path: '/', access: 'public', summary: 'dashboard shell (no-cache)', handler: shell },
@@ -87,50 +63,26 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
         summary: 'static assets, single-page fallback',
         handler: shell,
       },
-    ]),
-  );
-
-  const koa = new Koa({ proxy: false });
-  koa.on('error', onResponseError(deps.log));
-  koa.use(refuseMalformed());
-  koa.use(requestTiming(deps.onControlLatency));
-  koa.use(errorHandler(deps.log.child('http')));
-  koa.use(securityHeaders(deps.hosts));
-  const router = new Router();
-  const exact = new Map<string, (ctx: Context, next: Next) => Promise<unknown>>();
-  for (const route of routes) {
-    if (route.method === 'WS' || !route.handler) continue;
-    const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    const gate = observedGate(route, accessGate(route, deps.gate), deps.onGateRefused);
-    router[verb](route.path, gate, route.handler);
-    const handler = route.handler;
-    if (isExactPath(route.path))
-      exact.set(`${route.method} ${route.path}`, (ctx) => gate(ctx, async () => handler(ctx)));
-  }
-  // Most routes have fixed paths: a map finds them in one step instead of testing every route's
-  // pattern (measured in the throughput benchmark). The router still serves parameterised paths,
-  // HEAD and the 405 answers, with the same gate in front.
-  koa.use((ctx, next) => {
-    const handle = exact.get(`${ctx.method} ${ctx.path}`);
-    return handle ? handle(ctx, next) : next();
-  });
-  koa.use(router.routes()).use(router.allowedMethods());
-
-  const hub = new WsHub({
-    routes,
-    handlers: {
-      '/ws': (client) => {
+    ],
+    complete: completeServerARoutes,
+    sockets: {
+      [DESKTOP_SOCKET]: (client) => {
         const state = deps.robot.state();
         if (state) client.send({ type: 'state', ...state });
         client.send({ type: 'health', ...deps.robot.health() });
         deps.onSocket?.(client);
       },
     },
-    credentials: deps.gate.credentials,
-    loopbackReads: deps.config.loopbackReads,
     hosts: deps.hosts,
-    ...(deps.gate.failures ? { failures: deps.gate.failures } : {}),
-    log: deps.log.child('ws'),
+    onControlLatency: deps.onControlLatency,
+    onGateRefused: deps.onGateRefused,
   });
-  return { koa, routes, hub, startBroadcast: () => startStateBroadcast(deps.robot, hub, deps.config.wsHz) };
+  const broadcast = {
+    clock: deps.clock ?? systemClock,
+    hz: deps.config.wsHz,
+    hub: app.hub,
+    path: DESKTOP_SOCKET,
+    feeds: desktopFeeds(deps.robot),
+  };
+  return { ...app, startBroadcast: () => startBroadcast(broadcast) };
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readWavInfo, repairWav } from './wav.ts';
+import { pcm16Wav, pcmFromWav, readWavInfo, repairWav } from './wav.ts';
 
 /** A canonical 16-bit mono WAV of `samples` samples at `rate`, with chosen declared sizes. */
 function wav(samples: number, rate: number, declared?: { riff: number; data: number }): Buffer {
@@ -51,5 +51,28 @@ describe('WAV header', () => {
     expect(() => readWavInfo(Buffer.from('ID3 not a wave file'))).toThrow(/not a RIFF\/WAVE/);
     const noData = wav(10, 8000).subarray(0, 36);
     expect(() => readWavInfo(noData)).toThrow(/no data chunk/);
+  });
+});
+
+describe('PCM16 in and out of WAV', () => {
+  it('wraps PCM16 with true sizes, leaving out a trailing half sample, and reads it back', () => {
+    const pcm = Buffer.from([1, 0, 2, 0, 3]);
+    const file = pcm16Wav(pcm, 16_000);
+    expect(readWavInfo(file)).toMatchObject({ sampleRate: 16_000, channels: 1, bitsPerSample: 16, dataBytes: 4 });
+    expect(file.readUInt32LE(4)).toBe(file.length - 8);
+    expect(pcmFromWav(file)).toEqual({ pcm: pcm.subarray(0, 4), rate: 16_000 });
+  });
+
+  it('averages stereo to mono and refuses other sample sizes', () => {
+    const stereo = wav(2, 8000);
+    stereo.writeUInt16LE(2, 22);
+    stereo.writeUInt32LE(8000 * 4, 28);
+    stereo.writeUInt16LE(4, 32);
+    stereo.writeInt16LE(100, 44);
+    stereo.writeInt16LE(300, 46);
+    expect(pcmFromWav(stereo).pcm.readInt16LE(0)).toBe(200);
+    const eightBit = wav(2, 8000);
+    eightBit.writeUInt16LE(8, 34);
+    expect(() => pcmFromWav(eightBit)).toThrow(/expected 16-bit audio, got 8-bit/);
   });
 });

@@ -1,7 +1,9 @@
 /**
- * Just enough RIFF/WAVE to know how long a clip is, and to repair the header espeak-ng writes
- * to a pipe: it cannot seek back, so its RIFF and data sizes are placeholders (0x7ffff000-ish).
- * The real length is the data actually present, so that wins over the declared size.
+ * The one WAV module of both servers: just enough RIFF/WAVE to know how long a clip is, to repair
+ * the header espeak-ng writes to a pipe (it cannot seek back, so its RIFF and data sizes are
+ * placeholders, 0x7ffff000-ish; the real length is the data actually present, so that wins over
+ * the declared size), to read a clip as mono PCM16 (the wheeled voice's spoken answers), and to
+ * wrap PCM16 as a WAV file (the transcription upload of both voices, server/speech/transcriber.ts).
  */
 
 export interface WavInfo {
@@ -54,4 +56,40 @@ export function repairWav(wav: Buffer): Buffer {
   out.writeUInt32LE(out.length - 8, 4);
   out.writeUInt32LE(info.dataBytes, info.dataOffset - 4);
   return out;
+}
+
+/** The mono PCM16 of a WAV file (stereo is averaged); throws for other sample sizes. */
+export function pcmFromWav(wav: Buffer): { pcm: Buffer; rate: number } {
+  const info = readWavInfo(wav);
+  if (info.bitsPerSample !== 16) throw new Error(`expected 16-bit audio, got ${info.bitsPerSample}-bit`);
+  const data = wav.subarray(info.dataOffset, info.dataOffset + info.dataBytes - (info.dataBytes % (2 * info.channels)));
+  if (info.channels === 1) return { pcm: Buffer.from(data), rate: info.sampleRate };
+  const frames = data.length / (2 * info.channels);
+  const out = Buffer.alloc(frames * 2);
+  for (let i = 0; i < frames; i += 1) {
+    let sum = 0;
+    for (let c = 0; c < info.channels; c += 1) sum += data.readInt16LE((i * info.channels + c) * 2);
+    out.writeInt16LE(Math.round(sum / info.channels), i * 2);
+  }
+  return { pcm: out, rate: info.sampleRate };
+}
+
+/** PCM16 mono as the canonical 44-byte RIFF/WAVE with true sizes; a trailing half sample is left out. */
+export function pcm16Wav(pcm: Buffer, sampleRate: number): Buffer {
+  const bytes = pcm.length - (pcm.length % 2);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + bytes, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(bytes, 40);
+  return Buffer.concat([header, pcm.subarray(0, bytes)]);
 }

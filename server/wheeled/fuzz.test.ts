@@ -12,7 +12,7 @@ import type { SpeechEngine } from '../speech/engine.ts';
 import { remoteRequest } from '../testing/cockpit-harness.ts';
 import { fuzzObject, fuzzRequest, fuzzSocketMessage, fuzzValue, seeded, type Rng } from '../testing/fuzz.ts';
 import { OWNER_TOKEN, startWheeledHarness, type WheeledHarness } from './testing/wheeled-harness.ts';
-import { wavFromPcm } from './voice/pcm.ts';
+import { pcm16Wav } from '../speech/wav.ts';
 import { OFFLINE_RATE } from './voice/speech-out.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261122);
@@ -26,7 +26,7 @@ const quietSpeech: SpeechEngine = {
   synthesize: (_text, signal) =>
     signal.aborted
       ? Promise.reject(new Error('aborted'))
-      : Promise.resolve({ wav: wavFromPcm(Buffer.alloc(OFFLINE_RATE / 5), OFFLINE_RATE), seconds: 0.1 }),
+      : Promise.resolve({ wav: pcm16Wav(Buffer.alloc(OFFLINE_RATE / 5), OFFLINE_RATE), seconds: 0.1 }),
 };
 
 let h: WheeledHarness;

@@ -15,9 +15,11 @@ import type { WatchdogLimits } from '../agent/watchdog.ts';
 import { createAccess, type Access } from '../auth/access.ts';
 import { hostIdentity } from '../http/host-identity.ts';
 import { createHttpsService, type HttpsService } from '../auth/https-service.ts';
+import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { WS_CLOSE } from '../errors.ts';
 import type { GateDeps } from '../http/access-gate.ts';
+import { startBroadcast } from '../http/broadcast-ticker.ts';
 import { createHostAllowlist } from '../http/host-allowlist.ts';
 import { answerClientErrors, closeServer, listen, SERVER_OPTIONS } from '../http/listeners.ts';
 import type { Log } from '../log.ts';
@@ -32,7 +34,7 @@ import {
 import type { WheeledBase } from './drive/base.ts';
 import { createBackend, type BackendChoice } from './drive/backend-choice.ts';
 import { createWheeledFeatures, type WheeledFeatures } from './features.ts';
-import { STATE_PATH, startStateBroadcast } from './state-socket.ts';
+import { STATE_PATH, stateFeed } from './state-socket.ts';
 
 export { runMintTokenCommand, describeMintedToken, MINT_TOKEN_USAGE } from './mint-token-command.ts';
 export type { MintedServiceToken, MintServiceInput } from './auth/token-service.ts';
@@ -150,11 +152,12 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
     await features.start();
     cleanup.push(() => features.stop());
     cleanup.push(
-      startStateBroadcast({
-        state: () => features.base.state(),
-        broadcast: (frame) => app.hub.broadcast(STATE_PATH, frame),
-        viewers: () => app.hub.clients(STATE_PATH).size,
+      startBroadcast({
+        clock: systemClock,
         hz: config.wsHz,
+        hub: app.hub,
+        path: STATE_PATH,
+        feeds: [stateFeed(() => features.base.state())],
       }),
     );
     const server = listener(app, https, log.child('http'));

@@ -5,12 +5,13 @@
  * One state object per tick is serialised once for every viewer (the hub's broadcast).
  */
 import type { WheeledState } from '../contract/wheeled.ts';
+import type { BroadcastFeed } from '../http/broadcast-ticker.ts';
 import type { WsClient } from '../http/ws-hub.ts';
 
 export const STATE_PATH = '/ws/state';
 const HEARTBEAT_MS = 1000;
 
-/** What makes two states different for a viewer: everything but the time stamp. */
+/** What makes two states different for a viewer: everything but the time stamp (the frame type never changes). */
 function signature(state: WheeledState): string {
   const { time: _time, ...rest } = state;
   return JSON.stringify(rest);
@@ -22,28 +23,11 @@ export function stateSocketHandler(state: (options?: { trail?: boolean }) => Whe
   };
 }
 
-export function startStateBroadcast(deps: {
-  state: () => WheeledState;
-  broadcast: (frame: object) => number;
-  viewers: () => number;
-  hz: number;
-  now?: () => number;
-}): () => void {
-  const now = deps.now ?? Date.now;
-  let last = '';
-  let lastAt = 0;
-  const timer = setInterval(
-    () => {
-      if (deps.viewers() === 0) return;
-      const current = deps.state();
-      const sig = signature(current);
-      if (sig === last && now() - lastAt < HEARTBEAT_MS) return;
-      last = sig;
-      lastAt = now();
-      deps.broadcast({ type: 'state', ...current });
-    },
-    Math.round(1000 / deps.hz),
-  );
-  timer.unref();
-  return () => clearInterval(timer);
+/** The broadcast's feed (server/http/broadcast-ticker.ts): a changed state at once, an unchanged one once a second. */
+export function stateFeed(state: () => WheeledState): BroadcastFeed {
+  return {
+    frame: () => ({ type: 'state', ...state() }),
+    signature: (frame) => signature(frame as WheeledState),
+    everyMs: HEARTBEAT_MS,
+  };
 }

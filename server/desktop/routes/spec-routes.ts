@@ -1,10 +1,9 @@
 /**
- * The desktop server has exactly the 39 routes of docs/contract.md, 11 of them public. Features land in
- * separate issues; until one does, its routes are still declared here with their access level
- * (so the access matrix covers them) and answer 503 NOT_CONFIGURED saying what is missing.
- * A feature's real route replaces the declaration with the same method and path.
+ * The desktop server has exactly the 39 routes of docs/contract.md, 11 of them public, each
+ * declared here with its access level (so the access matrix covers them). Every one is
+ * implemented by a feature module: completeServerARoutes refuses a build that lacks one, as
+ * server B's table does (server/wheeled/routes/spec-routes.ts), rather than answering for it.
  */
-import { AppError } from '../../errors.ts';
 import type { Access, Method, RouteSpec } from '../../http/route-table.ts';
 
 type Declared = [Method, string, Access, string, { control?: boolean; queryToken?: boolean }?];
@@ -20,9 +19,21 @@ export const SERVER_A_ROUTES: readonly Declared[] = [
   ['GET', '/api/snapshot.jpg', 'key', 'latest camera frame (JPEG)', { queryToken: true }],
   ['GET', '/api/camera/snapshot', 'key', 'alias of /api/snapshot.jpg', { queryToken: true }],
   ['GET', '/api/stream', 'key', 'MJPEG stream', { queryToken: true }],
-  ...(['antennas', 'ask', 'demo', 'express', 'home', 'look', 'motors', 'reel', 'say', 'sleep', 'stop', 'volume', 'wake'].map(
-    (name): Declared => ['POST', `/api/control/${name}`, 'key', `control: ${name}`, { control: true }],
-  )),
+  ...[
+    'antennas',
+    'ask',
+    'demo',
+    'express',
+    'home',
+    'look',
+    'motors',
+    'reel',
+    'say',
+    'sleep',
+    'stop',
+    'volume',
+    'wake',
+  ].map((name): Declared => ['POST', `/api/control/${name}`, 'key', `control: ${name}`, { control: true }]),
   ['POST', '/api/chat', 'key', 'one fleet agent turn (waits up to 75 s)'],
   ['GET', '/api/tracking', 'key', 'face tracking status'],
   // docs/contract.md, "Loopback rule": loopback callers may write /api/tracking* and /api/doa.
@@ -46,37 +57,40 @@ export const SERVER_A_ROUTES: readonly Declared[] = [
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
 /**
- * The spec's table with implemented routes in place of declarations, plus console extras
- * (/api/console/*). A feature route must keep the access its declaration names.
+ * The spec's table with every route implemented, in the spec's order, plus console extras
+ * (/api/console/*). Throws, naming each problem, when a spec route is missing, when an
+ * implementation's access or flags differ from its declaration, or when an extra route is not a keyed
+ * console route. Socket routes are served by the hub: their declaration is the route.
  */
-export function completeServerARoutes(implemented: RouteSpec[]): RouteSpec[] {
+export function completeServerARoutes(implemented: readonly RouteSpec[]): RouteSpec[] {
   const byKey = new Map(implemented.map((r) => [key(r), r]));
-  const table: RouteSpec[] = SERVER_A_ROUTES.map(([method, path, access, summary, extra]) => {
+  const problems: string[] = [];
+  const table = SERVER_A_ROUTES.flatMap(([method, path, access, summary, extra]): RouteSpec[] => {
     const real = byKey.get(key({ method, path }));
-    if (real) {
-      if (real.access !== access) throw new Error(`${method} ${path} must have access ${access}, not ${real.access}`);
-      byKey.delete(key(real));
-      return real;
+    byKey.delete(key({ method, path }));
+    if (!real) {
+      if (method === 'WS') return [{ method, path, access, summary, ...extra }];
+      problems.push(`${method} ${path} is in the spec but not implemented`);
+      return [];
     }
-    return {
-      method,
-      path,
-      access,
-      summary,
-      ...extra,
-      ...(method === 'WS' ? {} : { handler: () => notAvailable(summary) }),
-    };
+    const same =
+      real.access === access &&
+      Boolean(real.control) === Boolean(extra?.control) &&
+      Boolean(real.queryToken) === Boolean(extra?.queryToken);
+    if (!same)
+      problems.push(
+        `${method} ${path} must be ${access}${extra?.control ? ', control' : ''}${extra?.queryToken ? ', ?token=' : ''}`,
+      );
+    return [real];
   });
   for (const extra of byKey.values()) {
-    if (!extra.path.startsWith('/api/console/')) throw new Error(`${key(extra)} is not in the spec; console routes live under /api/console/`);
-    if (extra.access === 'public') throw new Error(`${key(extra)}: console routes require a key`);
-    table.push(extra);
+    if (!extra.path.startsWith('/api/console/'))
+      problems.push(`${key(extra)} is not in the spec; console routes live under /api/console/`);
+    else if (extra.access === 'public') problems.push(`${key(extra)}: console routes require a key`);
+    else table.push(extra);
   }
+  if (problems.length > 0) throw new Error(`server A routes:\n  ${problems.join('\n  ')}`);
   // The router runs matching routes in order: the shell's catch-all must come last.
   const isShell = (r: RouteSpec) => r.path === '/' || r.path === '/{*path}';
   return [...table.filter((r) => !isShell(r)), ...table.filter(isShell)];
-}
-
-function notAvailable(what: string): never {
-  throw new AppError('NOT_CONFIGURED', `${what} is not available in this build yet`);
 }

@@ -9,7 +9,7 @@
  * seconds, while a sentence, whose pauses pull the floor back down, does not. Time is counted in samples, so a file read faster than real time cuts
  * exactly like a live microphone.
  */
-import { levelDb } from './pcm-wav.ts';
+import { levelDb } from './pcm-level.ts';
 
 export interface VadOptions {
   sampleRate: number;

@@ -21,7 +21,7 @@ import type { MicrophoneProvider } from './daemon-audio-source.ts';
 import { createAudioSource } from './make-audio-source.ts';
 import { parseSourceSetting, type SourceSetting } from './source-setting.ts';
 import { createSpeakingHold, type SpeakingHold } from './speaking-hold.ts';
-import { createOpenAiTranscriber, type Transcriber } from './transcriber.ts';
+import { createOpenAiTranscriber, type Transcriber } from '../../speech/transcriber.ts';
 import { createVad, DEFAULT_VAD, type Vad } from './vad.ts';
 import type { VoiceConfig } from './voice-settings.ts';
 import { phaseDetail, serviceOf, type LinkState, type Stamped, type VoiceStatus } from './voice-status.ts';

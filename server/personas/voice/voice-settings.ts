@@ -9,7 +9,7 @@ import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
 import { httpUrl, nextSecret, objectBody, optionalBool, optionalText, type Body } from '../settings-input.ts';
 import { DEFAULT_SOURCE, parseSourceSetting } from './source-setting.ts';
-import { DEFAULT_TRANSCRIPTION_MODEL, DEFAULT_TRANSCRIPTION_URL } from './transcriber.ts';
+import { DEFAULT_TRANSCRIPTION_MODEL, DEFAULT_TRANSCRIPTION_URL } from '../../speech/transcriber.ts';
 
 export interface VoiceConfig {
   enabled: boolean;

@@ -8,9 +8,9 @@
 import type { AgentRuntime } from '../../agent/agent-runtime.ts';
 import type { WatchdogLimits } from '../../agent/watchdog.ts';
 import type { Schedule } from '../../perception/schedule.ts';
-import { pcm16Wav } from './pcm-wav.ts';
+import { pcm16Wav } from '../../speech/wav.ts';
 import type { SpeakingHold } from './speaking-hold.ts';
-import type { Transcriber } from './transcriber.ts';
+import type { Transcriber } from '../../speech/transcriber.ts';
 import { messageOf } from '../../errors.ts';
 
 export type TurnPhase = 'transcribing' | 'thinking' | 'speaking';
@@ -38,7 +38,6 @@ export interface VoiceTurnDeps {
 
 /** The say route's limit (README: {text} 1-1000 chars). */
 const MAX_SPOKEN = 1000;
-
 
 /** Resolves after `ms`, or rejects with the signal's reason. */
 function wait(ms: number, signal: AbortSignal, schedule: Schedule): Promise<void> {

@@ -10,10 +10,11 @@ import type { VoiceServerFrame } from '../../contract/wheeled.ts';
 import type { CredentialKind } from '../../contract/ws.ts';
 import type { Log } from '../../log.ts';
 import type { SpeechEngine } from '../../speech/engine.ts';
+import type { Transcriber } from '../../speech/transcriber.ts';
+import { pcm16Wav } from '../../speech/wav.ts';
 import { checkChatText } from '../chat/chat-input.ts';
 import type { WheeledAgent } from '../chat/wheeled-agent.ts';
 import { OFFLINE_RATE, speakFrames } from './speech-out.ts';
-import type { Transcribe } from './transcriber.ts';
 
 /** Longest utterance kept; later audio of the same utterance is dropped. */
 export const MAX_UTTERANCE_SECONDS = 30;
@@ -43,15 +44,15 @@ export interface OfflineVoiceDeps {
   io: VoiceIo;
   agent: Pick<WheeledAgent, 'run' | 'configured'>;
   engine: SpeechEngine;
-  transcribe: Transcribe | undefined;
+  transcriber: Transcriber | undefined;
   transcriptionHost?: string;
   credential: CredentialKind;
   log: Log;
 }
 
-export function offlineNote(deps: Pick<OfflineVoiceDeps, 'agent' | 'transcribe' | 'transcriptionHost'>): string {
+export function offlineNote(deps: Pick<OfflineVoiceDeps, 'agent' | 'transcriber' | 'transcriptionHost'>): string {
   if (!deps.agent.configured()) return 'No model is configured: the robot will say so out loud.';
-  if (deps.transcribe)
+  if (deps.transcriber)
     return `Offline voice: your speech is transcribed by ${deps.transcriptionHost ?? 'the configured endpoint'}, the reply is spoken by espeak-ng.`;
   return 'Offline voice: speech is not transcribed (no transcription endpoint is configured). Typed {type: "text"} messages are answered aloud by espeak-ng.';
 }
@@ -69,7 +70,7 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
     type: 'voice_meta',
     rate: OFFLINE_RATE,
     provider: 'offline',
-    transcription: deps.transcribe !== undefined,
+    transcription: deps.transcriber !== undefined,
     note: offlineNote(deps),
   });
 
@@ -94,8 +95,8 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
     const seconds = pcm.length / 2 / OFFLINE_RATE;
     if (!deps.agent.configured()) return say(NO_MODEL_LINE);
     if (pcm.length === 0) return say(NOTHING_HEARD_LINE);
-    if (!deps.transcribe) return say(notTranscribedLine(seconds));
-    const heard = await deps.transcribe(pcm, OFFLINE_RATE, controller.signal);
+    if (!deps.transcriber) return say(notTranscribedLine(seconds));
+    const heard = await deps.transcriber.transcribe(pcm16Wav(pcm, OFFLINE_RATE), controller.signal);
     io.send({ type: 'transcript', role: 'user', text: heard });
     return heard === '' ? say(NOTHING_HEARD_LINE) : reply(heard.slice(0, 600));
   };

@@ -4,7 +4,8 @@
  * {type: "audio", data: base64} (docs/contract.md, "Events").
  */
 import type { SpeechEngine } from '../../speech/engine.ts';
-import { pcmFrames, pcmFromWav, resamplePcm16 } from './pcm.ts';
+import { pcmFromWav } from '../../speech/wav.ts';
+import { pcmFrames, resamplePcm16 } from './pcm.ts';
 
 /** espeak-ng writes 22050 Hz mono: the offline session announces that rate. */
 export const OFFLINE_RATE = 22_050;

@@ -9,6 +9,7 @@
 import { join } from 'node:path';
 import { badRequest } from '../../errors.ts';
 import type { Log } from '../../log.ts';
+import { DEFAULT_TRANSCRIPTION_MODEL } from '../../speech/transcriber.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
 
 export interface RealtimeConfig {
@@ -42,7 +43,6 @@ export const REALTIME_DEFAULTS = Object.freeze({
   model: 'gpt-4o-realtime-preview',
   voice: 'alloy',
 });
-export const TRANSCRIPTION_DEFAULT_MODEL = 'whisper-1';
 
 const EMPTY: VoiceConfig = Object.freeze({ provider: 'offline', realtime: null, transcription: null }) as VoiceConfig;
 
@@ -109,7 +109,7 @@ export function mergeVoiceConfig(current: VoiceConfig, raw: unknown): VoiceConfi
     const key = nextKey(tr.key, 'transcription.key', transcription?.key, next === transcription?.url);
     transcription = {
       url: next,
-      model: optionalText(tr.model, 'transcription.model', transcription?.model ?? TRANSCRIPTION_DEFAULT_MODEL),
+      model: optionalText(tr.model, 'transcription.model', transcription?.model ?? DEFAULT_TRANSCRIPTION_MODEL),
       ...(key ? { key } : {}),
     };
   }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSocket, startWheeledHarness, type OpenedSocket, type WheeledHarness } from '../testing/wheeled-harness.ts';
 import { NO_MODEL_LINE } from './offline-voice.ts';
-import { pcmFrames, pcmFromWav, resamplePcm16, wavFromPcm } from './pcm.ts';
+import { pcm16Wav, pcmFromWav } from '../../speech/wav.ts';
+import { pcmFrames, resamplePcm16 } from './pcm.ts';
 import { OFFLINE_RATE } from './speech-out.ts';
 import { REALTIME_AUDIO, startFakeRealtime, type FakeRealtime } from './testing/fake-realtime.ts';
 
@@ -34,7 +35,7 @@ const audioBytes = (s: OpenedSocket) =>
 describe('PCM16 helpers', () => {
   it('round-trips WAV, resamples by the rate ratio and cuts 100 ms frames', () => {
     const pcm = tone();
-    expect(pcmFromWav(wavFromPcm(pcm, OFFLINE_RATE))).toEqual({ pcm, rate: OFFLINE_RATE });
+    expect(pcmFromWav(pcm16Wav(pcm, OFFLINE_RATE))).toEqual({ pcm, rate: OFFLINE_RATE });
     expect(resamplePcm16(pcm, OFFLINE_RATE, 16_000).length).toBe(16_000 * 2);
     expect(resamplePcm16(pcm, OFFLINE_RATE, OFFLINE_RATE)).toBe(pcm);
     const frames = pcmFrames(pcm, OFFLINE_RATE);

@@ -9,11 +9,11 @@ import type { CredentialKind } from '../../contract/ws.ts';
 import type { WsClient } from '../../http/ws-hub.ts';
 import type { Log } from '../../log.ts';
 import type { SpeechEngine } from '../../speech/engine.ts';
+import { createOpenAiTranscriber } from '../../speech/transcriber.ts';
 import type { WheeledAgent } from '../chat/wheeled-agent.ts';
 import { WHEELED_PROMPT } from '../chat/wheeled-agent.ts';
 import { createOfflineVoice, type VoiceIo, type VoiceSession } from './offline-voice.ts';
 import { createRealtimeVoice } from './realtime-voice.ts';
-import { createTranscriber } from './transcriber.ts';
 import type { VoiceSettings } from './voice-settings.ts';
 
 export interface VoiceSocketDeps {
@@ -33,7 +33,14 @@ function openSession(deps: VoiceSocketDeps, io: VoiceIo, credential: CredentialK
     io,
     agent: deps.agent,
     engine: deps.engine,
-    transcribe: transcription ? createTranscriber(transcription, deps.fetch) : undefined,
+    transcriber: transcription
+      ? createOpenAiTranscriber({
+          baseUrl: transcription.url,
+          model: transcription.model,
+          key: transcription.key,
+          fetch: deps.fetch,
+        })
+      : undefined,
     ...(transcription ? { transcriptionHost: new URL(transcription.url).host } : {}),
     credential,
     log: deps.log,

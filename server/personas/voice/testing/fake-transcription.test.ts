@@ -4,7 +4,7 @@
  * text gets the bare text; errors are `{error: {message, type, param, code}}` with 400/401.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pcm16Wav } from '../pcm-wav.ts';
+import { pcm16Wav } from '../../../speech/wav.ts';
 import { startFakeTranscription, type FakeTranscription } from './fake-transcription.ts';
 import { synth } from './synthetic-audio.ts';
 

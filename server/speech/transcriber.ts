@@ -3,7 +3,9 @@
  * {baseUrl}/audio/transcriptions`, multipart/form-data with `file` (the utterance as WAV) and
  * `model`, answered `{text}` (response_format json). OpenAI, whisper.cpp's server, faster-whisper
  * servers, LocalAI and vLLM speak it. Errors come back as `{error: {message}}`, which is what
- * the status line shows. The key is sent as a bearer only when one is set.
+ * the status line shows. The key is sent as a bearer only when one is set. Both voices use it:
+ * the persona voice listener (server/personas/voice) and the wheeled server's offline voice
+ * (server/wheeled/voice/offline-voice.ts); the WAV they upload is server/speech/wav.ts's pcm16Wav.
  */
 
 export interface Transcriber {

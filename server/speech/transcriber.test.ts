@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pcm16Wav } from './pcm-wav.ts';
-import { startFakeTranscription, type FakeTranscription } from './testing/fake-transcription.ts';
-import { synth } from './testing/synthetic-audio.ts';
+import { startFakeTranscription, type FakeTranscription } from '../personas/voice/testing/fake-transcription.ts';
+import { synth } from '../personas/voice/testing/synthetic-audio.ts';
+import { pcm16Wav } from './wav.ts';
 import { createOpenAiTranscriber } from './transcriber.ts';
 
 let fake: FakeTranscription;
