@@ -8,13 +8,21 @@ const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the dashboard in');
 
 /**
- * Server B (the wheeled robot) names itself in its public health (`robot: "wheeled"`) and gets
- * its own dashboard; anything else, including no answer in time, is server A's. Each root is its
- * own chunk, so server A's never carries the wheeled dashboard. Server A's chunk is fetched while
- * the question is asked rather than after the answer: the first live state is one round trip
- * sooner on the common robot, at the price of an unused download on a wheeled one.
+ * Server B (the wheeled robot) gets its own dashboard; anything else is server A's. The cockpit
+ * names the kind in the shell it serves (`<meta name="robot-kind">`, server/http/static-shell.ts),
+ * so the right dashboard mounts without a round trip. A page served otherwise (the Vite dev
+ * server) asks the public health, where server B says `robot: "wheeled"`, and takes server A's
+ * when no answer comes in time. Each root is its own chunk, so server A's never carries the
+ * wheeled dashboard; server A's is fetched while the question is asked, not after the answer.
  */
+function namedKind(): string | undefined {
+  const tag = document.querySelector('meta[name="robot-kind"]');
+  return tag?.getAttribute('content') ?? undefined;
+}
+
 async function robotKind(): Promise<string | undefined> {
+  const named = namedKind();
+  if (named) return named;
   const asked = fetch('/api/health', { headers: { accept: 'application/json' } })
     .then((res) => res.json() as Promise<{ robot?: unknown }>)
     .then((body) => (typeof body.robot === 'string' ? body.robot : undefined))
@@ -23,11 +31,12 @@ async function robotKind(): Promise<string | undefined> {
   return Promise.race([asked, late]);
 }
 
-const desktopRoot = import('./App.svelte');
-// Not awaited on a wheeled robot: a failed download there must not surface as an unhandled rejection.
-desktopRoot.catch(() => undefined);
+// Not fetched at all when the shell says wheeled; otherwise not awaited on a wheeled robot: a
+// failed download there must not surface as an unhandled rejection.
+const desktopRoot = namedKind() === 'wheeled' ? undefined : import('./App.svelte');
+desktopRoot?.catch(() => undefined);
 const root: Component =
   (await robotKind()) === 'wheeled'
     ? (await import('./features/wheeled/WheeledApp.svelte')).default
-    : (await desktopRoot).default;
+    : (await (desktopRoot ?? import('./App.svelte'))).default;
 mount(root, { target });

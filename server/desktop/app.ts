@@ -48,7 +48,7 @@ export interface DesktopApp extends CockpitApp {
 }
 
 export function createDesktopApp(deps: DesktopDeps): DesktopApp {
-  const shell = createShellHandler({ root: deps.shellRoot, extras: deps.shellExtras ?? {} });
+  const shell = createShellHandler({ root: deps.shellRoot, extras: deps.shellExtras ?? {}, robotKind: 'desktop' });
   const app = createCockpitApp({
     log: deps.log,
     gate: deps.gate,

@@ -1,9 +1,12 @@
 /**
  * The dashboard shell: built files from dist/renderer with a single-page fallback. The shell
- * itself is `no-cache` so a new build is picked up at once; hashed assets are immutable.
+ * itself is `no-cache` so a new build is picked up at once; hashed assets are immutable. The
+ * shell names the robot kind in a `<meta name="robot-kind">` tag, so the page mounts the right
+ * dashboard without first asking /api/health (renderer/src/main.ts): one round trip less before
+ * the first live state.
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Context } from 'koa';
 import { AppError } from '../errors.ts';
@@ -29,21 +32,40 @@ export type ShellExtras = Record<string, (ctx: Context) => Promise<void> | void>
 export interface ShellOptions {
   root: string;
   extras?: ShellExtras;
+  /** Which dashboard the page mounts, named in the shell (renderer/src/main.ts reads it). */
+  robotKind: 'desktop' | 'wheeled';
+}
+
+/** index.html with the robot kind's tag, rebuilt only when the file changes (a new build). */
+function shellPage(kind: ShellOptions['robotKind']): (file: string) => Promise<Buffer> {
+  let cached: { mtimeMs: number; size: number; body: Buffer } | undefined;
+  return async (file) => {
+    const info = await stat(file);
+    if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.body;
+    const html = await readFile(file, 'utf8');
+    const tag = `<meta name="robot-kind" content="${kind}">`;
+    const body = Buffer.from(html.includes('</head>') ? html.replace('</head>', `${tag}</head>`) : tag + html);
+    cached = { mtimeMs: info.mtimeMs, size: info.size, body };
+    return body;
+  };
 }
 
 export function createShellHandler(options: ShellOptions): (ctx: Context) => Promise<void> {
   const root = normalize(options.root);
+  const page = shellPage(options.robotKind);
   return async function serveShell(ctx) {
     // Unknown API paths are API 404s, never the dashboard.
-    if (ctx.path === '/api' || ctx.path.startsWith('/api/')) throw new AppError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
+    if (ctx.path === '/api' || ctx.path.startsWith('/api/'))
+      throw new AppError('NOT_FOUND', `no route ${ctx.method} ${ctx.path}`);
     const extra = options.extras?.[ctx.path];
     if (extra) return extra(ctx);
     const relative = decodeSafe(ctx.path);
     const target = normalize(join(root, relative));
     const inside = target === root || target.startsWith(root + sep);
-    if (inside && relative !== '/' && (await isFile(target))) return send(ctx, target, relative);
+    if (inside && relative !== '/' && relative !== '/index.html' && (await isFile(target)))
+      return send(ctx, target, relative);
     // Paths with an extension are real files; a miss is a 404, not the app.
-    if (extname(relative) !== '' || !inside) {
+    if ((extname(relative) !== '' && relative !== '/index.html') || !inside) {
       ctx.status = 404;
       ctx.type = 'text/plain';
       ctx.body = 'not found';
@@ -57,7 +79,9 @@ export function createShellHandler(options: ShellOptions): (ctx: Context) => Pro
       ctx.body = 'The dashboard is not built yet: run `npm run build:renderer`.';
       return;
     }
-    await send(ctx, index, '/index.html');
+    ctx.type = TYPES['.html'] as string;
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = await page(index);
   };
 }
 
@@ -65,10 +89,7 @@ async function send(ctx: Context, file: string, relative: string): Promise<void>
   const info = await stat(file);
   ctx.type = TYPES[extname(file)] ?? 'application/octet-stream';
   ctx.length = info.size;
-  ctx.set(
-    'Cache-Control',
-    relative.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-  );
+  ctx.set('Cache-Control', relative.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   ctx.body = createReadStream(file);
 }
 

@@ -75,7 +75,7 @@ export function createWheeledFeatures(o: WheeledFeatureOptions): WheeledFeatures
   });
   const voice = createVoiceSettings({ dataDir: o.config.dataDir, log: log.child('voice') });
   let closeSession: (key: string) => void = () => {};
-  const shell = createShellHandler({ root: o.shellRoot });
+  const shell = createShellHandler({ root: o.shellRoot, robotKind: 'wheeled' });
   const routes: RouteSpec[] = [
     healthRoute({ base, camera, modelConfigured: () => o.model.configured(), voice, tls: o.tls }),
     ...sessionRoutes({ access: o.access, tokens: o.tokens, config: o.config }),
