@@ -4,6 +4,7 @@ export type * from './health.ts';
 export type * from './ws.ts';
 export type * from './agent.ts';
 export type * from './platform.ts';
+export type * from './platform-enrol.ts';
 export type * from './recordings.ts';
 export type * from './discovery.ts';
 export type * from './apps.ts';
