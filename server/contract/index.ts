@@ -3,6 +3,8 @@ export type * from './state.ts';
 export type * from './health.ts';
 export type * from './ws.ts';
 export type * from './agent.ts';
+export type * from './model-settings.ts';
+export type * from './personas.ts';
 export type * from './auth.ts';
 export type * from './motion.ts';
 export type * from './platform.ts';
