@@ -17,11 +17,7 @@ import { setChannel, setInstallAllowed } from './client-firmware.ts';
 import { adoptToken, enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
-import {
-  createEndpointWithSession,
-  type EnrolFailure,
-  type SessionEnrolInput,
-} from './enrolment.ts';
+import { createEndpointWithSession, type EnrolFailure, type SessionEnrolInput } from './enrolment.ts';
 import type { IdentityRefusal } from './identity.ts';
 import { createSessionClient } from './session-client.ts';
 import type { PlatformStatus } from './status.ts';

@@ -72,15 +72,19 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
         const caller = callerOf(ctx);
         const host = ctx.get('host');
         ctx.set('Cache-Control', 'no-store');
-        const status: AuthStatus = {
+        ctx.body = {
           // hasKey is false for `system` (the robot's own actions), which never arrives as a request.
-          who: caller.kind === 'loopback' ? 'loopback' : hasKey(caller) && caller.kind !== 'system' ? caller.kind : 'anonymous',
+          who:
+            caller.kind === 'loopback'
+              ? 'loopback'
+              : hasKey(caller) && caller.kind !== 'system'
+                ? caller.kind
+                : 'anonymous',
           ...deps.passkeys.status({ owner: hasKey(caller) }),
           sessionExpiresAt: caller.expiresAt ?? null,
           secure: ctx.secure,
           ipHost: isIpHost(host),
-        };
-        ctx.body = status;
+        } satisfies AuthStatus;
       },
     },
     {
@@ -190,8 +194,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       handler(ctx) {
         const { code, expiresAt } = deps.pairing.issue();
         const base = deps.pairingBaseUrl?.() ?? ctx.origin;
-        const pairing: Pairing = { code, expiresAt, url: `${base}/?pair=${encodeURIComponent(code)}` };
-        ctx.body = pairing;
+        ctx.body = { code, expiresAt, url: `${base}/?pair=${encodeURIComponent(code)}` } satisfies Pairing;
       },
     },
   ];

@@ -14,6 +14,7 @@ export type * from './platform-enrol.ts';
 export type * from './recordings.ts';
 export type * from './discovery.ts';
 export type * from './diagnostics.ts';
+export type * from './errors.ts';
 export type * from './apps.ts';
 export type * from './selftest.ts';
 export type * from './video.ts';

@@ -1,11 +1,5 @@
 /** Web Push: the public entry of server/push. */
-export {
-  createPush,
-  sampleOf,
-  type Push,
-  type PushConsole,
-  type PushOptions,
-} from './push-service.ts';
+export { createPush, sampleOf, type Push, type PushConsole, type PushOptions } from './push-service.ts';
 export type { PushSettingsPatch, PushSettingsView, SendResult } from '../contract/push.ts';
 export { PUSH_KINDS, type PushKind, type PushPayload } from './kinds.ts';
 export { DEFAULT_SUBJECT, parseSettingsPatch } from './push-settings.ts';

@@ -6,7 +6,6 @@
 import type { ConnectionTestResult } from '../../contract/model-settings.ts';
 import type { ModelProvider } from './types.ts';
 
-
 export const CONNECTION_TEST_TIMEOUT_MS = 10_000;
 
 export async function testConnection(

@@ -74,7 +74,6 @@ export type ProviderEvent =
   | { type: 'done'; stopReason: string }
   | { type: 'error'; error: string };
 
-
 export interface ModelProvider {
   readonly kind: ProviderKind;
   /** The configured model name (the platform provider names the platform's agent). */

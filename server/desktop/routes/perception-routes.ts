@@ -51,7 +51,10 @@ export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteS
         const input = parseHold(await readJsonBody(ctx));
         const hold = await tracking.hold(input.name, input.on, input.ttl);
         const clamped = input.on && input.ttl !== undefined && hold.ttl !== input.ttl;
-        const answer: HoldAnswer = { hold: clamped ? { ...hold, requested: input.ttl } : hold, tracking: tracking.status() };
+        const answer: HoldAnswer = {
+          hold: clamped ? { ...hold, requested: input.ttl } : hold,
+          tracking: tracking.status(),
+        };
         reply(ctx, answer);
       },
     },

@@ -12,7 +12,11 @@ import { AppError, badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import { platformEndpointRoute } from './platform-endpoint-route.ts';
-import type { PlatformEnrolInput, PlatformSessionEnrolInput, PlatformUnavailable } from '../../contract/platform-enrol.ts';
+import type {
+  PlatformEnrolInput,
+  PlatformSessionEnrolInput,
+  PlatformUnavailable,
+} from '../../contract/platform-enrol.ts';
 import { platformView, type PlatformPort, type PortOutcome } from '../platform-port.ts';
 
 export interface PlatformRouteDeps {

@@ -3,12 +3,7 @@
  * through the session's HTTP client (lib/api does the fetching). Answers are checked at the edge:
  * the cockpit's shapes are read, not trusted.
  */
-import type {
-  PushKind,
-  PushSettingsPatch,
-  PushSettingsView,
-  SendResult,
-} from '../../../../server/contract/index.ts';
+import type { PushKind, PushSettingsPatch, PushSettingsView, SendResult } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { HttpClient } from '../../lib/api/http-client.ts';
 
