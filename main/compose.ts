@@ -16,7 +16,7 @@ import {
   createPlatformClient,
   privateLanOrigin,
   type PlatformClient,
-  type PlatformNotification,
+  type PlatformNotice,
   type PlatformTiming,
   type Scheduler,
 } from '../platform-client/index.ts';
@@ -42,7 +42,7 @@ export interface ComposeOptions {
   /** The log for the loaded config; JSON lines at ROBOT_LOG_LEVEL by default. */
   log?: (config: Config) => Log;
   /** Also raise notify envelopes natively (the Electron shell's notifications). */
-  onNotify?: (notification: PlatformNotification) => void;
+  onNotify?: (notification: PlatformNotice) => void;
   /** Shorter cadences, for tests. */
   platformTiming?: PlatformTiming;
   /** The platform client's clock and timers; the real ones when omitted (tests count its pending timers). */

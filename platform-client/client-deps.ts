@@ -3,10 +3,10 @@
  * agent and notification hooks. Declared apart from platform-client.ts so the client's internals
  * (client-core.ts) can name it without importing the public entry back.
  */
+import type { PlatformEnrolInput, PlatformNotice } from '../server/contract/index.ts';
 import type { PlatformTiming } from './device-runtime.ts';
-import type { FleetTurn, FleetTurnResult, PlatformNotification } from './envelopes.ts';
+import type { FleetTurn, FleetTurnResult } from './envelopes.ts';
 import type { FirmwareUpdater } from './firmware/firmware-poller.ts';
-import type { EnrolInput } from './identity.ts';
 import type { SecretStore } from './secret-store.ts';
 import type { FetchLike, PlatformLog, Scheduler } from './types.ts';
 
@@ -16,7 +16,7 @@ export interface PlatformClientDeps {
   dataDir: string;
   log: PlatformLog;
   /** ROBOT_PLATFORM_URL / ROBOT_DEVICE_ID / ROBOT_DEVICE_TOKEN, read by the console; wins over the stored identity. */
-  envIdentity?: EnrolInput | null;
+  envIdentity?: PlatformEnrolInput | null;
   /** Verbs this robot actually implements, re-read before every heartbeat. */
   capabilities: () => readonly string[];
   /** The cockpit's LAN URL; announced only when it is http on a private IPv4 address. */
@@ -24,7 +24,7 @@ export interface PlatformClientDeps {
   /** Runs one fleet turn on the robot's agent, without fleet tools. */
   runFleetTurn: (turn: FleetTurn) => Promise<FleetTurnResult>;
   /** Raises a notification for a notify envelope. */
-  notify: (notification: PlatformNotification) => void | Promise<void>;
+  notify: (notification: PlatformNotice) => void | Promise<void>;
   /** Firmware updates; without it the pointer is not polled. */
   firmware?: { updater: FirmwareUpdater; channel?: string };
   /**

@@ -6,7 +6,8 @@
  */
 import type { DeviceApi } from './device-api.ts';
 import type { DeviceRoutes } from './device-routes.ts';
-import type { FleetTurn, FleetTurnResult, PlatformNotification } from './envelopes.ts';
+import type { PlatformNotice } from '../server/contract/index.ts';
+import type { FleetTurn, FleetTurnResult } from './envelopes.ts';
 import { createFirmwarePoller, type FirmwarePoller, type FirmwareUpdater } from './firmware/firmware-poller.ts';
 import { createHeartbeatTick } from './heartbeat.ts';
 import { CADENCE } from './limits.ts';
@@ -43,7 +44,7 @@ export interface DeviceRuntimeDeps {
   capabilities: () => readonly string[];
   lanUrl: () => string | null;
   runFleetTurn: (turn: FleetTurn) => Promise<FleetTurnResult>;
-  notify: (notification: PlatformNotification) => void | Promise<void>;
+  notify: (notification: PlatformNotice) => void | Promise<void>;
   firmware: {
     updater: FirmwareUpdater;
     root: string;

@@ -5,6 +5,7 @@
  * offline right now); a refusal does. Owners with a session or command-line token can instead
  * have the device created for them through POST /api/devices.
  */
+import type { PlatformEndpointEnrolInput } from '../server/contract/index.ts';
 import { heartbeatBody } from './heartbeat.ts';
 import { checkEnrolInput, type DeviceIdentity } from './identity.ts';
 import { PATHS } from './limits.ts';
@@ -99,24 +100,13 @@ export async function createDeviceWithSession(
   return { ok: false, failure: { kind: kind === 'bad_request' ? 'bad_request' : 'unavailable', message } };
 }
 
-/** Endpoint enrolment: the owner's session creates a device the platform dials (no device token). */
-export interface EndpointEnrolInput {
-  platformUrl: string;
-  sessionToken: string;
-  name: string;
-  /** Where the platform reaches this robot: https on a public host name. */
-  url: string;
-  /** The bearer the platform presents to this robot. */
-  secret: string;
-}
-
 /**
  * Creates this robot as an endpoint device (docs/platform.md, "Devices": `{name, kind: endpoint,
  * url, secret}`). The platform then calls its chat, telemetry and snapshot routes with the secret;
  * the robot holds no device token for it, so nothing else changes on this side.
  */
 export async function createEndpointWithSession(
-  input: EndpointEnrolInput,
+  input: PlatformEndpointEnrolInput,
   fetch?: FetchLike,
   timeoutMs?: number,
 ): Promise<Outcome<{ platformUrl: string; deviceId: string }, EnrolFailure>> {

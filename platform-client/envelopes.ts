@@ -3,6 +3,7 @@
  * happens here. invoke runs a fleet turn, notify raises a notification and is acknowledged,
  * anything else is answered "unsupported envelope type".
  */
+import type { PlatformNotice } from '../server/contract/index.ts';
 import { LIMITS, UNSUPPORTED_ENVELOPE } from './limits.ts';
 import type { ReplyImage, ReplyPayload } from './reply-fit.ts';
 
@@ -28,18 +29,10 @@ export interface FleetTurnResult {
   images?: FleetImage[];
 }
 
-/** A notification raised for a notify envelope (the push mirror, docs/platform.md, "Web Push"). */
-export interface PlatformNotification {
-  title: string;
-  body: string;
-  tag: string;
-  url: string;
-}
-
 /** A parsed envelope. */
 export type Envelope =
   | { type: 'invoke'; prompt: string; from: string | null }
-  | { type: 'notify'; notification: PlatformNotification }
+  | { type: 'notify'; notification: PlatformNotice }
   | { type: 'invalid'; reason: string }
   | { type: 'other'; name: string };
 

@@ -3,24 +3,17 @@
  * is kept in the SecretStore and leaves this module only inside request bodies; nothing the
  * dashboard can read (status, logs) ever carries it.
  */
+import type { PlatformEnrolInput } from '../server/contract/index.ts';
 import { TOKEN_PATTERN } from './limits.ts';
 import type { SecretStore } from './secret-store.ts';
 import type { Outcome, PlatformLog } from './types.ts';
 import { checkPlatformUrl } from './url-policy.ts';
 
-/** A device enrolled on the platform. */
-export interface DeviceIdentity {
-  platformUrl: string;
-  deviceId: string;
-  token: string;
-}
-
-/** What the operator pastes (or the host passes from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN). */
-export interface EnrolInput {
-  platformUrl: string;
-  deviceId: string;
-  token: string;
-}
+/**
+ * A device enrolled on the platform: an enrolment input (what the operator pastes, or the host
+ * passes from ROBOT_PLATFORM_URL / _DEVICE_ID / _DEVICE_TOKEN) once checkEnrolInput accepted it.
+ */
+export type DeviceIdentity = PlatformEnrolInput;
 
 /** Why an enrolment input or a stored identity was refused. */
 export interface IdentityRefusal {

@@ -8,9 +8,11 @@ export type { PlatformStatus, FirmwareStatus, FirmwareState, HaltReason, LastErr
 export { createFileSecretStore, createMemorySecretStore } from './secret-store.ts';
 export type { SecretStore, FileSecretStoreOptions } from './secret-store.ts';
 export { checkEnrolInput } from './identity.ts';
-export type { EnrolInput, DeviceIdentity, IdentityRefusal } from './identity.ts';
-export type { EndpointEnrolInput, EnrolFailure, SessionEnrolInput } from './enrolment.ts';
-export type { FleetTurn, FleetTurnResult, FleetImage, PlatformNotification } from './envelopes.ts';
+export type { DeviceIdentity, IdentityRefusal } from './identity.ts';
+export type { EnrolFailure, SessionEnrolInput } from './enrolment.ts';
+export type { FleetTurn, FleetTurnResult, FleetImage } from './envelopes.ts';
+// The wire shapes the client carries are the contract's (docs/contract.md).
+export type { PlatformEndpointEnrolInput, PlatformEnrolInput, PlatformNotice } from '../server/contract/index.ts';
 export type { FirmwareUpdater } from './firmware/firmware-poller.ts';
 export type { StagedBundle } from './firmware/bundle.ts';
 export type { DeviceRoutes, TaskResultInput, TranscriptInput, MediaInput, StoredMedia } from './device-routes.ts';

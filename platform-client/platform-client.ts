@@ -4,7 +4,12 @@
  * change feed, the validated device routes and the use_device tool. What an envelope turns
  * into and which agent runs a turn are injected (docs/architecture.md, "Folders and the direction of imports").
  */
-import type { PlatformChat } from '../server/contract/platform.ts';
+import type {
+  PlatformChat,
+  PlatformEndpointEnrolInput,
+  PlatformEndpointEnrolled,
+  PlatformEnrolInput,
+} from '../server/contract/index.ts';
 import { createChatStream } from './chat-stream.ts';
 import type { PlatformClientDeps } from './client-deps.ts';
 import { adopt, buildCore, enrolProved, loadIdentity } from './client-core.ts';
@@ -12,13 +17,8 @@ import { setChannel, setInstallAllowed } from './client-firmware.ts';
 import { adoptToken, enrolWithSession, forgetOwnerSession, ownerTokenNow, setOwnerSession } from './client-owner.ts';
 import { createDeviceAsk, type AskEvent, type AskInput } from './device-ask.ts';
 import type { DeviceRoutes } from './device-routes.ts';
-import {
-  createEndpointWithSession,
-  type EndpointEnrolInput,
-  type EnrolFailure,
-  type SessionEnrolInput,
-} from './enrolment.ts';
-import type { EnrolInput, IdentityRefusal } from './identity.ts';
+import { createEndpointWithSession, type EnrolFailure, type SessionEnrolInput } from './enrolment.ts';
+import type { IdentityRefusal } from './identity.ts';
 import { createSessionClient } from './session-client.ts';
 import type { PlatformStatus } from './status.ts';
 import { createTranscriptReporter, type HeardTranscript } from './transcript-report.ts';
@@ -36,7 +36,7 @@ export interface PlatformClient {
   status(): PlatformStatus;
   onChange(listener: (status: PlatformStatus) => void): () => void;
   /** Enrols with pasted values: checked, proved with a heartbeat, stored, connected. */
-  enrol(input: EnrolInput): Promise<Outcome<PlatformStatus, EnrolFailure>>;
+  enrol(input: PlatformEnrolInput): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /**
    * Creates the device with the owner's session token (POST /api/devices), then enrols it; with
    * keepSession the token is also stored for use_device.
@@ -52,7 +52,9 @@ export interface PlatformClient {
    * Enrols this robot as an endpoint device the platform dials (`{name, kind: endpoint, url,
    * secret}` with the owner's session); answers its device id. The pull-device identity is untouched.
    */
-  enrolEndpoint(input: EndpointEnrolInput): Promise<Outcome<{ platformUrl: string; deviceId: string }, EnrolFailure>>;
+  enrolEndpoint(
+    input: PlatformEndpointEnrolInput,
+  ): Promise<Outcome<Omit<PlatformEndpointEnrolled, 'url'>, EnrolFailure>>;
   /** After a rotation: a new device token through the owner's session (POST /api/devices/adopt), stored and connected. */
   adoptToken(): Promise<Outcome<PlatformStatus, EnrolFailure>>;
   /** Resumes the loops after disconnect(). */

@@ -6,6 +6,7 @@
  * An invoke still running after `ackMs` is answered "still working" and finishes as a task
  * result (relay-task.ts).
  */
+import type { PlatformNotice } from '../server/contract/index.ts';
 import type { DeviceApi } from './device-api.ts';
 import type { DeviceRoutes } from './device-routes.ts';
 import {
@@ -17,7 +18,6 @@ import {
   unsupportedReply,
   type FleetTurn,
   type FleetTurnResult,
-  type PlatformNotification,
 } from './envelopes.ts';
 import { LIMITS, PATHS, WORKER_ERRORS } from './limits.ts';
 import { offloadText, uploadImages } from './media-offload.ts';
@@ -35,7 +35,7 @@ export interface RelayMessage {
 /** Dependencies of the handler; the runner and the notifier are the console's (docs/architecture.md, "Folders and the direction of imports"). */
 export interface RelayHandlerDeps {
   runFleetTurn: (turn: FleetTurn) => Promise<FleetTurnResult>;
-  notify: (notification: PlatformNotification) => void | Promise<void>;
+  notify: (notification: PlatformNotice) => void | Promise<void>;
   media: DeviceRoutes['media'];
   api: DeviceApi;
   scheduler: Scheduler;
@@ -79,7 +79,7 @@ async function runTurn(deps: RelayHandlerDeps, prompt: string, from: string | nu
   return resultReply((await offloadText(deps.media, text, room)).text, refs);
 }
 
-async function raiseNotification(deps: RelayHandlerDeps, notification: PlatformNotification): Promise<ReplyPayload> {
+async function raiseNotification(deps: RelayHandlerDeps, notification: PlatformNotice): Promise<ReplyPayload> {
   try {
     await deps.notify(notification);
     return notifiedReply();

@@ -10,8 +10,7 @@
  * (or when the list fails) the notice says the token is refused and offers re-enrolment, and
  * the strike policy decides the halt as before.
  */
-import type { TokenNotice } from '../server/contract/platform.ts';
-import type { PlatformNotification } from './envelopes.ts';
+import type { PlatformNotice, TokenNotice } from '../server/contract/index.ts';
 import type { DeviceEntry } from './session-client.ts';
 import type { Outcome, PlatformLog } from './types.ts';
 
@@ -23,7 +22,7 @@ export interface TokenWatchDeps {
   now: () => number;
   /** Shows the notice on the dashboard and tells the owner (event, /ws, push, native). */
   setNotice: (notice: TokenNotice | null) => void;
-  notify: (notification: PlatformNotification) => void | Promise<void>;
+  notify: (notification: PlatformNotice) => void | Promise<void>;
   /** Halts the fast loops now, with a reason the status shows. */
   halt: (reason: 'token_rotated' | 'device_removed', message: string) => void;
   log: PlatformLog;

@@ -4,18 +4,9 @@
  * `{error, code}` with the status below. The README's error table lists every code, and a
  * test keeps the two in step.
  */
+import type { ErrorCode, ErrorKind, WsCloseCodes } from './contract/errors.ts';
 
-export type ErrorKind =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'rate_limited'
-  | 'too_large'
-  | 'unavailable'
-  | 'timeout'
-  | 'upstream';
+export type { ErrorCode, ErrorKind };
 
 export const STATUS_BY_KIND: Readonly<Record<ErrorKind, number>> = Object.freeze({
   bad_request: 400,
@@ -54,11 +45,9 @@ export const ERROR_CODES = Object.freeze({
   PLATFORM_UNREACHABLE: { kind: 'unavailable', meaning: 'the hosted platform did not answer; try again' },
   STORAGE_FAILED: { kind: 'unavailable', meaning: 'a file in the data dir could not be written; nothing changed' },
   TIMEOUT: { kind: 'timeout', meaning: 'the operation did not finish in time' },
-} as const satisfies Record<string, { kind: ErrorKind; meaning: string }>);
+} as const satisfies Record<ErrorCode, { kind: ErrorKind; meaning: string }>);
 
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-/** WebSocket close codes, beside the HTTP ones so there is one place to look. */
+/** WebSocket close codes, beside the HTTP ones so there is one place to look (server/contract/errors.ts). */
 export const WS_CLOSE = Object.freeze({
   GOING_AWAY: 1001,
   /** The server failed while handling this one socket; other sockets are unaffected. */
@@ -66,7 +55,7 @@ export const WS_CLOSE = Object.freeze({
   UNAUTHORIZED: 4401,
   FORBIDDEN: 4403,
   NOT_FOUND: 4404,
-});
+} as const satisfies WsCloseCodes);
 
 export class AppError extends Error {
   readonly code: ErrorCode;

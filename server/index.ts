@@ -19,7 +19,7 @@ import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
 import { discoveryRoutes } from './desktop/routes/discovery-routes.ts';
 import { createDiscovery, type Discovery, type DiscoveryOptions } from './discovery/index.ts';
 import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
-import type { PlatformNotice } from './desktop/platform-port.ts';
+import type { PlatformNotice } from './contract/platform-enrol.ts';
 import { busyReason } from './desktop/robot-busy.ts';
 import type { FleetTurnAnswer, FleetTurnInput } from './agent/fleet-chat.ts';
 import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
@@ -47,12 +47,8 @@ export {
   type WheeledServer,
   type BackendChoice,
 } from './wheeled/index.ts';
-export type {
-  PlatformEnrolInput,
-  PlatformNotice,
-  PlatformPort,
-  PlatformSessionEnrolInput,
-} from './desktop/platform-port.ts';
+export type { PlatformPort } from './desktop/platform-port.ts';
+export type { PlatformEnrolInput, PlatformNotice, PlatformSessionEnrolInput } from './contract/platform-enrol.ts';
 export type { PlatformStatus, PlatformStatusView } from './contract/platform.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
 export type { DesktopFeatures } from './desktop/features.ts';

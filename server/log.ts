@@ -2,8 +2,11 @@
  * Structured logging: one JSON line per record on stderr, with secrets redacted before they
  * are written. Everything takes a Log by injection so tests can capture or silence it.
  */
-/** Declared here, not in server/config.ts, so the log (used by every folder) imports nothing. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+// The record is a wire shape (the diagnostics routes hand it to the dashboard), so it and its
+// level are the contract's: declarations only, so the log (used by every folder) still loads nothing.
+import type { LogLevel, LogRecord } from './contract/diagnostics.ts';
+
+export type { LogLevel, LogRecord };
 
 export interface Log {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -11,14 +14,6 @@ export interface Log {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(scope: string): Log;
-}
-
-export interface LogRecord {
-  time: string;
-  level: LogLevel;
-  scope: string;
-  msg: string;
-  [field: string]: unknown;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };

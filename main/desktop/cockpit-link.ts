@@ -7,7 +7,7 @@
  *
  * Every message is plain data (structured-clone safe); a failed call comes back as its message.
  */
-import type { PlatformNotification } from '../../platform-client/index.ts';
+import type { PlatformNotice } from '../../platform-client/index.ts';
 import type { CockpitSnapshot } from './tray-model.ts';
 import type { IssuedSession } from './window-session.ts';
 
@@ -40,7 +40,7 @@ export type FromServer =
   /** A spare has loaded and waits for 'go'. */
   | { kind: 'standby' }
   | { kind: 'snapshot'; snapshot: CockpitSnapshot; remoteAddress: string | null }
-  | { kind: 'notice'; notification: PlatformNotification }
+  | { kind: 'notice'; notification: PlatformNotice }
   /** A firmware update was installed: the app should restart itself. */
   | { kind: 'relaunch' }
   | { kind: 'reply'; id: number; ok: true; value: unknown }

@@ -4,7 +4,7 @@
  * when one dies its pending calls fail with a message, calls made while none runs fail at once
  * (the tray reports them), and the next process takes over when it says it is ready.
  */
-import type { PlatformNotification } from '../../platform-client/index.ts';
+import type { PlatformNotice } from '../../platform-client/index.ts';
 import type { CallResults, FromServer, LinkCall, ServerReady, ToServer } from './cockpit-link.ts';
 import type { TrayControl } from './tray-actions.ts';
 import type { CockpitSnapshot } from './tray-model.ts';
@@ -30,7 +30,7 @@ export interface CockpitRemote {
   remoteAddress(): string | undefined;
   onReady(listener: (ready: ServerReady) => void): void;
   onSnapshot(listener: (snapshot: CockpitSnapshot) => void): void;
-  onNotice(listener: (notification: PlatformNotification) => void): void;
+  onNotice(listener: (notification: PlatformNotice) => void): void;
   onRelaunch(listener: () => void): void;
 }
 
@@ -43,7 +43,7 @@ export function createCockpitRemote(): CockpitRemote {
   let address: string | undefined;
   const readyListeners = new Set<(ready: ServerReady) => void>();
   const snapshotListeners = new Set<(snapshot: CockpitSnapshot) => void>();
-  const noticeListeners = new Set<(notification: PlatformNotification) => void>();
+  const noticeListeners = new Set<(notification: PlatformNotice) => void>();
   const relaunchListeners = new Set<() => void>();
 
   function call<T = unknown>(request: LinkCall): Promise<T> {

@@ -4,7 +4,7 @@
  * away from the window still sees them. The same notice arriving again within a short time (a
  * redelivered envelope, a burst from one event) is shown once.
  */
-import type { PlatformNotification } from '../../platform-client/index.ts';
+import type { PlatformNotice } from '../../platform-client/index.ts';
 import type { DesktopNotice } from './health-alerts.ts';
 import { newWindowDecision } from './navigation.ts';
 
@@ -15,7 +15,7 @@ export interface PlatformNoticeView {
 }
 
 export interface PlatformNotices {
-  accept(notification: PlatformNotification, now: number): PlatformNoticeView | undefined;
+  accept(notification: PlatformNotice, now: number): PlatformNoticeView | undefined;
 }
 
 export function createPlatformNotices(options: { repeatMs?: number } = {}): PlatformNotices {

@@ -4,7 +4,7 @@
  * this only shows, replaces same-tag notices, and routes clicks.
  */
 import { Notification, shell } from 'electron';
-import type { PlatformNotification } from '../../platform-client/index.ts';
+import type { PlatformNotice } from '../../platform-client/index.ts';
 import { createHealthAlerts, type DesktopNotice } from '../desktop/health-alerts.ts';
 import { createPlatformNotices } from '../desktop/platform-notices.ts';
 import type { CockpitSnapshot } from '../desktop/tray-model.ts';
@@ -42,7 +42,7 @@ export function setupNotifications(server: DesktopServer, window: DesktopWindow)
     native.show();
   };
 
-  server.onPlatformNotice((notification: PlatformNotification) => {
+  server.onPlatformNotice((notification: PlatformNotice) => {
     const view = platform.accept(notification, Date.now());
     if (!view) return;
     const { openUrl } = view;

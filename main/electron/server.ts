@@ -9,7 +9,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, utilityProcess } from 'electron';
-import type { PlatformNotification } from '../../platform-client/index.ts';
+import type { PlatformNotice } from '../../platform-client/index.ts';
 import { createLog, type Log } from '../../server/index.ts';
 import { boot } from '../boot.ts';
 import type { ServerReady } from '../desktop/cockpit-link.ts';
@@ -33,7 +33,7 @@ export interface DesktopServer {
   /** The address a phone or another computer opens, if the cockpit has one. */
   remoteAddress(): string | undefined;
   /** Platform notify envelopes, also shown natively. */
-  onPlatformNotice(listener: (notification: PlatformNotification) => void): void;
+  onPlatformNotice(listener: (notification: PlatformNotice) => void): void;
   stop(): Promise<void>;
 }
 

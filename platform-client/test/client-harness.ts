@@ -6,7 +6,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FleetTurn, FleetTurnResult, PlatformNotification } from '../envelopes.ts';
+import type { PlatformNotice } from '../../server/contract/index.ts';
+import type { FleetTurn, FleetTurnResult } from '../envelopes.ts';
 import { createPlatformClient, type PlatformClient, type PlatformClientDeps } from '../platform-client.ts';
 import { createFileSecretStore } from '../secret-store.ts';
 import type { PlatformLog } from '../types.ts';
@@ -29,7 +30,7 @@ export interface Harness {
   device: { deviceId: string; token: string };
   dataDir: string;
   turns: FleetTurn[];
-  notifications: PlatformNotification[];
+  notifications: PlatformNotice[];
   attempts: Attempt[];
   logs: Array<{ level: string; msg: string }>;
   /** Times (ms from the first) of attempts matching method and path. */
@@ -60,7 +61,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const device = emu.enrolDevice(owner.session, 'cockpit-robot');
   const dataDir = await mkdtemp(join(tmpdir(), 'pc-harness-'));
   const turns: FleetTurn[] = [];
-  const notifications: PlatformNotification[] = [];
+  const notifications: PlatformNotice[] = [];
   const attempts: Attempt[] = [];
   const logs: Array<{ level: string; msg: string }> = [];
   const recordingFetch = (input: string, init?: RequestInit) => {

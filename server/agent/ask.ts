@@ -6,19 +6,9 @@
  */
 import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
+import type { AskStatus } from '../contract/agent.ts';
 import type { AgentRuntime, TurnResult } from './agent-runtime.ts';
 import type { WatchdogLimits } from './watchdog.ts';
-
-export interface AskStatus {
-  running: boolean;
-  prompt: string | null;
-  answer: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-  /** The agent-log row of the prompt. */
-  rowId: number | null;
-}
 
 export interface AskRunner {
   /** 409 CONFLICT while a turn runs; 503 NOT_CONFIGURED without a model. */

@@ -5,6 +5,7 @@
  * takes `{challengeId, response}`.
  */
 import type { Context } from 'koa';
+import type { AuthStatus, Pairing } from '../contract/auth.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { callerOf } from '../http/access-gate.ts';
 import { hasKey, SESSION_COOKIE, type Caller } from '../http/caller.ts';
@@ -72,12 +73,18 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
         const host = ctx.get('host');
         ctx.set('Cache-Control', 'no-store');
         ctx.body = {
-          who: caller.kind === 'loopback' ? 'loopback' : hasKey(caller) ? caller.kind : 'anonymous',
+          // hasKey is false for `system` (the robot's own actions), which never arrives as a request.
+          who:
+            caller.kind === 'loopback'
+              ? 'loopback'
+              : hasKey(caller) && caller.kind !== 'system'
+                ? caller.kind
+                : 'anonymous',
           ...deps.passkeys.status({ owner: hasKey(caller) }),
           sessionExpiresAt: caller.expiresAt ?? null,
           secure: ctx.secure,
           ipHost: isIpHost(host),
-        };
+        } satisfies AuthStatus;
       },
     },
     {
@@ -187,7 +194,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       handler(ctx) {
         const { code, expiresAt } = deps.pairing.issue();
         const base = deps.pairingBaseUrl?.() ?? ctx.origin;
-        ctx.body = { code, expiresAt, url: `${base}/?pair=${encodeURIComponent(code)}` };
+        ctx.body = { code, expiresAt, url: `${base}/?pair=${encodeURIComponent(code)}` } satisfies Pairing;
       },
     },
   ];

@@ -4,6 +4,7 @@
  * inside a change (e.g. "still no credential") cannot be raced by another request.
  */
 import { join } from 'node:path';
+import type { PublicCredential } from '../contract/auth.ts';
 import { AppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createJsonDocument } from '../store/json-document.ts';
@@ -13,14 +14,6 @@ import type { CredentialsFile, StoredCredential } from './credentials-file.ts';
 import { randomId } from './secret-id.ts';
 
 export const CREDENTIALS_FILE = 'credentials.json';
-
-/** What the API may show about a passkey: never its public key or counter. */
-export interface PublicCredential {
-  id: string;
-  label: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
 
 export interface CredentialStore {
   count(): number;

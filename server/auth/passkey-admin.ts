@@ -4,7 +4,7 @@
  */
 import { AppError } from '../errors.ts';
 import { toPublicCredential } from './credential-store.ts';
-import type { PublicCredential } from './credential-store.ts';
+import type { PublicCredential } from '../contract/auth.ts';
 import type { PasskeyContext } from './passkey-context.ts';
 import { cleanLabel } from './passkey-register.ts';
 

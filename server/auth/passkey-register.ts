@@ -9,7 +9,7 @@ import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON }
 import { AppError, badRequest, messageOf } from '../errors.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
 import { toPublicCredential } from './credential-store.ts';
-import type { PublicCredential } from './credential-store.ts';
+import type { PublicCredential } from '../contract/auth.ts';
 import type { StoredCredential } from './credentials-file.ts';
 import { tokensEqual } from '../http/secret-compare.ts';
 import type { EnrolmentGrant, NewSession, PasskeyContext } from './passkey-context.ts';

@@ -11,7 +11,7 @@ import type { Log } from '../log.ts';
 import { createChallengeStore } from './challenges.ts';
 import type { Clock } from './clock.ts';
 import { createCredentialStore, toPublicCredential } from './credential-store.ts';
-import type { PublicCredential } from './credential-store.ts';
+import type { PublicCredential } from '../contract/auth.ts';
 import { deleteCredential, passkeyStatus, renameCredential } from './passkey-admin.ts';
 import type { PasskeyStatus } from './passkey-admin.ts';
 import type { LoginPayload, NewSession, PasskeyContext, RegisterPayload } from './passkey-context.ts';
@@ -24,7 +24,7 @@ import type { SessionStore } from './sessions.ts';
 
 export type { NewSession } from './passkey-context.ts';
 export type { PasskeyStatus } from './passkey-admin.ts';
-export type { PublicCredential } from './credential-store.ts';
+export type { PublicCredential } from '../contract/auth.ts';
 export type { RegisterBeginInput, RegisterCompleteInput } from './passkey-register.ts';
 export type { LoginCompleteInput } from './passkey-login.ts';
 

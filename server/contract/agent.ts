@@ -1,6 +1,6 @@
 /**
  * The agent log row (docs/contract.md, "Events"): what the dashboard, the
- * /ws `agent_log` frames, GET /api/log and the log file all carry.
+ * /ws `agent_log` frames, GET /api/log and the log file all carry; and the dashboard's last Ask.
  */
 
 export type AgentRole = 'user' | 'assistant' | 'tool' | 'reasoning';
@@ -27,4 +27,17 @@ export interface AgentLogRow {
   error?: true;
   /** Still streaming; later frames with the same id replace it. Absent once final. */
   pending?: true;
+}
+
+/** GET /api/ask/last: the dashboard's Ask turn, running or last finished. */
+export interface AskStatus {
+  running: boolean;
+  prompt: string | null;
+  answer: string | null;
+  /** ISO times. */
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: string | null;
+  /** The agent-log row of the prompt. */
+  rowId: number | null;
 }

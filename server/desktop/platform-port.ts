@@ -6,17 +6,17 @@
  * into an event receipt plus a `{type: "notify"}` frame.
  */
 import type { PlatformStatus, PlatformStatusView } from '../contract/platform.ts';
+import type {
+  PlatformEndpointEnrolInput,
+  PlatformEndpointEnrolled,
+  PlatformEnrolInput,
+  PlatformNotice,
+  PlatformSessionEnrolInput,
+} from '../contract/platform-enrol.ts';
 import type { EventInput } from './event-log.ts';
 
 /** Errors as values, as the platform client returns them. */
 export type PortOutcome<T> = { ok: true; value: T } | { ok: false; failure: { kind: string; message: string } };
-
-/** The pasted enrolment (platform URL, device id, device token). */
-export interface PlatformEnrolInput {
-  platformUrl: string;
-  deviceId: string;
-  token: string;
-}
 
 /** The platform client as the cockpit uses it. */
 export interface PlatformPort {
@@ -50,35 +50,7 @@ export interface PlatformPort {
    * {name, kind: endpoint, url, secret}): the platform dials `url` with `secret` as bearer. The
    * pull-device identity and the status are untouched.
    */
-  enrolEndpoint(input: PlatformEndpointEnrolInput): Promise<PortOutcome<{ platformUrl: string; deviceId: string }>>;
-}
-
-/** Endpoint enrolment: where the platform reaches this robot and the bearer it presents. */
-export interface PlatformEndpointEnrolInput {
-  platformUrl: string;
-  sessionToken: string;
-  name: string;
-  /** https on a public host name; the platform keeps its origin. */
-  url: string;
-  secret: string;
-}
-
-/** Enrolment for an owner who has a session or command-line token. */
-export interface PlatformSessionEnrolInput {
-  platformUrl: string;
-  sessionToken: string;
-  /** The device's name in the owner's fleet. */
-  name: string;
-  /** Also keep the session token, so the robot's agent can reach the owner's other devices. */
-  keepSession: boolean;
-}
-
-/** A notify envelope (the push mirror, docs/platform.md, "Web Push"). */
-export interface PlatformNotice {
-  title: string;
-  body: string;
-  tag: string;
-  url: string;
+  enrolEndpoint(input: PlatformEndpointEnrolInput): Promise<PortOutcome<Omit<PlatformEndpointEnrolled, 'url'>>>;
 }
 
 /** The status as it leaves the cockpit: only these fields, whatever the port's object holds. */

@@ -5,8 +5,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
+import type { ErrorBody } from '../contract/errors.ts';
 import { isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
+
+const refusal = (error: string, code: ErrorBody['code']): ErrorBody => ({ error, code });
 
 export function errorHandler(log: Log): Middleware {
   return async function handleErrors(ctx, next) {
@@ -14,19 +17,20 @@ export function errorHandler(log: Log): Middleware {
       await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
         ctx.status = 404;
-        ctx.body = { error: `no route ${ctx.method} ${ctx.path}`, code: 'NOT_FOUND' };
+        ctx.body = refusal(`no route ${ctx.method} ${ctx.path}`, 'NOT_FOUND');
       } else if (ctx.status === 405) {
-        ctx.body = { error: `method ${ctx.method} not allowed on ${ctx.path}`, code: 'BAD_REQUEST' };
+        ctx.body = refusal(`method ${ctx.method} not allowed on ${ctx.path}`, 'BAD_REQUEST');
       } else if (ctx.status === 501) {
         // The router's answer to a method it does not know (TRACE, PRI, …): the client's fault.
         ctx.status = 405;
-        ctx.body = { error: `method ${ctx.method.slice(0, 32)} not allowed`, code: 'BAD_REQUEST' };
+        ctx.body = refusal(`method ${ctx.method.slice(0, 32)} not allowed`, 'BAD_REQUEST');
       }
     } catch (err) {
       if (isAppError(err)) {
         ctx.status = err.status;
         ctx.set(err.headers as Record<string, string>);
-        ctx.body = { ...err.extra, error: err.message, code: err.code };
+        const body: ErrorBody = { ...err.extra, error: err.message, code: err.code };
+        ctx.body = body;
         if (err.status >= 500) log.warn('request failed', { path: ctx.path, code: err.code, error: err.message });
         return;
       }
@@ -34,19 +38,19 @@ export function errorHandler(log: Log): Middleware {
         // Nobody is left to answer; not a fault of ours either.
         log.debug('client hung up mid-request', { path: ctx.path, error: (err as Error).message });
         ctx.status = 400;
-        ctx.body = { error: 'request incomplete', code: 'BAD_REQUEST' };
+        ctx.body = refusal('request incomplete', 'BAD_REQUEST');
         return;
       }
       const status = (err as { status?: number; expose?: boolean }).status;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         // Koa's own ctx.throw / http-errors for client faults (e.g. bad URI encoding).
         ctx.status = status;
-        ctx.body = { error: (err as Error).message || 'bad request', code: 'BAD_REQUEST' };
+        ctx.body = refusal((err as Error).message || 'bad request', 'BAD_REQUEST');
         return;
       }
       log.error('unhandled error', { path: ctx.path, method: ctx.method, error: String((err as Error)?.stack ?? err) });
       ctx.status = 500;
-      ctx.body = { error: 'internal error', code: 'INTERNAL' };
+      ctx.body = refusal('internal error', 'INTERNAL');
     }
   };
 }

@@ -4,6 +4,7 @@
  * are refused too: a typo such as `yew` would otherwise be a silent no-op on a moving robot.
  * Ranges that are robot rules (the look clamp) are applied by the features, not here.
  */
+import type { LookInput } from '../contract/motion.ts';
 import type { MotorMode } from '../contract/state.ts';
 import { badRequest } from '../errors.ts';
 
@@ -35,19 +36,6 @@ function requiredString(body: Body, field: string, what: string): string {
   if (value === undefined) throw badRequest(`${field} is required (${what})`);
   if (typeof value !== 'string') throw badRequest(`${field} must be a string (${what})`);
   return value;
-}
-
-export interface LookInput {
-  yaw?: number;
-  pitch?: number;
-  roll?: number;
-  x?: number;
-  y?: number;
-  z?: number;
-  /** [right, left] in degrees, the daemon's order (docs/daemon.md, "Conventions"). */
-  antennas?: [number, number];
-  body_yaw?: number;
-  duration?: number;
 }
 
 const HEAD_ANGLES = ['yaw', 'pitch', 'roll'] as const;

@@ -16,7 +16,8 @@ import { createEspeakEngine } from '../speech/espeak.ts';
 import { createSpeaker, type SayResult, type Speaker } from '../speech/speaker.ts';
 import { createAppLockGuard, lockedError, type AppLockGuard } from './app-lock.ts';
 import { createArbiter, type Arbiter } from './arbiter.ts';
-import type { AntennasInput, LookInput, ReelAction } from './control-input.ts';
+import type { LookInput, ReelStatus } from '../contract/motion.ts';
+import type { AntennasInput, ReelAction } from './control-input.ts';
 import {
   emergencyStop,
   resumeAfterStop,
@@ -32,7 +33,7 @@ import type { MoveLibraryCache } from './move-library.ts';
 import { createAutonomyRegistry, type AutonomyRegistry, type AutonomyStatus } from './autonomy.ts';
 import { receipt, type Emit } from './receipts.ts';
 import { noHolds, type Holds } from '../holds.ts';
-import { createReel, type Reel, type ReelStatus } from './reel.ts';
+import { createReel, type Reel } from './reel.ts';
 import type { ReelStep } from './reel-script.ts';
 import * as robotControls from './robot-controls.ts';
 import { createStopLatch, type StopLatch } from './stop-latch.ts';

@@ -8,9 +8,10 @@ import type { CredentialKind } from '../contract/ws.ts';
 import { toRad } from '../daemon/units.ts';
 import type { GotoRequest } from '../daemon/wire.ts';
 import type { Arbiter } from './arbiter.ts';
-import type { AntennasInput, LookInput } from './control-input.ts';
+import type { ClampNote, LookInput } from '../contract/motion.ts';
+import type { AntennasInput } from './control-input.ts';
 import { clampText, fmt, receipt, type Emit } from './receipts.ts';
-import { clampField, type ClampNote, type SafeField } from './safe-ranges.ts';
+import { clampField, type SafeField } from './safe-ranges.ts';
 
 export interface GotoDeps {
   arbiter: Arbiter;

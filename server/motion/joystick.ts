@@ -6,7 +6,8 @@
 import type { ErrorCode } from '../errors.ts';
 import { toWirePose } from '../daemon/units.ts';
 import type { FullBodyTarget } from '../daemon/wire.ts';
-import { clampField, type ClampNote } from './safe-ranges.ts';
+import type { ClampNote } from '../contract/motion.ts';
+import { clampField } from './safe-ranges.ts';
 
 export interface JoystickTarget {
   yaw: number;

@@ -2,24 +2,10 @@
  * The recorded-move library, fetched from the daemon once and cached: listing a dataset blocks
  * the daemon's event loop for seconds on a cold cache (docs/daemon.md, "Moves").
  */
+import type { MoveEntry, MoveLibrary } from '../contract/motion.ts';
 import { AppError } from '../errors.ts';
 import { DANCES_DATASET, EMOTIONS_DATASET, type DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveDurations } from './move-durations.ts';
-
-export interface MoveEntry {
-  name: string;
-  dataset: string;
-  family: string;
-  /** Lifecycle animations that park the head oddly; kept out of conversational use (docs/daemon.md, "Move libraries"). */
-  lifecycle: boolean;
-  /** How long the move lasts, when known (move-durations.ts); null until then. */
-  seconds: number | null;
-}
-
-export interface MoveLibrary {
-  moves: MoveEntry[];
-  families: Record<string, string[]>;
-}
 
 const LIFECYCLE = new Set(['waiting', 'mini-deep-sleep', 'toc-toc-toc', 'wake-mini-up', 'sleep1', 'dying1']);
 

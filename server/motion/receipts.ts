@@ -4,7 +4,7 @@
  * injected as `emit` assigns id and time and broadcasts it on /ws.
  */
 import type { CredentialKind, EventFrame } from '../contract/ws.ts';
-import type { ClampNote } from './safe-ranges.ts';
+import type { ClampNote } from '../contract/motion.ts';
 
 export type Receipt = Omit<EventFrame, 'id' | 'time'>;
 export type Emit = (event: Receipt) => void;

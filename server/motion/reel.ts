@@ -4,6 +4,7 @@
  * or a manual move taking the head over) ends it between or during a step. Its status is in the
  * robot core's services map under `reel`, so every dashboard sees the current step.
  */
+import type { ReelStatus } from '../contract/motion.ts';
 import type { ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { AppError, messageOf } from '../errors.ts';
@@ -13,20 +14,6 @@ import type { MoveLibraryCache } from './move-library.ts';
 import { receipt, type Emit } from './receipts.ts';
 import { SHOWCASE_REEL, type ReelContext, type ReelStep } from './reel-script.ts';
 import type { StopLatch } from './stop-latch.ts';
-
-export interface ReelStatus {
-  running: boolean;
-  /** Label of the current (or last) step; null before the first run. */
-  step: string | null;
-  /** 0-based index into the script. */
-  stepIndex: number | null;
-  steps: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  outcome: 'completed' | 'aborted' | 'failed' | null;
-  /** Why it was aborted or how it failed. */
-  reason?: string;
-}
 
 export interface Reel {
   start(credential: CredentialKind): ReelStatus;

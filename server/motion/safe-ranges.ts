@@ -15,6 +15,7 @@
  * - duration 0.2..10 s: ≤ 0 does nothing on the daemon (docs/daemon.md, "Moves"), under 0.2 s a long goto is a
  *   jolt, and a 10 s glide already holds the move owner longer than a person waits.
  */
+import type { ClampNote } from '../contract/motion.ts';
 
 export interface Range {
   min: number;
@@ -37,11 +38,6 @@ export const SAFE = Object.freeze({
 export type SafeField = keyof typeof SAFE;
 
 /** A value that had to be brought into range: what was asked and what is applied. */
-export interface ClampNote {
-  requested: number;
-  applied: number;
-}
-
 export function clampTo(range: Range, value: number): number {
   return Math.min(range.max, Math.max(range.min, value));
 }

@@ -4,6 +4,7 @@
  * the reference's. Angles follow the daemon (docs/daemon.md, "State"): radians, 0 = left, π/2 =
  * front, π = right; offsets are degrees, positive to the robot's left.
  */
+import type { TurnPlan } from '../contract/perception.ts';
 
 export const DOA_RULES = Object.freeze({
   /** 0° and 180° are the linear array's rails: the value for "no estimate", never a bearing. */
@@ -154,13 +155,6 @@ export interface PoseDeg {
   headYaw: number;
   headPitch: number;
   bodyYaw: number;
-}
-
-export interface TurnPlan {
-  headYaw: number;
-  /** Null when the head alone reaches the target. */
-  bodyYaw: number | null;
-  pitch: number;
 }
 
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServiceState } from '../contract/state.ts';
 import type { FaceTarget, FullState } from '../daemon/wire.ts';
 import { silentLog } from '../log.ts';
-import type { TurnPlan } from './doa-rules.ts';
+import type { TurnPlan } from '../contract/perception.ts';
 import { createDoaTurner, type DoaDeps } from './doa-turner.ts';
 import type { TrackerView } from './tracking.ts';
 import { faceAt, fakeClock, flush, NO_FACE } from './testing/fakes.ts';

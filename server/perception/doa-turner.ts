@@ -5,6 +5,7 @@
  * through the motion arbiter, so it is the move owner like any other move.
  */
 import { systemClock, type Clock } from '../clock.ts';
+import type { DoaStatus } from '../contract/perception.ts';
 import type { ServiceState } from '../contract/state.ts';
 import { toDeg, wirePoseToXyzRpy } from '../daemon/units.ts';
 import type { FullState } from '../daemon/wire.ts';
@@ -21,26 +22,10 @@ import {
   type PoseDeg,
   type Reading,
   type Surroundings,
-  type TurnPlan,
 } from './doa-rules.ts';
 import type { MotionGate } from './motion-gate.ts';
 import type { TrackerView } from './tracking.ts';
 import { messageOf } from '../errors.ts';
-
-export interface DoaStatus {
-  enabled: boolean;
-  /** Last bearing heard, degrees from straight ahead, + to the robot's left; null before any. */
-  bearing: number | null;
-  speech: boolean;
-  /** Why it is not turning now; null right after a turn. */
-  why: string | null;
-  turns: number;
-  windupRefusals: number;
-  /** Agreement of the DoA side with the tracked face's side (the empirical sign check). */
-  sign: { agree: number; disagree: number };
-  lastTurn: { at: string; bearing: number; plan: TurnPlan } | null;
-  error: string | null;
-}
 
 export interface DoaTurner {
   /** Subscribes to the state feed. */

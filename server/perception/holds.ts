@@ -4,6 +4,7 @@
  * that crashes mid-move or mid-sentence can never freeze the head.
  */
 import type { Clock } from '../clock.ts';
+import type { LiveHold } from '../contract/perception.ts';
 
 /** Seconds. The default and the clamp are the reference's numbers (20 s, 0.5–120 s). */
 export const HOLD_TTL = Object.freeze({ default: 20, min: 0.5, max: 120 });
@@ -15,12 +16,6 @@ export const HOLD_NAME_MAX = 64;
 export function clampTtl(ttlSeconds: number | undefined): number {
   if (ttlSeconds === undefined || !Number.isFinite(ttlSeconds)) return HOLD_TTL.default;
   return Math.min(HOLD_TTL.max, Math.max(HOLD_TTL.min, ttlSeconds));
-}
-
-export interface LiveHold {
-  name: string;
-  /** Seconds left, one decimal. */
-  remaining: number;
 }
 
 export interface HoldTable {

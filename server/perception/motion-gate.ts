@@ -7,7 +7,8 @@
 import { toRad } from '../daemon/units.ts';
 import type { GotoRequest } from '../daemon/wire.ts';
 import type { Control } from '../motion/control.ts';
-import { DOA_RULES, type TurnPlan } from './doa-rules.ts';
+import type { TurnPlan } from '../contract/perception.ts';
+import { DOA_RULES } from './doa-rules.ts';
 
 export interface MotionGate {
   /** Why a turn must wait (a move, the reel, the latched stop), or null when motion is free. */

@@ -2,42 +2,13 @@
  * What face tracking shows: the status of GET /api/tracking and the `{type: "tracking"}` frame,
  * its de-duplication key, its line in the services map, and the view the DoA turner reads.
  */
+import type { HoldResult, TrackingStatus } from '../contract/perception.ts';
 import type { ServiceState } from '../contract/state.ts';
+
+export type { HoldResult, TrackingStatus };
 import type { FaceTarget } from '../daemon/wire.ts';
 import type { Holds } from '../holds.ts';
 import { keyRound } from './dedupe.ts';
-import type { LiveHold } from './holds.ts';
-
-export interface TrackingStatus {
-  enabled: boolean;
-  detected: boolean;
-  /** Face position in the head camera image, −1..1 (x right, y down); null without a face. */
-  x: number | null;
-  y: number | null;
-  holds: LiveHold[];
-  /** Enabled, and a hold has the weight at 0. */
-  paused: boolean;
-  /**
-   * Which face tracker does the work, as the daemon reports it: the daemon and its version, or
-   * `unavailable` when the daemon answered the enable with `status: "unavailable"` (no camera);
-   * `sim:geometry` for the built-in simulator.
-   */
-  engine: string;
-  /** The weight the daemon last accepted; null when off or unknown. */
-  weight: number | null;
-  error: string | null;
-  /** Times tracking was switched back on after a daemon restart. */
-  reenabled: number;
-}
-
-export interface HoldResult {
-  name: string;
-  on: boolean;
-  /** The TTL applied after clamping (seconds); absent on release. */
-  ttl?: number;
-  /** False for a `speaking` hold taken while no face is detected (recorded, not pausing). */
-  active: boolean;
-}
 
 /** What the turn-toward-speaker controller reads from face tracking. */
 export interface TrackerView {

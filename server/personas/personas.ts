@@ -9,20 +9,19 @@
 import { join } from 'node:path';
 import type { AgentLog } from '../agent/agent-log.ts';
 import type { AgentRuntime } from '../agent/agent-runtime.ts';
+import type { MessengerPersonaView, PersonasView, VoicePersonaView } from '../contract/personas.ts';
 import type { ServiceState } from '../contract/state.ts';
 import type { Log } from '../log.ts';
 import type { Control } from '../motion/control.ts';
 import type { Holds } from '../holds.ts';
 import { createMessenger, type Messenger } from './messenger/messenger-bot.ts';
-import { createMessengerSettings, type MessengerSettingsView } from './messenger/messenger-settings.ts';
+import { createMessengerSettings } from './messenger/messenger-settings.ts';
 import { createMessengerState } from './messenger/messenger-state.ts';
 import type { MicrophoneProvider } from './voice/daemon-audio-source.ts';
 import { DAEMON_SOURCE, DEFAULT_SOURCE } from './voice/source-setting.ts';
-import type { MessengerStatus } from './messenger/messenger-status.ts';
 import { createVoiceListener, type VoiceListener } from './voice/voice-listener.ts';
-import { createVoiceSettings, type VoiceSettingsView } from './voice/voice-settings.ts';
+import { createVoiceSettings } from './voice/voice-settings.ts';
 import type { HeardUtterance } from './voice/voice-turn.ts';
-import type { VoiceStatus } from './voice/voice-status.ts';
 
 export interface PersonasDeps {
   /** Where voice-persona.json, messenger-persona.json and messenger-state.json live. */
@@ -40,21 +39,6 @@ export interface PersonasDeps {
   microphone?: MicrophoneProvider;
   /** Every utterance the voice persona understood (the platform's transcript route, when linked). */
   heard?: (heard: HeardUtterance) => void;
-}
-
-export interface VoicePersonaView {
-  settings: VoiceSettingsView;
-  status: VoiceStatus;
-}
-
-export interface MessengerPersonaView {
-  settings: MessengerSettingsView;
-  status: MessengerStatus;
-}
-
-export interface PersonasView {
-  voice: VoicePersonaView;
-  messenger: MessengerPersonaView;
 }
 
 export interface Personas {

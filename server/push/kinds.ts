@@ -4,10 +4,14 @@
  * "Push payload" resource): title at most 100 characters, body at most 400, a url a click opens,
  * and a tag so a newer notice of the same kind replaces the older one on the device.
  */
+import type { PushKind } from '../contract/push.ts';
 
-/** The kinds of notice, each of which the owner can switch off. */
-export const PUSH_KINDS = ['daemon', 'camera', 'stop', 'agent', 'platform'] as const;
-export type PushKind = (typeof PUSH_KINDS)[number];
+/** The kinds of notice (server/contract/push.ts), each of which the owner can switch off. */
+export const PUSH_KINDS = ['daemon', 'camera', 'stop', 'agent', 'platform'] as const satisfies readonly PushKind[];
+export type { PushKind };
+
+// The list names every kind of the contract: a kind added there and not here fails to compile.
+const _everyKind: [Exclude<PushKind, (typeof PUSH_KINDS)[number]>] extends [never] ? true : never = true;
 
 export const TITLE_LIMIT = 100;
 export const BODY_LIMIT = 400;

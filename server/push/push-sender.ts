@@ -7,18 +7,11 @@
  */
 import type { Agent } from 'node:https';
 import webpush from 'web-push';
+import type { SendResult } from '../contract/push.ts';
 import type { Log } from '../log.ts';
 import type { PushPayload } from './kinds.ts';
 import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts';
 import type { VapidKeys } from './vapid-keys.ts';
-
-export interface SendResult {
-  sent: number;
-  /** Subscriptions the push service called gone (404, 410), now deleted. */
-  pruned: number;
-  /** Other failures: refused, unreachable, timed out. The subscription is kept. */
-  failed: number;
-}
 
 export interface SendOptions {
   /** Skip this credential's subscriptions (the one that caused the notice). */

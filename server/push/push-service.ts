@@ -8,12 +8,13 @@
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Agent } from '../agent/agent.ts';
 import type { Health } from '../contract/health.ts';
+import type { PushSettingsPatch, PushSettingsView, SendResult } from '../contract/push.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { Log } from '../log.ts';
-import { payloadOf, type PushKind, type PushNotice } from './kinds.ts';
-import { createPushSender, type SendResult } from './push-sender.ts';
-import { applyPatch, createSettingsStore, type PushSettingsPatch } from './push-settings.ts';
+import { payloadOf, type PushNotice } from './kinds.ts';
+import { createPushSender } from './push-sender.ts';
+import { applyPatch, createSettingsStore } from './push-settings.ts';
 import { createPushTriggers, type HealthSample, type TriggerEvent, type TriggerTimings } from './push-triggers.ts';
 import { createStopOrigin } from './stop-origin.ts';
 import type { SubscriptionInput } from './subscription-input.ts';
@@ -35,13 +36,6 @@ export interface PushDeps extends PushOptions {
   robot: { health(): Health };
   dataDir: string;
   log: Log;
-}
-
-export interface PushSettingsView {
-  subject: string;
-  kinds: Record<PushKind, boolean>;
-  /** How many browsers are subscribed, in all and for the caller's credential. */
-  subscriptions: { total: number; yours: number };
 }
 
 /** What the console routes call. */

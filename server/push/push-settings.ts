@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { badRequest } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createJsonDocument, type JsonDocument } from '../store/json-document.ts';
+import type { PushSettingsPatch } from '../contract/push.ts';
 import { PUSH_KINDS, type PushKind } from './kinds.ts';
 
 export const DEFAULT_SUBJECT = 'mailto:owner@robot.invalid';
@@ -17,11 +18,6 @@ const SUBJECT_LIMIT = 256;
 export interface PushSettings {
   subject: string;
   kinds: Record<PushKind, boolean>;
-}
-
-export interface PushSettingsPatch {
-  subject?: string;
-  kinds?: Partial<Record<PushKind, boolean>>;
 }
 
 export function defaultSettings(): PushSettings {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agent/agent.ts';
-import type { AskStatus } from '../agent/ask.ts';
+import type { AskStatus } from '../contract/agent.ts';
 import { AppError } from '../errors.ts';
 import { watchTurns, type FinishedTurn } from './turn-watch.ts';
 

@@ -3,9 +3,8 @@
  * which model replied and how long the round trip took, or the sentence saying why not. It never
  * throws: a failure is the answer.
  */
+import type { ConnectionTestResult } from '../../contract/model-settings.ts';
 import type { ModelProvider } from './types.ts';
-
-export type ConnectionTestResult = { ok: true; model: string; latencyMs: number } | { ok: false; error: string };
 
 export const CONNECTION_TEST_TIMEOUT_MS = 10_000;
 

@@ -10,9 +10,8 @@ import { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicProvider } from './anthropic
 import { createOpenAiProvider, OPENAI_DEFAULT_BASE_URL } from './openai-compatible.ts';
 import type { PlatformChat } from '../../contract/platform.ts';
 import { createPlatformProvider } from './platform.ts';
-import type { FetchLike, ModelProvider, ProviderKind } from './types.ts';
-
-export type ProviderChoice = ProviderKind | 'none';
+import type { ProviderChoice } from '../../contract/model-settings.ts';
+import type { FetchLike, ModelProvider } from './types.ts';
 
 export interface ModelConfig {
   provider: ProviderChoice;
@@ -30,7 +29,7 @@ const MAX_URL = 500;
 const MAX_MODEL = 200;
 const MAX_KEY = 1000;
 
-/** A config as typed input: `key` undefined keeps the stored key, '' clears it. */
+/** The PUT / test body (ModelSettingsInput) once checked: `key` undefined keeps the stored key, '' clears it. */
 export interface ModelConfigInput {
   provider: ProviderChoice;
   baseUrl: string;

@@ -8,7 +8,8 @@
 import { AppError } from '../../errors.ts';
 import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
-import { testConnection, type ConnectionTestResult } from './connection-test.ts';
+import type { ConnectionTestResult, ModelSettingsView, ProviderChoice } from '../../contract/model-settings.ts';
+import { testConnection } from './connection-test.ts';
 import {
   buildProvider,
   mergeModelConfig,
@@ -17,7 +18,6 @@ import {
   PROVIDERS,
   type BuildDeps,
   type ModelConfig,
-  type ProviderChoice,
 } from './model-config.ts';
 import type { ModelProvider } from './types.ts';
 
@@ -27,18 +27,6 @@ export interface ModelEnv {
   baseUrl?: string;
   model?: string;
   key?: string;
-}
-
-export interface ModelSettingsView {
-  provider: ProviderChoice;
-  baseUrl: string;
-  model: string;
-  hasKey: boolean;
-  /** env: ROBOT_MODEL_* decide and the dashboard cannot edit. */
-  source: 'env' | 'dashboard';
-  editable: boolean;
-  /** Why the agent cannot run with these settings; absent when it can. */
-  problem?: string;
 }
 
 export interface ModelSettingsDeps extends BuildDeps {

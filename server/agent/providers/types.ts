@@ -4,6 +4,9 @@
  * Anthropic, the hosted platform) maps its wire protocol onto these shapes, so the runtime, the
  * watchdog and the agent log never see a vendor format.
  */
+import type { ProviderKind } from '../../contract/model-settings.ts';
+
+export type { ProviderKind };
 
 /** An image given to the model (the camera snapshot), base64 without a data: prefix. */
 export interface ImagePart {
@@ -70,8 +73,6 @@ export type ProviderEvent =
   | { type: 'remote_tool'; call: ToolCall; outcome?: { result: unknown } | { error: string } }
   | { type: 'done'; stopReason: string }
   | { type: 'error'; error: string };
-
-export type ProviderKind = 'openai' | 'anthropic' | 'platform';
 
 export interface ModelProvider {
   readonly kind: ProviderKind;

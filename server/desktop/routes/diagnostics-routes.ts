@@ -9,7 +9,7 @@ import type { HealthHistory } from '../../diagnostics/health-history.ts';
 import type { LogRing } from '../../diagnostics/log-ring.ts';
 import { badRequest } from '../../errors.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
-import type { LogRecord } from '../../log.ts';
+import type { LogRecord, RecentLogs } from '../../contract/diagnostics.ts';
 import type { RobotCore } from '../robot-core.ts';
 
 export interface DiagnosticsDeps {
@@ -55,7 +55,8 @@ export function diagnosticsRoutes(deps: DiagnosticsDeps): RouteSpec[] {
         const level = (ctx.query['level'] ?? 'debug') as LogRecord['level'];
         if (!LEVELS.includes(level)) throw badRequest('level must be debug, info, warn or error');
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { records: deps.logs.recent({ limit: n, minLevel: level }) };
+        const body: RecentLogs = { records: deps.logs.recent({ limit: n, minLevel: level }) };
+        ctx.body = body;
       },
     },
     {

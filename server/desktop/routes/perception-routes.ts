@@ -5,6 +5,7 @@
  * motion, and a persona renewing its hold must never meet the control rate limit.
  */
 import type { Context } from 'koa';
+import type { HoldAnswer } from '../../contract/perception.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import type { DoaTurner } from '../../perception/doa-turner.ts';
@@ -50,7 +51,11 @@ export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteS
         const input = parseHold(await readJsonBody(ctx));
         const hold = await tracking.hold(input.name, input.on, input.ttl);
         const clamped = input.on && input.ttl !== undefined && hold.ttl !== input.ttl;
-        reply(ctx, { hold: clamped ? { ...hold, requested: input.ttl } : hold, tracking: tracking.status() });
+        const answer: HoldAnswer = {
+          hold: clamped ? { ...hold, requested: input.ttl } : hold,
+          tracking: tracking.status(),
+        };
+        reply(ctx, answer);
       },
     },
     {

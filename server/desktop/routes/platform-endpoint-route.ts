@@ -12,13 +12,14 @@
 import { AppError, badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
-import type { PlatformEndpointEnrolInput, PlatformPort } from '../platform-port.ts';
+import type { PlatformEndpointEnrolBody, PlatformEndpointEnrolled } from '../../contract/platform-enrol.ts';
+import type { PlatformPort } from '../platform-port.ts';
 
 /** Edge limits: the client checks the rest (https on a public host name, the platform's own rules). */
 const LIMITS = { platformUrl: 2048, sessionToken: 512, name: 64, url: 2048 } as const;
 type Field = keyof typeof LIMITS;
 
-function endpointInput(body: unknown): Omit<PlatformEndpointEnrolInput, 'secret'> {
+function endpointInput(body: unknown): PlatformEndpointEnrolBody {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw badRequest('the body must be a JSON object');
   const record = body as Record<string, unknown>;
@@ -71,9 +72,12 @@ export function platformEndpointRoute({ port, secret, refusal }: EndpointRouteDe
         throw refusal(failure, input.sessionToken);
       }
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = {
-        endpoint: { platformUrl: out.value.platformUrl, deviceId: out.value.deviceId, url: originOf(input.url) },
+      const endpoint: PlatformEndpointEnrolled = {
+        platformUrl: out.value.platformUrl,
+        deviceId: out.value.deviceId,
+        url: originOf(input.url),
       };
+      ctx.body = { endpoint };
     },
   };
 }

@@ -14,7 +14,8 @@ import { startCockpit, type Cockpit } from '../../index.ts';
 import { silentLog } from '../../log.ts';
 import { startHarness, TEST_TOKEN, until, type Harness } from '../../testing/cockpit-harness.ts';
 import type { PlatformStatus as PlatformStatusView } from '../../contract/platform.ts';
-import type { PlatformEndpointEnrolInput, PlatformPort, PortOutcome } from '../platform-port.ts';
+import type { PlatformEndpointEnrolInput } from '../../contract/platform-enrol.ts';
+import type { PlatformPort, PortOutcome } from '../platform-port.ts';
 
 const TOKEN = 'tind_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
 const SESSION = 'tcli_session-0123456789abcdefghijklmnop';

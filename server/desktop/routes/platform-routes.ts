@@ -12,13 +12,12 @@ import { AppError, badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import { platformEndpointRoute } from './platform-endpoint-route.ts';
-import {
-  platformView,
-  type PlatformEnrolInput,
-  type PlatformPort,
-  type PlatformSessionEnrolInput,
-  type PortOutcome,
-} from '../platform-port.ts';
+import type {
+  PlatformEnrolInput,
+  PlatformSessionEnrolInput,
+  PlatformUnavailable,
+} from '../../contract/platform-enrol.ts';
+import { platformView, type PlatformPort, type PortOutcome } from '../platform-port.ts';
 
 export interface PlatformRouteDeps {
   port: PlatformPort | undefined;
@@ -111,7 +110,10 @@ function identityRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
       access: 'key',
       summary:
         'platform status: {available, enrolled, online, platformUrl, deviceId, lastError, firmware…}; never the token',
-      handler: (ctx) => noStore(ctx, port ? platformView(port.status()) : { enrolled: false, available: false }),
+      handler(ctx) {
+        const none: PlatformUnavailable = { enrolled: false, available: false };
+        noStore(ctx, port ? platformView(port.status()) : none);
+      },
     },
     {
       method: 'POST',

@@ -15,12 +15,12 @@ import type { ServiceState } from '../../contract/state.ts';
 import type { Log } from '../../log.ts';
 import { realSchedule, type Schedule } from '../../perception/schedule.ts';
 import { createRestarter, type Restarter } from '../restart-backoff.ts';
-import type { Stamped } from '../voice/voice-status.ts';
 import { createBotApi, type BotApi, type BotUpdate } from './bot-api.ts';
 import { PAUSED_REPLY, pairingReply } from './messenger-replies.ts';
 import type { MessengerConfig } from './messenger-settings.ts';
 import { botKey, type MessengerState } from './messenger-state.ts';
-import { messengerService, type MessengerLink, type MessengerStatus } from './messenger-status.ts';
+import type { MessengerLink, MessengerStatus, Stamped } from '../../contract/personas.ts';
+import { messengerService } from './messenger-status.ts';
 import { handleChatMessage } from './messenger-turn.ts';
 import { messageOf } from '../../errors.ts';
 

@@ -5,6 +5,7 @@
  * across edits only while the API it is sent to stays the same. While `allowedChats` is empty
  * the bot is in pairing mode (docs/platform.md, "Messaging-bot channel").
  */
+import type { MessengerSettingsView } from '../../contract/personas.ts';
 import { badRequest } from '../../errors.ts';
 import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
@@ -15,13 +16,6 @@ export interface MessengerConfig {
   enabled: boolean;
   apiBaseUrl: string;
   token?: string;
-  allowedChats: number[];
-}
-
-export interface MessengerSettingsView {
-  enabled: boolean;
-  apiBaseUrl: string;
-  hasToken: boolean;
   allowedChats: number[];
 }
 

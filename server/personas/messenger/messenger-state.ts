@@ -8,21 +8,11 @@
  * another token starts from the bot's own queue (the key is a hash: no secret on disk twice).
  */
 import { createHash } from 'node:crypto';
+import type { SeenChat } from '../../contract/personas.ts';
 import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
 import type { BotChat } from './bot-api.ts';
 import { isChatId } from './messenger-settings.ts';
-
-export interface SeenChat {
-  id: number;
-  /** The chat's title, or the person's name, or @username. */
-  title: string;
-  type: string;
-  /** The latest text, shortened. */
-  lastText: string;
-  /** ISO time. */
-  at: string;
-}
 
 interface StateDoc {
   bot: string;

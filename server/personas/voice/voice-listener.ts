@@ -24,8 +24,9 @@ import { createSpeakingHold, type SpeakingHold } from './speaking-hold.ts';
 import { createOpenAiTranscriber, type Transcriber } from '../../speech/transcriber.ts';
 import { createVad, DEFAULT_VAD, type Vad } from './vad.ts';
 import type { VoiceConfig } from './voice-settings.ts';
-import { phaseDetail, serviceOf, type LinkState, type Stamped, type VoiceStatus } from './voice-status.ts';
-import { runVoiceTurn, type HeardUtterance, type TurnPhase, type VoiceTurnDeps } from './voice-turn.ts';
+import type { LinkState, Stamped, TurnPhase, VoiceStatus } from '../../contract/personas.ts';
+import { phaseDetail, serviceOf } from './voice-status.ts';
+import { runVoiceTurn, type HeardUtterance, type VoiceTurnDeps } from './voice-turn.ts';
 
 export interface VoiceListenerDeps {
   settings: { current(): VoiceConfig };

@@ -4,6 +4,7 @@
  * transcription key stays here: the view says `hasKey`, never the key, and a key kept across
  * edits only while the endpoint it is sent to stays the same (as the agent's model key).
  */
+import type { VoiceSettingsView } from '../../contract/personas.ts';
 import { badRequest } from '../../errors.ts';
 import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
@@ -16,13 +17,6 @@ export interface VoiceConfig {
   source: string;
   muted: boolean;
   transcription: { baseUrl: string; model: string; language: string; key?: string };
-}
-
-export interface VoiceSettingsView {
-  enabled: boolean;
-  source: string;
-  muted: boolean;
-  transcription: { baseUrl: string; model: string; language: string; hasKey: boolean };
 }
 
 export interface VoiceSettings {

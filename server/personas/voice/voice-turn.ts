@@ -12,8 +12,8 @@ import { pcm16Wav } from '../../speech/wav.ts';
 import type { SpeakingHold } from './speaking-hold.ts';
 import type { Transcriber } from '../../speech/transcriber.ts';
 import { messageOf } from '../../errors.ts';
+import type { TurnPhase } from '../../contract/personas.ts';
 
-export type TurnPhase = 'transcribing' | 'thinking' | 'speaking';
 
 /** What was understood of one utterance, and how long it was (whole seconds, as transcripts count it). */
 export interface HeardUtterance {

@@ -5,7 +5,7 @@
  * too, so they work on every page of the dashboard; the pad lives in its card.
  */
 import { getContext, setContext } from 'svelte';
-import type { EventFrame, ServerFrame } from '../../../../server/contract/index.ts';
+import type { ErrorBody, EventFrame, ServerFrame } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import { createControlApi, type ControlApi } from '../../lib/api/control-api.ts';
 import type { Session } from '../../lib/state/session.svelte.ts';
@@ -91,7 +91,7 @@ export class Controls {
       this.receipts = mergeReceipts(this.receipts, [frame as EventFrame]);
     } else if (frame.type === 'error' && performance.now() - this.#lastJoystickAt < JOYSTICK_ERROR_WINDOW_MS) {
       const { code, error } = frame as { code?: unknown; error?: unknown };
-      this.problems.drive = refusalText({ code: String(code), message: String(error) });
+      this.problems.drive = refusalText({ code: String(code) as ErrorBody['code'], message: String(error) });
     }
   }
 

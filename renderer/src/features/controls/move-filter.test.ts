@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MoveEntry } from '../../lib/api/control-api.ts';
+import type { MoveEntry } from '../../../../server/contract/index.ts';
 import { familyOrder, filterMoves, moveLabel } from './move-filter.ts';
 
 const move = (name: string, family: string): MoveEntry => ({ name, family, dataset: 'emotions', lifecycle: family === 'lifecycle' });

@@ -1,5 +1,5 @@
 /** The move library browser: families in a sensible order, and the search over names. */
-import type { MoveEntry } from '../../lib/api/control-api.ts';
+import type { MoveEntry } from '../../../../server/contract/index.ts';
 
 /** Feelings first, the way an operator reaches for them; lifecycle animations last. */
 const FAMILY_ORDER = ['joy', 'warmth', 'curiosity', 'answers', 'sorrow', 'fear', 'anger', 'dance', 'other', 'lifecycle'];

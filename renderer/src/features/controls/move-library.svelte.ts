@@ -3,9 +3,10 @@
  * copy, fetched once (GET /api/emotions), instead of each asking for it. A failed fetch is kept
  * as the problem to show, and the next load asks again.
  */
-import type { ControlApi, MoveEntry } from '../../lib/api/control-api.ts';
+import type { MoveEntry } from '../../../../server/contract/index.ts';
+import type { ControlApi } from '../../lib/api/control-api.ts';
 
-class MoveLibrary {
+class MoveLibraryStore {
   moves = $state.raw<MoveEntry[] | null>(null);
   problem = $state<string | null>(null);
   #loading: Promise<void> | undefined;
@@ -24,4 +25,4 @@ class MoveLibrary {
   }
 }
 
-export const moveLibrary = new MoveLibrary();
+export const moveLibrary = new MoveLibraryStore();

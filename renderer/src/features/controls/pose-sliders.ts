@@ -4,7 +4,7 @@
  * the height or the roll sends the rest of the current head pose along with it.
  */
 import type { RobotState } from '../../../../server/contract/index.ts';
-import type { LookRequest } from '../../lib/api/control-api.ts';
+import type { LookInput } from '../../../../server/contract/index.ts';
 import { SAFE_RANGE } from './joystick-math.ts';
 
 export type SliderKey = 'z' | 'roll' | 'bodyYaw' | 'antennaRight' | 'antennaLeft';
@@ -44,7 +44,7 @@ export function sliderValue(key: SliderKey, state: PoseState | null): number | n
   return Math.round(raw / step) * step;
 }
 
-export type SliderRequest = { route: 'look'; body: LookRequest } | { route: 'antennas'; right: number; left: number };
+export type SliderRequest = { route: 'look'; body: LookInput } | { route: 'antennas'; right: number; left: number };
 
 /** Slow enough to watch, quick enough not to wait. */
 const SLIDER_MOVE_SECONDS = 0.8;

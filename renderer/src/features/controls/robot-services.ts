@@ -3,7 +3,7 @@
  * mode. Every open dashboard reads them from the same frame, so a stop pressed in one tab shows
  * in all of them (README-control.md, "The latched stop").
  */
-import type { ServiceState } from '../../../../server/contract/index.ts';
+import type { ReelStatus, ServiceState } from '../../../../server/contract/index.ts';
 
 type Services = Record<string, ServiceState> | undefined | null;
 
@@ -29,14 +29,8 @@ export interface ReelView {
   text: string;
 }
 
-/** The reel's entry carries its status fields beside `state` (server/motion/reel.ts). */
-type ReelService = ServiceState & {
-  stepIndex?: number | null;
-  steps?: number;
-  step?: string | null;
-  outcome?: string | null;
-  reason?: string;
-};
+/** The reel's entry carries its status fields beside `state` (server/motion/reel.ts); each is checked before use. */
+type ReelService = ServiceState & Partial<ReelStatus>;
 
 export function reelView(services: Services): ReelView {
   const reel = services?.reel as ReelService | undefined;

@@ -3,12 +3,17 @@
  * diagnostics card calls them, through the session's HTTP client (lib/api does the fetching, with
  * the page's bearer: a plain download link could not carry it). Records are checked at the edge.
  */
+import type { LogLevel } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { HttpClient } from '../../lib/api/http-client.ts';
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export type { LogLevel };
 
+// A record, so the compiler insists on every LogLevel of the contract and nothing else; the order is the card's.
+const LEVELS: Record<LogLevel, true> = { debug: true, info: true, warn: true, error: true };
+export const LOG_LEVELS = Object.keys(LEVELS) as readonly LogLevel[];
+
+/** A LogRecord (server/contract/diagnostics.ts) as the card shows it: the four fields every record has, the rest apart. */
 export interface LogEntry {
   time: string;
   level: LogLevel;

@@ -4,7 +4,7 @@
  * Created by NotificationsCard.svelte; load() runs once the dashboard's credential has proved good.
  */
 import type { PushFailure, BrowserPush } from './browser-push.ts';
-import type { PushApi, PushKind, PushSettings } from './push-api.ts';
+import type { PushApi, PushKind, PushSettingsView } from './push-api.ts';
 import { testNote } from './notifications-format.ts';
 
 export class NotificationsState {
@@ -16,7 +16,7 @@ export class NotificationsState {
   /** False where this page can never subscribe (no HTTPS, no push support). */
   possible = $state(true);
   refusal = $state.raw<{ reason: PushFailure; message: string } | null>(null);
-  settings = $state.raw<PushSettings | null>(null);
+  settings = $state.raw<PushSettingsView | null>(null);
   note = $state('');
   readonly #push: BrowserPush;
   readonly #api: PushApi;

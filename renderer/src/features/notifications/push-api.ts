@@ -3,23 +3,16 @@
  * through the session's HTTP client (lib/api does the fetching). Answers are checked at the edge:
  * the cockpit's shapes are read, not trusted.
  */
+import type { PushKind, PushSettingsPatch, PushSettingsView, SendResult } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { HttpClient } from '../../lib/api/http-client.ts';
 
-export const PUSH_KINDS = ['daemon', 'camera', 'stop', 'agent', 'platform'] as const;
-export type PushKind = (typeof PUSH_KINDS)[number];
+// The shapes are the contract's (server/contract/push.ts); the card takes them from here with the calls.
+export type { PushKind, PushSettingsView, SendResult };
 
-export interface PushSettings {
-  subject: string;
-  kinds: Record<PushKind, boolean>;
-  subscriptions: { total: number; yours: number };
-}
-
-export interface SendResult {
-  sent: number;
-  pruned: number;
-  failed: number;
-}
+// A record, so the compiler insists on every PushKind of the contract and nothing else; the order is the card's.
+const KINDS: Record<PushKind, true> = { daemon: true, camera: true, stop: true, agent: true, platform: true };
+export const PUSH_KINDS = Object.keys(KINDS) as readonly PushKind[];
 
 /** What PushSubscription.toJSON() gives; sent as it is. */
 export interface SubscriptionJson {
@@ -34,17 +27,14 @@ export interface PushApi {
   subscribe(subscription: SubscriptionJson): Promise<ApiResult<unknown>>;
   unsubscribe(endpoint: string): Promise<ApiResult<unknown>>;
   test(): Promise<ApiResult<SendResult>>;
-  settings(): Promise<ApiResult<PushSettings>>;
-  saveSettings(patch: {
-    subject?: string;
-    kinds?: Partial<Record<PushKind, boolean>>;
-  }): Promise<ApiResult<PushSettings>>;
+  settings(): Promise<ApiResult<PushSettingsView>>;
+  saveSettings(patch: PushSettingsPatch): Promise<ApiResult<PushSettingsView>>;
 }
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 const count = (u: unknown): number => (typeof u === 'number' && Number.isInteger(u) && u >= 0 ? u : 0);
 
-export function readSettings(u: unknown): PushSettings | null {
+export function readSettings(u: unknown): PushSettingsView | null {
   if (!isRecord(u) || typeof u.subject !== 'string' || !isRecord(u.kinds)) return null;
   const kinds = u.kinds;
   const subs = isRecord(u.subscriptions) ? u.subscriptions : {};

@@ -18,7 +18,9 @@ const tracking: TrackingStatus = {
   holds: [],
   paused: false,
   engine: 'sim:geometry',
+  weight: 1,
   error: null,
+  reenabled: 0,
 };
 
 const doa: DoaStatus = {
@@ -29,6 +31,7 @@ const doa: DoaStatus = {
   turns: 2,
   windupRefusals: 1,
   sign: { agree: 12, disagree: 1 },
+  lastTurn: null,
   error: null,
 };
 

@@ -3,7 +3,7 @@
  * geometry (seen from above, front up, positive bearings to the robot's left) and the lines
  * that say what tracking and turn-toward-speaker are doing.
  */
-import type { DoaStatus, TrackingHold, TrackingStatus } from '../../lib/api/perception-api.ts';
+import type { DoaStatus, LiveHold, TrackingStatus } from '../../lib/api/perception-api.ts';
 
 export interface HoldLeft {
   name: string;
@@ -12,7 +12,7 @@ export interface HoldLeft {
 }
 
 /** The holds still standing `elapsedMs` after the status that listed them. */
-export function holdsLeft(holds: readonly TrackingHold[], elapsedMs: number): HoldLeft[] {
+export function holdsLeft(holds: readonly LiveHold[], elapsedMs: number): HoldLeft[] {
   const elapsed = Math.max(0, elapsedMs) / 1000;
   return holds
     .map((h) => ({ name: h.name, seconds: h.remaining - elapsed }))

@@ -4,58 +4,17 @@
  * edge, and the calls of the personas card. Secrets go up in a PUT and never come back: the
  * views say hasKey / hasToken.
  */
+import type {
+  MessengerPersonaView,
+  MessengerStatus,
+  PersonasView,
+  SeenChat,
+  Stamped,
+  VoicePersonaView,
+  VoiceStatus,
+} from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { HttpClient } from '../../lib/api/http-client.ts';
-
-export interface Stamped {
-  text: string;
-  at: string;
-}
-
-export interface VoiceView {
-  settings: {
-    enabled: boolean;
-    source: string;
-    muted: boolean;
-    transcription: { baseUrl: string; model: string; language: string; hasKey: boolean };
-  };
-  status: {
-    state: string;
-    detail: string;
-    source: string | null;
-    utterances: number;
-    lastTranscript: Stamped | null;
-    lastError: Stamped | null;
-    retryAt: string | null;
-  };
-}
-
-export interface SeenChat {
-  id: number;
-  title: string;
-  type: string;
-  lastText: string;
-  at: string;
-}
-
-export interface MessengerView {
-  settings: { enabled: boolean; apiBaseUrl: string; hasToken: boolean; allowedChats: number[] };
-  status: {
-    state: string;
-    detail: string;
-    bot: { username: string | null; name: string } | null;
-    pairing: boolean;
-    seenChats: SeenChat[];
-    handled: number;
-    lastError: Stamped | null;
-    retryAt: string | null;
-  };
-}
-
-export interface PersonasView {
-  voice: VoiceView;
-  messenger: MessengerView;
-}
 
 type Rec = Record<string, unknown>;
 const rec = (u: unknown): Rec => (typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Rec) : {});
@@ -67,7 +26,7 @@ const stamped = (u: unknown): Stamped | null => {
   return typeof r.text === 'string' ? { text: r.text, at: str(r.at) } : null;
 };
 
-export function readVoice(u: unknown): VoiceView | null {
+export function readVoice(u: unknown): VoicePersonaView | null {
   const settings = rec(rec(u).settings);
   const status = rec(rec(u).status);
   if (typeof settings.enabled !== 'boolean' || typeof status.state !== 'string') return null;
@@ -85,12 +44,14 @@ export function readVoice(u: unknown): VoiceView | null {
       },
     },
     status: {
-      state: status.state,
+      // Taken as the cockpit sent it: the screens show any state by its detail line.
+      state: status.state as VoiceStatus['state'],
       detail: str(status.detail),
       source: strOrNull(status.source),
       utterances: num(status.utterances),
       lastTranscript: stamped(status.lastTranscript),
       lastError: stamped(status.lastError),
+      failures: num(status.failures),
       retryAt: strOrNull(status.retryAt),
     },
   };
@@ -107,7 +68,7 @@ function readChats(u: unknown): SeenChat[] {
   });
 }
 
-export function readMessenger(u: unknown): MessengerView | null {
+export function readMessenger(u: unknown): MessengerPersonaView | null {
   const settings = rec(rec(u).settings);
   const status = rec(rec(u).status);
   if (typeof settings.enabled !== 'boolean' || typeof status.state !== 'string') return null;
@@ -122,13 +83,14 @@ export function readMessenger(u: unknown): MessengerView | null {
         : [],
     },
     status: {
-      state: status.state,
+      state: status.state as MessengerStatus['state'],
       detail: str(status.detail),
       bot: typeof bot.name === 'string' ? { username: strOrNull(bot.username), name: bot.name } : null,
       pairing: status.pairing === true,
       seenChats: readChats(status.seenChats),
       handled: num(status.handled),
       lastError: stamped(status.lastError),
+      failures: num(status.failures),
       retryAt: strOrNull(status.retryAt),
     },
   };
@@ -142,10 +104,10 @@ export function readPersonas(u: unknown): PersonasView | null {
 
 export interface PersonasApi {
   load(): Promise<ApiResult<PersonasView | null>>;
-  saveVoice(body: object): Promise<ApiResult<VoiceView | null>>;
-  saveMessenger(body: object): Promise<ApiResult<MessengerView | null>>;
-  allowChat(chatId: number): Promise<ApiResult<MessengerView | null>>;
-  removeChat(chatId: number): Promise<ApiResult<MessengerView | null>>;
+  saveVoice(body: object): Promise<ApiResult<VoicePersonaView | null>>;
+  saveMessenger(body: object): Promise<ApiResult<MessengerPersonaView | null>>;
+  allowChat(chatId: number): Promise<ApiResult<MessengerPersonaView | null>>;
+  removeChat(chatId: number): Promise<ApiResult<MessengerPersonaView | null>>;
 }
 
 async function mapped<U>(call: Promise<ApiResult<unknown>>, map: (data: unknown) => U): Promise<ApiResult<U>> {

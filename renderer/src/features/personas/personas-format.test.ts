@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MessengerView } from './personas-api.ts';
+import type { MessengerPersonaView } from '../../../../server/contract/index.ts';
 import {
   chatName,
   messengerBody,
@@ -13,7 +13,7 @@ import {
   waitingChats,
 } from './personas-format.ts';
 
-const messenger = (allowed: number[]): MessengerView => ({
+const messenger = (allowed: number[]): MessengerPersonaView => ({
   settings: { enabled: true, apiBaseUrl: 'https://api.telegram.org', hasToken: true, allowedChats: allowed },
   status: {
     state: 'pairing',
@@ -26,6 +26,7 @@ const messenger = (allowed: number[]): MessengerView => ({
     ],
     handled: 0,
     lastError: null,
+    failures: 0,
     retryAt: null,
   },
 });

@@ -3,7 +3,7 @@
  * waiting to be allowed, and the settings forms as drafts turned into PUT bodies (a secret is
  * sent only when typed, or "" to clear it: omitted keeps the stored one).
  */
-import type { MessengerView, SeenChat, VoiceView } from './personas-api.ts';
+import type { MessengerPersonaView, SeenChat, VoicePersonaView } from '../../../../server/contract/index.ts';
 
 export type SecretAction = 'keep' | 'replace' | 'clear';
 
@@ -37,7 +37,7 @@ export function statusLine(status: { detail: string; state: string; retryAt: str
 }
 
 /** Chats that wrote to the bot and are not allowed yet, newest first. */
-export function waitingChats(view: MessengerView): SeenChat[] {
+export function waitingChats(view: MessengerPersonaView): SeenChat[] {
   return view.status.seenChats.filter((c) => !view.settings.allowedChats.includes(c.id));
 }
 
@@ -47,7 +47,7 @@ export function chatName(id: number, seen: SeenChat[]): string {
   return chat ? `${chat.title} (${id})` : String(id);
 }
 
-export function voiceDraft(settings: VoiceView['settings']): VoiceDraft {
+export function voiceDraft(settings: VoicePersonaView['settings']): VoiceDraft {
   const t = settings.transcription;
   return {
     source: settings.source,
@@ -70,7 +70,7 @@ export function voiceBody(draft: VoiceDraft): object {
   return { source: draft.source.trim(), transcription };
 }
 
-export function messengerDraft(settings: MessengerView['settings']): MessengerDraft {
+export function messengerDraft(settings: MessengerPersonaView['settings']): MessengerDraft {
   return { apiBaseUrl: settings.apiBaseUrl, token: '', tokenAction: 'keep' };
 }
 

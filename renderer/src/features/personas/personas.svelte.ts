@@ -5,7 +5,8 @@
  * their pending and refused states.
  */
 import type { ApiResult } from '../../lib/api/api-result.ts';
-import type { MessengerView, PersonasApi, PersonasView, VoiceView } from './personas-api.ts';
+import type { MessengerPersonaView, PersonasView, VoicePersonaView } from '../../../../server/contract/index.ts';
+import type { PersonasApi } from './personas-api.ts';
 
 export type PendingKey = 'voice' | 'messenger' | `chat:${number}`;
 
@@ -57,7 +58,7 @@ export class Personas {
     );
   }
 
-  #set(part: { voice?: VoiceView; messenger?: MessengerView }): void {
+  #set(part: { voice?: VoicePersonaView; messenger?: MessengerPersonaView }): void {
     if (this.view) this.view = { ...this.view, ...part };
   }
 

@@ -3,13 +3,13 @@
  * checks the enrolment and channel forms make before asking the cockpit (which checks again and
  * has the last word). Firmware and owner-session wording lives in platform-wording.ts.
  */
+import type { ConsolePlatformStatus } from '../../lib/api/platform-api.ts';
 import type {
-  ConsolePlatformStatus,
-  EndpointEnrolInput,
-  EnrolInput,
-  SessionEnrolInput,
-} from '../../lib/api/platform-api.ts';
-import type { PlatformStatus } from '../../../../server/contract/index.ts';
+  PlatformEndpointEnrolBody,
+  PlatformEnrolInput,
+  PlatformSessionEnrolInput,
+  PlatformStatus,
+} from '../../../../server/contract/index.ts';
 import type { Tone } from '../../lib/ui/tone.ts';
 
 export function platformHeadline(status: ConsolePlatformStatus | null): { tone: Tone; label: string } {
@@ -60,7 +60,7 @@ function urlProblem(url: string): string | null {
 }
 
 /** What is missing or malformed in the enrolment form with a device token, or null. */
-export function enrolProblem(input: EnrolInput): string | null {
+export function enrolProblem(input: PlatformEnrolInput): string | null {
   if (input.platformUrl.trim() === '' || input.deviceId.trim() === '' || input.token.trim() === '')
     return 'Fill in the platform URL, the device id and the device token.';
   return urlProblem(input.platformUrl);
@@ -70,7 +70,7 @@ export function enrolProblem(input: EnrolInput): string | null {
 export const DEVICE_NAME_MAX = 64;
 
 /** What is missing or malformed in the enrolment form with a session token, or null. */
-export function sessionEnrolProblem(input: Omit<SessionEnrolInput, 'keepSession'>): string | null {
+export function sessionEnrolProblem(input: Omit<PlatformSessionEnrolInput, 'keepSession'>): string | null {
   if (input.platformUrl.trim() === '' || input.sessionToken.trim() === '' || input.name.trim() === '')
     return 'Fill in the platform URL, the session token and a name for this robot.';
   if (input.name.trim().length > DEVICE_NAME_MAX) return `The name is at most ${DEVICE_NAME_MAX} characters.`;
@@ -81,7 +81,7 @@ export function sessionEnrolProblem(input: Omit<SessionEnrolInput, 'keepSession'
  * What is missing or malformed in the endpoint form, or null. The platform dials only https on a
  * public host name; the client checks that host precisely, the form only the scheme.
  */
-export function endpointEnrolProblem(input: EndpointEnrolInput): string | null {
+export function endpointEnrolProblem(input: PlatformEndpointEnrolBody): string | null {
   if (Object.values(input).some((v) => v.trim() === ''))
     return 'Fill in the platform URL, the session token, a name and the address the platform should dial.';
   if (input.name.trim().length > DEVICE_NAME_MAX) return `The name is at most ${DEVICE_NAME_MAX} characters.`;

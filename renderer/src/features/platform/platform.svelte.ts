@@ -4,18 +4,20 @@
  * refused states, and the platform's notices as toasts (plus a system notification where the
  * person has allowed them; the page never asks on its own).
  */
-import type { ServerFrame } from '../../../../server/contract/index.ts';
+import type {
+  PlatformEndpointEnrolBody,
+  PlatformEndpointEnrolled,
+  PlatformEnrolInput,
+  PlatformNotice,
+  PlatformSessionEnrolInput,
+  ServerFrame,
+} from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import {
   readNotice,
   readPlatformStatus,
   type ConsolePlatformStatus,
-  type EndpointEnrolInput,
-  type EndpointEnrolled,
-  type EnrolInput,
   type PlatformApi,
-  type PlatformNotice,
-  type SessionEnrolInput,
 } from '../../lib/api/platform-api.ts';
 
 export interface Toast extends PlatformNotice {
@@ -39,7 +41,7 @@ export class Platform {
   toasts = $state.raw<Toast[]>([]);
   permission = $state<NoticePermission>(browserPermission());
   /** The endpoint device created from this page, until the page is reloaded. */
-  endpoint = $state.raw<EndpointEnrolled | null>(null);
+  endpoint = $state.raw<PlatformEndpointEnrolled | null>(null);
   readonly #api: PlatformApi;
   #nextToast = 1;
   #timers: ReturnType<typeof setTimeout>[] = [];
@@ -62,12 +64,12 @@ export class Platform {
   }
 
   /** The token is the caller's to forget; this only forwards it once. */
-  enrol(input: EnrolInput): Promise<boolean> {
+  enrol(input: PlatformEnrolInput): Promise<boolean> {
     return this.#run('Enrolling', () => this.#api.enrol(input));
   }
 
   /** As enrol: the session token is the caller's to forget. */
-  enrolWithSession(input: SessionEnrolInput): Promise<boolean> {
+  enrolWithSession(input: PlatformSessionEnrolInput): Promise<boolean> {
     return this.#run('Enrolling', () => this.#api.enrolWithSession(input));
   }
 
@@ -98,7 +100,7 @@ export class Platform {
   }
 
   /** As enrol: the session token is the caller's to forget. */
-  async enrolEndpoint(input: EndpointEnrolInput): Promise<boolean> {
+  async enrolEndpoint(input: PlatformEndpointEnrolBody): Promise<boolean> {
     this.pending = 'Adding the endpoint';
     this.problem = '';
     const result = await this.#api.enrolEndpoint(input);

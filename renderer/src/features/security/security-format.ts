@@ -1,5 +1,5 @@
 /** Dates, countdowns and the session line of the security page. */
-import type { AuthStatus } from '../../lib/api/auth-api.ts';
+import type { AuthStatus } from '../../../../server/contract/index.ts';
 
 /** "21 Nov 2026, 06:01", or "never" for a passkey not used yet. */
 export function formatWhen(iso: string | null, locale?: string, timeZone?: string): string {

@@ -2,20 +2,14 @@
  * The security page's state: how this browser is signed in, the enrolled passkeys (owner only),
  * and the actions on them. Created by SecurityPage.svelte and handed to its parts.
  */
-import {
-  deletePasskey,
-  getAuthStatus,
-  listPasskeys,
-  renamePasskey,
-  type AuthStatus,
-  type PasskeyInfo,
-} from '../../lib/api/auth-api.ts';
+import { deletePasskey, getAuthStatus, listPasskeys, renamePasskey } from '../../lib/api/auth-api.ts';
+import type { AuthStatus, PublicCredential } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { Session } from '../../lib/state/session.svelte.ts';
 
 export class SecurityState {
   status = $state.raw<AuthStatus | null>(null);
-  passkeys = $state.raw<PasskeyInfo[] | null>(null);
+  passkeys = $state.raw<PublicCredential[] | null>(null);
   problem = $state<string | null>(null);
   readonly session: Session;
 

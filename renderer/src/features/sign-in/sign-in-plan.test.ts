@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AuthStatus } from '../../lib/api/auth-api.ts';
+import type { AuthStatus } from '../../../../server/contract/index.ts';
 import { isIpHostname, signInPlan, type PlanInput } from './sign-in-plan.ts';
 
 const status = (patch: Partial<AuthStatus> = {}): AuthStatus => ({

@@ -4,7 +4,7 @@
  * over plain http (except on localhost) and on raw IP addresses, so those pages say why and keep
  * the owner token.
  */
-import type { AuthStatus } from '../../lib/api/auth-api.ts';
+import type { AuthStatus } from '../../../../server/contract/index.ts';
 
 /** Why passkeys cannot be used on this page; null when they can. */
 export type PasskeyBlock = 'ip-host' | 'insecure' | 'unsupported' | null;

@@ -26,7 +26,7 @@ describe('signInPrompt', () => {
 });
 
 describe('enrolProblem', () => {
-  const forbidden = { code: 'AUTH_FORBIDDEN', message: 'enrolment closed' };
+  const forbidden = { code: 'AUTH_FORBIDDEN' as const, message: 'enrolment closed' };
   it('explains a refusal for the way the enrolment was attempted', () => {
     expect(enrolProblem('pairing', forbidden)).toMatch(/expired or was already used/);
     expect(enrolProblem('token', forbidden)).toMatch(/refused this enrolment token/);

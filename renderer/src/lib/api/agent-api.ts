@@ -3,46 +3,30 @@
  * the model settings under /api/console/agent. Log rows arrive from the cockpit as JSON and are
  * checked here before any screen reads them. The settings view never carries the key.
  */
+import type {
+  AgentLogRow,
+  AgentRole,
+  AskStatus,
+  ConnectionTestResult,
+  ModelSettingsInput,
+  ModelSettingsView,
+  ProviderChoice,
+  ToolRecord,
+} from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
 
-import type { AgentLogRow, AgentRole, ToolRecord } from '../../../../server/contract/agent.ts';
-
-export type { AgentLogRow, AgentRole, ToolRecord };
-
-export interface AskStatus {
-  running: boolean;
-  prompt: string | null;
-  answer: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-  rowId: number | null;
-}
-
-export type ProviderChoice = 'none' | 'openai' | 'anthropic' | 'platform';
-
-export interface ModelSettingsView {
-  provider: ProviderChoice;
-  baseUrl: string;
-  model: string;
-  hasKey: boolean;
-  /** env: ROBOT_MODEL_* decide and the dashboard cannot edit. */
-  source: 'env' | 'dashboard';
-  editable: boolean;
-  /** Why the agent cannot run with these settings; absent when it can. */
-  problem?: string;
-}
-
-/** PUT and test body: `key` omitted keeps the stored key (same provider and server), '' clears it. */
-export interface ModelSettingsInput {
-  provider: ProviderChoice;
-  baseUrl?: string;
-  model?: string;
-  key?: string;
-}
-
-export type ConnectionTestResult = { ok: true; model: string; latencyMs: number } | { ok: false; error: string };
+// The shapes are the contract's (server/contract/); screens take them from here with the calls.
+export type {
+  AgentLogRow,
+  AgentRole,
+  AskStatus,
+  ConnectionTestResult,
+  ModelSettingsInput,
+  ModelSettingsView,
+  ProviderChoice,
+  ToolRecord,
+};
 
 export const ASK_MAX_CHARS = 4000;
 const ROLES: readonly string[] = ['user', 'assistant', 'tool', 'reasoning'];

@@ -3,53 +3,20 @@
  * millimetres, seconds. The browser adds the same-origin `Origin` header to every POST itself,
  * which a passkey session needs for control routes.
  */
-import type { EventFrame, MotorMode } from '../../../../server/contract/index.ts';
+import type {
+  ClampNote,
+  EventFrame,
+  LookInput,
+  MotorMode,
+  MoveLibrary,
+  ReelStatus,
+} from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
-
-/** A recorded move of GET /api/emotions. */
-export interface MoveEntry {
-  name: string;
-  dataset: string;
-  family: string;
-  /** Lifecycle animations (sleep, wake) that park the head oddly. */
-  lifecycle: boolean;
-}
-
-export interface MoveLibrary {
-  moves: MoveEntry[];
-  families: Record<string, string[]>;
-}
-
-/** Body of /api/control/look: every head field given forms an absolute pose (omitted = 0). */
-export interface LookRequest {
-  yaw?: number;
-  pitch?: number;
-  roll?: number;
-  x?: number;
-  y?: number;
-  z?: number;
-  body_yaw?: number;
-  duration?: number;
-}
-
-export interface ClampNote {
-  requested: number;
-  applied: number;
-}
 
 export interface MoveAnswer {
   uuid?: string;
   clamped?: Record<string, ClampNote>;
-}
-
-export interface ReelStatus {
-  running: boolean;
-  step: string | null;
-  stepIndex: number | null;
-  steps: number;
-  outcome: string | null;
-  reason?: string;
 }
 
 /** The latch always holds; `daemon.ok` false means the robot did not confirm it stopped moving. */
@@ -59,7 +26,7 @@ export interface StopAnswer {
 }
 
 export interface ControlApi {
-  look(body: LookRequest): Promise<ApiResult<MoveAnswer>>;
+  look(body: LookInput): Promise<ApiResult<MoveAnswer>>;
   antennas(right: number, left: number): Promise<ApiResult<MoveAnswer>>;
   home(): Promise<ApiResult<MoveAnswer>>;
   express(name: string): Promise<ApiResult<MoveAnswer>>;

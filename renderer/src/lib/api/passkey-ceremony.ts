@@ -10,7 +10,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import type { ApiResult } from './api-result.ts';
-import type { PasskeyInfo } from './auth-api.ts';
+import type { PublicCredential } from '../../../../server/contract/index.ts';
 import type { HttpClient } from './http-client.ts';
 import { ceremonyFailure, type Ceremony } from './passkey-errors.ts';
 
@@ -23,7 +23,7 @@ export interface EnrolRequest {
 }
 
 export interface Enrolled {
-  credential: PasskeyInfo;
+  credential: PublicCredential;
   sessionExpiresAt: number;
 }
 

@@ -1,5 +1,5 @@
 /** What the browser's WebAuthn refusals mean for the person in front of it. */
-import type { ApiFailure } from './api-result.ts';
+import type { ApiFailure, DashboardFailureCode } from './api-result.ts';
 
 export type Ceremony = 'register' | 'login';
 
@@ -7,7 +7,12 @@ export type Ceremony = 'register' | 'login';
 export function ceremonyFailure(error: unknown, ceremony: Ceremony): ApiFailure {
   const name = typeof error === 'object' && error !== null ? String((error as { name?: unknown }).name) : '';
   const code = typeof error === 'object' && error !== null ? String((error as { code?: unknown }).code) : '';
-  const fail = (failCode: string, message: string): ApiFailure => ({ ok: false, status: 0, code: failCode, message });
+  const fail = (failCode: DashboardFailureCode, message: string): ApiFailure => ({
+    ok: false,
+    status: 0,
+    code: failCode,
+    message,
+  });
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' || name === 'InvalidStateError') {
     return fail('PASSKEY_EXISTS', 'This device already holds a passkey for this robot. Sign in with it instead.');
   }

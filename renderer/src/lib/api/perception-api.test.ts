@@ -24,7 +24,9 @@ describe('readTracking', () => {
       holds: [{ name: 'look', remaining: 1.4 }],
       paused: true,
       engine: 'daemon:yunet',
+      weight: 0,
       error: null,
+      reenabled: 0,
     });
   });
 
@@ -46,8 +48,16 @@ describe('readDoa', () => {
       turns: 2,
       windupRefusals: 0,
       sign: { agree: 0, disagree: 0 },
+      lastTurn: null,
       error: null,
     });
     expect(readDoa([])).toBeNull();
+  });
+
+  it('reads the last turn, and drops one without its numbers', () => {
+    const plan = { headYaw: 30, bodyYaw: null, pitch: -5 };
+    const lastTurn = { at: '2026-01-01T00:00:00.000Z', bearing: 30.5, plan };
+    expect(readDoa({ enabled: true, lastTurn })?.lastTurn).toEqual(lastTurn);
+    expect(readDoa({ enabled: true, lastTurn: { ...lastTurn, plan: { headYaw: 'left' } } })?.lastTurn).toBeNull();
   });
 });

@@ -3,51 +3,18 @@
  * shapes as the dashboard reads them, checked at the edge because the state frame types
  * `tracking` as unknown, and the calls of the perception card. None of these is a control route.
  */
+import type { DoaStatus, HoldAnswer, LiveHold, TrackingStatus } from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
 
-export interface TrackingHold {
-  name: string;
-  /** Seconds left when the status was made. */
-  remaining: number;
-}
-
-export interface TrackingStatus {
-  enabled: boolean;
-  detected: boolean;
-  /** Face centre in the head camera picture, −1..1 (x right, y down); null without a face. */
-  x: number | null;
-  y: number | null;
-  holds: TrackingHold[];
-  /** Enabled, and a hold has paused it. */
-  paused: boolean;
-  engine: string;
-  error: string | null;
-}
-
-export interface DoaStatus {
-  enabled: boolean;
-  /** Degrees from straight ahead, positive to the robot's left; null before any reading. */
-  bearing: number | null;
-  speech: boolean;
-  /** Why the robot is not turning now; null right after a turn. */
-  why: string | null;
-  turns: number;
-  windupRefusals: number;
-  sign: { agree: number; disagree: number };
-  error: string | null;
-}
-
-export interface HoldAnswer {
-  hold: { name: string; on: boolean; ttl?: number; active: boolean; requested?: number };
-  tracking: TrackingStatus;
-}
+// The shapes are the contract's (server/contract/perception.ts); the card takes them from here with the calls.
+export type { DoaStatus, HoldAnswer, LiveHold, TrackingStatus };
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 const num = (u: unknown): number | null => (typeof u === 'number' && Number.isFinite(u) ? u : null);
 const text = (u: unknown): string | null => (typeof u === 'string' ? u : null);
 
-function readHolds(u: unknown): TrackingHold[] {
+function readHolds(u: unknown): LiveHold[] {
   if (!Array.isArray(u)) return [];
   return u.flatMap((h) => {
     if (!isRecord(h) || typeof h.name !== 'string') return [];
@@ -66,8 +33,18 @@ export function readTracking(u: unknown): TrackingStatus | null {
     holds: readHolds(u.holds),
     paused: u.paused === true,
     engine: text(u.engine) ?? '',
+    weight: num(u.weight),
     error: text(u.error),
+    reenabled: num(u.reenabled) ?? 0,
   };
+}
+
+/** The last turn toward a speaker; null when absent or unreadable. */
+function readLastTurn(u: unknown): DoaStatus['lastTurn'] {
+  if (!isRecord(u) || typeof u.at !== 'string' || !isRecord(u.plan)) return null;
+  const [bearing, headYaw, pitch] = [num(u.bearing), num(u.plan.headYaw), num(u.plan.pitch)];
+  if (bearing === null || headYaw === null || pitch === null) return null;
+  return { at: u.at, bearing, plan: { headYaw, bodyYaw: num(u.plan.bodyYaw), pitch } };
 }
 
 /** The DoA status of GET /api/doa or a `doa` frame; null if it is none. */
@@ -82,6 +59,7 @@ export function readDoa(u: unknown): DoaStatus | null {
     turns: num(u.turns) ?? 0,
     windupRefusals: num(u.windupRefusals) ?? 0,
     sign: { agree: num(sign.agree) ?? 0, disagree: num(sign.disagree) ?? 0 },
+    lastTurn: readLastTurn(u.lastTurn),
     error: text(u.error),
   };
 }

@@ -9,60 +9,20 @@ import type {
   FirmwareState,
   FirmwareStatus,
   HaltReason,
+  PlatformEndpointEnrolBody,
+  PlatformEndpointEnrolled,
+  PlatformEnrolInput,
+  PlatformNotice,
+  PlatformSessionEnrolInput,
   PlatformStatusView,
+  PlatformUnavailable,
   TokenNotice,
 } from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
 
-/** GET /api/console/platform on a cockpit with no platform client wired in. */
-export interface PlatformUnavailable {
-  available: false;
-  enrolled: false;
-}
-
 /** What the card shows: the cockpit's status view, or that this cockpit has no platform client. */
 export type ConsolePlatformStatus = PlatformStatusView | PlatformUnavailable;
-
-export interface PlatformNotice {
-  title: string;
-  body: string;
-  tag: string;
-  url: string;
-}
-
-export interface EnrolInput {
-  platformUrl: string;
-  deviceId: string;
-  token: string;
-}
-
-/** POST /api/console/platform/enrol-session: the platform creates the device from the owner's token. */
-export interface SessionEnrolInput {
-  platformUrl: string;
-  sessionToken: string;
-  /** The device's name on the platform, 1–64 characters. */
-  name: string;
-  /** Also keep the token as the owner session, so the robot's agent can reach the owner's other devices. */
-  keepSession: boolean;
-}
-
-/** POST /api/console/platform/enrol-endpoint: the platform dials this robot at `url`. */
-export interface EndpointEnrolInput {
-  platformUrl: string;
-  sessionToken: string;
-  name: string;
-  /** The robot's own address as the platform reaches it: https on a public host name. */
-  url: string;
-}
-
-/** The endpoint device the platform created; the cockpit keeps no record of it. */
-export interface EndpointEnrolled {
-  platformUrl: string;
-  deviceId: string;
-  /** The origin the platform dials. */
-  url: string;
-}
 
 /** At least one of them (the route refuses an empty body). */
 export type FirmwareChoices =
@@ -172,7 +132,7 @@ export function readNotice(u: unknown): PlatformNotice | null {
 }
 
 /** The answer of enrol-endpoint; null when it is not one. */
-export function readEndpointEnrolled(u: unknown): EndpointEnrolled | null {
+export function readEndpointEnrolled(u: unknown): PlatformEndpointEnrolled | null {
   const e = rec(rec(u)?.endpoint);
   const platformUrl = str(e?.platformUrl);
   const deviceId = str(e?.deviceId);
@@ -184,8 +144,8 @@ type StatusResult = Promise<ApiResult<ConsolePlatformStatus | null>>;
 
 export interface PlatformApi {
   status(): StatusResult;
-  enrol(input: EnrolInput): StatusResult;
-  enrolWithSession(input: SessionEnrolInput): StatusResult;
+  enrol(input: PlatformEnrolInput): StatusResult;
+  enrolWithSession(input: PlatformSessionEnrolInput): StatusResult;
   connect(): StatusResult;
   disconnect(): StatusResult;
   forget(): StatusResult;
@@ -196,7 +156,7 @@ export interface PlatformApi {
   /** After a rotation: a new device token through the stored owner session. */
   adopt(): StatusResult;
   /** Creates this robot as an endpoint device; the cockpit supplies the bearer the platform presents. */
-  enrolEndpoint(input: EndpointEnrolInput): Promise<ApiResult<EndpointEnrolled | null>>;
+  enrolEndpoint(input: PlatformEndpointEnrolBody): Promise<ApiResult<PlatformEndpointEnrolled | null>>;
 }
 
 /**

@@ -32,7 +32,7 @@ describe('verifyToken', () => {
     [0, 'unreachable'],
     [500, 'failed'],
   ])('maps status %i to %s', async (status, verdict) => {
-    const client = clientAnswering({ ok: false, status, code: 'X', message: 'm' });
+    const client = clientAnswering({ ok: false, status, code: `HTTP_${status}`, message: 'm' });
     await expect(verifyToken(client, 't')).resolves.toMatchObject({ verdict });
   });
 });
