@@ -237,6 +237,29 @@ test.describe('at test speed', () => {
   });
 });
 
+test('a move played to its end shows its length on the Moves page', async ({ page, cockpit }) => {
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const tabs = page.getByRole('navigation', { name: 'Pages' });
+  await tabs.getByRole('link', { name: 'Moves' }).click();
+  const moves = page.getByRole('list', { name: 'Moves' });
+  const length = moves.getByLabel('Length of yes 1');
+  await expect(length).toHaveText('');
+  await expect(page.getByText(/length shows once it has played here/)).toBeVisible();
+  await moves.getByRole('button', { name: 'yes 1', exact: true }).click();
+  // The cockpit learns the length when the daemon says the move completed.
+  const learned = async () => {
+    const library = (await api(cockpit.url, '/api/emotions', { token: cockpit.token })).body as {
+      moves: { name: string; seconds: number | null }[];
+    };
+    return library.moves.find((m) => m.name === 'yes1')?.seconds ?? null;
+  };
+  await expect.poll(learned).not.toBeNull();
+  // Opened again, the page asks for the library again and shows it.
+  await tabs.getByRole('link', { name: 'Cockpit' }).click();
+  await tabs.getByRole('link', { name: 'Moves' }).click();
+  await expect(length).toHaveText(/^\d+(\.\d)? s$/);
+});
+
 test('the controls fit a phone and a laptop, with the STOP always in reach', async ({ page, cockpit }, testInfo) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await openDashboard(page, cockpit.url, cockpit.token);

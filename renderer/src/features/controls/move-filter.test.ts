@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import type { MoveEntry } from '../../../../server/contract/index.ts';
-import { familyOrder, filterMoves, moveLabel } from './move-filter.ts';
+import { familyOrder, filterMoves, formatLength, moveLabel } from './move-filter.ts';
 
-const move = (name: string, family: string): MoveEntry => ({ name, family, dataset: 'emotions', lifecycle: family === 'lifecycle' });
-const library = [move('amazed1', 'joy'), move('no_excited1', 'answers'), move('yes1', 'answers'), move('dance_groove', 'dance'), move('sleep1', 'lifecycle')];
+const move = (name: string, family: string): MoveEntry => ({
+  name,
+  family,
+  dataset: 'emotions',
+  lifecycle: family === 'lifecycle',
+  seconds: null,
+});
+const library = [
+  move('amazed1', 'joy'),
+  move('no_excited1', 'answers'),
+  move('yes1', 'answers'),
+  move('dance_groove', 'dance'),
+  move('sleep1', 'lifecycle'),
+];
 
 describe('familyOrder', () => {
   it('puts feelings first, unknown families before lifecycle, no duplicates', () => {
-    expect(familyOrder(['lifecycle', 'dance', 'zany', 'joy', 'answers', 'joy'])).toEqual(['joy', 'answers', 'dance', 'zany', 'lifecycle']);
+    expect(familyOrder(['lifecycle', 'dance', 'zany', 'joy', 'answers', 'joy'])).toEqual([
+      'joy',
+      'answers',
+      'dance',
+      'zany',
+      'lifecycle',
+    ]);
   });
 });
 
@@ -29,5 +47,14 @@ describe('filterMoves', () => {
     expect(filterMoves(library, 'joy', null).map((m) => m.name)).toEqual(['amazed1']);
     expect(filterMoves(library, 'groove', 'joy')).toEqual([]);
     expect(filterMoves(library, '  ', null)).toHaveLength(5);
+  });
+});
+
+describe('formatLength', () => {
+  it('gives tenths under ten seconds, whole seconds above, nothing while unknown', () => {
+    expect(formatLength(2.345)).toBe('2.3 s');
+    expect(formatLength(9.96)).toBe('10 s');
+    expect(formatLength(12.4)).toBe('12 s');
+    expect(formatLength(null)).toBe('');
   });
 });

@@ -2,7 +2,18 @@
 import type { MoveEntry } from '../../../../server/contract/index.ts';
 
 /** Feelings first, the way an operator reaches for them; lifecycle animations last. */
-const FAMILY_ORDER = ['joy', 'warmth', 'curiosity', 'answers', 'sorrow', 'fear', 'anger', 'dance', 'other', 'lifecycle'];
+const FAMILY_ORDER = [
+  'joy',
+  'warmth',
+  'curiosity',
+  'answers',
+  'sorrow',
+  'fear',
+  'anger',
+  'dance',
+  'other',
+  'lifecycle',
+];
 
 export function familyOrder(families: Iterable<string>): string[] {
   const rank = (family: string) => {
@@ -28,4 +39,11 @@ export function filterMoves(moves: readonly MoveEntry[], query: string, family: 
     const haystack = `${moveLabel(move.name)} ${move.family}`.toLowerCase();
     return words.every((word) => haystack.includes(word));
   });
+}
+
+/** A move's length for the list: "2.3 s", "12 s" from ten seconds up, "" while unknown. */
+export function formatLength(seconds: number | null): string {
+  if (seconds === null) return '';
+  const tenths = Math.round(seconds * 10) / 10;
+  return tenths >= 10 ? `${Math.round(seconds)} s` : `${tenths.toFixed(1)} s`;
 }

@@ -1,7 +1,8 @@
 /**
  * The recorded-move library as shared reactive state: the quick bar and the Moves page read one
  * copy, fetched once (GET /api/emotions), instead of each asking for it. A failed fetch is kept
- * as the problem to show, and the next load asks again.
+ * as the problem to show, and the next load asks again. The Moves page asks again each time it
+ * opens (refresh), so lengths learned from plays since show up; the list stays while it asks.
  */
 import type { MoveEntry } from '../../../../server/contract/index.ts';
 import type { ControlApi } from '../../lib/api/control-api.ts';
@@ -22,6 +23,12 @@ class MoveLibraryStore {
       }
     });
     return this.#loading;
+  }
+
+  /** Asks again, keeping the current list on screen until the answer comes. */
+  refresh(api: Pick<ControlApi, 'moves'>): Promise<void> {
+    this.#loading = undefined;
+    return this.load(api);
   }
 }
 
