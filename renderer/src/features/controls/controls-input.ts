@@ -5,9 +5,22 @@
  */
 import { isTypingTarget, keyDrive, keyRates, type KeyDrive } from './key-bindings.ts';
 import { ZERO_RATES, stickRates } from './joystick-math.ts';
-import type { Controls } from './controls.svelte.ts';
+import type { JoystickDriver } from './joystick-driver.ts';
 
-export function listenForKeys(controls: Controls, target: Window = window): () => void {
+/**
+ * What the page-wide inputs drive: the slice of the operator controls (controls.svelte.ts) they
+ * use, declared here so that module can wire these listeners without the two importing each other.
+ */
+export interface InputTarget {
+  readonly joystick: Pick<JoystickDriver, 'set'>;
+  readonly latched: boolean;
+  readonly keyboard: boolean;
+  readonly driveShown: boolean;
+  gamepad: string | null;
+  stop(): Promise<void>;
+}
+
+export function listenForKeys(controls: InputTarget, target: Window = window): () => void {
   const held = new Map<string, KeyDrive>();
   const update = () => controls.joystick.set('keys', keyRates(held.values()));
 
@@ -46,7 +59,7 @@ export function listenForKeys(controls: Controls, target: Window = window): () =
 }
 
 /** Polls the first connected gamepad (the Gamepad API has no events for stick movement). */
-export function listenForGamepads(controls: Controls, target: Window = window): () => void {
+export function listenForGamepads(controls: InputTarget, target: Window = window): () => void {
   let frame: number | null = null;
 
   function poll(): void {
