@@ -64,6 +64,9 @@ describe('the cycle check on a planted fixture', () => {
     const folders = folderGraph(files, fixtureRoots);
     const cycles = cyclesOf(folders);
     expect(cycles).toEqual([['src/a', 'src/b', 'src/a']]);
-    expect(witnesses(files, fixtureRoots, cycles[0] ?? [])).toEqual(['src/a/one.ts -> src/b/two.ts', 'src/b/two.ts -> src/a/three.ts']);
+    expect(witnesses(files, fixtureRoots, cycles[0] ?? [])).toEqual([
+      'src/a/one.ts -> src/b/two.ts',
+      'src/b/two.ts -> src/a/three.ts',
+    ]);
   });
 });

@@ -30,7 +30,12 @@ export function listenForKeys(controls: InputTarget, target: Window = window): (
       if (!controls.latched) void controls.stop();
       return;
     }
-    if (!controls.keyboard || !controls.driveShown || isTypingTarget(event.target instanceof Element ? event.target : null)) return;
+    if (
+      !controls.keyboard ||
+      !controls.driveShown ||
+      isTypingTarget(event.target instanceof Element ? event.target : null)
+    )
+      return;
     const drive = keyDrive(event);
     if (!drive) return;
     event.preventDefault();
