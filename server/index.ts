@@ -57,6 +57,7 @@ export type { KeptRecording } from './contract/recordings.ts';
 export type { Health } from './contract/health.ts';
 export type { ServiceState } from './contract/state.ts';
 export type { CredentialKind } from './contract/ws.ts';
+export { messageOf } from './errors.ts';
 export { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
 export { PEER_HEALTH_SOURCES } from './http/security-headers.ts';
 

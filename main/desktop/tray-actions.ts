@@ -3,7 +3,7 @@
  * call (server/motion/control.ts), as credential 'local-window', so the stop latch, the motion
  * arbiter and the event receipts treat the tray exactly like the dashboard in the window.
  */
-import type { CredentialKind, Recorder } from '../../server/index.ts';
+import { messageOf, type CredentialKind, type Recorder } from '../../server/index.ts';
 import { TRAY_SAVE_MINUTES, type TrayAction } from './tray-model.ts';
 
 /** The tray acts as the desktop window does. */
@@ -98,10 +98,6 @@ async function perform(action: TrayAction, deps: TrayDeps, checked: boolean): Pr
     case 'quit':
       return deps.quit();
   }
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Keeps the last `minutes` of the ring, fewer when the ring itself is shorter (the server side of the tray's save). */

@@ -15,7 +15,7 @@ import type {
   StoreApp,
 } from '../contract/apps.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
-import { AppError, badRequest } from '../errors.ts';
+import { AppError, badRequest, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createStatusPoll, type StatusPoll } from './app-status-poll.ts';
 import { createJobTracker, type JobTracker } from './job-tracker.ts';
@@ -69,7 +69,6 @@ export function appName(value: unknown): string {
   return value;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createAppsService(deps: AppsDeps): AppsService {
   const apps = deps.daemon.apps;
