@@ -5,6 +5,7 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import type { Config } from '../config.ts';
+import type { HealthFrame, StateFrame } from '../contract/ws.ts';
 import { accessGate, type GateDeps } from '../http/access-gate.ts';
 import { errorHandler } from '../http/error-handler.ts';
 import { onResponseError, refuseMalformed } from '../http/malformed-request.ts';
@@ -121,8 +122,8 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     handlers: {
       '/ws': (client) => {
         const state = deps.robot.state();
-        if (state) client.send({ type: 'state', ...state });
-        client.send({ type: 'health', ...deps.robot.health() });
+        if (state) client.send({ type: 'state', ...state } satisfies StateFrame);
+        client.send({ type: 'health', ...deps.robot.health() } satisfies HealthFrame);
         deps.onSocket?.(client);
       },
     },

@@ -5,6 +5,7 @@
  * A stale state keeps flowing with its presence and age: the dashboard shows how old it is
  * rather than freezing silently.
  */
+import type { HealthFrame } from '../contract/ws.ts';
 import type { WsHub } from '../http/ws-hub.ts';
 import type { RobotCore } from './robot-core.ts';
 
@@ -46,6 +47,7 @@ export function startStateBroadcast(robot: RobotCore, hub: WsHub, hz: number): (
     const json = robot.stateJson();
     // The cached state serialised once, with the frame type spliced in front of its members.
     if (json) hub.broadcast('/ws', `{"type":"state",${json.slice(1)}`);
-    if (ticks++ % perSecond === 0) hub.broadcast('/ws', JSON.stringify({ type: 'health', ...robot.health() }));
+    if (ticks++ % perSecond === 0)
+      hub.broadcast('/ws', JSON.stringify({ type: 'health', ...robot.health() } satisfies HealthFrame));
   });
 }
