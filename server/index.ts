@@ -19,6 +19,7 @@ import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
 import { discoveryRoutes } from './desktop/routes/discovery-routes.ts';
 import { createDiscovery, type Discovery, type DiscoveryOptions } from './discovery/index.ts';
 import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
+import type { HealthSampleFrame } from './contract/health.ts';
 import type { PlatformNotice } from './contract/platform-enrol.ts';
 import { busyReason } from './desktop/robot-busy.ts';
 import type { FleetTurnAnswer, FleetTurnInput } from './agent/fleet-chat.ts';
@@ -214,7 +215,11 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     features.bindBroadcast((frame) => app.hub.broadcast('/ws', frame));
     features.push.bindViewers(() => app.hub.clients('/ws').size);
     // Straight to the hub, not through the features' broadcast: a sample is no receipt to record.
-    cleanup.push(history.onSample((sample) => app.hub.broadcast('/ws', { type: 'health_sample', sample })));
+    cleanup.push(
+      history.onSample((sample) =>
+        app.hub.broadcast('/ws', { type: 'health_sample', sample } satisfies HealthSampleFrame),
+      ),
+    );
     robot.start();
     cleanup.push(() => features.stop());
     await features.start();

@@ -7,16 +7,14 @@
  * (docs/architecture.md, "Configuration and persistence"), so a restart reloads every finished row.
  */
 import { systemClock, type TimerClock } from '../clock.ts';
+import type { AgentLogFrame } from '../contract/ws.ts';
 import type { Log } from '../log.ts';
 import { createJsonLines, type JsonLines } from '../store/json-lines.ts';
 import { capJson, capText, validateRow, type AgentLogRow, type NewRow, type RowPatch } from './log-row.ts';
 
 export type { AgentLogRow, AgentRole, ToolRecord } from './log-row.ts';
 
-export interface AgentLogFrame {
-  type: 'agent_log';
-  row: AgentLogRow;
-}
+export type { AgentLogFrame } from '../contract/ws.ts';
 
 export interface RowHandle {
   readonly id: number;

@@ -5,6 +5,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { AppLogFrame } from '../contract/apps.ts';
+import type { AppLogsFrame, ErrorFrame } from '../contract/ws.ts';
 import { appName } from './apps-service.ts';
 import type { AppLogStream } from './app-log-stream.ts';
 
@@ -31,7 +32,11 @@ export function appLogsSocketHandler(
       return;
     }
     if (typeof message.on !== 'boolean') {
-      client.send({ type: 'error', code: 'BAD_REQUEST', error: 'app_logs: "on" must be true or false' });
+      client.send({
+        type: 'error',
+        code: 'BAD_REQUEST',
+        error: 'app_logs: "on" must be true or false',
+      } satisfies ErrorFrame);
       return;
     }
     stop(ws);
@@ -42,6 +47,6 @@ export function appLogsSocketHandler(
       watching.set(ws, { app, stop: unwatch });
       ws.once('close', () => stop(ws));
     }
-    client.send({ type: 'app_logs', app, on: message.on });
+    client.send({ type: 'app_logs', app, on: message.on } satisfies AppLogsFrame);
   };
 }

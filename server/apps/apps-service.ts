@@ -14,6 +14,7 @@ import type {
   InstalledApp,
   StoreApp,
 } from '../contract/apps.ts';
+import type { AppJobFrame, AppsFrame } from '../contract/ws.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { AppError, badRequest, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
@@ -84,7 +85,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
   });
   const announce = () => {
     deps.currentChanged?.(poll.current());
-    deps.broadcast({ type: 'apps', ...overview() });
+    deps.broadcast({ type: 'apps', ...overview() } satisfies AppsFrame);
   };
   const poll: StatusPoll = createStatusPoll({
     read: () => apps.current(),
@@ -100,7 +101,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
   };
   const tracker: JobTracker = createJobTracker({
     apps,
-    publish: (job) => deps.broadcast({ type: 'app_job', ...job }),
+    publish: (job) => deps.broadcast({ type: 'app_job', ...job } satisfies AppJobFrame),
     settled: (job) => {
       deps.log[job.status === 'done' ? 'info' : 'warn'](`app ${job.command} ${job.status}`, {
         app: job.app,

@@ -5,7 +5,7 @@
  * takes `{challengeId, response}`.
  */
 import type { Context } from 'koa';
-import type { AuthStatus, Pairing } from '../contract/auth.ts';
+import type { AuthStatus, Pairing, PasskeyEnrolled, PasskeySignedIn } from '../contract/auth.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { callerOf } from '../http/access-gate.ts';
 import { hasKey, SESSION_COOKIE, type Caller } from '../http/caller.ts';
@@ -115,7 +115,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
         if (!challengeId) throw badRequest('challengeId is required');
         const { credential, session } = await deps.passkeys.registerComplete({ challengeId, response: body['response'], ...relyingParty(ctx) });
         setSessionCookie(ctx, session.id);
-        ctx.body = { ok: true, credential, sessionExpiresAt: session.expiresAt };
+        ctx.body = { ok: true, credential, sessionExpiresAt: session.expiresAt } satisfies PasskeyEnrolled;
       },
     },
     {
@@ -138,7 +138,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
         if (!challengeId) throw badRequest('challengeId is required');
         const { session } = await deps.passkeys.loginComplete({ challengeId, response: body['response'], ...relyingParty(ctx) });
         setSessionCookie(ctx, session.id);
-        ctx.body = { ok: true, sessionExpiresAt: session.expiresAt };
+        ctx.body = { ok: true, sessionExpiresAt: session.expiresAt } satisfies PasskeySignedIn;
       },
     },
     {

@@ -12,25 +12,26 @@
  * Binary, so the picture is not inflated by base64 and the browser can hand the bytes to
  * createImageBitmap directly; JSON frames on /ws stay text, so the two never mix.
  */
+import type { CameraPacket, CameraPacketLayout } from '../contract/camera-packet.ts';
 import type { CameraFrame } from './frame.ts';
 
-export const FRAME_PACKET_JPEG = 1;
-export const FRAME_PACKET_HEADER = 16;
+export const FRAME_PACKET_JPEG: CameraPacketLayout['jpegType'] = 1;
+export const FRAME_PACKET_HEADER: CameraPacketLayout['headerLength'] = 16;
+const SEQ_AT: CameraPacketLayout['seqOffset'] = 4;
+const CAPTURED_AT: CameraPacketLayout['capturedAtOffset'] = 8;
 
 export function encodeFramePacket(frame: CameraFrame & { jpeg: Buffer }): Buffer {
   const header = Buffer.alloc(FRAME_PACKET_HEADER);
   header.writeUInt8(FRAME_PACKET_JPEG, 0);
   header.writeUInt8(FRAME_PACKET_HEADER, 1);
-  header.writeUInt32BE(frame.seq >>> 0, 4);
-  header.writeDoubleBE(frame.capturedAt, 8);
+  header.writeUInt32BE(frame.seq >>> 0, SEQ_AT);
+  header.writeDoubleBE(frame.capturedAt, CAPTURED_AT);
   return Buffer.concat([header, frame.jpeg]);
 }
 
-export interface FramePacket {
+/** A decoded message with its type byte, whatever it says (the tests read back what was sent). */
+export interface FramePacket extends CameraPacket<Buffer> {
   type: number;
-  seq: number;
-  capturedAt: number;
-  jpeg: Buffer;
 }
 
 export function decodeFramePacket(packet: Buffer): FramePacket | undefined {
@@ -39,8 +40,8 @@ export function decodeFramePacket(packet: Buffer): FramePacket | undefined {
   if (headerLength < FRAME_PACKET_HEADER || packet.length < headerLength) return undefined;
   return {
     type: packet.readUInt8(0),
-    seq: packet.readUInt32BE(4),
-    capturedAt: packet.readDoubleBE(8),
+    seq: packet.readUInt32BE(SEQ_AT),
+    capturedAt: packet.readDoubleBE(CAPTURED_AT),
     jpeg: packet.subarray(headerLength),
   };
 }

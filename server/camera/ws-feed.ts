@@ -5,6 +5,7 @@
  * the socket has taken the bytes, so a slow client skips frames instead of queueing them.
  */
 import WebSocket from 'ws';
+import type { CameraFeedFrame, ErrorFrame } from '../contract/ws.ts';
 import type { WsClient } from '../http/ws-hub.ts';
 import type { FrameHub, Subscription } from './frame-hub.ts';
 import { encodeFramePacket } from './frame-packet.ts';
@@ -34,12 +35,16 @@ export function cameraSocketHandler(
   return (client, message) => {
     const { ws } = client;
     if (typeof message.on !== 'boolean') {
-      client.send({ type: 'error', code: 'BAD_REQUEST', error: 'camera: "on" must be true or false' });
+      client.send({
+        type: 'error',
+        code: 'BAD_REQUEST',
+        error: 'camera: "on" must be true or false',
+      } satisfies ErrorFrame);
       return;
     }
     if (!message.on) stop(ws);
     else if (!hub.configured) {
-      client.send({ type: 'error', code: 'CAMERA_NO_FRAME', error: 'no camera is configured' });
+      client.send({ type: 'error', code: 'CAMERA_NO_FRAME', error: 'no camera is configured' } satisfies ErrorFrame);
       return;
     } else if (!feeds.has(ws)) {
       feeds.set(
@@ -52,6 +57,6 @@ export function cameraSocketHandler(
       );
       ws.once('close', () => stop(ws));
     }
-    client.send({ type: 'camera', on: feeds.has(ws), camera: hub.health() });
+    client.send({ type: 'camera', on: feeds.has(ws), camera: hub.health() } satisfies CameraFeedFrame);
   };
 }

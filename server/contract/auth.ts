@@ -1,7 +1,7 @@
 /**
  * The desktop server's passkey routes (server/auth/auth-routes.ts, docs/contract.md
- * "Authentication"): who the caller is, an enrolled passkey as the owner sees it, and a pairing
- * link. Declared once for the cockpit and the dashboard.
+ * "Authentication"): who the caller is, an enrolled passkey as the owner sees it, what a ceremony
+ * asks and answers, and a pairing link. Declared once for the cockpit and the dashboard.
  */
 
 import type { CredentialKind } from './ws.ts';
@@ -39,4 +39,25 @@ export interface Pairing {
   /** Epoch ms. */
   expiresAt: number;
   url: string;
+}
+
+/** Body of POST /api/auth/register/begin: how this enrolment is allowed, and the passkey's label. */
+export interface PasskeyEnrolBody {
+  label?: string;
+  /** ROBOT_REG_TOKEN, for a passkey after the first without a signed-in owner. */
+  enrolToken?: string;
+  /** The one-time code of a pairing link. */
+  pairingCode?: string;
+}
+
+/** What POST /api/auth/login/complete answers; the session itself is an HttpOnly cookie. */
+export interface PasskeySignedIn {
+  ok: true;
+  /** Epoch ms when the session ends. */
+  sessionExpiresAt: number;
+}
+
+/** What POST /api/auth/register/complete answers: the new passkey, and the session it started. */
+export interface PasskeyEnrolled extends PasskeySignedIn {
+  credential: PublicCredential;
 }

@@ -3,6 +3,7 @@ export type * from './state.ts';
 export type * from './health.ts';
 export type * from './ws.ts';
 export type * from './agent.ts';
+export type * from './camera-packet.ts';
 export type * from './model-settings.ts';
 export type * from './perception.ts';
 export type * from './personas.ts';

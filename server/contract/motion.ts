@@ -1,9 +1,10 @@
 /**
  * The motion routes' shapes (server/motion/README-control.md): the recorded-move library of
  * GET /api/emotions, the body of POST /api/control/look, the clamp notes a move answers with,
- * and the showcase reel's status. Declared once for the cockpit and the dashboard
- * (docs/contract.md).
+ * the showcase reel's status and what the stop answers. Declared once for the cockpit and the
+ * dashboard (docs/contract.md).
  */
+import type { AppStopReport } from './apps.ts';
 
 export interface MoveEntry {
   name: string;
@@ -58,4 +59,17 @@ export interface ReelStatus {
   outcome: 'completed' | 'aborted' | 'failed' | null;
   /** Why it was aborted or how it failed. */
   reason?: string;
+}
+
+/** What POST /api/control/stop answers: the latch always holds. */
+export interface StopResult {
+  latched: true;
+  movesStopped: number;
+  reelAborted: boolean;
+  /** ok false: the latch holds, but some daemon calls failed (the robot may still be moving). */
+  daemon: { ok: boolean; error?: string };
+  /** The robot's app: which one ran, and whether it is gone. */
+  app: AppStopReport;
+  /** What the stop ended, for people: "2 moves", "the reel", "app hello_wave"... */
+  stopped: string[];
 }

@@ -29,6 +29,17 @@ export interface WheeledState {
   trail?: Array<[number, number]>;
 }
 
+export type DrivePreset = 'slow' | 'normal' | 'fast';
+
+/** GET and PUT /api/drive/settings: the speed presets, the thinker's drive gate and the base's limits. */
+export interface DriveSettingsView {
+  preset: DrivePreset;
+  /** Each preset's share of top speed. */
+  presets: Record<DrivePreset, number>;
+  gate: WheeledState['gate'];
+  limits: WheeledState['limits'];
+}
+
 export interface WheeledStateFrame extends WheeledState {
   type: 'state';
 }

@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import type { GateDeps } from '../http/access-gate.ts';
 import { startBroadcast } from '../http/broadcast-ticker.ts';
 import { createCockpitApp, type CockpitApp, type GateRefused } from '../http/cockpit-app.ts';
+import type { HealthFrame, StateFrame } from '../contract/ws.ts';
 import type { HostAllowlist } from '../http/host-allowlist.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import { createShellHandler, type ShellExtras } from '../http/static-shell.ts';
@@ -68,8 +69,8 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     sockets: {
       [DESKTOP_SOCKET]: (client) => {
         const state = deps.robot.state();
-        if (state) client.send({ type: 'state', ...state });
-        client.send({ type: 'health', ...deps.robot.health() });
+        if (state) client.send({ type: 'state', ...state } satisfies StateFrame);
+        client.send({ type: 'health', ...deps.robot.health() } satisfies HealthFrame);
         deps.onSocket?.(client);
       },
     },

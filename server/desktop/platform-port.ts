@@ -13,6 +13,7 @@ import type {
   PlatformNotice,
   PlatformSessionEnrolInput,
 } from '../contract/platform-enrol.ts';
+import type { NotifyFrame, PlatformFrame } from '../contract/ws.ts';
 import type { EventInput } from './event-log.ts';
 
 /** Errors as values, as the platform client returns them. */
@@ -99,7 +100,9 @@ export function createPlatformFeed(deps: {
   broadcast: (frame: object) => void;
 }): PlatformFeed {
   const unsubscribe =
-    deps.port?.onChange((status) => deps.broadcast({ type: 'platform', ...platformView(status) })) ?? (() => {});
+    deps.port?.onChange((status) =>
+      deps.broadcast({ type: 'platform', ...platformView(status) } satisfies PlatformFrame),
+    ) ?? (() => {});
   return {
     notify({ title, body, tag, url }) {
       deps.emit({
@@ -110,7 +113,7 @@ export function createPlatformFeed(deps: {
         // Nobody on this robot asked: the platform pushed it (README "Event receipts").
         credential: 'system',
       });
-      deps.broadcast({ type: 'notify', title, body, tag, url });
+      deps.broadcast({ type: 'notify', title, body, tag, url } satisfies NotifyFrame);
     },
     close: unsubscribe,
   };

@@ -5,6 +5,7 @@
  * keeps flowing with its presence and age: the dashboard shows how old it is rather than
  * freezing silently, which is why the state feed has no signature to skip unchanged frames by.
  */
+import type { HealthFrame } from '../contract/ws.ts';
 import type { BroadcastFeed } from '../http/broadcast-ticker.ts';
 import type { RobotCore } from './robot-core.ts';
 
@@ -19,6 +20,6 @@ export function desktopFeeds(robot: Pick<RobotCore, 'stateJson' | 'health'>): Br
         return json ? `{"type":"state",${json.slice(1)}` : undefined;
       },
     },
-    { frame: () => ({ type: 'health', ...robot.health() }), everyMs: 1000 },
+    { frame: () => ({ type: 'health', ...robot.health() }) satisfies HealthFrame, everyMs: 1000 },
   ];
 }

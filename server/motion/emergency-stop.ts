@@ -9,6 +9,7 @@
  * the app, and its receipt says so.
  */
 import type { AppStopReport } from '../contract/apps.ts';
+import type { StopResult } from '../contract/motion.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import type { Speaker } from '../speech/speaker.ts';
 import type { Arbiter } from './arbiter.ts';
@@ -45,19 +46,9 @@ export interface StopMemo {
   appStopped: string | null;
 }
 
-export interface StopResult {
-  latched: true;
-  movesStopped: number;
-  reelAborted: boolean;
-  /** ok false: the latch holds, but some daemon calls failed (the robot may still be moving). */
-  daemon: { ok: boolean; error?: string };
-  /** The robot's app: which one ran, and whether it is gone. */
-  app: AppStopReport;
-  /** What the stop ended, for people: "2 moves", "the reel", "app hello_wave"... */
-  stopped: string[];
-}
-
 const NO_APP: AppStopReport = { name: null, stopped: false };
+
+export type { StopResult };
 
 export async function emergencyStop(deps: StopDeps, credential: CredentialKind): Promise<StopResult> {
   deps.latch.engage(`stopped by ${credential} at ${new Date().toISOString()}; resume from the dashboard`);

@@ -7,12 +7,13 @@
  */
 import type WebSocket from 'ws';
 import type { VideoServerMessage } from '../../contract/video.ts';
+import type { ErrorFrame } from '../../contract/ws.ts';
 import type { Log } from '../../log.ts';
 import type { CameraSocketClient } from '../ws-feed.ts';
 import type { RelayViewer, VideoRelay } from './video-relay.ts';
 
 function bad(client: CameraSocketClient, error: string): void {
-  client.send({ type: 'error', code: 'BAD_REQUEST', error: `video: ${error}` });
+  client.send({ type: 'error', code: 'BAD_REQUEST', error: `video: ${error}` } satisfies ErrorFrame);
 }
 
 const MAX_SDP = 16 * 1024;

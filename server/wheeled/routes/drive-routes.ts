@@ -5,6 +5,7 @@
  * (rate limit, then same-origin) through the route table's `control` flag.
  */
 import type { Context } from 'koa';
+import type { DriveSettingsView } from '../../contract/wheeled.ts';
 import { badRequest } from '../../errors.ts';
 import { callerOf } from '../../http/access-gate.ts';
 import { clientKey } from '../../http/control-guard.ts';
@@ -26,7 +27,11 @@ function reply(ctx: Context, body: unknown): void {
 }
 
 export function driveRoutes(base: WheeledBase): RouteSpec[] {
-  const settingsView = () => ({ ...base.settings.view(), gate: base.controller.gate(), limits: base.state().limits });
+  const settingsView = (): DriveSettingsView => ({
+    ...base.settings.view(),
+    gate: base.controller.gate(),
+    limits: base.state().limits,
+  });
   return [
     {
       method: 'GET',

@@ -10,7 +10,7 @@
 import type { CameraHealth, ServerFrame } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { CameraApi } from '../../lib/api/camera-api.ts';
-import { parseCameraPacket, type CameraPacket } from '../../lib/api/camera-packet.ts';
+import { parseCameraPacket, type BrowserCameraPacket } from '../../lib/api/camera-packet.ts';
 import { webrtcAvailable } from '../../lib/api/relay-video.ts';
 import type { CameraStatus } from './camera-status.ts';
 import { FrameStats } from './frame-stats.ts';
@@ -58,7 +58,7 @@ export class CameraFeed {
   readonly api: CameraApi;
   readonly #stats = new FrameStats();
   #canvas: HTMLCanvasElement | null = null;
-  #pending: CameraPacket | null = null;
+  #pending: BrowserCameraPacket | null = null;
   #decoding = false;
   #latest: Blob | null = null;
 

@@ -4,15 +4,17 @@
  * variant that calls the server; it goes through lib/api's HTTP client, so every outcome is an
  * ApiResult and raw fetch errors never reach a component.
  */
-import type { ServiceTokenInfo, SessionTokenAnswer, WheeledHealth } from '../../../../server/contract/wheeled.ts';
+import type {
+  DriveSettingsView,
+  ServiceTokenInfo,
+  SessionTokenAnswer,
+  WheeledHealth,
+} from '../../../../server/contract/wheeled.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { HttpClient } from '../../lib/api/http-client.ts';
 
-export interface DriveSettingsView {
-  preset: 'slow' | 'normal' | 'fast';
-  presets: Record<'slow' | 'normal' | 'fast', number>;
-  gate: { open: boolean; changedAt: number | null };
-}
+// The shape is the contract's (server/contract/wheeled.ts); the drive card takes it from here with the calls.
+export type { DriveSettingsView };
 
 export interface MintedToken extends ServiceTokenInfo {
   token: string;

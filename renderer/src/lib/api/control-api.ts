@@ -10,6 +10,7 @@ import type {
   MotorMode,
   MoveLibrary,
   ReelStatus,
+  StopResult,
 } from '../../../../server/contract/index.ts';
 import type { ApiResult } from './api-result.ts';
 import type { HttpClient } from './http-client.ts';
@@ -17,12 +18,6 @@ import type { HttpClient } from './http-client.ts';
 export interface MoveAnswer {
   uuid?: string;
   clamped?: Record<string, ClampNote>;
-}
-
-/** The latch always holds; `daemon.ok` false means the robot did not confirm it stopped moving. */
-export interface StopAnswer {
-  latched: true;
-  daemon?: { ok: boolean; error?: string };
 }
 
 export interface ControlApi {
@@ -37,7 +32,7 @@ export interface ControlApi {
   demo(on: boolean): Promise<ApiResult<{ on: boolean }>>;
   reel(action: 'start' | 'abort'): Promise<ApiResult<ReelStatus>>;
   say(text: string): Promise<ApiResult<{ seconds: number }>>;
-  stop(): Promise<ApiResult<StopAnswer>>;
+  stop(): Promise<ApiResult<StopResult>>;
   resume(): Promise<ApiResult<{ latched: false }>>;
   moves(): Promise<ApiResult<MoveLibrary>>;
   /** The latest event receipts (GET /api/log), oldest first, to fill the feed on opening. */

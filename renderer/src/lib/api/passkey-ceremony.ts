@@ -10,22 +10,9 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import type { ApiResult } from './api-result.ts';
-import type { PublicCredential } from '../../../../server/contract/index.ts';
+import type { PasskeyEnrolBody, PasskeyEnrolled, PasskeySignedIn } from '../../../../server/contract/index.ts';
 import type { HttpClient } from './http-client.ts';
 import { ceremonyFailure, type Ceremony } from './passkey-errors.ts';
-
-export interface EnrolRequest {
-  label?: string;
-  /** ROBOT_REG_TOKEN, for a passkey after the first without a signed-in owner. */
-  enrolToken?: string;
-  /** The one-time code of a pairing link. */
-  pairingCode?: string;
-}
-
-export interface Enrolled {
-  credential: PublicCredential;
-  sessionExpiresAt: number;
-}
 
 async function prompt<T>(run: () => Promise<T>, ceremony: Ceremony): Promise<ApiResult<T>> {
   try {
@@ -35,7 +22,7 @@ async function prompt<T>(run: () => Promise<T>, ceremony: Ceremony): Promise<Api
   }
 }
 
-export async function enrolPasskey(http: HttpClient, request: EnrolRequest): Promise<ApiResult<Enrolled>> {
+export async function enrolPasskey(http: HttpClient, request: PasskeyEnrolBody): Promise<ApiResult<PasskeyEnrolled>> {
   const begin = await http.request<{ challengeId: string; options: PublicKeyCredentialCreationOptionsJSON }>(
     '/api/auth/register/begin',
     { method: 'POST', body: request },
@@ -43,13 +30,13 @@ export async function enrolPasskey(http: HttpClient, request: EnrolRequest): Pro
   if (!begin.ok) return begin;
   const response = await prompt(() => startRegistration({ optionsJSON: begin.data.options }), 'register');
   if (!response.ok) return response;
-  return http.request<Enrolled>('/api/auth/register/complete', {
+  return http.request<PasskeyEnrolled>('/api/auth/register/complete', {
     method: 'POST',
     body: { challengeId: begin.data.challengeId, response: response.data },
   });
 }
 
-export async function signInWithPasskey(http: HttpClient): Promise<ApiResult<{ sessionExpiresAt: number }>> {
+export async function signInWithPasskey(http: HttpClient): Promise<ApiResult<PasskeySignedIn>> {
   const begin = await http.request<{ challengeId: string; options: PublicKeyCredentialRequestOptionsJSON }>(
     '/api/auth/login/begin',
     { method: 'POST' },
@@ -57,7 +44,7 @@ export async function signInWithPasskey(http: HttpClient): Promise<ApiResult<{ s
   if (!begin.ok) return begin;
   const response = await prompt(() => startAuthentication({ optionsJSON: begin.data.options }), 'login');
   if (!response.ok) return response;
-  return http.request<{ sessionExpiresAt: number }>('/api/auth/login/complete', {
+  return http.request<PasskeySignedIn>('/api/auth/login/complete', {
     method: 'POST',
     body: { challengeId: begin.data.challengeId, response: response.data },
   });
