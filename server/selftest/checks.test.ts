@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { releaseOf } from '../daemon/capabilities.ts';
 import { versionTested } from './daemon-checks.ts';
-import { judgeMicrophone, measure } from './media-checks.ts';
+import { judgeCamera, judgeMicrophone, measure } from './media-checks.ts';
 import { runChecks } from './run-checks.ts';
 
 describe('tested daemon versions', () => {
@@ -12,6 +12,24 @@ describe('tested daemon versions', () => {
     expect(releaseOf('unknown')).toBeNull();
     expect(['1.10.0.dev0', '1.11.2', '1.12.0rc1', '1.13.0'].map(versionTested)).toEqual([true, true, true, true]);
     expect(['1.9.4', '1.14.0', '2.0.0', ''].map(versionTested)).toEqual([false, false, false, false]);
+  });
+});
+
+describe('the camera judgement', () => {
+  it('fails without a frame, warns under 5 fps, passes a steady picture', () => {
+    const frame = { width: 640, height: 360 };
+    expect(judgeCamera(undefined, { status: 'lost', fps: 0 })).toMatchObject({
+      outcome: 'fail',
+      detail: 'No camera frame arrived (camera lost).',
+    });
+    expect(judgeCamera(frame, { status: 'live', fps: 3.2 })).toMatchObject({
+      outcome: 'warn',
+      detail: 'Frames arrive at only 3.2 fps (640×360).',
+      values: { width: 640, height: 360, fps: 3.2 },
+    });
+    expect(judgeCamera(frame, { status: 'live', fps: 15 })).toMatchObject({ outcome: 'ok', values: { fps: 15 } });
+    // A first frame before the rate is measured is not a slow camera.
+    expect(judgeCamera(frame, { status: 'live', fps: 0 }).outcome).toBe('ok');
   });
 });
 

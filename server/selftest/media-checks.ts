@@ -129,6 +129,29 @@ async function freshFrame(camera: Camera, maxMs: number): Promise<CameraFrame | 
   return undefined;
 }
 
+/** The camera check's verdict on the frame it waited for (none: the camera is gone) and the hub's rate. */
+export function judgeCamera(
+  frame: { width: number; height: number } | undefined,
+  health: { status: string; fps: number },
+): Finding {
+  if (!frame)
+    return {
+      outcome: 'fail',
+      detail: `No camera frame arrived (camera ${health.status}).`,
+      advice:
+        "Camera not found: check that no other program uses it, that the daemon's media is not released, then restart the daemon.",
+    };
+  const values = { width: frame.width, height: frame.height, fps: health.fps };
+  if (health.fps > 0 && health.fps < 5)
+    return {
+      outcome: 'warn',
+      detail: `Frames arrive at only ${health.fps} fps (${frame.width}×${frame.height}).`,
+      advice: 'The network or the robot is overloaded: close other viewers.',
+      values,
+    };
+  return { outcome: 'ok', detail: `Frames arrive: ${frame.width}×${frame.height} at ${health.fps} fps.`, values };
+}
+
 export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
   return [
     {
@@ -143,24 +166,7 @@ export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
             detail: 'No camera is configured for this cockpit.',
             advice: "Set ROBOT_CAMERA to use the robot's camera.",
           };
-        const frame = await freshFrame(camera, 9000);
-        const health = camera.health();
-        if (!frame)
-          return {
-            outcome: 'fail',
-            detail: `No camera frame arrived (camera ${health.status}).`,
-            advice:
-              "Camera not found: check that no other program uses it, that the daemon's media is not released, then restart the daemon.",
-          };
-        const values = { width: frame.width, height: frame.height, fps: health.fps };
-        if (health.fps > 0 && health.fps < 5)
-          return {
-            outcome: 'warn',
-            detail: `Frames arrive at only ${health.fps} fps (${frame.width}×${frame.height}).`,
-            advice: 'The network or the robot is overloaded: close other viewers.',
-            values,
-          };
-        return { outcome: 'ok', detail: `Frames arrive: ${frame.width}×${frame.height} at ${health.fps} fps.`, values };
+        return judgeCamera(await freshFrame(camera, 9000), camera.health());
       },
     },
     {

@@ -27,6 +27,12 @@ const check = (result: SelfTestResult, id: string): SelfTestCheck => {
   return found;
 };
 
+/** The camera check found frames: ok, or a warning about their rate only (never a fail). */
+const cameraFine = (result: SelfTestResult): boolean => {
+  const camera = check(result, 'camera');
+  return camera.outcome === 'ok' || (camera.outcome === 'warn' && camera.detail.startsWith('Frames arrive at only'));
+};
+
 const ALL = ['daemon', 'motors', 'doa', 'speaker', 'joints', 'camera', 'microphone', 'disk', 'descriptors', 'clock'];
 
 describe('the self-test', () => {
@@ -34,8 +40,11 @@ describe('the self-test', () => {
     const { status, result } = await selftest();
     expect(status).toBe(200);
     expect(result.checks.map((c) => c.id)).toEqual(ALL);
-    for (const id of ['daemon', 'motors', 'doa', 'speaker', 'camera', 'microphone'])
+    for (const id of ['daemon', 'motors', 'doa', 'speaker', 'microphone'])
       expect(check(result, id).outcome, id).toBe('ok');
+    // Frames arrived; whether their rate earns a warning is the decoder's pace on this machine,
+    // judged in server/selftest/checks.test.ts with rates the test sets.
+    expect(cameraFine(result)).toBe(true);
     expect(check(result, 'daemon').values).toMatchObject({ version: '1.10.0.dev0' });
     expect(check(result, 'camera').values).toMatchObject({ width: 640, height: 360 });
     expect(check(result, 'microphone').values).toMatchObject({ allZeros: false });
@@ -80,7 +89,7 @@ describe('the self-test', () => {
       expect(mic.outcome).toBe('fail');
       expect(mic.detail).toMatch(/^The microphone recorded (only zeros|digital silence) for 3 s/);
       expect(mic.advice).toMatch(/known Linux\/USB audio fault/);
-      expect(check(result, 'camera').outcome).toBe('ok');
+      expect(cameraFine(result)).toBe(true);
     } finally {
       await h.sim('/sim/microphone/silent', { on: false });
     }
