@@ -1,7 +1,7 @@
 /**
  * The features of the desktop server composed over one robot core: the event log, face tracking and the
- * turn-toward-speaker controller, motion and control, and what /ws clients may send. The hub
- * is created after the routes, so frames are broadcast through a late-bound function.
+ * turn-toward-speaker controller, motion and control, and what /ws clients may send. The hub is
+ * built before them (docs/architecture.md, "Build order"), so its broadcast comes in as an input.
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
@@ -44,7 +44,7 @@ export interface DesktopFeatures {
   readonly doa: DoaTurner;
   readonly events: EventLog;
   readonly agent: Agent;
-  /** Web Push to the owner's browsers; index.ts binds its dashboard count. */
+  /** Web Push to the owner's browsers. */
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
@@ -54,16 +54,23 @@ export interface DesktopFeatures {
   readonly selftest: SelfTest;
   readonly routes: RouteSpec[];
   readonly onSocket: (client: WsClient) => void;
-  /** Connects broadcasts to the hub once it exists. */
-  bindBroadcast(broadcast: (frame: object) => void): void;
   /** A notify envelope from the platform: an event receipt and a `notify` frame on /ws. */
   notify(notice: PlatformNotice): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** The hub's /ws side as the features use it (server/http/ws-hub.ts). */
+export interface DashboardHub {
+  /** Sends a frame to every open dashboard. */
+  broadcast(frame: object): void;
+  /** How many dashboards are open. */
+  viewers(): number;
+}
+
 export interface FeatureOptions {
   robot: RobotCore;
+  hub: DashboardHub;
   /** The one camera client of this robot, shared by every viewer. */
   camera: FrameHub;
   log: Log;
@@ -86,6 +93,7 @@ export interface FeatureOptions {
 
 export function createDesktopFeatures({
   robot,
+  hub,
   camera,
   log,
   config,
@@ -94,13 +102,18 @@ export function createDesktopFeatures({
   recorder = NO_RECORDER_TAP,
   endpointSecret,
 }: FeatureOptions): DesktopFeatures {
-  let broadcastTo: (frame: object) => void = () => {};
-  const push = createPush({ robot, dataDir: config.dataDir, log: log.child('push'), ...pushOptions });
+  const push = createPush({
+    robot,
+    viewers: hub.viewers,
+    dataDir: config.dataDir,
+    log: log.child('push'),
+    ...pushOptions,
+  });
   // Push reads what dashboards are told (stop receipts, notify frames) to reach the ones not open.
   const broadcast = (frame: object) => {
     push.observe(frame);
     recorder.observe(frame);
-    broadcastTo(frame);
+    hub.broadcast(frame);
   };
   const events = createEventLog({ broadcast });
   const tracking = createTracking({
@@ -153,7 +166,9 @@ export function createDesktopFeatures({
     daemon: robot.daemon,
     broadcast,
     currentChanged: (current) =>
-      appLogStream.appRunning(current && ['starting', 'running', 'stopping'].includes(current.state) ? current.name : null),
+      appLogStream.appRunning(
+        current && ['starting', 'running', 'stopping'].includes(current.state) ? current.name : null,
+      ),
     latch: control.latch,
     log: log.child('apps'),
     // Newer daemons can start an app without evicting a remote session (server/daemon/capabilities.ts).
@@ -223,9 +238,6 @@ export function createDesktopFeatures({
         app_logs: appLogsSocketHandler(appLogStream),
       },
     }),
-    bindBroadcast(fn) {
-      broadcastTo = fn;
-    },
     notify: (notice) => platformFeed.notify(notice),
     async start() {
       control.start();

@@ -33,6 +33,8 @@ export interface PushOptions {
 
 export interface PushDeps extends PushOptions {
   robot: { health(): Health };
+  /** How many dashboards are open (the hub's /ws clients): a finished turn is pushed only to an empty room. */
+  viewers: () => number;
   dataDir: string;
   log: Log;
 }
@@ -62,8 +64,6 @@ export interface Push extends PushConsole {
   watchTurns(agent: Agent): Agent;
   /** The routes with the stop route telling which credential pressed it. */
   withStopOrigin(routes: RouteSpec[]): RouteSpec[];
-  /** How many dashboards are open (the hub's /ws clients), bound once the hub exists. */
-  bindViewers(count: () => number): void;
   /** Loads keys, settings and subscriptions, then samples health every tick. */
   start(): Promise<void>;
   stop(): void;
@@ -90,7 +90,6 @@ export function createPush(deps: PushDeps): Push {
   const stopOrigin = createStopOrigin();
   const pending = new Set<Promise<void>>();
   let keys: VapidKeys | undefined;
-  let viewers: () => number = () => 0;
   let timer: NodeJS.Timeout | undefined;
 
   const sender = createPushSender({
@@ -156,11 +155,8 @@ export function createPush(deps: PushDeps): Push {
         event({ type: 'resume' });
       }
     },
-    watchTurns: (agent) => watchTurns(agent, (turn) => event({ type: 'turn', ...turn, viewers: viewers() })),
+    watchTurns: (agent) => watchTurns(agent, (turn) => event({ type: 'turn', ...turn, viewers: deps.viewers() })),
     withStopOrigin: (routes) => stopOrigin.wrap(routes),
-    bindViewers(count) {
-      viewers = count;
-    },
     async start() {
       const loaded = await loadVapidKeys(deps);
       await settings.load();
