@@ -119,9 +119,10 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       simulated: sim !== undefined,
       dataDir: config.dataDir,
       log: log.child('robot'),
+      camera: () => camera.health(),
+      identity: () => discovery.identity(),
     });
     cleanup.push(() => robot.stop());
-    robot.attachIdentity(() => discovery.identity());
     const access = await createAccess({
       config,
       log: log.child('auth'),

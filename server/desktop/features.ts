@@ -134,9 +134,9 @@ export function createDesktopFeatures({
     services: robot.services,
     broadcast,
   });
-  // Tracking is in the state object only while the daemon's tracker is available.
+  // Tracking is in the state object only while the daemon's tracker is available. The core's one
+  // late input: tracking is built on the core's daemon and feed (robot-core.ts, attachTracking).
   robot.attachTracking(() => (tracking.available() === false ? undefined : tracking.status()));
-  robot.attachCamera(() => camera.health());
   // Live video for browsers: the daemon's H.264 forwarded as it comes, no decoder (camera/relay/).
   const relay = createVideoRelay({ hub: camera, log: log.child('relay') });
   const baseAgent = createAgent({
