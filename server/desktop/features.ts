@@ -125,7 +125,13 @@ export function createDesktopFeatures({
     services: robot.services,
     broadcast,
   });
-  const control = createControl({ robot, emit: (e) => events.emit(e), holds: tracking, log: log.child('control') });
+  const control = createControl({
+    robot,
+    emit: (e) => events.emit(e),
+    holds: tracking,
+    log: log.child('control'),
+    onStop: (stop) => push.stopped(stop),
+  });
   const doa = createDoaTurner({
     feed: robot.feed,
     tracker: tracking,
@@ -218,7 +224,7 @@ export function createDesktopFeatures({
     appLogs,
     selftest,
     routes: [
-      ...recorder.wrapControlRoutes(push.withStopOrigin(controlRoutes({ control }))),
+      ...recorder.wrapControlRoutes(controlRoutes({ control })),
       ...perceptionRoutes({ tracking, doa }),
       ...agentRoutes(agent),
       ...platformRoutes({ port: platform?.port, endpointSecret }),

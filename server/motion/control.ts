@@ -23,6 +23,7 @@ import {
   type ResumeResult,
   type StopExtras,
   type StopMemo,
+  type StopNotice,
   type StopResult,
 } from './emergency-stop.ts';
 import * as gotos from './goto-controls.ts';
@@ -60,6 +61,8 @@ export interface ControlDeps {
   /** Time for the timing rules (volume debounce, joystick stream, end of a spoken clip, a move's length); the real clock by default. */
   clock?: TimerClock;
   joystick?: { tickMs?: number; idleMs?: number };
+  /** Hears every latched stop with who pressed it, down to the passkey (emergency-stop.ts, StopNotice). */
+  onStop?: (stop: StopNotice) => void;
 }
 
 type Ack = { uuid: string };
@@ -76,7 +79,8 @@ export interface Control {
   demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, AutonomyStatus> }>;
   reel(action: ReelAction, credential: CredentialKind): ReelStatus;
   say(text: string, credential: CredentialKind): Promise<SayResult>;
-  stop(credential: CredentialKind): Promise<StopResult>;
+  /** `credentialId`: the passkey that pressed it, when a passkey session did. */
+  stop(credential: CredentialKind, credentialId?: string): Promise<StopResult>;
   resume(credential: CredentialKind): ResumeResult;
   /** What else the stop ends, from features built after Control (the robot's app, agent turns). */
   attachStopExtras(extras: StopExtras): void;
@@ -217,7 +221,7 @@ export function createControl(deps: ControlDeps): Control {
     },
     reel: (action, c) => (action === 'start' ? p.reel.start(c) : p.reel.abort('aborted by the operator', c)),
     say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
-    stop: (c) =>
+    stop: (c, credentialId) =>
       emergencyStop(
         {
           latch: p.latch,
@@ -229,8 +233,10 @@ export function createControl(deps: ControlDeps): Control {
           joystickActive: p.stream.active(),
           extras: stopExtras,
           memo: stopMemo,
+          ...(deps.onStop ? { onStop: deps.onStop } : {}),
         },
         c,
+        credentialId,
       ),
     resume: (c) => resumeAfterStop({ latch: p.latch, autonomy: p.autonomy, emit, memo: stopMemo }, c),
     attachStopExtras(extras) {
