@@ -6,9 +6,8 @@
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
 import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
-import { createAppLogStream, liveAppLogs } from '../apps/app-log-stream.ts';
-import { readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
-import { createAppsService, type AppsService } from '../apps/apps-service.ts';
+import type { RecentAppLogs } from '../apps/app-logs.ts';
+import type { AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, createVideoRelay, videoSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
@@ -16,6 +15,7 @@ import type { RouteSpec } from '../http/route-table.ts';
 import type { WsClient } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
 import { createControl, type Control } from '../motion/control.ts';
+import { createStopLatch } from '../motion/stop-latch.ts';
 import { createDoaTurner, type DoaTurner } from '../perception/doa-turner.ts';
 import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
@@ -24,6 +24,7 @@ import type { HeardUtterance } from '../personas/voice/voice-turn.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
 import { NO_RECORDER_TAP, type RecorderTap } from '../recorder/index.ts';
 import { createSelfTest, type SelfTest } from '../selftest/selftest.ts';
+import { createDesktopApps } from './apps-feature.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import { createPlatformFeed, type PlatformNotice, type PlatformPort } from './platform-port.ts';
 import type { RobotCore } from './robot-core.ts';
@@ -125,11 +126,19 @@ export function createDesktopFeatures({
     services: robot.services,
     broadcast,
   });
+  // The latch and the running turns are built before Control, so the stop is given what it ends
+  // when it is built: the robot's app (whose service honours the same latch) and the agent's
+  // turns, counted in the set the agent keeps them in (the agent's tools use Control).
+  const latch = createStopLatch(robot.services);
+  const runningTurns = new Set<AbortController>();
+  const { apps, appLogStream, appLogs } = createDesktopApps({ robot, latch, broadcast, log });
   const control = createControl({
     robot,
     emit: (e) => events.emit(e),
     holds: tracking,
     log: log.child('control'),
+    latch,
+    stopExtras: { app: () => apps.stopForEmergency(), runningTurns: () => runningTurns.size },
     onStop: (stop) => push.stopped(stop),
   });
   const doa = createDoaTurner({
@@ -158,29 +167,10 @@ export function createDesktopFeatures({
     ...(platform?.fleetTools ? { fleetTools: platform.fleetTools } : {}),
     thinkerIntervalSeconds: config.thinkerIntervalSeconds,
     log: log.child('agent'),
+    runningTurns,
   });
   // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
   const agent = push.watchTurns(baseAgent);
-  // App output followed live while an app runs or a dashboard watches its log (server/apps/).
-  const appLogStream = createAppLogStream({
-    daemonUrl: robot.daemon.baseUrl,
-    simulated: robot.simulated,
-    wireless: () => robot.feed.snapshot().status?.wireless_version === true,
-    log: log.child('apps'),
-  });
-  const apps = createAppsService({
-    daemon: robot.daemon,
-    broadcast,
-    currentChanged: (current) =>
-      appLogStream.appRunning(
-        current && ['starting', 'running', 'stopping'].includes(current.state) ? current.name : null,
-      ),
-    latch: control.latch,
-    log: log.child('apps'),
-    // Newer daemons can start an app without evicting a remote session (server/daemon/capabilities.ts).
-    useNoEvict: () => robot.capabilities().has('POST', '/api/apps/start-app/{app_name}/no-evict'),
-  });
-  control.attachStopExtras({ app: () => apps.stopForEmergency(), runningTurns: () => agent.runtime.runningTurns() });
   const selftest = createSelfTest({
     robot,
     camera,
@@ -189,16 +179,6 @@ export function createDesktopFeatures({
     dataDir: config.dataDir,
     log: log.child('selftest'),
   });
-  const appLogs = liveAppLogs(appLogStream, (app) =>
-    readAppLogs(
-      {
-        daemonUrl: robot.daemon.baseUrl,
-        simulated: robot.simulated,
-        wireless: () => robot.feed.snapshot().status?.wireless_version === true,
-      },
-      app,
-    ),
-  );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
   // Voice listener and messenger bot: OFF until switched on from the dashboard.
   const personas = createPersonas({

@@ -63,6 +63,13 @@ export interface ControlDeps {
   joystick?: { tickMs?: number; idleMs?: number };
   /** Hears every latched stop with who pressed it, down to the passkey (emergency-stop.ts, StopNotice). */
   onStop?: (stop: StopNotice) => void;
+  /**
+   * The latched stop, when the caller builds it first: what the stop ends beyond motion (the
+   * robot's app) must itself honour the latch, so it is built before Control and given here.
+   */
+  latch?: StopLatch;
+  /** What else the stop ends: the robot's app, and the agent turns it counts for its receipt. */
+  stopExtras?: StopExtras;
 }
 
 type Ack = { uuid: string };
@@ -82,8 +89,6 @@ export interface Control {
   /** `credentialId`: the passkey that pressed it, when a passkey session did. */
   stop(credential: CredentialKind, credentialId?: string): Promise<StopResult>;
   resume(credential: CredentialKind): ResumeResult;
-  /** What else the stop ends, from features built after Control (the robot's app, agent turns). */
-  attachStopExtras(extras: StopExtras): void;
   /** A `{type: "joystick"}` frame from /ws and the socket's caller; see joystick.ts. */
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
   readonly autonomy: AutonomyRegistry;
@@ -122,7 +127,7 @@ function buildParts(deps: ControlDeps): Parts {
     ...deps.joystick,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const latch = createStopLatch(services);
+  const latch = deps.latch ?? createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
   const autonomy = createAutonomyRegistry(log.child('autonomy'));
   const reel = createReel({
@@ -190,7 +195,6 @@ export function createControl(deps: ControlDeps): Control {
     return p.arbiter.streamTarget(frame, caller);
   };
   deps.robot.services.set('demo', { state: 'off', detail: 'autonomous personas active' });
-  const stopExtras: StopExtras = {};
   const stopMemo: StopMemo = { appStopped: null };
   return {
     look: (input, c) => motion(() => gotos.look(gotoDeps, input, c)),
@@ -231,7 +235,7 @@ export function createControl(deps: ControlDeps): Control {
           autonomy: p.autonomy,
           emit,
           joystickActive: p.stream.active(),
-          extras: stopExtras,
+          ...(deps.stopExtras ? { extras: deps.stopExtras } : {}),
           memo: stopMemo,
           ...(deps.onStop ? { onStop: deps.onStop } : {}),
         },
@@ -239,9 +243,6 @@ export function createControl(deps: ControlDeps): Control {
         credentialId,
       ),
     resume: (c) => resumeAfterStop({ latch: p.latch, autonomy: p.autonomy, emit, memo: stopMemo }, c),
-    attachStopExtras(extras) {
-      Object.assign(stopExtras, extras);
-    },
     streamTarget,
     autonomy: p.autonomy,
     arbiter: p.arbiter,

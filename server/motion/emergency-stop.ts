@@ -18,9 +18,9 @@ import type { Reel } from './reel.ts';
 import type { StopLatch } from './stop-latch.ts';
 
 /**
- * What else a stop ends, owned by features built after Control: the robot's app (stopped through
- * the daemon, then checked gone) and the agent's turns (they watch the latch and abort
- * themselves; the stop only counts them for the receipt).
+ * What else a stop ends, owned by other features and given to Control when it is built: the
+ * robot's app (stopped through the daemon, then checked gone) and the agent's turns (they watch
+ * the latch and abort themselves; the stop only counts them for the receipt).
  */
 export interface StopExtras {
   app?: () => Promise<AppStopReport>;
