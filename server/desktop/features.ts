@@ -110,7 +110,7 @@ export function createDesktopFeatures({
     log: log.child('push'),
     ...pushOptions,
   });
-  // Push reads what dashboards are told (stop receipts, notify frames) to reach the ones not open.
+  // Push reads what dashboards are told (resume receipts, notify frames) to reach the ones not open.
   const broadcast = (frame: object) => {
     push.observe(frame);
     recorder.observe(frame);
