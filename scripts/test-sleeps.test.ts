@@ -18,11 +18,6 @@ interface Allowed {
 
 const ALLOWED: readonly Allowed[] = [
   {
-    file: 'server/push/stop-origin.test.ts',
-    line: 'setTimeout(r, 5)',
-    reason: 'a handler that yields to a macrotask, so two requests overlap; the assertion is about context, not time',
-  },
-  {
     file: 'server/push/turn-watch.test.ts',
     line: 'setTimeout(r, 0)',
     reason: "one macrotask turn for the watcher's .then callbacks of an already settled turn; no time is assumed",

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccess, type Access } from './auth/access.ts';
+import { createAccess } from './auth/access.ts';
 import { systemClock, type TimerClock } from './clock.ts';
 import { createControlLatency } from './diagnostics/control-latency.ts';
 import { createCamera } from './camera/index.ts';
@@ -16,22 +16,20 @@ import { diagnosticsRoutes } from './desktop/routes/diagnostics-routes.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
+import { cockpitHandle, runCleanup, type Cockpit, type Listeners } from './desktop/cockpit-handle.ts';
 import { discoveryRoutes } from './desktop/routes/discovery-routes.ts';
-import { createDiscovery, type Discovery, type DiscoveryOptions } from './discovery/index.ts';
-import { createDesktopFeatures, type DesktopFeatures, type FeatureOptions } from './desktop/features.ts';
+import { createDiscovery, type DiscoveryOptions } from './discovery/index.ts';
+import { createDesktopFeatures, type FeatureOptions } from './desktop/features.ts';
+import { createRobotCore } from './desktop/robot-core.ts';
 import type { HealthSampleFrame } from './contract/health.ts';
-import type { PlatformNotice } from './contract/platform-enrol.ts';
-import { busyReason } from './desktop/robot-busy.ts';
-import type { FleetTurnAnswer, FleetTurnInput } from './agent/fleet-chat.ts';
-import { createRobotCore, type RobotCore } from './desktop/robot-core.ts';
 import { recordingRoutes } from './desktop/routes/recording-routes.ts';
-import { createBlackBox, type Recorder } from './recorder/index.ts';
+import { createBlackBox } from './recorder/index.ts';
 import { WS_CLOSE } from './errors.ts';
-import { LOCAL_WINDOW_CREDENTIAL } from './http/caller.ts';
+import { createSocketHub } from './http/cockpit-app.ts';
 import { createHostAllowlist } from './http/host-allowlist.ts';
 import { answerClientErrors, closeServer, listen, SERVER_OPTIONS } from './http/listeners.ts';
 import type { Log } from './log.ts';
-import { startSimDaemon, type SimDaemon } from './sim/index.ts';
+import { startSimDaemon } from './sim/index.ts';
 
 export type { Config, Flags } from './config.ts';
 export { loadConfig, ConfigError, CONFIG_KEYS, defaultDataDir } from './config.ts';
@@ -53,6 +51,7 @@ export type { PlatformEnrolInput, PlatformNotice, PlatformSessionEnrolInput } fr
 export type { PlatformStatus, PlatformStatusView } from './contract/platform.ts';
 export type { FleetTurnInput } from './agent/fleet-chat.ts';
 export type { DesktopFeatures } from './desktop/features.ts';
+export type { Cockpit } from './desktop/cockpit-handle.ts';
 export type { Recorder } from './recorder/index.ts';
 export type { KeptRecording } from './contract/recordings.ts';
 export type { Health } from './contract/health.ts';
@@ -80,45 +79,6 @@ export interface CockpitOptions {
   lan?: DiscoveryOptions['lan'];
 }
 
-export interface Cockpit {
-  /** The desktop server's base URL as reachable on this host (loopback form). */
-  readonly url: string;
-  readonly port: number;
-  /** The desktop server over HTTPS, when ROBOT_HTTPS_PORT is not 0. */
-  readonly httpsUrl: string | undefined;
-  readonly daemonUrl: string;
-  readonly simulated: boolean;
-  readonly sim: SimDaemon | undefined;
-  readonly robot: RobotCore;
-  readonly app: DesktopApp;
-  readonly access: Access;
-  /** The desktop server's features: the desktop tray calls the same control functions as the routes. */
-  readonly features: DesktopFeatures;
-  /** The black box recorder (server/recorder): the tray saves the last minutes through it. */
-  readonly recorder: Recorder;
-  /** The robot's name, the first-run guide's state, the mDNS advertisement and the fleet. */
-  readonly discovery: Discovery;
-  /** The HTTPS address phones on the LAN open (pairing links use it); undefined without one. */
-  remoteUrl(): string | undefined;
-  /**
-   * An owner session for the desktop app's own window, resolved as credential 'local-window'.
-   * Its id is the `cockpit_session` cookie value: the window gets a cookie, never a token in
-   * its address. End it with `access.sessions.destroy(id)`.
-   */
-  createLocalWindowSession(ttlSeconds: number): Promise<{ id: string; key: string; expiresAt: number }>;
-  /** The local certificate authority's certificate (PEM), for clients that must trust it. */
-  readonly caCertPem: string | undefined;
-  /** One fleet turn on the agent, without fleet tools: what a relayed `invoke` runs (text and pictures). */
-  runFleetTurn(turn: FleetTurnInput): Promise<FleetTurnAnswer>;
-  /** The tools a fleet turn may use: the verbs this robot offers other devices. */
-  fleetToolNames(): string[];
-  /** A platform notify envelope: an event receipt and a `notify` frame on /ws. */
-  notify(notice: PlatformNotice): void;
-  /** Why the robot is in use (a move, a turn, speech, a person in the last minute), or null when idle. */
-  busyReason(): string | null;
-  stop(): Promise<void>;
-}
-
 /** dist/renderer from a checkout (server/index.ts) and from a compiled build (dist/server/index.js). */
 const DEFAULT_SHELL =
   [new URL('../dist/renderer', import.meta.url), new URL('../renderer/index.html', import.meta.url)]
@@ -133,23 +93,18 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     const sim = config.daemonUrl === 'sim' ? await startSimDaemon({ port: 0, log: log.child('sim') }) : undefined;
     if (sim) cleanup.push(() => sim.close());
     const daemonUrl = sim ? sim.url : config.daemonUrl;
-    const robot = createRobotCore({
-      daemonUrl,
-      simulated: sim !== undefined,
-      dataDir: config.dataDir,
-      log: log.child('robot'),
-    });
-    cleanup.push(() => robot.stop());
     const https =
       config.httpsPort > 0 ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls') }) : undefined;
     if (https) cleanup.push(() => https.stop());
-    const access = await createAccess({
+    const discovery = createDiscovery({
       config,
-      log: log.child('auth'),
-      ownerToken: options.ownerToken,
-      pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
-      ...(options.clock ? { clock: options.clock } : {}),
+      log: log.child('discovery'),
+      fingerprint: () => https?.tls.caFingerprint ?? null,
+      httpsUrl: () => https?.secureBaseUrl(config.httpsPort),
+      ...(options.lan ? { lan: options.lan } : {}),
     });
+    await discovery.load();
+    cleanup.push(() => discovery.stop());
     const camera = createCamera({
       setting: config.camera,
       daemonUrl,
@@ -157,6 +112,30 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       ...(sim?.cameraSignallingUrl ? { simSignallingUrl: sim.cameraSignallingUrl } : {}),
     });
     cleanup.push(() => camera.stop());
+    const robot = createRobotCore({
+      daemonUrl,
+      simulated: sim !== undefined,
+      dataDir: config.dataDir,
+      log: log.child('robot'),
+      camera: () => camera.health(),
+      identity: () => discovery.identity(),
+    });
+    cleanup.push(() => robot.stop());
+    const access = await createAccess({
+      config,
+      log: log.child('auth'),
+      ownerToken: options.ownerToken,
+      pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    const hosts = createHostAllowlist({
+      rpId: config.rpId,
+      origin: config.origin,
+      extraNames: () => discovery.localNames(),
+    });
+    // Before the features, so each is handed the dashboards' broadcast when it is built; the app
+    // gives it its socket routes (server/http/cockpit-app.ts).
+    const hub = createSocketHub({ log, gate: access.gate, hosts });
     const blackBox = createBlackBox({
       dataDir: config.dataDir,
       settings: config.recorder,
@@ -167,6 +146,7 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     });
     const features = createDesktopFeatures({
       robot,
+      hub: { broadcast: (frame) => hub.broadcast('/ws', frame), viewers: () => hub.clients('/ws').size },
       camera,
       log,
       config,
@@ -175,18 +155,12 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       recorder: blackBox.tap,
       endpointSecret: options.ownerToken,
     });
-    const discovery = createDiscovery({
-      config,
-      log: log.child('discovery'),
-      fingerprint: () => https?.tls.caFingerprint ?? null,
-      httpsUrl: () => https?.secureBaseUrl(config.httpsPort),
-      ...(options.lan ? { lan: options.lan } : {}),
-    });
-    await discovery.load();
-    cleanup.push(() => discovery.stop());
-    robot.attachIdentity(() => discovery.identity());
     const controlLatency = createControlLatency();
-    const history = startHealthHistory({ health: () => robot.health(), control: controlLatency, clock: options.clock ?? systemClock });
+    const history = startHealthHistory({
+      health: () => robot.health(),
+      control: controlLatency,
+      clock: options.clock ?? systemClock,
+    });
     cleanup.push(() => history.stop());
     const diagnostics = diagnosticsRoutes({
       config,
@@ -203,22 +177,25 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
       log,
       robot,
       gate: access.gate,
-      routes: [...access.routes, ...features.routes, ...diagnostics, ...recordingRoutes(blackBox.recorder), ...discoveryRoutes(discovery)],
+      hub,
+      routes: [
+        ...access.routes,
+        ...features.routes,
+        ...diagnostics,
+        ...recordingRoutes(blackBox.recorder),
+        ...discoveryRoutes(discovery),
+      ],
       onSocket: features.onSocket,
       onGateRefused: (route, ctx, error) => blackBox.tap.refusedAtGate(route, ctx, error),
-      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin, extraNames: () => discovery.localNames() }),
+      hosts,
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
       onControlLatency: (ms) => controlLatency.record(ms),
       ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
     });
-    access.sessions.onEnd((key) => app.hub.closeSession(key));
-    features.bindBroadcast((frame) => app.hub.broadcast('/ws', frame));
-    features.push.bindViewers(() => app.hub.clients('/ws').size);
+    access.sessions.onEnd((key) => hub.closeSession(key));
     // Straight to the hub, not through the features' broadcast: a sample is no receipt to record.
     cleanup.push(
-      history.onSample((sample) =>
-        app.hub.broadcast('/ws', { type: 'health_sample', sample } satisfies HealthSampleFrame),
-      ),
+      history.onSample((sample) => hub.broadcast('/ws', { type: 'health_sample', sample } satisfies HealthSampleFrame)),
     );
     robot.start();
     cleanup.push(() => features.stop());
@@ -236,20 +213,32 @@ export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
     // Open MJPEG streams end with the camera, before the listeners wait out their drain.
     cleanup.push(() => camera.stop());
     const remoteUrl = () => https?.secureBaseUrl(config.httpsPort);
-    return cockpitHandle({ app, robot, access, features, recorder: blackBox.recorder, discovery, sim, daemonUrl, https, servers, cleanup, remoteUrl });
+    return cockpitHandle({
+      app,
+      robot,
+      access,
+      features,
+      recorder: blackBox.recorder,
+      discovery,
+      sim,
+      daemonUrl,
+      https,
+      servers,
+      cleanup,
+      remoteUrl,
+    });
   } catch (err) {
     await runCleanup(cleanup);
     throw err;
   }
 }
 
-interface Listeners {
-  port: number;
-  httpsPort: number | undefined;
-  all: Server[];
-}
-
-async function startListeners(app: DesktopApp, config: Config, https: HttpsService | undefined, log: Log): Promise<Listeners> {
+async function startListeners(
+  app: DesktopApp,
+  config: Config,
+  https: HttpsService | undefined,
+  log: Log,
+): Promise<Listeners> {
   const http = createServer(SERVER_OPTIONS, app.koa.callback());
   answerClientErrors(http, log);
   app.hub.attach(http);
@@ -266,68 +255,15 @@ async function startListeners(app: DesktopApp, config: Config, https: HttpsServi
   return { port, httpsPort, all };
 }
 
-function cockpitHandle(parts: {
-  app: DesktopApp;
-  robot: RobotCore;
-  access: Access;
-  features: DesktopFeatures;
-  recorder: Recorder;
-  discovery: Discovery;
-  sim: SimDaemon | undefined;
-  daemonUrl: string;
-  https: HttpsService | undefined;
-  servers: Listeners;
-  cleanup: (() => Promise<void> | void)[];
-  remoteUrl: () => string | undefined;
-}): Cockpit {
-  let stopping: Promise<void> | undefined;
-  const { servers } = parts;
-  return {
-    url: `http://127.0.0.1:${servers.port}`,
-    port: servers.port,
-    httpsUrl: servers.httpsPort ? `https://localhost:${servers.httpsPort}` : undefined,
-    daemonUrl: parts.daemonUrl,
-    simulated: parts.sim !== undefined,
-    sim: parts.sim,
-    robot: parts.robot,
-    app: parts.app,
-    access: parts.access,
-    features: parts.features,
-    recorder: parts.recorder,
-    discovery: parts.discovery,
-    remoteUrl: parts.remoteUrl,
-    createLocalWindowSession: (ttlSeconds) =>
-      parts.access.sessions.create({ credentialId: LOCAL_WINDOW_CREDENTIAL, ttlSeconds }),
-    caCertPem: parts.https?.tls.caCertPem,
-    runFleetTurn: (turn) => parts.features.agent.runFleetTurn(turn),
-    fleetToolNames: () => parts.features.agent.runtime.toolsFor(true).map((tool) => tool.name),
-    notify: (notice) => parts.features.notify(notice),
-    busyReason: () =>
-      busyReason({
-        moveRunning: parts.features.control.arbiter.current() !== undefined,
-        runningTurns: parts.features.agent.runtime.runningTurns(),
-        speaking: parts.features.control.speaking(),
-        events: parts.features.events.recent(),
-        now: Date.now(),
-      }),
-    // Daemon media is never released on the way down: other apps on the robot still use it.
-    stop: () => (stopping ??= runCleanup(parts.cleanup)),
-  };
-}
-
 /** Every credential the cockpit holds: the recorder never writes one (server/recorder/scrub.ts). */
 function secretsOf(config: Config, ownerToken: string): string[] {
-  const all = [ownerToken, config.token, config.regToken, config.model.key, config.platform?.token, config.platformSessionToken];
+  const all = [
+    ownerToken,
+    config.token,
+    config.regToken,
+    config.model.key,
+    config.platform?.token,
+    config.platformSessionToken,
+  ];
   return all.filter((s): s is string => typeof s === 'string');
-}
-
-/** Undo in reverse order of setup; one failing step does not stop the others. */
-async function runCleanup(steps: (() => Promise<void> | void)[]): Promise<void> {
-  for (const step of [...steps].reverse()) {
-    try {
-      await step();
-    } catch {
-      // Shutting down: keep going so every resource is released.
-    }
-  }
 }

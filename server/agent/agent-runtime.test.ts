@@ -157,6 +157,41 @@ describe('agent runtime', () => {
     ).toThrow(/no model configured/);
     expect(rig.agentLog.page({ n: 10 })).toEqual([]);
   });
+
+  it('keeps its running turns in the set it is given, where the latched stop counts them', async () => {
+    rig = await startRuntimeRig();
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const provider: ModelProvider = {
+      kind: 'openai',
+      model: 'scripted',
+      async *stream(): AsyncGenerator<ProviderEvent> {
+        await held;
+        yield { type: 'text', text: 'Done.' };
+        yield { type: 'done', stopReason: 'end_turn' };
+      },
+    };
+    const running = new Set<AbortController>();
+    const runtime = createAgentRuntime({
+      model: { provider: () => provider },
+      tools: [],
+      agentLog: rig.agentLog,
+      latch: { engaged: () => false },
+      log: silentLog,
+      running,
+    });
+    const turn = runtime.start({
+      persona: 'dashboard',
+      prompt: 'wait',
+      fleet: false,
+      credential: 'token',
+      limits: LIMITS,
+    });
+    expect([running.size, runtime.runningTurns()]).toEqual([1, 1]);
+    answer();
+    expect(await turn.done).toMatchObject({ ok: true, text: 'Done.' });
+    expect([running.size, runtime.runningTurns()]).toEqual([0, 0]);
+  });
 });
 
 describe('ask runner', () => {

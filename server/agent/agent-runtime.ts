@@ -53,6 +53,11 @@ export interface AgentRuntimeDeps {
   latch: Pick<StopLatch, 'engaged'>;
   log: Log;
   now?: () => number;
+  /**
+   * Where the running turns are kept, when the caller counts them too: the latched stop is built
+   * before the agent (whose tools use it) and counts its turns for the receipt from this set.
+   */
+  running?: Set<AbortController>;
 }
 
 export interface AgentRuntime {
@@ -66,7 +71,7 @@ export interface AgentRuntime {
 
 export function createAgentRuntime(deps: AgentRuntimeDeps): AgentRuntime {
   const now = deps.now ?? Date.now;
-  const running = new Set<AbortController>();
+  const running = deps.running ?? new Set<AbortController>();
   const toolsFor = (fleet: boolean): AgentTool[] => {
     if (fleet) return [...deps.tools];
     const own = new Set(deps.tools.map((t) => t.name));

@@ -45,6 +45,8 @@ export interface AgentDeps {
   thinkerIntervalSeconds: number;
   log: Log;
   fetch?: FetchLike;
+  /** The running turns, counted by the latched stop too (agent-runtime.ts, `running`). */
+  runningTurns?: Set<AbortController>;
   /** The agent log's row times and update throttle; the real clock by default. */
   clock?: TimerClock;
   /** Shorter budgets for tests. */
@@ -109,6 +111,7 @@ function buildCore(deps: AgentDeps, log: Log): Core {
     agentLog,
     latch: deps.control.latch,
     log,
+    ...(deps.runningTurns ? { running: deps.runningTurns } : {}),
   });
   return { settings, agentLog, runtime };
 }

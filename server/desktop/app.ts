@@ -1,7 +1,7 @@
 /**
  * The desktop server: `createDesktopApp(deps)` adds the read side, the dashboard shell and the /ws
  * greeting to the features' routes and hands them to the shared builder (server/http/cockpit-app.ts),
- * which orders the middleware, checks the table and builds the hub; it never listens
+ * which orders the middleware, checks the table and mounts the hub's routes; it never listens
  * (docs/architecture.md, "House style", "build apart from listen"). The entry owns the sockets.
  */
 import { systemClock, type TimerClock } from '../clock.ts';
@@ -13,7 +13,7 @@ import type { HealthFrame, StateFrame } from '../contract/ws.ts';
 import type { HostAllowlist } from '../http/host-allowlist.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import { createShellHandler, type ShellExtras } from '../http/static-shell.ts';
-import type { WsHandler } from '../http/ws-hub.ts';
+import type { WsHandler, WsHub } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
 import type { RobotCore } from './robot-core.ts';
 import { readRoutes } from './routes/read-routes.ts';
@@ -25,6 +25,8 @@ export interface DesktopDeps {
   log: Log;
   robot: RobotCore;
   gate: GateDeps;
+  /** The hub built before the features (cockpit-app.ts, createSocketHub); its own when absent. */
+  hub?: WsHub;
   /** Routes of features and of the access model, beyond the read side built here. */
   routes: RouteSpec[];
   /** Folder of the built dashboard (dist/renderer). */
@@ -53,6 +55,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
   const app = createCockpitApp({
     log: deps.log,
     gate: deps.gate,
+    ...(deps.hub ? { hub: deps.hub } : {}),
     routes: [
       ...readRoutes(deps.robot),
       ...deps.routes,

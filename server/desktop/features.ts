@@ -1,14 +1,13 @@
 /**
  * The features of the desktop server composed over one robot core: the event log, face tracking and the
- * turn-toward-speaker controller, motion and control, and what /ws clients may send. The hub
- * is created after the routes, so frames are broadcast through a late-bound function.
+ * turn-toward-speaker controller, motion and control, and what /ws clients may send. The hub is
+ * built before them (docs/architecture.md, "Build order"), so its broadcast comes in as an input.
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
 import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
-import { createAppLogStream, liveAppLogs } from '../apps/app-log-stream.ts';
-import { readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
-import { createAppsService, type AppsService } from '../apps/apps-service.ts';
+import type { RecentAppLogs } from '../apps/app-logs.ts';
+import type { AppsService } from '../apps/apps-service.ts';
 import { cameraSocketHandler, createVideoRelay, videoSocketHandler, type FrameHub } from '../camera/index.ts';
 import type { PlatformChat } from '../contract/platform.ts';
 import type { AgentTool } from '../agent/tools/types.ts';
@@ -16,6 +15,7 @@ import type { RouteSpec } from '../http/route-table.ts';
 import type { WsClient } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
 import { createControl, type Control } from '../motion/control.ts';
+import { createStopLatch } from '../motion/stop-latch.ts';
 import { createDoaTurner, type DoaTurner } from '../perception/doa-turner.ts';
 import { motionGate } from '../perception/motion-gate.ts';
 import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
@@ -24,6 +24,7 @@ import type { HeardUtterance } from '../personas/voice/voice-turn.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
 import { NO_RECORDER_TAP, type RecorderTap } from '../recorder/index.ts';
 import { createSelfTest, type SelfTest } from '../selftest/selftest.ts';
+import { createDesktopApps } from './apps-feature.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import type { PlatformNotice } from '../contract/platform-enrol.ts';
 import { createPlatformFeed, type PlatformPort } from './platform-port.ts';
@@ -45,7 +46,7 @@ export interface DesktopFeatures {
   readonly doa: DoaTurner;
   readonly events: EventLog;
   readonly agent: Agent;
-  /** Web Push to the owner's browsers; index.ts binds its dashboard count. */
+  /** Web Push to the owner's browsers. */
   readonly push: Push;
   /** The robot's apps (server/apps/): the STOP stops the running one. */
   readonly apps: AppsService;
@@ -55,16 +56,23 @@ export interface DesktopFeatures {
   readonly selftest: SelfTest;
   readonly routes: RouteSpec[];
   readonly onSocket: (client: WsClient) => void;
-  /** Connects broadcasts to the hub once it exists. */
-  bindBroadcast(broadcast: (frame: object) => void): void;
   /** A notify envelope from the platform: an event receipt and a `notify` frame on /ws. */
   notify(notice: PlatformNotice): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
+/** The hub's /ws side as the features use it (server/http/ws-hub.ts). */
+export interface DashboardHub {
+  /** Sends a frame to every open dashboard. */
+  broadcast(frame: object): void;
+  /** How many dashboards are open. */
+  viewers(): number;
+}
+
 export interface FeatureOptions {
   robot: RobotCore;
+  hub: DashboardHub;
   /** The one camera client of this robot, shared by every viewer. */
   camera: FrameHub;
   log: Log;
@@ -87,6 +95,7 @@ export interface FeatureOptions {
 
 export function createDesktopFeatures({
   robot,
+  hub,
   camera,
   log,
   config,
@@ -95,13 +104,18 @@ export function createDesktopFeatures({
   recorder = NO_RECORDER_TAP,
   endpointSecret,
 }: FeatureOptions): DesktopFeatures {
-  let broadcastTo: (frame: object) => void = () => {};
-  const push = createPush({ robot, dataDir: config.dataDir, log: log.child('push'), ...pushOptions });
-  // Push reads what dashboards are told (stop receipts, notify frames) to reach the ones not open.
+  const push = createPush({
+    robot,
+    viewers: hub.viewers,
+    dataDir: config.dataDir,
+    log: log.child('push'),
+    ...pushOptions,
+  });
+  // Push reads what dashboards are told (resume receipts, notify frames) to reach the ones not open.
   const broadcast = (frame: object) => {
     push.observe(frame);
     recorder.observe(frame);
-    broadcastTo(frame);
+    hub.broadcast(frame);
   };
   const events = createEventLog({ broadcast });
   const tracking = createTracking({
@@ -113,7 +127,21 @@ export function createDesktopFeatures({
     services: robot.services,
     broadcast,
   });
-  const control = createControl({ robot, emit: (e) => events.emit(e), holds: tracking, log: log.child('control') });
+  // The latch and the running turns are built before Control, so the stop is given what it ends
+  // when it is built: the robot's app (whose service honours the same latch) and the agent's
+  // turns, counted in the set the agent keeps them in (the agent's tools use Control).
+  const latch = createStopLatch(robot.services);
+  const runningTurns = new Set<AbortController>();
+  const { apps, appLogStream, appLogs } = createDesktopApps({ robot, latch, broadcast, log });
+  const control = createControl({
+    robot,
+    emit: (e) => events.emit(e),
+    holds: tracking,
+    log: log.child('control'),
+    latch,
+    stopExtras: { app: () => apps.stopForEmergency(), runningTurns: () => runningTurns.size },
+    onStop: (stop) => push.stopped(stop),
+  });
   const doa = createDoaTurner({
     feed: robot.feed,
     tracker: tracking,
@@ -122,9 +150,9 @@ export function createDesktopFeatures({
     services: robot.services,
     broadcast,
   });
-  // Tracking is in the state object only while the daemon's tracker is available.
+  // Tracking is in the state object only while the daemon's tracker is available. The core's one
+  // late input: tracking is built on the core's daemon and feed (robot-core.ts, attachTracking).
   robot.attachTracking(() => (tracking.available() === false ? undefined : tracking.status()));
-  robot.attachCamera(() => camera.health());
   // Live video for browsers: the daemon's H.264 forwarded as it comes, no decoder (camera/relay/).
   const relay = createVideoRelay({ hub: camera, log: log.child('relay') });
   const baseAgent = createAgent({
@@ -140,27 +168,10 @@ export function createDesktopFeatures({
     ...(platform?.fleetTools ? { fleetTools: platform.fleetTools } : {}),
     thinkerIntervalSeconds: config.thinkerIntervalSeconds,
     log: log.child('agent'),
+    runningTurns,
   });
   // The same agent, its Ask and fleet-turn doors also telling push when a turn has finished.
   const agent = push.watchTurns(baseAgent);
-  // App output followed live while an app runs or a dashboard watches its log (server/apps/).
-  const appLogStream = createAppLogStream({
-    daemonUrl: robot.daemon.baseUrl,
-    simulated: robot.simulated,
-    wireless: () => robot.feed.snapshot().status?.wireless_version === true,
-    log: log.child('apps'),
-  });
-  const apps = createAppsService({
-    daemon: robot.daemon,
-    broadcast,
-    currentChanged: (current) =>
-      appLogStream.appRunning(current && ['starting', 'running', 'stopping'].includes(current.state) ? current.name : null),
-    latch: control.latch,
-    log: log.child('apps'),
-    // Newer daemons can start an app without evicting a remote session (server/daemon/capabilities.ts).
-    useNoEvict: () => robot.capabilities().has('POST', '/api/apps/start-app/{app_name}/no-evict'),
-  });
-  control.attachStopExtras({ app: () => apps.stopForEmergency(), runningTurns: () => agent.runtime.runningTurns() });
   const selftest = createSelfTest({
     robot,
     camera,
@@ -169,16 +180,6 @@ export function createDesktopFeatures({
     dataDir: config.dataDir,
     log: log.child('selftest'),
   });
-  const appLogs = liveAppLogs(appLogStream, (app) =>
-    readAppLogs(
-      {
-        daemonUrl: robot.daemon.baseUrl,
-        simulated: robot.simulated,
-        wireless: () => robot.feed.snapshot().status?.wireless_version === true,
-      },
-      app,
-    ),
-  );
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
   // Voice listener and messenger bot: OFF until switched on from the dashboard.
   const personas = createPersonas({
@@ -204,7 +205,7 @@ export function createDesktopFeatures({
     appLogs,
     selftest,
     routes: [
-      ...recorder.wrapControlRoutes(push.withStopOrigin(controlRoutes({ control }))),
+      ...recorder.wrapControlRoutes(controlRoutes({ control })),
       ...perceptionRoutes({ tracking, doa }),
       ...agentRoutes(agent),
       ...platformRoutes({ port: platform?.port, endpointSecret }),
@@ -224,9 +225,6 @@ export function createDesktopFeatures({
         app_logs: appLogsSocketHandler(appLogStream),
       },
     }),
-    bindBroadcast(fn) {
-      broadcastTo = fn;
-    },
     notify: (notice) => platformFeed.notify(notice),
     async start() {
       control.start();

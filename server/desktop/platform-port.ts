@@ -93,7 +93,7 @@ export interface PlatformFeed {
   close(): void;
 }
 
-/** Follows the port (when there is one) and broadcasts through the features' late-bound hub. */
+/** Follows the port (when there is one) and broadcasts through the features' hub. */
 export function createPlatformFeed(deps: {
   port: PlatformPort | undefined;
   emit: (event: EventInput) => void;

@@ -1,7 +1,7 @@
 /**
  * The robot core of the desktop server: ONE daemon client, ONE state feed and cache, the move library,
- * and the health picture built from them. Routes, the WebSocket hub and later features all read
- * from here, so there is one source of truth per fact.
+ * and the health picture built from them and from the camera and identity handed in. Routes, the
+ * WebSocket hub and later features all read from here, so there is one source of truth per fact.
  */
 import { networkInterfaces } from 'node:os';
 import type { CockpitIdentity } from '../contract/discovery.ts';
@@ -24,6 +24,14 @@ import { createSystemSampler } from './system-stats.ts';
 /** What health says when the daemon reports `no_media` (e.g. the real daemon with --no-media). */
 const NO_CAMERA = 'the robot daemon runs without media (no_media): it has no camera';
 
+/** The identity of a core built without a setup store (tests). */
+const DEFAULT_IDENTITY: CockpitIdentity = {
+  name: 'Robot Cockpit',
+  kind: 'desktop',
+  https_port: null,
+  fingerprint: null,
+};
+
 /** How often to look again for a local daemon process that was not found. */
 const PID_RETRY_MS = 5000;
 
@@ -44,6 +52,10 @@ export interface RobotCoreOptions {
   dataDir?: string;
   /** Where the daemon's hub cache is, when it runs on this computer; hubCacheDir() by default. */
   hubCache?: string;
+  /** The camera's health, from the frame hub built before the core; `off` without one (tests). */
+  camera?: () => CameraHealth;
+  /** The robot's public identity (name, kind, fingerprint), from the setup store built before the core. */
+  identity?: () => CockpitIdentity;
 }
 
 export interface RobotCore {
@@ -66,12 +78,12 @@ export interface RobotCore {
    */
   stateJson(): string | undefined;
   health(): Health;
-  /** Lets the tracking controller, built after the core, appear in the state object. */
+  /**
+   * The one input given after construction: the tracking controller reads the core's daemon, state
+   * feed and services (server/perception/tracking.ts), so it can only be built after the core, yet
+   * its status belongs in the state object. Until attached, the state has no `tracking`.
+   */
   attachTracking(status: () => unknown): void;
-  /** The camera's health, from the frame hub built after the core. */
-  attachCamera(health: () => CameraHealth): void;
-  /** The robot's public identity (name, kind, fingerprint), from the setup store built after the core. */
-  attachIdentity(identity: () => CockpitIdentity): void;
   start(): void;
   stop(): Promise<void>;
 }
@@ -103,8 +115,8 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const readPressure = createPressureReader(daemonPort);
   let pressureCache = { at: 0, value: readPressure(daemonPidNow()) };
   let trackingStatus: (() => unknown) | undefined;
-  let cameraHealth: () => CameraHealth = () => ({ status: 'off', fps: 0 });
-  let identity: () => CockpitIdentity = () => ({ name: 'Robot Cockpit', kind: 'desktop', https_port: null, fingerprint: null });
+  const cameraHealth = options.camera ?? ((): CameraHealth => ({ status: 'off', fps: 0 }));
+  const identity = options.identity ?? ((): CockpitIdentity => DEFAULT_IDENTITY);
 
   const pressure = () => {
     // /proc walks cost a little; health may be polled often.
@@ -116,15 +128,15 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
 
   const state = () =>
     buildRobotState(
-        feed.snapshot(),
-        {
-          simulated: options.simulated,
-          system: system.get(),
-          services: Object.fromEntries(services),
-          ...(trackingStatus ? { tracking: trackingStatus() } : {}),
-        },
-        clock.now(),
-      );
+      feed.snapshot(),
+      {
+        simulated: options.simulated,
+        system: system.get(),
+        services: Object.fromEntries(services),
+        ...(trackingStatus ? { tracking: trackingStatus() } : {}),
+      },
+      clock.now(),
+    );
   let jsonCache: { at: number; json: string | undefined } = { at: 0, json: undefined };
 
   return {
@@ -168,10 +180,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
           version_check: versionCheck(capabilityWatch.current()),
           loop_hz: daemonLoopHz(snap),
         },
-        camera:
-          snap.status?.no_media === true
-            ? { status: 'off', fps: 0, absent: NO_CAMERA }
-            : cameraHealth(),
+        camera: snap.status?.no_media === true ? { status: 'off', fps: 0, absent: NO_CAMERA } : cameraHealth(),
         last_error: snap.lastError,
         problems: snap.problems,
         pressure: pressure(),
@@ -182,12 +191,6 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     },
     attachTracking(status) {
       trackingStatus = status;
-    },
-    attachCamera(health) {
-      cameraHealth = health;
-    },
-    attachIdentity(read) {
-      identity = read;
     },
     start() {
       feed.start();

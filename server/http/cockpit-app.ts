@@ -1,8 +1,10 @@
 /**
  * The one app builder of both servers: `createCockpitApp(deps)` builds Koa with the middleware in
  * their order, checks the routes against the server's declared table, mounts them behind the
- * access gate and builds the WebSocket hub. It never listens (docs/architecture.md, "House style",
- * "build apart from listen"); server/desktop/app.ts and server/wheeled/app.ts pass what differs.
+ * access gate and gives the socket routes to the WebSocket hub. It never listens
+ * (docs/architecture.md, "House style", "build apart from listen"); server/desktop/app.ts and
+ * server/wheeled/app.ts pass what differs. The entries build the hub first (`createSocketHub`),
+ * before the features that broadcast on it (docs/architecture.md, "Build order").
  */
 import Koa from 'koa';
 import type { Log } from '../log.ts';
@@ -18,8 +20,31 @@ import { WsHub, type WsHandler } from './ws-hub.ts';
 
 export type { GateRefused } from './gated-routes.ts';
 
+/** What the hub needs before any route exists: the server's gate, its host names and a log. */
+export interface SocketHubDeps {
+  log: Log;
+  gate: GateDeps;
+  hosts: HostAllowlist;
+}
+
+/** The server's WebSocket hub, checking sockets with the same gate as HTTP; its routes come at mount. */
+export function createSocketHub(deps: SocketHubDeps): WsHub {
+  return new WsHub({
+    credentials: deps.gate.credentials,
+    loopbackReads: deps.gate.loopbackReads,
+    hosts: deps.hosts,
+    ...(deps.gate.failures ? { failures: deps.gate.failures } : {}),
+    log: deps.log.child('ws'),
+  });
+}
+
 export interface CockpitAppDeps {
   log: Log;
+  /**
+   * The server's hub, built by the entry before the features (createSocketHub with the same gate
+   * and hosts); an app built alone, as in tests, gets its own.
+   */
+  hub?: WsHub;
   /** The server's access gate (credentials, throttle, control guard); the hub checks sockets with it too. */
   gate: GateDeps;
   /** Every implemented route. */
@@ -58,14 +83,9 @@ export function createCockpitApp(deps: CockpitAppDeps): CockpitApp {
   koa.use(errorHandler(deps.log.child('http')));
   koa.use(securityHeaders(deps.hosts));
   mountGatedRoutes(koa, routes, deps.gate, deps.onGateRefused);
-  const hub = new WsHub({
-    routes,
-    handlers: deps.sockets,
-    credentials: deps.gate.credentials,
-    loopbackReads: deps.gate.loopbackReads,
-    hosts: deps.hosts,
-    ...(deps.gate.failures ? { failures: deps.gate.failures } : {}),
-    log: deps.log.child('ws'),
-  });
+  // The one place the hub learns its routes: the checked table, so a socket is admitted by the
+  // same access declaration as HTTP. Features only ever see its broadcast, never this.
+  const hub = deps.hub ?? createSocketHub(deps);
+  hub.mount({ routes, handlers: deps.sockets });
   return { koa, routes, hub };
 }

@@ -25,6 +25,16 @@ beforeEach(async () => {
   throttle.failures.length = 0;
   throttle.successes.length = 0;
   hub = new WsHub({
+    credentials: { ownerToken: TOKEN, validateSession: () => undefined },
+    loopbackReads: false,
+    failures: {
+      delayFor: (key) => (throttle.delays.push(key), 0),
+      recordFailure: (key) => void throttle.failures.push(key),
+      recordSuccess: (key) => void throttle.successes.push(key),
+    },
+    log: createLog({ level: 'debug', sink: (r) => void records.push(r) }),
+  });
+  hub.mount({
     routes: [{ method: 'WS', path: '/ws', access: 'key', queryToken: true, summary: 'test socket' }],
     handlers: {
       '/ws': (client) => {
@@ -35,14 +45,6 @@ beforeEach(async () => {
         });
       },
     },
-    credentials: { ownerToken: TOKEN, validateSession: () => undefined },
-    loopbackReads: false,
-    failures: {
-      delayFor: (key) => (throttle.delays.push(key), 0),
-      recordFailure: (key) => void throttle.failures.push(key),
-      recordSuccess: (key) => void throttle.successes.push(key),
-    },
-    log: createLog({ level: 'debug', sink: (r) => void records.push(r) }),
   });
   server = createServer();
   hub.attach(server);
@@ -72,7 +74,9 @@ it('closes only the socket whose message handler threw, with 1011 and a log line
   const bystander = await open(`token=${TOKEN}`);
   victim.ws.send('boom');
   expect(await victim.closed).toBe(WS_CLOSE.INTERNAL);
-  expect(records.some((r) => r.msg === 'socket handler failed' && String(r['error']).includes('failed on a message'))).toBe(true);
+  expect(
+    records.some((r) => r.msg === 'socket handler failed' && String(r['error']).includes('failed on a message')),
+  ).toBe(true);
   // The other socket still talks, and the hub still admits new ones.
   const echoed = nextMessage(bystander.ws);
   bystander.ws.send('hello');

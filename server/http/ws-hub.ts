@@ -33,9 +33,14 @@ export interface WsClient {
 
 export type WsHandler = (client: WsClient) => void;
 
-export interface WsHubOptions {
+/** The socket routes of the table and what each path does with an admitted client. */
+export interface WsSockets {
   routes: readonly RouteSpec[];
   handlers: Record<string, WsHandler>;
+}
+
+/** Who may open a socket: what the hub needs before any route exists. */
+export interface WsHubOptions {
   credentials: CredentialSources;
   loopbackReads: boolean;
   log: Log;
@@ -50,12 +55,24 @@ export class WsHub {
   private readonly clientsByPath = new Map<string, Set<WsClient>>();
   private readonly pingTimer: NodeJS.Timeout;
   private dropped = 0;
+  private sockets: WsSockets | undefined;
   /** Answered the last ping; a socket that misses one is terminated at the next. */
   private readonly alive = new WeakMap<WebSocket, boolean>();
 
   constructor(private readonly options: WsHubOptions) {
     this.pingTimer = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
     this.pingTimer.unref();
+  }
+
+  /**
+   * The hub exists before the features so they can be handed its broadcast when they are built
+   * (docs/architecture.md, "Build order"); its routes come from the table those features make, so
+   * the app builder (cockpit-app.ts) gives them here, once, before any listener is attached. An
+   * upgrade before that finds no route and is closed 4404 like an unknown path.
+   */
+  mount(sockets: WsSockets): void {
+    if (this.sockets) throw new Error('the socket hub is already mounted');
+    this.sockets = sockets;
   }
 
   attach(server: Server): void {
@@ -107,9 +124,12 @@ export class WsHub {
       const cookie = readSessionCookie(req.headers.cookie);
       if (!cookie.ok) return refuseUpgrade(socket, cookie.reason);
       const { pathname, query } = request.value;
-      const route = this.options.routes.find((r) => r.method === 'WS' && r.path === pathname);
+      const route = this.sockets?.routes.find((r) => r.method === 'WS' && r.path === pathname);
       const caller = route
-        ? resolveCaller({ req, queryTokenAllowed: route.queryToken === true, query, cookie: cookie.value }, this.options.credentials)
+        ? resolveCaller(
+            { req, queryTokenAllowed: route.queryToken === true, query, cookie: cookie.value },
+            this.options.credentials,
+          )
         : undefined;
       const delay = caller ? this.throttle(req, caller) : 0;
       const complete = () => this.handshake(req, socket, head, route, caller, query);
@@ -150,9 +170,11 @@ export class WsHub {
         // events (ws closes the socket itself), and an unheard 'error' would end the process.
         ws.on('error', (err) => this.options.log.debug('socket error', { path: route?.path, error: err.message }));
         this.guard(ws, 'connection', () => {
-          if (this.options.hosts && !this.options.hosts.allows(req.headers.host)) return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
+          if (this.options.hosts && !this.options.hosts.allows(req.headers.host))
+            return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
           if (!route || !caller) return ws.close(WS_CLOSE.NOT_FOUND, 'no such socket');
-          if (!isAllowed(route, caller, this.options.loopbackReads)) return ws.close(WS_CLOSE.UNAUTHORIZED, 'unauthorized');
+          if (!isAllowed(route, caller, this.options.loopbackReads))
+            return ws.close(WS_CLOSE.UNAUTHORIZED, 'unauthorized');
           this.admit(ws, caller, route.path, query);
         });
       });
@@ -168,7 +190,8 @@ export class WsHub {
       run();
     } catch (err) {
       this.options.log.warn('socket handler failed', { during: scope, error: String((err as Error)?.stack ?? err) });
-      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close(WS_CLOSE.INTERNAL, 'internal error');
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
+        ws.close(WS_CLOSE.INTERNAL, 'internal error');
     }
   }
 
@@ -197,7 +220,7 @@ export class WsHub {
       clearTimeout(expiry);
       set.delete(client);
     });
-    const handler = this.options.handlers[path];
+    const handler = this.sockets?.handlers[path];
     if (handler) this.guard(ws, `connection ${path}`, () => handler(client));
   }
 

@@ -24,6 +24,7 @@ import {
   type ResumeResult,
   type StopExtras,
   type StopMemo,
+  type StopNotice,
   type StopResult,
 } from './emergency-stop.ts';
 import * as gotos from './goto-controls.ts';
@@ -61,6 +62,15 @@ export interface ControlDeps {
   /** Time for the timing rules (volume debounce, joystick stream, end of a spoken clip, a move's length); the real clock by default. */
   clock?: TimerClock;
   joystick?: { tickMs?: number; idleMs?: number };
+  /** Hears every latched stop with who pressed it, down to the passkey (emergency-stop.ts, StopNotice). */
+  onStop?: (stop: StopNotice) => void;
+  /**
+   * The latched stop, when the caller builds it first: what the stop ends beyond motion (the
+   * robot's app) must itself honour the latch, so it is built before Control and given here.
+   */
+  latch?: StopLatch;
+  /** What else the stop ends: the robot's app, and the agent turns it counts for its receipt. */
+  stopExtras?: StopExtras;
 }
 
 type Ack = { uuid: string };
@@ -77,10 +87,9 @@ export interface Control {
   demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, AutonomyStatus> }>;
   reel(action: ReelAction, credential: CredentialKind): ReelStatus;
   say(text: string, credential: CredentialKind): Promise<SayResult>;
-  stop(credential: CredentialKind): Promise<StopResult>;
+  /** `credentialId`: the passkey that pressed it, when a passkey session did. */
+  stop(credential: CredentialKind, credentialId?: string): Promise<StopResult>;
   resume(credential: CredentialKind): ResumeResult;
-  /** What else the stop ends, from features built after Control (the robot's app, agent turns). */
-  attachStopExtras(extras: StopExtras): void;
   /** A `{type: "joystick"}` frame from /ws and the socket's caller; see joystick.ts. */
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
   readonly autonomy: AutonomyRegistry;
@@ -119,7 +128,7 @@ function buildParts(deps: ControlDeps): Parts {
     ...deps.joystick,
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
-  const latch = createStopLatch(services);
+  const latch = deps.latch ?? createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
   const autonomy = createAutonomyRegistry(log.child('autonomy'));
   const reel = createReel({
@@ -187,7 +196,6 @@ export function createControl(deps: ControlDeps): Control {
     return p.arbiter.streamTarget(frame, caller);
   };
   deps.robot.services.set('demo', { state: 'off', detail: 'autonomous personas active' });
-  const stopExtras: StopExtras = {};
   const stopMemo: StopMemo = { appStopped: null };
   return {
     look: (input, c) => motion(() => gotos.look(gotoDeps, input, c)),
@@ -218,7 +226,7 @@ export function createControl(deps: ControlDeps): Control {
     },
     reel: (action, c) => (action === 'start' ? p.reel.start(c) : p.reel.abort('aborted by the operator', c)),
     say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
-    stop: (c) =>
+    stop: (c, credentialId) =>
       emergencyStop(
         {
           latch: p.latch,
@@ -228,15 +236,14 @@ export function createControl(deps: ControlDeps): Control {
           autonomy: p.autonomy,
           emit,
           joystickActive: p.stream.active(),
-          extras: stopExtras,
+          ...(deps.stopExtras ? { extras: deps.stopExtras } : {}),
           memo: stopMemo,
+          ...(deps.onStop ? { onStop: deps.onStop } : {}),
         },
         c,
+        credentialId,
       ),
     resume: (c) => resumeAfterStop({ latch: p.latch, autonomy: p.autonomy, emit, memo: stopMemo }, c),
-    attachStopExtras(extras) {
-      Object.assign(stopExtras, extras);
-    },
     streamTarget,
     autonomy: p.autonomy,
     arbiter: p.arbiter,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StopNotice } from './emergency-stop.ts';
 import { startRig, until, type Rig } from './testing/rig.ts';
 
 let rig: Rig;
@@ -53,5 +54,27 @@ describe('latched stop', () => {
     expect(rig.control.latch.engaged()).toBe(true);
     await expect(rig.control.look({ yaw: 5 }, 'token')).rejects.toMatchObject({ code: 'STOP_LATCHED', status: 409 });
     await until(() => rig.events.some((e) => e.action === 'stop' && /daemon part failed/.test(e.text)));
+  });
+});
+
+describe('who pressed the stop', () => {
+  it('is told to onStop with the result, down to the passkey, and only the kind for other callers', async () => {
+    const notices: StopNotice[] = [];
+    const own = await startRig({ onStop: (stop) => void notices.push(stop) });
+    try {
+      const byPhone = await own.control.stop('passkey', 'phone-1');
+      own.control.resume('passkey');
+      const byToken = await own.control.stop('token');
+      expect(notices).toEqual([
+        { credential: 'passkey', credentialId: 'phone-1', result: byPhone },
+        { credential: 'token', credentialId: undefined, result: byToken },
+      ]);
+      // The receipt on /ws still names only the kind: the passkey's id stays off the wire.
+      const receipts = own.events.filter((e) => e.action === 'stop');
+      expect(receipts.map((e) => e.credential)).toEqual(['passkey', 'token']);
+      expect(JSON.stringify(receipts)).not.toContain('phone-1');
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -19,13 +19,25 @@ import type { Reel } from './reel.ts';
 import type { StopLatch } from './stop-latch.ts';
 
 /**
- * What else a stop ends, owned by features built after Control: the robot's app (stopped through
- * the daemon, then checked gone) and the agent's turns (they watch the latch and abort
- * themselves; the stop only counts them for the receipt).
+ * What else a stop ends, owned by other features and given to Control when it is built: the
+ * robot's app (stopped through the daemon, then checked gone) and the agent's turns (they watch
+ * the latch and abort themselves; the stop only counts them for the receipt).
  */
 export interface StopExtras {
   app?: () => Promise<AppStopReport>;
   runningTurns?: () => number;
+}
+
+/**
+ * A stop as it happened, for whoever must know who pressed it beyond the receipt's kind of
+ * credential: two phones with two passkeys are both `passkey` on the receipt, and Web Push skips
+ * only the devices of the one that pressed it (server/push/push-service.ts).
+ */
+export interface StopNotice {
+  credential: CredentialKind;
+  /** The session's credential id (which passkey), when the stop came from a session; else absent. */
+  credentialId: string | undefined;
+  result: StopResult;
 }
 
 export interface StopDeps {
@@ -40,6 +52,8 @@ export interface StopDeps {
   extras?: StopExtras;
   /** Control's memory of the app the last stop ended, for the resume receipt. */
   memo?: StopMemo;
+  /** Hears each stop once its receipt is out. */
+  onStop?: (stop: StopNotice) => void;
 }
 
 export interface StopMemo {
@@ -50,7 +64,12 @@ const NO_APP: AppStopReport = { name: null, stopped: false };
 
 export type { StopResult };
 
-export async function emergencyStop(deps: StopDeps, credential: CredentialKind): Promise<StopResult> {
+/** `credentialId` names the passkey that pressed it, when one did (StopNotice). */
+export async function emergencyStop(
+  deps: StopDeps,
+  credential: CredentialKind,
+  credentialId?: string,
+): Promise<StopResult> {
   deps.latch.engage(`stopped by ${credential} at ${new Date().toISOString()}; resume from the dashboard`);
   const reelAborted = deps.reel.status().running;
   deps.reel.abort('stop', credential);
@@ -93,7 +112,9 @@ export async function emergencyStop(deps: StopDeps, credential: CredentialKind):
     }),
   );
   if (deps.memo) deps.memo.appStopped = app.stopped ? app.name : null;
-  return { latched: true, movesStopped: moves.stopped.length, reelAborted, daemon, app, stopped };
+  const result: StopResult = { latched: true, movesStopped: moves.stopped.length, reelAborted, daemon, app, stopped };
+  deps.onStop?.({ credential, credentialId, result });
+  return result;
 }
 
 export interface ResumeResult {

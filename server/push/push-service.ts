@@ -1,22 +1,21 @@
 /**
  * Web Push to the owner's browsers and phone, composed once for the desktop server: the VAPID
  * keys, the settings and the subscriptions on disk, the sender, and the trigger module fed by a
- * health sample every second and by what the features tell the dashboards (stop receipts,
- * platform notify frames) and by the agent's finished turns. Plain functions over injected deps:
- * no Koa here; push-routes.ts is the HTTP edge.
+ * health sample every second, by what the features tell the dashboards (resume receipts, platform
+ * notify frames), by each latched stop with who pressed it (Control's onStop) and by the agent's
+ * finished turns. Plain functions over injected deps: no Koa here; push-routes.ts is the HTTP edge.
  */
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Agent } from '../agent/agent.ts';
 import type { Health } from '../contract/health.ts';
 import type { PushSettingsPatch, PushSettingsView, SendResult } from '../contract/push.ts';
 import type { CredentialKind } from '../contract/ws.ts';
-import type { RouteSpec } from '../http/route-table.ts';
+import { subscriberOf } from './credential.ts';
 import type { Log } from '../log.ts';
 import { payloadOf, type PushNotice } from './kinds.ts';
 import { createPushSender } from './push-sender.ts';
 import { applyPatch, createSettingsStore } from './push-settings.ts';
 import { createPushTriggers, type HealthSample, type TriggerEvent, type TriggerTimings } from './push-triggers.ts';
-import { createStopOrigin } from './stop-origin.ts';
 import type { SubscriptionInput } from './subscription-input.ts';
 import { createSubscriptionStore } from './subscriptions.ts';
 import { watchTurns } from './turn-watch.ts';
@@ -34,6 +33,8 @@ export interface PushOptions {
 
 export interface PushDeps extends PushOptions {
   robot: { health(): Health };
+  /** How many dashboards are open (the hub's /ws clients): a finished turn is pushed only to an empty room. */
+  viewers: () => number;
   dataDir: string;
   log: Log;
 }
@@ -50,14 +51,15 @@ export interface PushConsole {
 }
 
 export interface Push extends PushConsole {
-  /** Every frame the features broadcast to /ws: stop and resume receipts, notify frames. */
+  /** Every frame the features broadcast to /ws: resume receipts, notify frames. */
   observe(frame: object): void;
+  /**
+   * A latched stop and who pressed it (Control's onStop): its push skips that credential's own
+   * devices, down to the passkey, which the receipt on /ws does not name.
+   */
+  stopped(stop: { credential: CredentialKind; credentialId: string | undefined }): void;
   /** The agent with its turn doors reporting to the triggers. */
   watchTurns(agent: Agent): Agent;
-  /** The routes with the stop route telling which credential pressed it. */
-  withStopOrigin(routes: RouteSpec[]): RouteSpec[];
-  /** How many dashboards are open (the hub's /ws clients), bound once the hub exists. */
-  bindViewers(count: () => number): void;
   /** Loads keys, settings and subscriptions, then samples health every tick. */
   start(): Promise<void>;
   stop(): void;
@@ -81,10 +83,8 @@ export function createPush(deps: PushDeps): Push {
   const settings = createSettingsStore(deps);
   const subscriptions = createSubscriptionStore(deps);
   const triggers = createPushTriggers(deps.timings);
-  const stopOrigin = createStopOrigin();
   const pending = new Set<Promise<void>>();
   let keys: VapidKeys | undefined;
-  let viewers: () => number = () => 0;
   let timer: NodeJS.Timeout | undefined;
 
   const sender = createPushSender({
@@ -143,18 +143,13 @@ export function createPush(deps: PushDeps): Push {
       if (f.type === 'notify') {
         const text = (k: string) => (typeof f[k] === 'string' ? (f[k] as string) : '');
         event({ type: 'notice', title: text('title'), body: text('body'), tag: text('tag'), url: text('url') });
-      } else if (f.type === 'event' && f.action === 'stop') {
-        const by = f.credential as CredentialKind;
-        event({ type: 'stop', credential: stopOrigin.current() ?? by, by });
       } else if (f.type === 'event' && f.action === 'resume') {
         event({ type: 'resume' });
       }
     },
-    watchTurns: (agent) => watchTurns(agent, (turn) => event({ type: 'turn', ...turn, viewers: viewers() })),
-    withStopOrigin: (routes) => stopOrigin.wrap(routes),
-    bindViewers(count) {
-      viewers = count;
-    },
+    watchTurns: (agent) => watchTurns(agent, (turn) => event({ type: 'turn', ...turn, viewers: deps.viewers() })),
+    stopped: ({ credential, credentialId }) =>
+      event({ type: 'stop', credential: subscriberOf({ kind: credential, credentialId }), by: credential }),
     async start() {
       const loaded = await loadVapidKeys(deps);
       await settings.load();

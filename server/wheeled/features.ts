@@ -1,7 +1,8 @@
 /**
  * The wheeled server's features composed over one drive backend: the base (presets, gate, trail), its
  * camera behind the shared frame hub, the agent turns, the voice, and every route and socket of
- * the table. The hub is created after the routes, so socket broadcasts are bound late.
+ * the table. The hub is built before them (docs/architecture.md, "Build order"), so ending a
+ * revoked token's sockets is an input like any other.
  */
 import type { Access } from '../auth/access.ts';
 import { createFrameHub, type FrameHub } from '../camera/frame-hub.ts';
@@ -41,6 +42,8 @@ export interface WheeledFeatureOptions {
   trust: TrustDeps;
   tls: boolean;
   shellRoot: string;
+  /** Ends every socket of a session or service token (the hub's closeSession): a revoked token's too. */
+  closeSession: (sessionKey: string) => void;
   speech?: SpeechEngine;
   tuning?: { chatWaitMs?: number; turnLimits?: WatchdogLimits; fetch?: typeof fetch };
 }
@@ -52,8 +55,6 @@ export interface WheeledFeatures {
   readonly voice: VoiceSettings;
   readonly routes: RouteSpec[];
   readonly sockets: Record<string, WsHandler>;
-  /** Ends the sockets of a revoked service token (bound to the hub once it exists). */
-  bindCloseSession(close: (sessionKey: string) => void): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -74,7 +75,6 @@ export function createWheeledFeatures(o: WheeledFeatureOptions): WheeledFeatures
     ...(o.tuning?.turnLimits ? { limits: o.tuning.turnLimits } : {}),
   });
   const voice = createVoiceSettings({ dataDir: o.config.dataDir, log: log.child('voice') });
-  let closeSession: (key: string) => void = () => {};
   const shell = createShellHandler({ root: o.shellRoot, robotKind: 'wheeled' });
   const routes: RouteSpec[] = [
     healthRoute({ base, camera, modelConfigured: () => o.model.configured(), voice, tls: o.tls }),
@@ -82,7 +82,7 @@ export function createWheeledFeatures(o: WheeledFeatureOptions): WheeledFeatures
     ...driveRoutes(base),
     ...cameraRoutes(camera),
     ...chatRoutes({ agent, model: o.model, voice }),
-    ...tokenRoutes({ tokens: o.tokens, onRevoked: (key) => closeSession(key) }),
+    ...tokenRoutes({ tokens: o.tokens, onRevoked: (key) => o.closeSession(key) }),
     ...trustRoutes(o.trust),
     {
       method: 'WS',
@@ -132,9 +132,6 @@ export function createWheeledFeatures(o: WheeledFeatureOptions): WheeledFeatures
     voice,
     routes,
     sockets,
-    bindCloseSession(close) {
-      closeSession = close;
-    },
     async start() {
       await voice.load();
       await base.start();

@@ -1,7 +1,7 @@
 /**
  * The wheeled server, the wheeled-robot cockpit: `startWheeledServer(options)` composes the
- * access model (passkeys shared with the desktop server when both run), the HS256 tokens, the drive
- * backend, the features and the app, then listens on ROBOT_B_PORT, over TLS with a certificate
+ * access model (passkeys shared with the desktop server when both run), the HS256 tokens, the
+ * socket hub, the drive backend, the features and the app, then listens on ROBOT_B_PORT, over TLS with a certificate
  * from the local CA (leaf "server-b", renewed while running) unless ROBOT_B_TLS=0.
  * server/index.ts calls it for `--robot wheeled|both`; main/serve.ts calls runMintTokenCommand
  * for `mint-token`.
@@ -20,6 +20,7 @@ import type { Config } from '../config.ts';
 import { WS_CLOSE } from '../errors.ts';
 import type { GateDeps } from '../http/access-gate.ts';
 import { startBroadcast } from '../http/broadcast-ticker.ts';
+import { createSocketHub } from '../http/cockpit-app.ts';
 import { createHostAllowlist } from '../http/host-allowlist.ts';
 import { answerClientErrors, closeServer, listen, SERVER_OPTIONS } from '../http/listeners.ts';
 import type { Log } from '../log.ts';
@@ -123,6 +124,9 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
     });
     const model = options.modelSettings ?? (await loadModelSettings(config, log, options.tuning?.fetch));
     let port = config.bPort;
+    const gate = wheeledGate(access, tokens, options.ownerToken);
+    const hosts = createHostAllowlist({ rpId: config.rpId, origin: config.origin });
+    const hub = createSocketHub({ log, gate, hosts });
     const features = createWheeledFeatures({
       config,
       log,
@@ -133,20 +137,14 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
       trust: { tls: () => https?.tls, lanUrl: lanBase(https !== undefined, () => port) },
       tls: https !== undefined,
       shellRoot: options.shellRoot ?? DEFAULT_SHELL,
+      closeSession: (key) => hub.closeSession(key),
       ...(options.speech ? { speech: options.speech } : {}),
       ...(options.tuning ? { tuning: options.tuning } : {}),
     });
-    const app = createWheeledApp({
-      log,
-      gate: wheeledGate(access, tokens, options.ownerToken),
-      routes: features.routes,
-      sockets: features.sockets,
-      hosts: createHostAllowlist({ rpId: config.rpId, origin: config.origin }),
-    });
-    features.bindCloseSession((key) => app.hub.closeSession(key));
+    const app = createWheeledApp({ log, gate, hub, routes: features.routes, sockets: features.sockets, hosts });
     const unsubscribe = access.sessions.onEnd((key) => {
       tokens.endSession(key);
-      app.hub.closeSession(key);
+      hub.closeSession(key);
     });
     cleanup.push(unsubscribe);
     await features.start();

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'koa';
 import type { CredentialKind } from '../../contract/ws.ts';
-import { credentialOf } from '../../http/access-gate.ts';
+import { callerOf, credentialOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import * as input from '../../motion/control-input.ts';
@@ -78,7 +78,8 @@ export function controlRoutes({ control }: ControlRouteDeps): RouteSpec[] {
       ...post(
         '/api/control/stop',
         'latched stop: cancel every move, reel, speech, joystick; pause personas (no body); never rate limited',
-        (_ctx, c) => control.stop(c),
+        // Which passkey pressed it, for the stop's notice (server/motion/emergency-stop.ts, StopNotice).
+        (ctx, c) => control.stop(c, callerOf(ctx).credentialId),
       ),
       safetyStop: true,
     },
