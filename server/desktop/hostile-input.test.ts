@@ -13,7 +13,7 @@ import { loadConfig } from '../config.ts';
 import { startCockpit, type Cockpit } from '../index.ts';
 import { SERVER_OPTIONS } from '../http/listeners.ts';
 import { TEST_TOKEN } from '../testing/cockpit-harness.ts';
-import { freePort } from '../testing/free-port.ts';
+import { onFreePort } from '../testing/free-port.ts';
 import { crashers } from '../testing/hostile-requests.ts';
 import { exchange, firstResponse, sourceAddress, statusOf, type RawTarget } from '../testing/raw-client.ts';
 import { capturingLog, FUZZ_SEED, healthStatus, runRawFuzz } from '../testing/raw-fuzz-run.ts';
@@ -30,11 +30,18 @@ const captured = capturingLog();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'cockpit-hostile-'));
-  const config = loadConfig({
-    env: { ROBOT_HTTPS_PORT: String(await freePort()), ROBOT_TRACK_AUTOSTART: '0', ROBOT_THINKER_INTERVAL: '3600', ROBOT_RECORD_FPS: '0' },
-    flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
+  cockpit = await onFreePort((httpsPort) => {
+    const config = loadConfig({
+      env: {
+        ROBOT_HTTPS_PORT: String(httpsPort),
+        ROBOT_TRACK_AUTOSTART: '0',
+        ROBOT_THINKER_INTERVAL: '3600',
+        ROBOT_RECORD_FPS: '0',
+      },
+      flags: { sim: true, port: '0', host: '127.0.0.1', dataDir },
+    });
+    return startCockpit({ config, log: captured.log, ownerToken: TEST_TOKEN });
   });
-  cockpit = await startCockpit({ config, log: captured.log, ownerToken: TEST_TOKEN });
   http = { port: cockpit.port, tls: false };
   https = { port: Number(new URL(cockpit.httpsUrl as string).port), tls: true };
 }, 60_000);
@@ -90,10 +97,17 @@ it('keeps answering others while 150 clients trickle half-sent requests, and cut
       { length: 150 },
       (_, i) =>
         new Promise<ReturnType<typeof connect>>((resolve) => {
-          const socket = connect({ host: '127.0.0.1', port: http.port, localAddress: sourceAddress(10_000 + i) }, () => {
-            socket.write(i % 2 ? `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ` : `POST /api/control/look HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"yaw"`);
-            resolve(socket);
-          });
+          const socket = connect(
+            { host: '127.0.0.1', port: http.port, localAddress: sourceAddress(10_000 + i) },
+            () => {
+              socket.write(
+                i % 2
+                  ? `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: `
+                  : `POST /api/control/look HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"yaw"`,
+              );
+              resolve(socket);
+            },
+          );
           socket.on('error', () => undefined);
         }),
     ),
@@ -125,7 +139,11 @@ it('logs a client that hangs up mid-body at debug, never as a failure', async ()
   await dispatched;
   socket.write('{"yaw": 1');
   socket.destroy();
-  await expect.poll(() => captured.recent.some((r) => r.msg === 'client hung up mid-request' && r.level === 'debug'), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => captured.recent.some((r) => r.msg === 'client hung up mid-request' && r.level === 'debug'), {
+      timeout: 10_000,
+    })
+    .toBe(true);
   expect(captured.errors).toEqual([]);
   expect(await healthy(http)).toBe(true);
 });
