@@ -64,7 +64,7 @@ const WATCH_SOCKET = `(() => {
 
 /**
  * Milestones of the load, in ms from navigation start (the page's clock): the document, the
- * robot-kind question (/api/health), the server A dashboard chunk and the state socket.
+ * robot-kind question (/api/health), the desktop dashboard chunk and the state socket.
  */
 const MILESTONES = `(() => {
   const nav = performance.getEntriesByType('navigation')[0];

@@ -116,14 +116,31 @@ function cockpitEntry(): Promise<string> {
  * The simulator and the cockpit as separate processes, so the cockpit's CPU is its own.
  * `cockpitPrefix` wraps the cockpit only, e.g. `['taskset', '-c', '0']` for a one-core run.
  */
-export async function startStack(extraEnv: Record<string, string> = {}, cockpitPrefix: readonly string[] = []): Promise<Stack> {
-  const sim = await startProc(['server/sim/cli.ts', '--port', '0'], {}, {
-    url: /sim: robot daemon on (\S+)/,
-    signalling: /sim: camera signalling on (\S+)/,
-  });
+export async function startStack(
+  extraEnv: Record<string, string> = {},
+  cockpitPrefix: readonly string[] = [],
+): Promise<Stack> {
+  const sim = await startProc(
+    ['server/sim/cli.ts', '--port', '0'],
+    {},
+    {
+      url: /sim: robot daemon on (\S+)/,
+      signalling: /sim: camera signalling on (\S+)/,
+    },
+  );
   const dataDir = mkdtempSync(join(tmpdir(), 'cockpit-bench-'));
   const cockpit = await startProc(
-    [await cockpitEntry(), '--daemon', sim.found['url'] as string, '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    [
+      await cockpitEntry(),
+      '--daemon',
+      sim.found['url'] as string,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+    ],
     {
       ROBOT_TOKEN: BENCH_TOKEN,
       ROBOT_HTTPS_PORT: '0',
@@ -133,7 +150,7 @@ export async function startStack(extraEnv: Record<string, string> = {}, cockpitP
       ROBOT_LOG_LEVEL: 'error',
       ...extraEnv,
     },
-    { url: /cockpit: server A on (\S+)/ },
+    { url: /cockpit: desktop server on (\S+)/ },
     cockpitPrefix,
   );
   return {

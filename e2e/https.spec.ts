@@ -1,5 +1,5 @@
 /**
- * The first passkey over server A's HTTPS listener, with the robot's generated certificate
+ * The first passkey over the desktop server's HTTPS listener, with the robot's generated certificate
  * authority trusted, as a phone on the LAN would use it.
  *
  * How the CA is trusted here: Chromium on Linux trusts user CAs only through an NSS database,

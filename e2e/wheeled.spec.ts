@@ -1,5 +1,5 @@
 /**
- * The wheeled-robot dashboard against a real server B with the simulated base: a passkey
+ * The wheeled-robot dashboard against a real wheeled server with the simulated base: a passkey
  * (Chromium's virtual authenticator, on localhost) signs in and yields the JWT; the keyboard
  * drives the base and the map follows; the chat streams a reply; the token console mints and
  * revokes a service token.

@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   const { config, ownerToken } = await boot(args.flags);
   if (config.robot === 'wheeled') {
     const b = await startB(config, ownerToken);
-    say([`cockpit: server B on ${b.url}`, `cockpit: owner token in ${join(config.dataDir, 'owner-token')}`]);
+    say([`cockpit: wheeled server on ${b.url}`, `cockpit: owner token in ${join(config.dataDir, 'owner-token')}`]);
     stopOnSignals(b);
     return announceReady({ b: { url: b.url, port: b.port } });
   }
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     return announceReady({ a });
   }
   const b = await startB(config, ownerToken, cockpit);
-  say([`cockpit: server B on ${b.url}`]);
+  say([`cockpit: wheeled server on ${b.url}`]);
   stopOnSignals({ stop: () => b.stop().then(() => composed.stop()) });
   announceReady({ a, b: { url: b.url, port: b.port } });
 }
@@ -77,7 +77,8 @@ async function supervise(args: ParsedArgs) {
     args: formatFlags(args.flags),
     log: createLog({ level: config.logLevel, scope: 'cockpit.supervisor' }),
     spare: config.spare,
-    onReady: (ready, restarts) => restarts > 0 && say([`cockpit: server back after restart ${restarts} (pid ${ready.pid})`]),
+    onReady: (ready, restarts) =>
+      restarts > 0 && say([`cockpit: server back after restart ${restarts} (pid ${ready.pid})`]),
   });
 }
 
@@ -107,8 +108,10 @@ function platformLine(status: { enrolled: boolean; platformUrl: string | null; d
 
 function announce(cockpit: Cockpit, dataDir: string, platform: string): void {
   say([
-    `cockpit: server A on ${cockpit.url}`,
-    cockpit.simulated ? `cockpit: simulated robot daemon on ${cockpit.daemonUrl}` : `cockpit: robot daemon at ${cockpit.daemonUrl}`,
+    `cockpit: desktop server on ${cockpit.url}`,
+    cockpit.simulated
+      ? `cockpit: simulated robot daemon on ${cockpit.daemonUrl}`
+      : `cockpit: robot daemon at ${cockpit.daemonUrl}`,
     `cockpit: owner token in ${join(dataDir, 'owner-token')}`,
     platform,
   ]);

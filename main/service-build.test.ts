@@ -28,10 +28,13 @@ afterAll(() => {
 function listening(proc: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`no "server A on" line in time; output so far:\n${out}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`no "desktop server on" line in time; output so far:\n${out}`)),
+      60_000,
+    );
     proc.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /server A on (http:\/\/\S+)/.exec(out);
+      const match = /desktop server on (http:\/\/\S+)/.exec(out);
       if (!match) return;
       clearTimeout(timer);
       resolve(match[1] as string);

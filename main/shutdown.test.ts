@@ -30,15 +30,34 @@ it('closes sockets with 1001, finishes in-flight work and exits on SIGTERM witho
   // SIGKILLs it unless the child confirms within 30 ms, which a loaded machine can miss.
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'main/serve.ts', '--daemon', sim.url, '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
+    [
+      '--import',
+      'tsx',
+      'main/serve.ts',
+      '--daemon',
+      sim.url,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+    ],
     {
-      env: { ...process.env, ROBOT_TOKEN: TOKEN, ROBOT_HTTPS_PORT: '0', ROBOT_CAMERA: 'off', ROBOT_TRACK_AUTOSTART: '0', ROBOT_LOG_LEVEL: 'error' },
+      env: {
+        ...process.env,
+        ROBOT_TOKEN: TOKEN,
+        ROBOT_HTTPS_PORT: '0',
+        ROBOT_CAMERA: 'off',
+        ROBOT_TRACK_AUTOSTART: '0',
+        ROBOT_LOG_LEVEL: 'error',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
-      const match = /server A on (\S+)/.exec(d.toString());
+      const match = /desktop server on (\S+)/.exec(d.toString());
       if (match?.[1]) resolve(match[1]);
     });
     child.once('exit', (code) => reject(new Error(`serve exited early with ${code}`)));
@@ -47,7 +66,11 @@ it('closes sockets with 1001, finishes in-flight work and exits on SIGTERM witho
   await new Promise((r) => ws.once('open', r));
   const closeCode = new Promise<number>((r) => ws.once('close', (code) => r(code)));
   // A slow daemon keeps a control request in flight while the signal arrives.
-  await fetch(`${sim.url}/sim/latency`, { method: 'POST', body: JSON.stringify({ ms: 800 }), headers: { 'content-type': 'application/json' } });
+  await fetch(`${sim.url}/sim/latency`, {
+    method: 'POST',
+    body: JSON.stringify({ ms: 800 }),
+    headers: { 'content-type': 'application/json' },
+  });
   const inFlight = fetch(`${url}/api/control/antennas`, {
     method: 'POST',
     headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
@@ -62,6 +85,10 @@ it('closes sockets with 1001, finishes in-flight work and exits on SIGTERM witho
   expect(await closeCode).toBe(1001);
   expect((await inFlight).status).toBe(200);
   expect(await exited).toBe(0);
-  await fetch(`${sim.url}/sim/latency`, { method: 'POST', body: JSON.stringify({ ms: 0 }), headers: { 'content-type': 'application/json' } });
+  await fetch(`${sim.url}/sim/latency`, {
+    method: 'POST',
+    body: JSON.stringify({ ms: 0 }),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(sim.counters().mediaReleases).toBe(0);
 }, 60_000);

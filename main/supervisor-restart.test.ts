@@ -25,7 +25,13 @@ beforeAll(() => {
     spare: true,
     start: forkServe({
       args: ['--sim', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir],
-      env: { ...process.env, ROBOT_HTTPS_PORT: '0', ROBOT_CAMERA: 'off', ROBOT_TRACK_AUTOSTART: '0', ROBOT_LOG_LEVEL: 'error' },
+      env: {
+        ...process.env,
+        ROBOT_HTTPS_PORT: '0',
+        ROBOT_CAMERA: 'off',
+        ROBOT_TRACK_AUTOSTART: '0',
+        ROBOT_LOG_LEVEL: 'error',
+      },
       execArgv: ['--import', 'tsx'],
       stdio: 'ignore',
     }),
@@ -61,10 +67,12 @@ function api(base: string, token: string, path: string, init: { method?: string;
 
 it('restarts a SIGKILLed server in under 2 s, and nothing stored is lost', async () => {
   const first = (await supervisor.start()).a;
-  if (!first) throw new Error('server A did not report its address');
+  if (!first) throw new Error('the desktop server did not report its address');
   const token = readFileSync(join(dataDir, 'owner-token'), 'utf8').trim();
   const setting = { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'kept-across-crashes' };
-  expect((await api(first.url, token, '/api/console/agent/settings', { method: 'PUT', body: setting })).status).toBe(200);
+  expect((await api(first.url, token, '/api/console/agent/settings', { method: 'PUT', body: setting })).status).toBe(
+    200,
+  );
 
   await expect.poll(() => supervisor.spareStanding(), { timeout: 60_000, interval: 100 }).toBe(true);
   const running = supervisor.state();

@@ -149,9 +149,9 @@ describe('loadConfig', () => {
 
     it('takes the owner session token only with the environment identity, never echoing it', () => {
       const session = 'tsess_0123456789abcdef';
-      expect(loadConfig({ ...base, env: { ...identity, ROBOT_PLATFORM_SESSION_TOKEN: session } }).platformSessionToken).toBe(
-        session,
-      );
+      expect(
+        loadConfig({ ...base, env: { ...identity, ROBOT_PLATFORM_SESSION_TOKEN: session } }).platformSessionToken,
+      ).toBe(session);
       expect(loadConfig({ ...base, env: identity }).platformSessionToken).toBeUndefined();
       expect(() => loadConfig({ ...base, env: { ROBOT_PLATFORM_SESSION_TOKEN: session } })).toThrow(
         /ROBOT_PLATFORM_SESSION_TOKEN needs ROBOT_PLATFORM_URL/,
@@ -171,7 +171,7 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ ...base, env: { ROBOT_FIRMWARE_HOOK: bad } })).toThrow(/ROBOT_FIRMWARE_HOOK/);
   });
 
-  it('takes ROBOT_ROVER_URL as an http(s) URL for server B, the simulated base otherwise', () => {
+  it('takes ROBOT_ROVER_URL as an http(s) URL for the wheeled server, the simulated base otherwise', () => {
     expect(loadConfig(base).roverUrl).toBeUndefined();
     expect(loadConfig({ ...base, env: { ROBOT_ROVER_URL: 'http://127.0.0.1:8000/' } }).roverUrl).toBe(
       'http://127.0.0.1:8000',

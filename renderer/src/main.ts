@@ -8,12 +8,12 @@ const target = document.getElementById('app');
 if (!target) throw new Error('index.html has no #app element to mount the dashboard in');
 
 /**
- * Server B (the wheeled robot) gets its own dashboard; anything else is server A's. The cockpit
+ * The wheeled server gets its own dashboard; anything else is the desktop server's. The cockpit
  * names the kind in the shell it serves (`<meta name="robot-kind">`, server/http/static-shell.ts),
  * so the right dashboard mounts without a round trip. A page served otherwise (the Vite dev
- * server) asks the public health, where server B says `robot: "wheeled"`, and takes server A's
- * when no answer comes in time. Each root is its own chunk, so server A's never carries the
- * wheeled dashboard; server A's is fetched while the question is asked, not after the answer.
+ * server) asks the public health, where the wheeled server says `robot: "wheeled"`, and takes the desktop server's
+ * when no answer comes in time. Each root is its own chunk, so the desktop server's never carries the
+ * wheeled dashboard; the desktop server's is fetched while the question is asked, not after the answer.
  */
 function namedKind(): string | undefined {
   const tag = document.querySelector('meta[name="robot-kind"]');

@@ -118,7 +118,7 @@ describe('ensureTls', () => {
     expect(records.filter((r) => r.level === 'warn')).toHaveLength(1);
   });
 
-  it('gives server B its own certificate from the same authority, even when both start at once', async () => {
+  it('gives the wheeled server its own certificate from the same authority, even when both start at once', async () => {
     const { log } = recordingLog();
     const [a, b] = await Promise.all([
       ensureTls({ dataDir: dir, hostNames: names, addresses, clock: systemClock, log }),

@@ -10,8 +10,27 @@ import { SESSION_COOKIE } from '../http/caller.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import { remoteRequest, startHarness, TEST_TOKEN, type Harness } from '../testing/cockpit-harness.ts';
 
-type Kind = 'none' | 'bearer' | 'wrongBearer' | 'session' | 'expired' | 'local' | 'localProxied' | 'localForeignHost' | 'foreignOrigin';
-const KINDS: Kind[] = ['none', 'bearer', 'wrongBearer', 'session', 'expired', 'local', 'localProxied', 'localForeignHost', 'foreignOrigin'];
+type Kind =
+  | 'none'
+  | 'bearer'
+  | 'wrongBearer'
+  | 'session'
+  | 'expired'
+  | 'local'
+  | 'localProxied'
+  | 'localForeignHost'
+  | 'foreignOrigin';
+const KINDS: Kind[] = [
+  'none',
+  'bearer',
+  'wrongBearer',
+  'session',
+  'expired',
+  'local',
+  'localProxied',
+  'localForeignHost',
+  'foreignOrigin',
+];
 
 let h: Harness;
 let expiredCookie = '';
@@ -56,7 +75,10 @@ function concretePath(route: RouteSpec): string {
   return route.path.replace(':cid', 'no-such-credential').replace('{*path}', 'some/page');
 }
 
-async function headersFor(kind: Kind, route: RouteSpec): Promise<{ headers: Record<string, string>; localAddress: string }> {
+async function headersFor(
+  kind: Kind,
+  route: RouteSpec,
+): Promise<{ headers: Record<string, string>; localAddress: string }> {
   const host = new URL(h.url).host;
   const remote = { localAddress: nextPeer() };
   const origin = { origin: h.url };
@@ -102,12 +124,14 @@ function socketOutcome(url: string, headers: Record<string, string>, localAddres
   });
 }
 
-describe('access matrix of server A', () => {
+describe('access matrix of the desktop server', () => {
   it('declares exactly the 39 routes of the spec, 11 public, in one table', () => {
     const spec = h.cockpit.app.routes.filter((r) => !r.path.startsWith('/api/console/'));
     expect(spec).toHaveLength(39);
     expect(spec.filter((r) => r.access === 'public')).toHaveLength(11);
-    expect(h.cockpit.app.routes.filter((r) => r.path.startsWith('/api/console/')).every((r) => r.access !== 'public')).toBe(true);
+    expect(
+      h.cockpit.app.routes.filter((r) => r.path.startsWith('/api/console/')).every((r) => r.access !== 'public'),
+    ).toBe(true);
   });
 
   it('answers every route for every caller kind as the spec requires', async () => {
@@ -124,7 +148,8 @@ describe('access matrix of server A', () => {
           got = await socketOutcome(url, wsHeaders, localAddress);
           const wantCode = want === 403 ? 4403 : 4401;
           const ok = want === 'allowed' ? got === 'open' : got === wantCode;
-          if (!ok) mismatches.push(`WS ${route.path} as ${kind}: want ${want === 'allowed' ? 'open' : wantCode}, got ${got}`);
+          if (!ok)
+            mismatches.push(`WS ${route.path} as ${kind}: want ${want === 'allowed' ? 'open' : wantCode}, got ${got}`);
           continue;
         }
         const res = await remoteRequest(`${h.url}${concretePath(route)}`, {
@@ -134,8 +159,12 @@ describe('access matrix of server A', () => {
           ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: '{}' }),
         });
         got = res.status;
-        const ok = want === 'allowed' ? got !== 401 && got !== 403 && got < 500 || got === 502 || got === 503 : got === want;
-        if (!ok) mismatches.push(`${route.method} ${route.path} as ${kind}: want ${want}, got ${got} ${res.body.slice(0, 80)}`);
+        const ok =
+          want === 'allowed' ? (got !== 401 && got !== 403 && got < 500) || got === 502 || got === 503 : got === want;
+        if (!ok)
+          mismatches.push(
+            `${route.method} ${route.path} as ${kind}: want ${want}, got ${got} ${res.body.slice(0, 80)}`,
+          );
         if (res.status >= 400 && res.status !== 404 && !res.headers['content-type']?.toString().includes('json')) {
           mismatches.push(`${route.method} ${route.path} as ${kind}: error without a JSON body`);
         }
@@ -145,7 +174,8 @@ describe('access matrix of server A', () => {
   }, 300_000);
 
   it('accepts ?token= only on image, stream and socket URLs', async () => {
-    const viaQuery = (path: string) => remoteRequest(`${h.url}${path}?token=${TEST_TOKEN}`, { localAddress: nextPeer() });
+    const viaQuery = (path: string) =>
+      remoteRequest(`${h.url}${path}?token=${TEST_TOKEN}`, { localAddress: nextPeer() });
     expect((await viaQuery('/api/state')).status).toBe(401);
     expect((await viaQuery('/api/snapshot.jpg')).status).not.toBe(401);
     expect((await viaQuery('/api/stream')).status).not.toBe(401);

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Health } from '../contract/health.ts';
 import type { RobotState } from '../contract/state.ts';
-import { openSocket, remoteRequest, startHarness, TEST_TOKEN, until, type Harness } from '../testing/cockpit-harness.ts';
+import {
+  openSocket,
+  remoteRequest,
+  startHarness,
+  TEST_TOKEN,
+  until,
+  type Harness,
+} from '../testing/cockpit-harness.ts';
 
 let h: Harness;
 
@@ -14,7 +21,7 @@ afterAll(() => h.close());
 
 const wsUrl = (path: string) => h.url.replace('http', 'ws') + path;
 
-describe('server A read side against the simulator', () => {
+describe("the desktop server's read side against the simulator", () => {
   it('reports health publicly, with daemon, camera, pressure and stream', async () => {
     // The rate needs a couple of seconds of frames to settle on a loaded machine.
     await until(async () => ((await (await h.get('/api/health')).json()) as Health).stream.hz > 5, 5000);
@@ -31,7 +38,10 @@ describe('server A read side against the simulator', () => {
     // The simulator runs in this process: the figures are the cockpit's own, and say so.
     expect(health.pressure).toMatchObject({ source: 'cockpit', pid: process.pid, cockpit_close_wait: 0 });
     // Version awareness: the simulator's 1.10.0.dev0 is inside the tested range, its route list read.
-    await until(async () => ((await (await h.get('/api/health')).json()) as Health).daemon.version_check.capabilities_known, 5000);
+    await until(
+      async () => ((await (await h.get('/api/health')).json()) as Health).daemon.version_check.capabilities_known,
+      5000,
+    );
     const check = ((await (await h.get('/api/health')).json()) as Health).daemon.version_check;
     expect(check).toMatchObject({ in_range: true, warning: null, capabilities_known: true, tested: { max: '1.13.0' } });
     expect(h.cockpit.robot.capabilities().has('GET', '/api/state/full')).toBe(true);
@@ -41,7 +51,9 @@ describe('server A read side against the simulator', () => {
     const anonymous = await remoteRequest(`${h.url}/api/state`);
     expect(anonymous.status).toBe(401);
     expect(JSON.parse(anonymous.body)).toMatchObject({ code: 'AUTH_REQUIRED' });
-    expect(await (await h.get('/api/state', { authorization: 'Bearer wrong' })).json()).toMatchObject({ code: 'AUTH_REQUIRED' });
+    expect(await (await h.get('/api/state', { authorization: 'Bearer wrong' })).json()).toMatchObject({
+      code: 'AUTH_REQUIRED',
+    });
     // A loopback caller (a persona on the robot) may read without a key.
     expect((await h.get('/api/state')).status).toBe(200);
     const state = (await (await h.authed('/api/state')).json()) as RobotState;
@@ -56,7 +68,10 @@ describe('server A read side against the simulator', () => {
   it('answers telemetry and the move library', async () => {
     const telemetry = (await (await h.authed('/api/telemetry')).json()) as { state: RobotState; camera: unknown };
     expect(telemetry.camera).toBeDefined();
-    const lib = (await (await h.authed('/api/emotions')).json()) as { moves: { name: string }[]; families: Record<string, string[]> };
+    const lib = (await (await h.authed('/api/emotions')).json()) as {
+      moves: { name: string }[];
+      families: Record<string, string[]>;
+    };
     expect(lib.moves.length).toBe(85 + 19);
     expect(lib.families['joy']).toContain('laughing1');
     expect(lib.families['dance']).toContain('chin_lead');
@@ -131,7 +146,10 @@ describe('HTTP hygiene', () => {
   });
 
   it('refuses a foreign Host even on public routes', async () => {
-    const res = await remoteRequest(`${h.url}/api/health`, { headers: { host: 'rebound.example' }, localAddress: '127.0.0.1' });
+    const res = await remoteRequest(`${h.url}/api/health`, {
+      headers: { host: 'rebound.example' },
+      localAddress: '127.0.0.1',
+    });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'AUTH_FORBIDDEN' });
   });

@@ -17,7 +17,7 @@ import type { WsHandler, WsHub } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
 import type { RobotCore } from './robot-core.ts';
 import { readRoutes } from './routes/read-routes.ts';
-import { completeServerARoutes } from './routes/spec-routes.ts';
+import { completeDesktopRoutes } from './routes/spec-routes.ts';
 import { DESKTOP_SOCKET, desktopFeeds } from './ws-feeds.ts';
 
 export interface DesktopDeps {
@@ -68,7 +68,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
         handler: shell,
       },
     ],
-    complete: completeServerARoutes,
+    complete: completeDesktopRoutes,
     sockets: {
       [DESKTOP_SOCKET]: (client) => {
         const state = deps.robot.state();

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-it('documents every route of server A in the README with its access level', () => {
+it('documents every route of the desktop server in the README with its access level', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const table = readme.slice(readme.indexOf('<!-- routes-a:start -->'), readme.indexOf('<!-- routes-a:end -->'));
   const missing = h.cockpit.app.routes

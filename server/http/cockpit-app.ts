@@ -50,7 +50,7 @@ export interface CockpitAppDeps {
   /** Every implemented route. */
   routes: readonly RouteSpec[];
   /**
-   * The server's declared table (completeServerARoutes, completeServerBRoutes): returns the
+   * The server's declared table (completeDesktopRoutes, completeWheeledRoutes): returns the
    * routes in the table's order and throws when a declared route is missing or differs, so a
    * build with a gap fails at start rather than answering for it.
    */

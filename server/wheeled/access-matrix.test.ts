@@ -113,7 +113,7 @@ function send(
   });
 }
 
-describe('access matrix of server B', () => {
+describe('access matrix of the wheeled server', () => {
   it('declares exactly 38 routes, 15 of them public, in one table that the app serves', () => {
     expect(SERVER_B_ROUTES).toHaveLength(38);
     expect(SERVER_B_ROUTES.filter(([, , access]) => access === 'public')).toHaveLength(15);
@@ -158,7 +158,7 @@ describe('access matrix of server B', () => {
     ).toBe(200);
   });
 
-  it('does not trust loopback callers on server B', async () => {
+  it('does not trust loopback callers on the wheeled server', async () => {
     // The harness calls from 127.0.0.1 with a loopback Host: the desktop server would let it read.
     const res = await h.call('/api/state', { token: null });
     expect(res.status).toBe(401);

@@ -27,7 +27,7 @@ function untrusted(url: string): Promise<number> {
   );
 }
 
-describe('server B over TLS', () => {
+describe('the wheeled server: over TLS', () => {
   it('completes a TLS handshake verified with the generated CA, with a server-b certificate', async () => {
     h = await startWheeledHarness({ tls: true });
     const { server } = h;
@@ -75,7 +75,7 @@ describe('server B over TLS', () => {
   });
 });
 
-describe('server B authentication', () => {
+describe('the wheeled server: authentication', () => {
   it('issues a JWT at passkey registration and login; refresh renews it; logout ends it and its sockets', async () => {
     h = await startWheeledHarness();
     const origin = h.url;
@@ -172,7 +172,7 @@ describe('server B authentication', () => {
     expect((await h.call('/api/state', { token })).status).toBe(401);
   });
 
-  it('origin-checks and rate-limits control routes like server A', async () => {
+  it('origin-checks and rate-limits control routes like the desktop server', async () => {
     h = await startWheeledHarness();
     const jwt = await h.sessionJwt();
     const foreign = await h.call('/api/control', {
@@ -196,7 +196,7 @@ describe('server B authentication', () => {
   });
 });
 
-describe('server B drive over HTTP', () => {
+describe('the wheeled server: drive over HTTP', () => {
   it('clamps a frame, moves the base for its duration only, and applies the thinker gate', async () => {
     h = await startWheeledHarness({ env: { ROBOT_RATE_LIMIT: '100' } });
     const thinker = (await h.server.mintServiceToken({ sub: 'thinker', name: 'persona', ttlSeconds: 600 })).token;
@@ -256,7 +256,7 @@ describe('server B drive over HTTP', () => {
   });
 });
 
-describe('server B chat over HTTP', () => {
+describe('the wheeled server: chat over HTTP', () => {
   it('answers one turn with {ok, result, reply, seconds}, offering no fleet tools', async () => {
     h = await startWheeledHarness({ model: true });
     const res = await h.call('/api/chat', { method: 'POST', body: { prompt: 'hello rover' } });
@@ -294,7 +294,7 @@ describe('server B chat over HTTP', () => {
   });
 });
 
-describe('server B with a real rover behind HTTP', () => {
+describe('the wheeled server: with a real rover behind HTTP', () => {
   it('drives the rover SDK and reports its telemetry', async () => {
     const rover = await startFakeRover();
     try {

@@ -1,7 +1,7 @@
 /**
  * The wheeled server: `createWheeledApp(deps)` hands its routes and socket handlers to the shared
  * builder (server/http/cockpit-app.ts), which orders the middleware, checks the table against
- * server B's (routes/spec-routes.ts), mounts it behind the shared access gate and gives the hub
+ * the wheeled server's (routes/spec-routes.ts), mounts it behind the shared access gate and gives the hub
  * its socket routes; it never listens (docs/architecture.md, "House style", "build apart from
  * listen").
  * startWheeledServer (index.ts) owns the sockets.
@@ -12,7 +12,7 @@ import type { HostAllowlist } from '../http/host-allowlist.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 import type { WsHandler, WsHub } from '../http/ws-hub.ts';
 import type { Log } from '../log.ts';
-import { completeServerBRoutes } from './routes/spec-routes.ts';
+import { completeWheeledRoutes } from './routes/spec-routes.ts';
 
 export interface WheeledAppDeps {
   log: Log;
@@ -31,5 +31,5 @@ export interface WheeledAppDeps {
 export type WheeledApp = CockpitApp;
 
 export function createWheeledApp(deps: WheeledAppDeps): WheeledApp {
-  return createCockpitApp({ ...deps, complete: completeServerBRoutes });
+  return createCockpitApp({ ...deps, complete: completeWheeledRoutes });
 }

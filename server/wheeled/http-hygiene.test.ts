@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-describe('server B HTTP hygiene', () => {
+describe('the wheeled server: HTTP hygiene', () => {
   it('sends the security headers on the shell, the API and its errors', async () => {
     for (const [path, token] of [
       ['/', null],

@@ -163,7 +163,7 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
     // Undone in reverse: sockets get their 1001 first, then the listener drains and closes.
     cleanup.push(() => closeServer(server));
     cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
-    log.info('server B listening', { port, tls: https !== undefined });
+    log.info('wheeled server listening', { port, tls: https !== undefined });
     return handle({ app, features, tokens, access, https, port, cleanup });
   } catch (error) {
     await runCleanup(cleanup);

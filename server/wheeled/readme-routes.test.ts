@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-it('documents every route of server B in README-wheeled.md with its access level', () => {
+it('documents every route of the wheeled server in README-wheeled.md with its access level', () => {
   const readme = readFileSync(new URL('./README-wheeled.md', import.meta.url), 'utf8');
   const table = readme.slice(readme.indexOf('<!-- routes-b:start -->'), readme.indexOf('<!-- routes-b:end -->'));
   // Cells compared trimmed: a formatter may pad the columns.

@@ -1,8 +1,8 @@
 /**
  * The desktop server has exactly the 39 routes of docs/contract.md, 11 of them public, each
  * declared here with its access level (so the access matrix covers them). Every one is
- * implemented by a feature module: completeServerARoutes refuses a build that lacks one, as
- * server B's table does (server/wheeled/routes/spec-routes.ts), rather than answering for it.
+ * implemented by a feature module: completeDesktopRoutes refuses a build that lacks one, as
+ * the wheeled server's table does (server/wheeled/routes/spec-routes.ts), rather than answering for it.
  */
 import type { Access, Method, RouteSpec } from '../../http/route-table.ts';
 
@@ -62,7 +62,7 @@ const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
  * implementation's access or flags differ from its declaration, or when an extra route is not a keyed
  * console route. Socket routes are served by the hub: their declaration is the route.
  */
-export function completeServerARoutes(implemented: readonly RouteSpec[]): RouteSpec[] {
+export function completeDesktopRoutes(implemented: readonly RouteSpec[]): RouteSpec[] {
   const byKey = new Map(implemented.map((r) => [key(r), r]));
   const problems: string[] = [];
   const table = SERVER_A_ROUTES.flatMap(([method, path, access, summary, extra]): RouteSpec[] => {
@@ -89,7 +89,7 @@ export function completeServerARoutes(implemented: readonly RouteSpec[]): RouteS
     else if (extra.access === 'public') problems.push(`${key(extra)}: console routes require a key`);
     else table.push(extra);
   }
-  if (problems.length > 0) throw new Error(`server A routes:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new Error(`desktop routes:\n  ${problems.join('\n  ')}`);
   // The router runs matching routes in order: the shell's catch-all must come last.
   const isShell = (r: RouteSpec) => r.path === '/' || r.path === '/{*path}';
   return [...table.filter((r) => !isShell(r)), ...table.filter(isShell)];

@@ -7,7 +7,7 @@ const secret = randomBytes(32);
 const now = Math.floor(Date.now() / 1000);
 const service: ServiceClaims = { typ: 'service', sub: 'script', name: 'nightly', jti: 'id-1', iat: now, exp: now + 60 };
 
-describe('server B JWTs', () => {
+describe('the wheeled server: JWTs', () => {
   it('signs HS256 tokens that jose verifies, and verifies them back', async () => {
     const token = await signToken(secret, service);
     const { payload, protectedHeader } = await jwtVerify(token, secret, { issuer: JWT_ISSUER, audience: JWT_AUDIENCE });

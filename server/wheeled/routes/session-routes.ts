@@ -144,6 +144,7 @@ export function sessionRoutes(deps: SessionRouteDeps): RouteSpec[] {
     },
   ];
   const shared = deps.access.routes.filter((r) => SHARED.has(`${r.method} ${r.path}`));
-  if (shared.length !== SHARED.size) throw new Error('server A no longer provides every shared passkey route');
+  if (shared.length !== SHARED.size)
+    throw new Error('the desktop server no longer provides every shared passkey route');
   return [...shared, ...own];
 }

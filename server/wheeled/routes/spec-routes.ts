@@ -2,7 +2,7 @@
  * The wheeled server's route table: 38 routes, 15 of them public (docs/contract.md, "How the wheeled server behaves": health, the
  * passkey ceremony, page shells, trust pages). The spec shows only part of the table; this is
  * the whole of it, in one place, so the access-matrix test and README-wheeled.md follow it.
- * Every route here is implemented by a feature module; completeServerBRoutes refuses a missing
+ * Every route here is implemented by a feature module; completeWheeledRoutes refuses a missing
  * route, an extra one, or an implementation whose access differs from the declaration.
  */
 import type { Access, Method, RouteSpec } from '../../http/route-table.ts';
@@ -64,7 +64,7 @@ export const SERVER_B_ROUTES: readonly Declared[] = [
 const keyOf = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
 /** The implementations in the table's order; throws when they and the table disagree. */
-export function completeServerBRoutes(implemented: readonly RouteSpec[]): RouteSpec[] {
+export function completeWheeledRoutes(implemented: readonly RouteSpec[]): RouteSpec[] {
   const byKey = new Map(implemented.map((r) => [keyOf(r), r]));
   const problems: string[] = [];
   const table = SERVER_B_ROUTES.flatMap(([method, path, access, flags = {}]) => {
@@ -84,7 +84,7 @@ export function completeServerBRoutes(implemented: readonly RouteSpec[]): RouteS
       );
     return [route];
   });
-  for (const extra of byKey.keys()) problems.push(`${extra} is not in server B's table`);
-  if (problems.length > 0) throw new Error(`server B routes:\n  ${problems.join('\n  ')}`);
+  for (const extra of byKey.keys()) problems.push(`${extra} is not in the wheeled server's table`);
+  if (problems.length > 0) throw new Error(`wheeled routes:\n  ${problems.join('\n  ')}`);
   return table;
 }

@@ -87,7 +87,7 @@ export function trustRoutes(deps: TrustDeps): RouteSpec[] {
       method: 'GET',
       path: '/trust',
       access: 'public',
-      summary: 'server A’s name for the trust page: redirects to /ca',
+      summary: 'the desktop server’s name for the trust page: redirects to /ca',
       handler(ctx) {
         ctx.redirect('/ca');
       },

@@ -1,5 +1,5 @@
 /**
- * The robot's apps routes of server A (server/desktop/routes/apps-routes.ts) as the apps page
+ * The robot's apps routes of the desktop server (server/desktop/routes/apps-routes.ts) as the apps page
  * calls them, through the session's HTTP client. Shapes come from server/contract/apps.ts.
  */
 import type { AppJob, AppLogs, AppsOverview, AppUpdateCheck, StoreApp } from '../../../../server/contract/index.ts';

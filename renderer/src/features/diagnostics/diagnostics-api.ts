@@ -1,5 +1,5 @@
 /**
- * The operator diagnostics routes of server A (server/desktop/routes/diagnostics-routes.ts) as the
+ * The operator diagnostics routes of the desktop server (server/desktop/routes/diagnostics-routes.ts) as the
  * diagnostics card calls them, through the session's HTTP client (lib/api does the fetching, with
  * the page's bearer: a plain download link could not carry it). Records are checked at the edge.
  */

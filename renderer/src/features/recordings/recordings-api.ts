@@ -1,5 +1,5 @@
 /**
- * The black box routes of server A (server/desktop/routes/recording-routes.ts) as the recordings
+ * The black box routes of the desktop server (server/desktop/routes/recording-routes.ts) as the recordings
  * card calls them. JSON goes through the session's HTTP client; the `.mcap` download and the
  * replay's frames are fetched as blobs with the same credential (a plain link or <img> could not
  * carry the bearer).

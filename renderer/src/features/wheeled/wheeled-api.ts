@@ -1,6 +1,6 @@
 /**
- * Server B's HTTP routes and socket addresses as the wheeled dashboard uses them
- * (server/wheeled/README-wheeled.md). Like lib/api/ for server A, this is the only code of the
+ * The wheeled server's HTTP routes and socket addresses as the wheeled dashboard uses them
+ * (server/wheeled/README-wheeled.md). Like lib/api/ for the desktop server, this is the only code of the
  * variant that calls the server; it goes through lib/api's HTTP client, so every outcome is an
  * ApiResult and raw fetch errors never reach a component.
  */

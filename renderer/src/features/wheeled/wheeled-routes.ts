@@ -1,5 +1,5 @@
 /**
- * The wheeled robot's pages, by hash like server A's dashboard (shell/routes.ts): Drive (the
+ * The wheeled robot's pages, by hash like the desktop server's dashboard (shell/routes.ts): Drive (the
  * base, its camera and map, the default), Chat (the rover's agent, by text or voice) and
  * Settings (service tokens). Anything else opens Drive.
  */

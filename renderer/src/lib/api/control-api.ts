@@ -1,5 +1,5 @@
 /**
- * The control routes of server A (server/motion/README-control.md), in human units: degrees,
+ * The control routes of the desktop server (server/motion/README-control.md), in human units: degrees,
  * millimetres, seconds. The browser adds the same-origin `Origin` header to every POST itself,
  * which a passkey session needs for control routes.
  */
