@@ -5,7 +5,8 @@ import { countInTable, createPressureReader, findListenerPid, readPressure, soft
 
 describe('pressure figures', () => {
   it('reads the soft descriptor limit', () => {
-    const limits = 'Limit                     Soft Limit           Hard Limit           Units\nMax open files            65536                524288               files\n';
+    const limits =
+      'Limit                     Soft Limit           Hard Limit           Units\nMax open files            65536                524288               files\n';
     expect(softFdLimit(limits)).toBe(65536);
   });
 
@@ -42,14 +43,26 @@ describe('the daemon process as the source of pressure', () => {
 
   it('finds the process listening on a port, and reads its figures', async () => {
     if (process.platform !== 'linux') return;
-    const child = spawn(process.execPath, ['-e', "require('net').createServer().listen(0, '127.0.0.1', function () { console.log(this.address().port) })"], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['-e', "require('net').createServer().listen(0, '127.0.0.1', function () { console.log(this.address().port) })"],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     try {
-      const port = await new Promise<number>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+      const port = await new Promise<number>((resolve) =>
+        child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim()))),
+      );
       expect(findListenerPid(port)).toBe(child.pid);
       const p = readPressure(port, child.pid);
-      expect(p).toMatchObject({ source: 'daemon', pid: child.pid, close_wait: 0, cockpit_close_wait: 0, warning: false });
+      expect(p).toMatchObject({
+        source: 'daemon',
+        pid: child.pid,
+        close_wait: 0,
+        cockpit_close_wait: 0,
+        warning: false,
+      });
       expect(p.fds).toBeGreaterThan(2);
       // A port nobody listens on, or one this process owns, gives no daemon process.
       const own = createServer().listen(0, '127.0.0.1');
@@ -82,6 +95,27 @@ describe('the pressure reader', () => {
       expect(read()).toMatchObject({ close_wait: 1, cockpit_close_wait: 1 });
     } finally {
       client.destroy();
+      daemon.close();
+    }
+  });
+
+  it('counts again once the descriptors moved, long before the longest age', async () => {
+    if (process.platform !== 'linux') return;
+    const daemon = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => daemon.listen(0, '127.0.0.1', resolve));
+    const port = (daemon.address() as AddressInfo).port;
+    let now = 0;
+    const read = createPressureReader(port, { closeWaitEveryMs: 5000, closeWaitMaxAgeMs: 3_600_000, now: () => now });
+    const first = read();
+    expect(first.cockpit_close_wait).toBe(0);
+    const clients = Array.from({ length: 5 }, () => connect({ port, host: '127.0.0.1', allowHalfOpen: true }));
+    try {
+      await Promise.all(clients.map((c) => new Promise((resolve) => c.once('end', resolve))));
+      // Five more descriptors and past the soonest recount: the tables are read again.
+      now = 5000;
+      expect(read()).toMatchObject({ close_wait: 5, cockpit_close_wait: 5 });
+    } finally {
+      for (const c of clients) c.destroy();
       daemon.close();
     }
   });
