@@ -12,7 +12,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // A wait's bound only detects a broken test: the same floor as the unit tests' waits
+  // (TEST_WAIT_MS in server/testing/eventually.ts), under the 60 s test timeout.
+  expect: { timeout: 15_000 },
   reporter: 'list',
   outputDir: 'test-results',
   use: {

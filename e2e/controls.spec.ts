@@ -242,7 +242,10 @@ test('a move played to its end shows its length on the Moves page', async ({ pag
   const tabs = page.getByRole('navigation', { name: 'Pages' });
   await tabs.getByRole('link', { name: 'Moves' }).click();
   const moves = page.getByRole('list', { name: 'Moves' });
-  const length = moves.getByLabel('Length of yes 1');
+  const length = moves
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('button', { name: 'yes 1', exact: true }) })
+    .locator('.len');
   await expect(length).toHaveText('');
   await expect(page.getByText(/length shows once it has played here/)).toBeVisible();
   await moves.getByRole('button', { name: 'yes 1', exact: true }).click();
@@ -257,7 +260,7 @@ test('a move played to its end shows its length on the Moves page', async ({ pag
   // Opened again, the page asks for the library again and shows it.
   await tabs.getByRole('link', { name: 'Cockpit' }).click();
   await tabs.getByRole('link', { name: 'Moves' }).click();
-  await expect(length).toHaveText(/^\d+(\.\d)? s$/);
+  await expect(length).toHaveText(/^Length: \d+(\.\d)? s$/);
 });
 
 test('the controls fit a phone and a laptop, with the STOP always in reach', async ({ page, cockpit }, testInfo) => {

@@ -13,7 +13,8 @@ async function openDashboard(page: Page, url: string, token: string): Promise<vo
   await expect(page.getByRole('group', { name: 'Connection' })).toContainText('Live');
 }
 
-async function showsWebrtcPictures(page: Page, atLeast: number): Promise<void> {
+/** Pictures are playing over the relay: more than one shown (a rate is the bench's to measure). */
+async function showsWebrtcPictures(page: Page, atLeast = 1): Promise<void> {
   // A window in the background may not paint video frames; the one under test is brought forward.
   await page.bringToFront();
   const card = page.getByRole('region', { name: 'Camera' });
@@ -29,7 +30,7 @@ test.describe('with the daemon camera (H.264 over WebRTC)', () => {
 
   test('a browser receives the camera through the relay and the picture changes', async ({ page, cockpit }) => {
     await openDashboard(page, cockpit.url, cockpit.token);
-    await showsWebrtcPictures(page, 5);
+    await showsWebrtcPictures(page);
     const first = await videoFingerprint(page);
     expect(first).toMatch(/^640x360:/);
     // The simulated picture prints a running clock: a later picture differs.
@@ -47,8 +48,8 @@ test.describe('with the daemon camera (H.264 over WebRTC)', () => {
     const second = await other.newPage();
     browserErrors.watch(second);
     await openDashboard(second, cockpit.url, cockpit.token);
-    await showsWebrtcPictures(page, 5);
-    await showsWebrtcPictures(second, 5);
+    await showsWebrtcPictures(page);
+    await showsWebrtcPictures(second);
     const counts = await fanout(cockpit.url, cockpit.token);
     expect(counts.relay).toMatchObject({ viewers: 2, connected: 2, upstreamWatches: 1 });
     expect(counts.hub.videoWatchers).toBe(1);
