@@ -20,10 +20,11 @@ import {
   SIZES,
 } from './pages/shell.ts';
 
-test('every page opens from its address, the tabs and Back walk them, axe finds nothing serious', async ({
+// Three tests rather than one, each well inside the test budget on a busy machine.
+test('every page and settings section opens from its address, and axe finds nothing serious', async ({
   page,
   cockpit,
-}, testInfo) => {
+}) => {
   await openPage(page, cockpit.url, cockpit.token);
   // Bookmarks: each address opens its page directly, in a fresh load.
   for (const entry of PAGES) {
@@ -42,9 +43,10 @@ test('every page opens from its address, the tabs and Back walk them, axe finds 
   // Older addresses still lead to their page.
   await page.goto(`${cockpit.url}/#security`);
   await expect(page.getByRole('region', { name: 'Passkeys' })).toBeVisible();
+});
 
-  // The tabs, then Back and Forward.
-  await page.goto(`${cockpit.url}/`);
+test('the tabs, Back and Forward walk the pages', async ({ page, cockpit }) => {
+  await openPage(page, cockpit.url, cockpit.token);
   await expect(marker(page, PAGES[0])).toBeVisible();
   const tabs = page.getByRole('navigation', { name: 'Pages' });
   await tabs.getByRole('link', { name: 'Moves' }).click();
@@ -61,10 +63,16 @@ test('every page opens from its address, the tabs and Back walk them, axe finds 
   await expect(marker(page, PAGES[0])).toBeVisible();
   await page.goForward();
   await expect(marker(page, PAGES[3])).toBeVisible();
+});
 
-  // Screenshots of every page at each size; none scrolls sideways, down to 320 px.
-  for (const size of [...SIZES, { width: 320, height: 640 }]) {
+// Screenshots of every page at each size; none scrolls sideways, down to 320 px.
+for (const size of [...SIZES, { width: 320, height: 640 }]) {
+  test(`every page at ${size.width}×${size.height}: a screenshot, and no sideways scroll`, async ({
+    page,
+    cockpit,
+  }, testInfo) => {
     await page.setViewportSize(size);
+    await openPage(page, cockpit.url, cockpit.token);
     for (const entry of PAGES) {
       await page.goto(`${cockpit.url}/${entry.hash}`);
       await expect(marker(page, entry)).toBeVisible();
@@ -78,8 +86,8 @@ test('every page opens from its address, the tabs and Back walk them, axe finds 
       await page.screenshot({ path: file });
       await testInfo.attach(name, { path: file, contentType: 'image/png' });
     }
-  }
-});
+  });
+}
 
 test('the cockpit shows the camera, the head joystick and STOP without scrolling at every size', async ({
   page,

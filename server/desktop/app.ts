@@ -87,6 +87,7 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     hub: app.hub,
     path: DESKTOP_SOCKET,
     feeds: desktopFeeds(deps.robot),
+    onError: (error: unknown) => deps.log.warn('a /ws broadcast feed failed', { error: String(error) }),
   };
   return { ...app, startBroadcast: () => startBroadcast(broadcast) };
 }

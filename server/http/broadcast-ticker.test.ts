@@ -107,6 +107,42 @@ describe('broadcast ticker', () => {
     expect(sent.slice(0, 2).map((s) => s.frame)).toEqual(['every tick', 'each second']);
   });
 
+  it('keeps broadcasting when a feed throws: the other feeds still go out, and the failing one again later', () => {
+    const clock = createManualClock(0);
+    const { hub, sent } = fakeHub(clock);
+    const errors: unknown[] = [];
+    let failing = true;
+    const feeds: BroadcastFeed[] = [
+      {
+        frame: () => {
+          if (failing) throw new Error('no state');
+          return 'state';
+        },
+      },
+      { frame: () => 'health', everyMs: 1000 },
+    ];
+    const stop = startBroadcast({ clock, hz: 10, hub, path: '/ws', feeds, onError: (e) => errors.push(e) });
+    clock.advance(1000);
+    failing = false;
+    clock.advance(1000);
+    stop();
+    expect(errors).toHaveLength(10);
+    expect(sent.filter((s) => s.frame === 'health').map((s) => s.at)).toEqual([100, 1100]);
+    expect(sent.filter((s) => s.frame === 'state')).toHaveLength(10);
+  });
+
+  it('runs the next tick after one that threw', () => {
+    const clock = createManualClock(0);
+    const ticks: number[] = [];
+    const stop = startTicker(clock, 10, () => {
+      ticks.push(clock.now());
+      if (ticks.length === 1) throw new Error('first tick fails');
+    });
+    clock.advance(300);
+    stop();
+    expect(ticks).toEqual([100, 200, 300]);
+  });
+
   it('skips a feed with nothing to send yet and sends it once there is', () => {
     const clock = createManualClock(0);
     const { hub, sent } = fakeHub(clock);

@@ -15,7 +15,12 @@ const RESYNC_MS = 1000;
  * Ticks on a fixed grid of deadlines rather than a fixed interval: on a loaded machine a late
  * tick is followed by an early one, so viewers still get `hz` frames per second on average.
  */
-export function startTicker(clock: TimerClock, hz: number, tick: () => void): () => void {
+export function startTicker(
+  clock: TimerClock,
+  hz: number,
+  tick: () => void,
+  onError: (error: unknown) => void = () => undefined,
+): () => void {
   const period = 1000 / hz;
   let start = clock.now();
   let n = 0;
@@ -34,7 +39,12 @@ export function startTicker(clock: TimerClock, hz: number, tick: () => void): ()
     cancel = clock.schedule(run, Math.max(0, delay));
   };
   const run = () => {
-    tick();
+    // One failed tick (a feed that threw) must not end the broadcast: every viewer would freeze.
+    try {
+      tick();
+    } catch (error) {
+      onError(error);
+    }
     if (!stopped) schedule();
   };
   schedule();
@@ -64,6 +74,8 @@ export interface BroadcastDeps {
   path: string;
   /** Sent in this order within a tick. */
   feeds: readonly BroadcastFeed[];
+  /** Hears a tick that threw; the next tick runs as planned. */
+  onError?: (error: unknown) => void;
 }
 
 /** Starts the broadcast; returns its stopper. */
@@ -72,22 +84,32 @@ export function startBroadcast(deps: BroadcastDeps): () => void {
   // every 10th tick, not the 11th whenever timer jitter makes the 10th a hair early.
   const slack = 500 / deps.hz;
   const sent = deps.feeds.map(() => ({ at: undefined as number | undefined, signature: '' }));
-  return startTicker(deps.clock, deps.hz, () => {
-    if (deps.hub.clients(deps.path).size === 0) return;
-    const now = deps.clock.now();
-    deps.feeds.forEach((feed, i) => {
-      const last = sent[i] as { at: number | undefined; signature: string };
-      const due = last.at === undefined || now - last.at >= (feed.everyMs ?? 0) - slack;
-      if (!due && !feed.signature) return;
-      const frame = feed.frame();
-      if (frame === undefined) return;
-      if (feed.signature) {
-        const signature = feed.signature(frame);
-        if (!due && signature === last.signature) return;
-        last.signature = signature;
-      }
-      last.at = now;
-      deps.hub.broadcast(deps.path, frame);
-    });
-  });
+  return startTicker(
+    deps.clock,
+    deps.hz,
+    () => {
+      if (deps.hub.clients(deps.path).size === 0) return;
+      const now = deps.clock.now();
+      deps.feeds.forEach((feed, i) => {
+        // Each feed on its own: one that throws must not keep the others' frames from viewers.
+        try {
+          const last = sent[i] as { at: number | undefined; signature: string };
+          const due = last.at === undefined || now - last.at >= (feed.everyMs ?? 0) - slack;
+          if (!due && !feed.signature) return;
+          const frame = feed.frame();
+          if (frame === undefined) return;
+          if (feed.signature) {
+            const signature = feed.signature(frame);
+            if (!due && signature === last.signature) return;
+            last.signature = signature;
+          }
+          last.at = now;
+          deps.hub.broadcast(deps.path, frame);
+        } catch (error) {
+          deps.onError?.(error);
+        }
+      });
+    },
+    deps.onError,
+  );
 }

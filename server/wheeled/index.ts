@@ -156,6 +156,7 @@ export async function startWheeledServer(options: WheeledServerOptions): Promise
         hub: app.hub,
         path: STATE_PATH,
         feeds: [stateFeed(() => features.base.state())],
+        onError: (error) => log.warn('a /ws/state broadcast feed failed', { error: String(error) }),
       }),
     );
     const server = listener(app, https, log.child('http'));
