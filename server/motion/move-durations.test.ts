@@ -62,4 +62,13 @@ describe('move durations', () => {
     expect(durations.seconds(DATASET, 'old1')).toBe(3);
     expect(durations.seconds(DATASET, 'new1')).toBe(1.5);
   });
+
+  it('still loads, with no stored lengths, when the stored file cannot be read', async () => {
+    const dataDir = temp();
+    // A folder where the file should be: reading it fails (EISDIR), which must not fail the library.
+    mkdirSync(join(dataDir, 'move-durations.json'));
+    const durations = createMoveDurations({ dataDir, hubCache: null, datasets: [DATASET], log: silentLog });
+    await expect(durations.load()).resolves.toBeUndefined();
+    expect(durations.seconds(DATASET, 'yes1')).toBeNull();
+  });
 });

@@ -69,8 +69,15 @@ export function createMoveDurations(options: MoveDurationsOptions): MoveDuration
 
   const load = (): Promise<void> =>
     (loading ??= (async () => {
-      // A length learned before the file was read is newer than the file's.
-      if (doc) learned = { ...(await doc.load()).moves, ...learned };
+      // A length learned before the file was read is newer than the file's. A file that cannot
+      // be read costs the stored lengths only: the library must still load.
+      if (doc) {
+        try {
+          learned = { ...(await doc.load()).moves, ...learned };
+        } catch (error) {
+          options.log.warn('stored move lengths not read', { error: String(error) });
+        }
+      }
       if (options.hubCache) {
         await readFiles(options.hubCache).catch((error: unknown) => {
           options.log.warn("could not read the daemon's move files", { error: String(error) });
