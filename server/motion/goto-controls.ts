@@ -18,17 +18,8 @@ export interface GotoDeps {
   emit: Emit;
 }
 
-export interface LookApplied {
-  yaw?: number;
-  pitch?: number;
-  roll?: number;
-  x?: number;
-  y?: number;
-  z?: number;
-  antennas?: [number, number];
-  body_yaw?: number;
-  duration: number;
-}
+/** A look as sent, after clamping: the body's fields, with the duration always set. */
+export type LookApplied = Omit<LookInput, 'duration'> & { duration: number };
 
 export interface GotoResult<T> {
   uuid: string;
