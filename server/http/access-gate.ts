@@ -51,8 +51,7 @@ export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
     const caller = resolveCaller(
       {
         req: ctx.req,
-        queryTokenAllowed: route.queryToken === true,
-        query: new URLSearchParams(ctx.querystring),
+        queryToken: route.queryToken === true ? (new URLSearchParams(ctx.querystring).get('token') ?? undefined) : undefined,
         cookie: cookie.ok ? cookie.value : undefined,
       },
       deps.credentials,

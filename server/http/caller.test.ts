@@ -14,7 +14,7 @@ function req(headers: Record<string, string>, peer = '192.168.1.9'): IncomingMes
 }
 
 const resolve = (headers: Record<string, string>, query = '', cookie?: string, queryTokenAllowed = true) =>
-  resolveCaller({ req: req(headers), queryTokenAllowed, query: new URLSearchParams(query), cookie }, creds);
+  resolveCaller({ req: req(headers), queryToken: queryTokenAllowed ? (new URLSearchParams(query).get('token') ?? undefined) : undefined, cookie }, creds);
 
 it('accepts the owner bearer however it is spaced or cased', () => {
   expect(resolve({ authorization: `Bearer ${TOKEN}` }).kind).toBe('token');

@@ -66,9 +66,11 @@ export const LOCAL_WINDOW_CREDENTIAL = 'local-window';
 
 export interface CallerInput {
   req: IncomingMessage;
-  /** Whether `?token=` may stand in for the header on this route (images, streams, /ws). */
-  queryTokenAllowed: boolean;
-  query: URLSearchParams;
+  /**
+   * The `?token=` value, given only on routes where it may stand in for the header (images,
+   * streams, /ws); every other route passes undefined and never parses its query.
+   */
+  queryToken: string | undefined;
   cookie: string | undefined;
 }
 
@@ -77,7 +79,7 @@ export function resolveCaller(input: CallerInput, creds: CredentialSources): Cal
   const local = isLocalRequest({ peer: req.socket.remoteAddress, host: req.headers.host, headers: req.headers });
   const base: Caller = { kind: 'anonymous', local, failed: false, viaBearer: false, viaCookie: false };
   const bearer = bearerOf(req.headers.authorization);
-  const presented = bearer ?? (input.queryTokenAllowed ? (input.query.get('token') ?? undefined) : undefined);
+  const presented = bearer ?? input.queryToken;
   if (presented !== undefined) {
     if (matchesSecret(presented, creds.ownerToken)) return { ...base, kind: 'token', viaBearer: true };
     const signed = creds.validateBearer?.(presented);

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Log } from '../log.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
-import { parseHost, parseTarget, type Parsed, type Target } from './untrusted-input.ts';
+import { MAX_TARGET, parseHost, parseTarget, type Parsed, type Target } from './untrusted-input.ts';
 
 /** The request's target, or why it cannot be served. The Host header is checked along with it. */
 export function readRequest(req: IncomingMessage): Parsed<Target> {
@@ -18,8 +18,19 @@ export function readRequest(req: IncomingMessage): Parsed<Target> {
   return host.ok ? target : host;
 }
 
+/**
+ * A path of unreserved characters and slashes with at most a plain query: nothing in it can make
+ * the URL parser or Koa's path reader throw, so the common request skips the full parse.
+ */
+const PLAIN_TARGET = /^\/[A-Za-z0-9._~/-]*(\?[A-Za-z0-9._~=&%+-]*)?$/;
+
+export function isPlainTarget(url: string | undefined): url is string {
+  return url !== undefined && url.length <= MAX_TARGET && PLAIN_TARGET.test(url);
+}
+
 export function refuseMalformed(): Middleware {
   return function refuseMalformedRequest(ctx, next) {
+    if (isPlainTarget(ctx.req.url)) return next();
     const target = parseTarget(ctx.req.url);
     let problem = target.ok ? undefined : target.reason;
     if (problem === undefined) {

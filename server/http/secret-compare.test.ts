@@ -18,3 +18,13 @@ describe('matchesSecret', () => {
     expect(matchesSecret('qrstuvwxyzabcdef', 'qrstuvwxyzabcdef')).toBe(true);
   });
 });
+
+describe('matchesSecret on what a stranger can present', () => {
+  it('refuses prefixes, extensions, other encodings and the empty string', () => {
+    const secret = 'owner-secret-0123456789';
+    for (const presented of ['', secret.slice(0, -1), `${secret}x`, secret.toUpperCase(), `${secret.slice(0, -1)}é`, 'é'.repeat(secret.length)]) {
+      expect(matchesSecret(presented, secret), presented).toBe(false);
+    }
+    expect(matchesSecret(secret, secret)).toBe(true);
+  });
+});

@@ -14,16 +14,21 @@ export function tokensEqual(a: string, b: string): boolean {
 }
 
 /**
- * tokensEqual for a secret checked on every request (the owner token): the expected side's
- * digest is kept between calls, since hashing it each time showed in the throughput benchmark.
- * One entry only: a different secret simply replaces it.
+ * tokensEqual for the secret checked on every request (the owner token), without hashing: the
+ * presented digest was the largest single cost of an authenticated request in the throughput
+ * benchmark (bench/RESULTS.md). The bytes are still compared in constant time; the one thing
+ * the timing can tell is whether the presented length equals the secret's, and a length of
+ * 16 to 256 characters (43 when generated, server/auth/owner-token.ts) is no help to a guesser.
  */
 export function matchesSecret(presented: string, secret: string): boolean {
-  if (expected?.secret !== secret) expected = { secret, digest: sha256(secret) };
-  return timingSafeEqual(sha256(presented), expected.digest);
+  if (expected?.secret !== secret) expected = { secret, bytes: Buffer.from(secret, 'utf8') };
+  const want = expected.bytes;
+  const got = Buffer.from(presented, 'utf8');
+  if (got.length !== want.length) return false;
+  return timingSafeEqual(got, want);
 }
 
-let expected: { secret: string; digest: Buffer } | undefined;
+let expected: { secret: string; bytes: Buffer } | undefined;
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();

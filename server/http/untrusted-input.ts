@@ -17,7 +17,7 @@ export interface Target {
 }
 
 /** Past this a target is not one any page of this server produces. */
-const MAX_TARGET = 8192;
+export const MAX_TARGET = 8192;
 
 /**
  * The path and query of a request line's target: origin-form (`/path?q`) or absolute-form
@@ -81,8 +81,24 @@ export interface HostParts {
 const REG_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/;
 const IPV6_LITERAL = /^[0-9a-f:.]+$/;
 
+/**
+ * The last Host header read and its answer. A request reads its Host three times (the malformed
+ * check, the allowlist, the loopback rule) and a client's requests all carry the same one, so
+ * one entry answers nearly every read. The answers are frozen: callers share them.
+ */
+let lastHost: { header: string; parsed: Parsed<HostParts> } | undefined;
+
 /** The Host header as RFC 9110 allows it: a name or address, and an optional port. */
 export function parseHost(header: string | undefined): Parsed<HostParts> {
+  if (header === undefined) return readHost(header);
+  if (lastHost?.header !== header) {
+    const parsed = readHost(header);
+    lastHost = { header, parsed: Object.freeze(parsed.ok ? { ok: true, value: Object.freeze(parsed.value) } : parsed) };
+  }
+  return lastHost.parsed;
+}
+
+function readHost(header: string | undefined): Parsed<HostParts> {
   if (header === undefined || header === '') return bad('missing Host header');
   const text = header.trim().toLowerCase();
   if (text.length > 260) return bad('Host header too long');

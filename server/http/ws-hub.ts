@@ -127,7 +127,7 @@ export class WsHub {
       const route = this.sockets?.routes.find((r) => r.method === 'WS' && r.path === pathname);
       const caller = route
         ? resolveCaller(
-            { req, queryTokenAllowed: route.queryToken === true, query, cookie: cookie.value },
+            { req, queryToken: route.queryToken === true ? (query.get('token') ?? undefined) : undefined, cookie: cookie.value },
             this.options.credentials,
           )
         : undefined;
