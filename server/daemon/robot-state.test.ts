@@ -25,6 +25,7 @@ function feed(over: Partial<FeedSnapshot> = {}, state = wire()): FeedSnapshot {
     sample: { state, receivedAt: 10_000 },
     status: status({ motor_control_mode: 'enabled', error: null }),
     hz: 29.7,
+    requestedHz: 30,
     streamConnected: true,
     polling: false,
     problems: {},

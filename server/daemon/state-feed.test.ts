@@ -62,4 +62,25 @@ describe('state feed', () => {
     expect(sim.counters().stateWsClients).toBe(1);
     expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true });
   });
+
+  it('streams at the rest rate until watched, switches without a gap in its presence, and back', async () => {
+    feed.stop();
+    feed = new StateFeed({ daemon, log: silentLog, silenceMs: 1500, clock: feedClock, upstreamHz: 30, restHz: 10 });
+    let samples = 0;
+    feed.onSample(() => void (samples += 1));
+    feed.start();
+    await eventually(() => samples === 1, { what: 'the first state frame' });
+    expect(sim.counters().stateStreamRates).toEqual([10]);
+
+    feed.setWatched(true);
+    // The new stream's first frame arrives as it opens; the old one is closed.
+    await eventually(() => samples === 2 && sim.counters().stateStreamRates.join() === '30', { what: 'the full-rate stream alone' });
+    expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true, lastError: null });
+    // Watched again: already at the full rate, nothing reopens (the sample count proves it below).
+    feed.setWatched(true);
+
+    feed.setWatched(false);
+    await eventually(() => samples === 3 && sim.counters().stateStreamRates.join() === '10', { what: 'the rest-rate stream alone' });
+    expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true, lastError: null });
+  });
 });

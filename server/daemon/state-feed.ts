@@ -19,6 +19,12 @@ export interface StateFeedOptions {
   log: Log;
   /** Upstream frames per second; the daemon accepts 1..50 (docs/daemon.md, "The protocol as the cockpit uses it"). */
   upstreamHz?: number;
+  /**
+   * The rate while no dashboard watches (setWatched): the recorder, perception and the REST
+   * reads need far less than a live picture, and a robot at rest should cost next to nothing
+   * (docs/daemon.md, "State stream rate"). The full rate when absent.
+   */
+  restHz?: number;
   /** No frame for this long means the stream is dead (a restarted daemon can leave it open). */
   silenceMs?: number;
   statusIntervalMs?: number;
@@ -35,7 +41,10 @@ export interface FeedSnapshot {
   presence: Presence;
   sample: Sample | undefined;
   status: DaemonStatus | undefined;
+  /** Samples per second received lately. */
   hz: number;
+  /** The rate asked of the daemon: the full rate while a dashboard watches, the rest rate otherwise. */
+  requestedHz: number;
   streamConnected: boolean;
   polling: boolean;
   problems: Record<string, string>;
@@ -53,6 +62,9 @@ export class StateFeed {
   private readonly daemon: DaemonClient;
   private readonly log: Log;
   private readonly upstreamHz: number;
+  private readonly restHz: number;
+  /** The rate of the stream open now (or the next one): upstreamHz while watched, restHz otherwise. */
+  private rateHz: number;
   private readonly silenceMs: number;
   private readonly statusIntervalMs: number;
   private readonly clock: TimerClock;
@@ -79,7 +91,9 @@ export class StateFeed {
   constructor(options: StateFeedOptions) {
     this.daemon = options.daemon;
     this.log = options.log;
-    this.upstreamHz = Math.min(50, Math.max(1, options.upstreamHz ?? 30));
+    this.upstreamHz = clampHz(options.upstreamHz ?? 30);
+    this.restHz = clampHz(options.restHz ?? this.upstreamHz);
+    this.rateHz = this.restHz;
     this.silenceMs = options.silenceMs ?? 1500;
     this.statusIntervalMs = options.statusIntervalMs ?? 1000;
     this.clock = options.clock ?? systemClock;
@@ -105,6 +119,22 @@ export class StateFeed {
     this.streamOpen = false;
   }
 
+  /**
+   * Whether a dashboard is watching: the stream runs at the full rate while one is, at the rest
+   * rate otherwise. A change opens a stream at the new rate and drops the old one; the cache keeps
+   * its last sample meanwhile, so a dashboard that just opened is answered at once.
+   */
+  setWatched(watched: boolean): void {
+    const hz = watched ? this.upstreamHz : this.restHz;
+    if (hz === this.rateHz) return;
+    this.rateHz = hz;
+    if (this.stopped || !this.streamOpen) return;
+    // The old stream's frames and its close are ignored from here on (connect() moves the generation).
+    const old = this.socket;
+    this.connect();
+    old?.close();
+  }
+
   onSample(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -123,6 +153,7 @@ export class StateFeed {
       sample: this.sample,
       status: this.status,
       hz: fresh ? this.meter.hz(now) : 0,
+      requestedHz: this.rateHz,
       streamConnected: this.streamOpen && fresh,
       polling: this.pollTimer !== undefined,
       problems: this.problems(fresh),
@@ -151,7 +182,7 @@ export class StateFeed {
   private connect(): void {
     if (this.stopped) return;
     const generation = ++this.generation;
-    const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${this.upstreamHz}&with_doa=true&with_imu=true`;
+    const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${this.rateHz}&with_doa=true&with_imu=true`;
     const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
     this.socket = socket;
     socket.on('open', () => {
@@ -227,7 +258,7 @@ export class StateFeed {
       } catch (err) {
         this.lastError = isAppError(err) ? err.message : String(err);
       }
-      if (this.pollTimer) this.pollTimer = this.clock.schedule(() => void tick(), 1000 / Math.min(this.upstreamHz, 20));
+      if (this.pollTimer) this.pollTimer = this.clock.schedule(() => void tick(), 1000 / Math.min(this.rateHz, 20));
     };
     this.pollTimer = this.clock.schedule(() => void tick(), 0);
   }
@@ -259,4 +290,9 @@ export class StateFeed {
     }, ms);
     this.timers.add(cancel);
   }
+}
+
+/** The daemon serves 1 to 50 Hz (docs/daemon.md). */
+function clampHz(hz: number): number {
+  return Math.min(50, Math.max(1, hz));
 }

@@ -60,7 +60,8 @@ describe("the desktop server's read side against the simulator", () => {
     expect(state.daemon).toMatchObject({ presence: 'connected', simulated: true });
     expect(['enabled', 'disabled', 'gravity_compensation']).toContain(state.motorMode);
     expect(Math.abs(state.antennas.right)).toBeGreaterThan(1); // ±10° awake, ±175° asleep: degrees, not radians
-    expect(state.upstreamHz).toBeGreaterThan(5);
+    // A flowing stream has a measured rate; the rate itself is a bench figure (10 Hz here: no dashboard is open).
+    expect(state.upstreamHz).toBeGreaterThan(0);
     // Like the real mockup daemon, the simulator reports no control-loop rate of its own.
     expect(state.loopHz).toBeNull();
   });

@@ -81,6 +81,10 @@ export function createDesktopApp(deps: DesktopDeps): DesktopApp {
     onControlLatency: deps.onControlLatency,
     onGateRefused: deps.onGateRefused,
   });
+  // The daemon streams state at the full rate only while a dashboard watches (docs/daemon.md, "State stream rate").
+  app.hub.onClientsChanged((path, count) => {
+    if (path === DESKTOP_SOCKET) deps.robot.feed.setWatched(count > 0);
+  });
   const broadcast = {
     clock: deps.clock ?? systemClock,
     hz: deps.config.wsHz,

@@ -34,6 +34,11 @@ const DEFAULT_IDENTITY: CockpitIdentity = {
 
 /** How often to look again for a local daemon process that was not found. */
 const PID_RETRY_MS = 5000;
+/**
+ * The state stream's rate while no dashboard is open: enough for the black box, perception and
+ * REST reads, a third of the cost of the full 30 Hz on a robot at rest (bench/RESULTS.md, "Idle").
+ */
+const REST_HZ = 10;
 
 /** Below a broadcast tick (15-50 Hz) and the daemon's own 50 Hz: invisible to readers. */
 const STATE_JSON_TTL_MS = 10;
@@ -44,6 +49,8 @@ export interface RobotCoreOptions {
   log: Log;
   /** Upstream state rate; the daemon caps it at 50. */
   upstreamHz?: number;
+  /** The state stream's rate while no dashboard watches (state-feed.ts, setWatched). */
+  restHz?: number;
   /** Lets tests swap in a client; production always builds the HTTP one. */
   daemon?: DaemonClient;
   /** The state feed's timers and sample times and the pressure cache's age; the real clock by default. */
@@ -91,7 +98,13 @@ export interface RobotCore {
 export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const daemon = options.daemon ?? new HttpDaemonClient({ baseUrl: options.daemonUrl });
   const clock = options.clock ?? systemClock;
-  const feed = new StateFeed({ daemon, log: options.log.child('feed'), upstreamHz: options.upstreamHz ?? 30, clock });
+  const feed = new StateFeed({
+    daemon,
+    log: options.log.child('feed'),
+    upstreamHz: options.upstreamHz ?? 30,
+    restHz: options.restHz ?? REST_HZ,
+    clock,
+  });
   const system = createSystemSampler();
   const services = new Map<string, ServiceState>();
   const capabilityWatch = watchCapabilities({ daemon, feed, log: options.log.child('capabilities') });

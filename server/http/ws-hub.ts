@@ -56,6 +56,7 @@ export class WsHub {
   private readonly pingTimer: NodeJS.Timeout;
   private dropped = 0;
   private sockets: WsSockets | undefined;
+  private readonly countListeners = new Set<(path: string, count: number) => void>();
   /** Answered the last ping; a socket that misses one is terminated at the next. */
   private readonly alive = new WeakMap<WebSocket, boolean>();
 
@@ -89,6 +90,23 @@ export class WsHub {
     let sent = 0;
     for (const client of this.clients(path)) if (client.send(text)) sent += 1;
     return sent;
+  }
+
+  /** Hears a path's number of open sockets each time one opens or closes. */
+  onClientsChanged(listener: (path: string, count: number) => void): () => void {
+    this.countListeners.add(listener);
+    return () => this.countListeners.delete(listener);
+  }
+
+  private countChanged(path: string, count: number): void {
+    for (const listener of this.countListeners) {
+      // A listener's fault is logged; it must not keep a socket from opening or closing.
+      try {
+        listener(path, count);
+      } catch (err) {
+        this.options.log.warn('socket count listener failed', { path, error: String((err as Error)?.stack ?? err) });
+      }
+    }
   }
 
   /** Frames dropped for slow clients since start. */
@@ -209,6 +227,7 @@ export class WsHub {
     const set = this.clientsByPath.get(path) ?? new Set();
     this.clientsByPath.set(path, set);
     set.add(client);
+    this.countChanged(path, set.size);
     this.alive.set(ws, true);
     ws.on('pong', () => this.alive.set(ws, true));
     // Credentials are checked again when a passkey session runs out.
@@ -219,6 +238,7 @@ export class WsHub {
     ws.on('close', () => {
       clearTimeout(expiry);
       set.delete(client);
+      this.countChanged(path, set.size);
     });
     const handler = this.sockets?.handlers[path];
     if (handler) this.guard(ws, `connection ${path}`, () => handler(client));

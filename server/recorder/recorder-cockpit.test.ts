@@ -1,6 +1,6 @@
 /**
  * The recorder inside a real cockpit (in-process simulator, port 0), on a clock the test moves:
- * state from the one cache at the feed's full rate, camera frames from the frame hub, control
+ * state from the one cache at every sample of the feed, camera frames from the frame hub, control
  * requests with credential kind and outcome, the routes, and no secret anywhere on disk.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

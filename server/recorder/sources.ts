@@ -1,6 +1,6 @@
 /**
  * What the recorder listens to, taken from the cockpit's own single sources: the state cache
- * (at the daemon stream's full rate, never a second stream), the frame hub's public JPEG
+ * (every sample of the daemon's one stream, whatever its rate), the frame hub's public JPEG
  * subscription (sampled on the clock at the recording rate, camera-sampler.ts), the frames
  * dashboards are told (receipts, agent log rows), the control routes and joystick frames
  * (credential kind and outcome), and the health picture (recorded when it changes). Nothing here waits on the disk.

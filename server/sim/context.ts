@@ -22,6 +22,8 @@ export interface SimCounters {
   stateWsClients: number;
   updatesWsClients: number;
   setTargetWsClients: number;
+  /** The `frequency` of each open state stream, in the order they opened. */
+  stateStreamRates: number[];
   /** Plain HTTP requests outside /sim (WebSocket upgrades are not counted). */
   httpRequests: number;
   /** `METHOD /path` of each request the latency fault holds right now: a test's sign that it arrived. */
@@ -119,6 +121,7 @@ export function createSimContext(log: Log, clock: TimerClock = systemClock): Sim
     stateWsClients: 0,
     updatesWsClients: 0,
     setTargetWsClients: 0,
+    stateStreamRates: [] as number[],
     httpRequests: 0,
     heldByLatency: [] as string[],
     soundStops: 0,
@@ -192,6 +195,7 @@ export function createSimContext(log: Log, clock: TimerClock = systemClock): Sim
     snapshotCounters: () => ({
       ...counters,
       heldByLatency: [...counters.heldByLatency],
+      stateStreamRates: [...counters.stateStreamRates],
       ...ctx.camera.counters(),
       soundsPlayed: sounds.plays.map((p) => ({ ...p })),
     }),

@@ -87,6 +87,7 @@ function openState(ctx: SimContext, ws: WebSocket, query: URLSearchParams, strea
     return;
   }
   streams.add(ws);
+  ctx.counters.stateStreamRates.push(frequency);
   let cancel: (() => void) | undefined;
   // Like the real handler: send, then sleep a full period, so the delivered rate is a bit under.
   const loop = (): void => {
@@ -96,6 +97,8 @@ function openState(ctx: SimContext, ws: WebSocket, query: URLSearchParams, strea
   };
   ws.on('close', () => {
     streams.delete(ws);
+    const rates = ctx.counters.stateStreamRates;
+    rates.splice(rates.indexOf(frequency), 1);
     cancel?.();
   });
   ws.on('error', () => ws.terminate());
