@@ -42,8 +42,14 @@ interface Utterance {
 
 /** Two upload names in turn: a new clip never overwrites the file still being played. */
 const UPLOAD_NAMES = ['cockpit-say-a.wav', 'cockpit-say-b.wav'];
-/** The hold outlives the audio a little, so tracking does not snap back on the last syllable. */
+/** The hold's time to live past the clip: a safety bound, so a lost timer can never freeze the head. */
 const HOLD_TAIL_S = 1;
+/**
+ * The `speaking` hold stays this long after the clip ends, so tracking does not snap back on the
+ * last syllable (docs/contract.md, "How the desktop server behaves"). The voice persona keeps the
+ * same tail after its answers (server/personas/voice/speaking-hold.ts).
+ */
+export const SPEAKING_TAIL_MS = 800;
 
 export function createSpeaker(deps: SpeakerDeps): Speaker {
   return new DaemonSpeaker(deps);
@@ -52,6 +58,8 @@ export function createSpeaker(deps: SpeakerDeps): Speaker {
 class DaemonSpeaker implements Speaker {
   private current: Utterance | undefined;
   private uploads = 0;
+  /** Releases the hold at the end of the last clip's tail. */
+  private cancelTail: (() => void) | undefined;
   private readonly clock: TimerClock;
 
   constructor(private readonly deps: SpeakerDeps) {
@@ -73,18 +81,19 @@ class DaemonSpeaker implements Speaker {
       const name = UPLOAD_NAMES[this.uploads++ % UPLOAD_NAMES.length] as string;
       const path = await this.deps.daemon.uploadSound(name, clip.wav);
       this.ensureCurrent(u);
+      this.endTail();
       this.deps.holds.take('speaking', clip.seconds + HOLD_TAIL_S);
       if (interrupted) await this.deps.daemon.stopSound();
       u.wobbling = true;
       await this.deps.daemon.setWobbling(true);
       await this.deps.daemon.playSound(path);
       this.ensureCurrent(u);
-      u.cancelTimer = this.clock.schedule(() => void this.finish(u), clip.seconds * 1000);
+      u.cancelTimer = this.clock.schedule(() => void this.finish(u, true), clip.seconds * 1000);
       return { engine: this.deps.engine.name, seconds: Math.round(clip.seconds * 1000) / 1000 };
     } catch (err) {
       if (this.current === u) {
         if (interrupted) await this.deps.daemon.stopSound().catch(() => undefined);
-        await this.finish(u);
+        await this.finish(u, false);
       }
       throw err;
     }
@@ -94,6 +103,7 @@ class DaemonSpeaker implements Speaker {
     const u = this.current;
     this.current = undefined;
     if (u) this.cancel(u);
+    this.endTail();
     this.deps.holds.release('speaking');
     const results = await Promise.allSettled([this.deps.daemon.stopSound(), this.deps.daemon.setWobbling(false)]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -113,16 +123,33 @@ class DaemonSpeaker implements Speaker {
     u.cancelTimer?.();
   }
 
+  private endTail(): void {
+    this.cancelTail?.();
+    this.cancelTail = undefined;
+  }
+
   private ensureCurrent(u: Utterance): void {
     if (this.current !== u) throw new AppError('CONFLICT', 'speech interrupted by a newer utterance or the stop');
   }
 
-  /** The clip has played (or failed): wobble off, hold released. */
-  private async finish(u: Utterance): Promise<void> {
+  /**
+   * The clip has played (or failed): wobble off. After a played clip the hold is taken again for
+   * the tail in the same step, never released first: whoever else holds `speaking` (the voice
+   * persona takes its own tail when its answer ends) finds it still held, not dropped for a moment.
+   */
+  private async finish(u: Utterance, played: boolean): Promise<void> {
     if (this.current !== u) return;
     this.current = undefined;
     u.cancelTimer?.();
-    this.deps.holds.release('speaking');
+    if (played) {
+      this.deps.holds.take('speaking', SPEAKING_TAIL_MS / 1000 + HOLD_TAIL_S);
+      this.cancelTail = this.clock.schedule(() => {
+        this.cancelTail = undefined;
+        this.deps.holds.release('speaking');
+      }, SPEAKING_TAIL_MS);
+    } else {
+      this.deps.holds.release('speaking');
+    }
     if (!u.wobbling) return;
     await this.deps.daemon.setWobbling(false).catch((err: unknown) => {
       this.deps.log.warn('could not turn the speech wobble off', { error: messageOf(err) });

@@ -2,15 +2,16 @@
  * The voice persona's `speaking` tracking hold (docs/contract.md, "How the desktop server behaves": "takes `speaking` on its
  * first audio chunk and releases it 0.8 s after the response completes, or at once on
  * interruption"), so face tracking does not pull the head away mid-answer. The say path holds
- * `speaking` for its clip too and lets go when the clip ends; taking it again for the tail
- * right then is what keeps the head still for the last 0.8 s. Every take carries a TTL, so a
- * crash can never freeze the head.
+ * `speaking` for its clip and the same tail (server/speech/speaker.ts), and hands over without
+ * letting go, so the hold never drops between the clip's end and this tail. Every take carries a
+ * TTL, so a crash can never freeze the head.
  */
 import type { Holds } from '../../holds.ts';
 import type { Schedule } from '../../perception/schedule.ts';
+import { SPEAKING_TAIL_MS } from '../../speech/speaker.ts';
 
+export { SPEAKING_TAIL_MS };
 export const SPEAKING = 'speaking';
-export const SPEAKING_TAIL_MS = 800;
 /** Before the clip's length is known (the synthesis is still running). */
 const PROVISIONAL_S = 20;
 
