@@ -83,4 +83,15 @@ describe('state feed', () => {
     await eventually(() => samples === 3 && sim.counters().stateStreamRates.join() === '10', { what: 'the rest-rate stream alone' });
     expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true, lastError: null });
   });
+
+  it('a dashboard that comes while the stream is still opening gets the full rate once it opens', async () => {
+    feed.stop();
+    feed = new StateFeed({ daemon, log: silentLog, silenceMs: 1500, clock: feedClock, upstreamHz: 30, restHz: 10 });
+    feed.start();
+    // start() has only begun the handshake at the rest rate.
+    feed.setWatched(true);
+    expect(feed.snapshot().requestedHz).toBe(30);
+    await eventually(() => sim.counters().stateStreamRates.join() === '30', { what: 'the full-rate stream alone' });
+    expect(feed.snapshot()).toMatchObject({ presence: 'connected', lastError: null });
+  });
 });

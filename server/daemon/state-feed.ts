@@ -128,7 +128,12 @@ export class StateFeed {
     const hz = watched ? this.upstreamHz : this.restHz;
     if (hz === this.rateHz) return;
     this.rateHz = hz;
-    if (this.stopped || !this.streamOpen) return;
+    // A stream still opening is brought to this rate as it opens (connect()); none is open while stopped.
+    if (!this.stopped && this.streamOpen) this.reopen();
+  }
+
+  /** A stream at the rate wanted now in place of the open one. */
+  private reopen(): void {
     // The old stream's frames and its close are ignored from here on (connect() moves the generation).
     const old = this.socket;
     this.connect();
@@ -182,7 +187,8 @@ export class StateFeed {
   private connect(): void {
     if (this.stopped) return;
     const generation = ++this.generation;
-    const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${this.rateHz}&with_doa=true&with_imu=true`;
+    const hz = this.rateHz;
+    const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${hz}&with_doa=true&with_imu=true`;
     const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
     this.socket = socket;
     socket.on('open', () => {
@@ -191,6 +197,8 @@ export class StateFeed {
       this.wsFailures = 0;
       this.stopPolling();
       this.armWatchdog(generation);
+      // A dashboard came or went while this stream was opening (at start, or reconnecting).
+      if (hz !== this.rateHz) this.reopen();
     });
     socket.on('message', (data) => {
       if (generation !== this.generation) return;
