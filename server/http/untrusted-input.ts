@@ -82,9 +82,10 @@ const REG_NAME = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/;
 const IPV6_LITERAL = /^[0-9a-f:.]+$/;
 
 /**
- * The last Host header read and its answer. A request reads its Host three times (the malformed
- * check, the allowlist, the loopback rule) and a client's requests all carry the same one, so
- * one entry answers nearly every read. The answers are frozen: callers share them.
+ * The last Host header read and its answer. A request reads its Host twice (the security
+ * middleware's check and the allowlist; a socket upgrade once more) and a client's requests all
+ * carry the same one, so one entry answers nearly every read. The answers are frozen: callers
+ * share them.
  */
 let lastHost: { header: string; parsed: Parsed<HostParts> } | undefined;
 
