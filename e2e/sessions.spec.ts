@@ -31,6 +31,10 @@ test('a passkey session survives a restart of the cockpit', async ({ page, cockp
   const pill = page.getByRole('group', { name: 'Connection' });
   await expect(pill).toContainText('Live');
   const cookie = await sessionCookie(page.context());
+  // This test is about the session. The page's cards load their code and stylesheets lazily, and
+  // a busy machine showed the restart cutting one off mid-load (a page error of its own, "Unable
+  // to preload CSS"): they finish loading before the cockpit goes away, as in the test below.
+  await page.waitForLoadState('networkidle');
 
   await cockpit.restart();
 
