@@ -2,10 +2,7 @@
  * The public start/stop API of the cockpit. `npm run serve`, `npm start` and the Electron main
  * process all call startCockpit, so the same server code runs under each.
  */
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
 import { createAccess } from './auth/access.ts';
 import { systemClock, type TimerClock } from './clock.ts';
 import { createControlLatency } from './diagnostics/control-latency.ts';
@@ -16,7 +13,7 @@ import { diagnosticsRoutes } from './desktop/routes/diagnostics-routes.ts';
 import { createHttpsService, type HttpsService } from './auth/https-service.ts';
 import type { Config } from './config.ts';
 import { createDesktopApp, type DesktopApp } from './desktop/app.ts';
-import { cockpitHandle, runCleanup, type Cockpit, type Listeners } from './desktop/cockpit-handle.ts';
+import { cockpitHandle, type Cockpit, type Listeners } from './desktop/cockpit-handle.ts';
 import { discoveryRoutes } from './desktop/routes/discovery-routes.ts';
 import { createDiscovery, type DiscoveryOptions } from './discovery/index.ts';
 import { createDesktopFeatures, type FeatureOptions } from './desktop/features.ts';
@@ -24,10 +21,11 @@ import { createRobotCore } from './desktop/robot-core.ts';
 import type { HealthSampleFrame } from './contract/health.ts';
 import { recordingRoutes } from './desktop/routes/recording-routes.ts';
 import { createBlackBox } from './recorder/index.ts';
-import { WS_CLOSE } from './errors.ts';
 import { createSocketHub } from './http/cockpit-app.ts';
 import { createHostAllowlist } from './http/host-allowlist.ts';
-import { answerClientErrors, closeServer, listen, SERVER_OPTIONS } from './http/listeners.ts';
+import { httpListener, pushListenerShutdown, serveOn, startWithTeardown, type Teardown } from './http/lifecycle.ts';
+import { listen } from './http/listeners.ts';
+import { defaultShellRoot } from './http/static-shell.ts';
 import type { Log } from './log.ts';
 import { startSimDaemon } from './sim/index.ts';
 
@@ -79,158 +77,147 @@ export interface CockpitOptions {
   lan?: DiscoveryOptions['lan'];
 }
 
-/** dist/renderer from a checkout (server/index.ts) and from a compiled build (dist/server/index.js). */
-const DEFAULT_SHELL =
-  [new URL('../dist/renderer', import.meta.url), new URL('../renderer/index.html', import.meta.url)]
-    .map((u) => fileURLToPath(u))
-    .map((p) => (p.endsWith('index.html') ? dirname(p) : p))
-    .find((p) => existsSync(join(p, 'index.html'))) ?? fileURLToPath(new URL('../dist/renderer', import.meta.url));
+export function startCockpit(options: CockpitOptions): Promise<Cockpit> {
+  return startWithTeardown((teardown) => buildCockpit(options, teardown));
+}
 
-export async function startCockpit(options: CockpitOptions): Promise<Cockpit> {
+async function buildCockpit(options: CockpitOptions, teardown: Teardown): Promise<Cockpit> {
   const { config, log } = options;
-  const cleanup: (() => Promise<void> | void)[] = [];
-  try {
-    const sim = config.daemonUrl === 'sim' ? await startSimDaemon({ port: 0, log: log.child('sim') }) : undefined;
-    if (sim) cleanup.push(() => sim.close());
-    const daemonUrl = sim ? sim.url : config.daemonUrl;
-    const https =
-      config.httpsPort > 0 ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls') }) : undefined;
-    if (https) cleanup.push(() => https.stop());
-    const discovery = createDiscovery({
-      config,
-      log: log.child('discovery'),
-      fingerprint: () => https?.tls.caFingerprint ?? null,
-      httpsUrl: () => https?.secureBaseUrl(config.httpsPort),
-      ...(options.lan ? { lan: options.lan } : {}),
-    });
-    await discovery.load();
-    cleanup.push(() => discovery.stop());
-    const camera = createCamera({
-      setting: config.camera,
-      daemonUrl,
-      log,
-      ...(sim?.cameraSignallingUrl ? { simSignallingUrl: sim.cameraSignallingUrl } : {}),
-    });
-    cleanup.push(() => camera.stop());
-    const robot = createRobotCore({
-      daemonUrl,
-      simulated: sim !== undefined,
-      dataDir: config.dataDir,
-      log: log.child('robot'),
-      camera: () => camera.health(),
-      identity: () => discovery.identity(),
-    });
-    cleanup.push(() => robot.stop());
-    const access = await createAccess({
-      config,
-      log: log.child('auth'),
-      ownerToken: options.ownerToken,
-      pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
-    const hosts = createHostAllowlist({
-      rpId: config.rpId,
-      origin: config.origin,
-      extraNames: () => discovery.localNames(),
-    });
-    // Before the features, so each is handed the dashboards' broadcast when it is built; the app
-    // gives it its socket routes (server/http/cockpit-app.ts).
-    const hub = createSocketHub({ log, gate: access.gate, hosts });
-    const blackBox = createBlackBox({
-      dataDir: config.dataDir,
-      settings: config.recorder,
-      inputs: { feed: robot.feed, state: () => robot.state(), health: () => robot.health(), camera },
-      clock: options.clock ?? systemClock,
-      log: log.child('recorder'),
-      secrets: () => secretsOf(config, options.ownerToken),
-    });
-    const features = createDesktopFeatures({
-      robot,
-      hub: { broadcast: (frame) => hub.broadcast('/ws', frame), viewers: () => hub.clients('/ws').size },
-      camera,
-      log,
-      config,
-      platform: options.platform,
-      push: options.push,
-      recorder: blackBox.tap,
-      endpointSecret: options.ownerToken,
-    });
-    const controlLatency = createControlLatency();
-    const history = startHealthHistory({
-      health: () => robot.health(),
-      control: controlLatency,
-      clock: options.clock ?? systemClock,
-    });
-    cleanup.push(() => history.stop());
-    const diagnostics = diagnosticsRoutes({
-      config,
-      robot,
-      logs: options.logRing ?? createLogRing(),
-      history,
-      extras: () => ({
-        apps: { ...features.apps.overview(), jobs: features.apps.jobs(), logs: features.appLogs.recent() },
-        selftest: features.selftest.last(),
-      }),
-    });
-    const app = createDesktopApp({
-      config,
-      log,
-      robot,
-      gate: access.gate,
-      hub,
-      routes: [
-        ...access.routes,
-        ...features.routes,
-        ...diagnostics,
-        ...recordingRoutes(blackBox.recorder),
-        ...discoveryRoutes(discovery),
-      ],
-      onSocket: features.onSocket,
-      onGateRefused: (route, ctx, error) => blackBox.tap.refusedAtGate(route, ctx, error),
-      hosts,
-      shellRoot: options.shellRoot ?? DEFAULT_SHELL,
-      onControlLatency: (ms) => controlLatency.record(ms),
-      ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
-    });
-    access.sessions.onEnd((key) => hub.closeSession(key));
-    // Straight to the hub, not through the features' broadcast: a sample is no receipt to record.
-    cleanup.push(
-      history.onSample((sample) => hub.broadcast('/ws', { type: 'health_sample', sample } satisfies HealthSampleFrame)),
-    );
-    robot.start();
-    cleanup.push(() => features.stop());
-    await features.start();
-    camera.start();
-    await blackBox.start();
-    cleanup.push(() => blackBox.stop());
-    const stopBroadcast = app.startBroadcast();
-    cleanup.push(stopBroadcast);
-    const servers = await startListeners(app, config, https, log.child('http'));
-    discovery.start({ httpPort: servers.port, httpsPort: servers.httpsPort });
-    // Undone in reverse: sockets get their 1001 first, then the listeners drain and close.
-    cleanup.push(() => Promise.all(servers.all.map((s) => closeServer(s))).then(() => undefined));
-    cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
-    // Open MJPEG streams end with the camera, before the listeners wait out their drain.
-    cleanup.push(() => camera.stop());
-    const remoteUrl = () => https?.secureBaseUrl(config.httpsPort);
-    return cockpitHandle({
-      app,
-      robot,
-      access,
-      features,
-      recorder: blackBox.recorder,
-      discovery,
-      sim,
-      daemonUrl,
-      https,
-      servers,
-      cleanup,
-      remoteUrl,
-    });
-  } catch (err) {
-    await runCleanup(cleanup);
-    throw err;
-  }
+  const sim = config.daemonUrl === 'sim' ? await startSimDaemon({ port: 0, log: log.child('sim') }) : undefined;
+  if (sim) teardown.push(() => sim.close());
+  const daemonUrl = sim ? sim.url : config.daemonUrl;
+  const https =
+    config.httpsPort > 0 ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls') }) : undefined;
+  if (https) teardown.push(() => https.stop());
+  const discovery = createDiscovery({
+    config,
+    log: log.child('discovery'),
+    fingerprint: () => https?.tls.caFingerprint ?? null,
+    httpsUrl: () => https?.secureBaseUrl(config.httpsPort),
+    ...(options.lan ? { lan: options.lan } : {}),
+  });
+  await discovery.load();
+  teardown.push(() => discovery.stop());
+  const camera = createCamera({
+    setting: config.camera,
+    daemonUrl,
+    log,
+    ...(sim?.cameraSignallingUrl ? { simSignallingUrl: sim.cameraSignallingUrl } : {}),
+  });
+  teardown.push(() => camera.stop());
+  const robot = createRobotCore({
+    daemonUrl,
+    simulated: sim !== undefined,
+    dataDir: config.dataDir,
+    log: log.child('robot'),
+    camera: () => camera.health(),
+    identity: () => discovery.identity(),
+  });
+  teardown.push(() => robot.stop());
+  const access = await createAccess({
+    config,
+    log: log.child('auth'),
+    ownerToken: options.ownerToken,
+    pairingBaseUrl: () => https?.secureBaseUrl(config.httpsPort),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const hosts = createHostAllowlist({
+    rpId: config.rpId,
+    origin: config.origin,
+    extraNames: () => discovery.localNames(),
+  });
+  // Before the features, so each is handed the dashboards' broadcast when it is built; the app
+  // gives it its socket routes (server/http/cockpit-app.ts).
+  const hub = createSocketHub({ log, gate: access.gate, hosts });
+  const blackBox = createBlackBox({
+    dataDir: config.dataDir,
+    settings: config.recorder,
+    inputs: { feed: robot.feed, state: () => robot.state(), health: () => robot.health(), camera },
+    clock: options.clock ?? systemClock,
+    log: log.child('recorder'),
+    secrets: () => secretsOf(config, options.ownerToken),
+  });
+  const features = createDesktopFeatures({
+    robot,
+    hub: { broadcast: (frame) => hub.broadcast('/ws', frame), viewers: () => hub.clients('/ws').size },
+    camera,
+    log,
+    config,
+    platform: options.platform,
+    push: options.push,
+    recorder: blackBox.tap,
+    endpointSecret: options.ownerToken,
+  });
+  const controlLatency = createControlLatency();
+  const history = startHealthHistory({
+    health: () => robot.health(),
+    control: controlLatency,
+    clock: options.clock ?? systemClock,
+  });
+  teardown.push(() => history.stop());
+  const diagnostics = diagnosticsRoutes({
+    config,
+    robot,
+    logs: options.logRing ?? createLogRing(),
+    history,
+    extras: () => ({
+      apps: { ...features.apps.overview(), jobs: features.apps.jobs(), logs: features.appLogs.recent() },
+      selftest: features.selftest.last(),
+    }),
+  });
+  const app = createDesktopApp({
+    config,
+    log,
+    robot,
+    gate: access.gate,
+    hub,
+    routes: [
+      ...access.routes,
+      ...features.routes,
+      ...diagnostics,
+      ...recordingRoutes(blackBox.recorder),
+      ...discoveryRoutes(discovery),
+    ],
+    onSocket: features.onSocket,
+    onGateRefused: (route, ctx, error) => blackBox.tap.refusedAtGate(route, ctx, error),
+    hosts,
+    shellRoot: options.shellRoot ?? defaultShellRoot(),
+    onControlLatency: (ms) => controlLatency.record(ms),
+    ...(https ? { shellExtras: https.shellExtras({ httpPort: config.httpPort, httpsPort: config.httpsPort }) } : {}),
+  });
+  access.sessions.onEnd((key) => hub.closeSession(key));
+  // Straight to the hub, not through the features' broadcast: a sample is no receipt to record.
+  teardown.push(
+    history.onSample((sample) => hub.broadcast('/ws', { type: 'health_sample', sample } satisfies HealthSampleFrame)),
+  );
+  robot.start();
+  teardown.push(() => features.stop());
+  await features.start();
+  camera.start();
+  await blackBox.start();
+  teardown.push(() => blackBox.stop());
+  const stopBroadcast = app.startBroadcast();
+  teardown.push(stopBroadcast);
+  const servers = await startListeners(app, config, https, log.child('http'));
+  discovery.start({ httpPort: servers.port, httpsPort: servers.httpsPort });
+  pushListenerShutdown(teardown, app, servers.all);
+  // Open MJPEG streams end with the camera, before the listeners wait out their drain.
+  teardown.push(() => camera.stop());
+  const remoteUrl = () => https?.secureBaseUrl(config.httpsPort);
+  return cockpitHandle({
+    app,
+    robot,
+    access,
+    features,
+    recorder: blackBox.recorder,
+    discovery,
+    sim,
+    daemonUrl,
+    https,
+    servers,
+    teardown,
+    remoteUrl,
+  });
 }
 
 async function startListeners(
@@ -239,16 +226,12 @@ async function startListeners(
   https: HttpsService | undefined,
   log: Log,
 ): Promise<Listeners> {
-  const http = createServer(SERVER_OPTIONS, app.koa.callback());
-  answerClientErrors(http, log);
-  app.hub.attach(http);
+  const http = httpListener(app, log);
   const all: Server[] = [http];
   const port = await listen(http, config.httpPort, config.host);
   let httpsPort: number | undefined;
   if (https) {
-    const secure = https.server(app.koa.callback());
-    answerClientErrors(secure, log);
-    app.hub.attach(secure);
+    const secure = serveOn(https.server(app.koa.callback()), app, log);
     all.push(secure);
     httpsPort = await listen(secure, config.httpsPort, config.host);
   }

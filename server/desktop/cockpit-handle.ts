@@ -1,12 +1,14 @@
 /**
  * The handle startCockpit (server/index.ts) returns: what the entries (main/) call on a running
- * desktop server, and the undo list that stops it in reverse order of its build.
+ * desktop server, and the teardown that stops it in reverse order of its build
+ * (server/http/lifecycle.ts).
  */
 import type { Access } from '../auth/access.ts';
 import type { FleetTurnAnswer, FleetTurnInput } from '../agent/fleet-chat.ts';
 import type { HttpsService } from '../auth/https-service.ts';
 import type { Discovery } from '../discovery/index.ts';
 import { LOCAL_WINDOW_CREDENTIAL } from '../http/caller.ts';
+import type { Teardown } from '../http/lifecycle.ts';
 import type { Recorder } from '../recorder/index.ts';
 import type { SimDaemon } from '../sim/index.ts';
 import type { Server } from 'node:http';
@@ -72,10 +74,9 @@ export function cockpitHandle(parts: {
   daemonUrl: string;
   https: HttpsService | undefined;
   servers: Listeners;
-  cleanup: (() => Promise<void> | void)[];
+  teardown: Teardown;
   remoteUrl: () => string | undefined;
 }): Cockpit {
-  let stopping: Promise<void> | undefined;
   const { servers } = parts;
   return {
     url: `http://127.0.0.1:${servers.port}`,
@@ -106,17 +107,6 @@ export function cockpitHandle(parts: {
         now: Date.now(),
       }),
     // Daemon media is never released on the way down: other apps on the robot still use it.
-    stop: () => (stopping ??= runCleanup(parts.cleanup)),
+    stop: () => parts.teardown.run(),
   };
-}
-
-/** Undo in reverse order of setup; one failing step does not stop the others. */
-export async function runCleanup(steps: (() => Promise<void> | void)[]): Promise<void> {
-  for (const step of [...steps].reverse()) {
-    try {
-      await step();
-    } catch {
-      // Shutting down: keep going so every resource is released.
-    }
-  }
 }

@@ -5,9 +5,10 @@
  * dashboard without first asking /api/health (renderer/src/main.ts): one round trip less before
  * the first live state.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
 import { AppError } from '../errors.ts';
 
@@ -25,6 +26,16 @@ const TYPES: Record<string, string> = {
   '.crt': 'application/x-x509-ca-cert',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/**
+ * Where the built dashboard is, for either server: dist/renderer of this checkout, whether this
+ * file runs from source (server/http/) or compiled (dist/server/http/, whose ../../renderer is the
+ * build). From source without a build, the renderer's own folder, which has index.html.
+ */
+export function defaultShellRoot(): string {
+  const candidates = ['../../dist/renderer', '../../renderer'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  return candidates.find((p) => existsSync(join(p, 'index.html'))) ?? candidates[0]!;
+}
 
 /** Files answered by the shell besides the build, keyed by path (e.g. /ca.crt, /trust). */
 export type ShellExtras = Record<string, (ctx: Context) => Promise<void> | void>;

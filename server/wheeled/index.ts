@@ -6,10 +6,7 @@
  * server/index.ts calls it for `--robot wheeled|both`; main/serve.ts calls runMintTokenCommand
  * for `mint-token`.
  */
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createModelSettings, type ModelSettings } from '../agent/providers/model-settings.ts';
 import type { WatchdogLimits } from '../agent/watchdog.ts';
 import { createAccess, type Access } from '../auth/access.ts';
@@ -17,12 +14,13 @@ import { hostIdentity } from '../http/host-identity.ts';
 import { createHttpsService, type HttpsService } from '../auth/https-service.ts';
 import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import { WS_CLOSE } from '../errors.ts';
 import type { GateDeps } from '../http/access-gate.ts';
 import { startBroadcast } from '../http/broadcast-ticker.ts';
 import { createSocketHub } from '../http/cockpit-app.ts';
 import { createHostAllowlist } from '../http/host-allowlist.ts';
-import { answerClientErrors, closeServer, listen, SERVER_OPTIONS } from '../http/listeners.ts';
+import { httpListener, pushListenerShutdown, serveOn, startWithTeardown, type Teardown } from '../http/lifecycle.ts';
+import { listen } from '../http/listeners.ts';
+import { defaultShellRoot } from '../http/static-shell.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
 import { createWheeledApp, type WheeledApp } from './app.ts';
@@ -91,11 +89,6 @@ export interface WheeledServer {
   stop(): Promise<void>;
 }
 
-const DEFAULT_SHELL =
-  [new URL('../../dist/renderer', import.meta.url), new URL('../../../dist/renderer', import.meta.url)]
-    .map((u) => fileURLToPath(u))
-    .find((p) => existsSync(join(p, 'index.html'))) ?? fileURLToPath(new URL('../../dist/renderer', import.meta.url));
-
 /** The address a phone on the LAN should open (the .local name, else a LAN IPv4 address). */
 function lanBase(secure: boolean, port: () => number): () => string {
   const identity = hostIdentity();
@@ -106,70 +99,68 @@ function lanBase(secure: boolean, port: () => number): () => string {
   return () => `${secure ? 'https' : 'http'}://${host}:${port()}`;
 }
 
-export async function startWheeledServer(options: WheeledServerOptions): Promise<WheeledServer> {
+export function startWheeledServer(options: WheeledServerOptions): Promise<WheeledServer> {
+  return startWithTeardown((teardown) => buildWheeledServer(options, teardown));
+}
+
+async function buildWheeledServer(options: WheeledServerOptions, teardown: Teardown): Promise<WheeledServer> {
   const { config } = options;
   const log = options.log.child('wheeled');
-  const cleanup: (() => Promise<void> | void)[] = [];
-  try {
-    const https = config.bTls
-      ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls'), leaf: 'server-b' })
-      : undefined;
-    if (https) cleanup.push(() => https.stop());
-    const access =
-      options.access ?? (await createAccess({ config, log: log.child('auth'), ownerToken: options.ownerToken }));
-    const tokens = await createTokenService({
-      dataDir: config.dataDir,
-      log: log.child('tokens'),
-      sessionLive: (key) => access.sessions.isLive(key),
-    });
-    const model = options.modelSettings ?? (await loadModelSettings(config, log, options.tuning?.fetch));
-    let port = config.bPort;
-    const gate = wheeledGate(access, tokens, options.ownerToken);
-    const hosts = createHostAllowlist({ rpId: config.rpId, origin: config.origin });
-    const hub = createSocketHub({ log, gate, hosts });
-    const features = createWheeledFeatures({
-      config,
-      log,
-      access,
-      tokens,
-      model,
-      backend: createBackend(options.backend, log, options.tuning?.fetch),
-      trust: { tls: () => https?.tls, lanUrl: lanBase(https !== undefined, () => port) },
-      tls: https !== undefined,
-      shellRoot: options.shellRoot ?? DEFAULT_SHELL,
-      closeSession: (key) => hub.closeSession(key),
-      ...(options.speech ? { speech: options.speech } : {}),
-      ...(options.tuning ? { tuning: options.tuning } : {}),
-    });
-    const app = createWheeledApp({ log, gate, hub, routes: features.routes, sockets: features.sockets, hosts });
-    const unsubscribe = access.sessions.onEnd((key) => {
+  const https = config.bTls
+    ? await createHttpsService({ dataDir: config.dataDir, log: log.child('tls'), leaf: 'server-b' })
+    : undefined;
+  if (https) teardown.push(() => https.stop());
+  const access =
+    options.access ?? (await createAccess({ config, log: log.child('auth'), ownerToken: options.ownerToken }));
+  const tokens = await createTokenService({
+    dataDir: config.dataDir,
+    log: log.child('tokens'),
+    sessionLive: (key) => access.sessions.isLive(key),
+  });
+  const model = options.modelSettings ?? (await loadModelSettings(config, log, options.tuning?.fetch));
+  let port = config.bPort;
+  const gate = wheeledGate(access, tokens, options.ownerToken);
+  const hosts = createHostAllowlist({ rpId: config.rpId, origin: config.origin });
+  const hub = createSocketHub({ log, gate, hosts });
+  const features = createWheeledFeatures({
+    config,
+    log,
+    access,
+    tokens,
+    model,
+    backend: createBackend(options.backend, log, options.tuning?.fetch),
+    trust: { tls: () => https?.tls, lanUrl: lanBase(https !== undefined, () => port) },
+    tls: https !== undefined,
+    shellRoot: options.shellRoot ?? defaultShellRoot(),
+    closeSession: (key) => hub.closeSession(key),
+    ...(options.speech ? { speech: options.speech } : {}),
+    ...(options.tuning ? { tuning: options.tuning } : {}),
+  });
+  const app = createWheeledApp({ log, gate, hub, routes: features.routes, sockets: features.sockets, hosts });
+  teardown.push(
+    access.sessions.onEnd((key) => {
       tokens.endSession(key);
       hub.closeSession(key);
-    });
-    cleanup.push(unsubscribe);
-    await features.start();
-    cleanup.push(() => features.stop());
-    cleanup.push(
-      startBroadcast({
-        clock: systemClock,
-        hz: config.wsHz,
-        hub: app.hub,
-        path: STATE_PATH,
-        feeds: [stateFeed(() => features.base.state())],
-        onError: (error) => log.warn('a /ws/state broadcast feed failed', { error: String(error) }),
-      }),
-    );
-    const server = listener(app, https, log.child('http'));
-    port = await listen(server, config.bPort, config.host);
-    // Undone in reverse: sockets get their 1001 first, then the listener drains and closes.
-    cleanup.push(() => closeServer(server));
-    cleanup.push(() => app.hub.closeAll(WS_CLOSE.GOING_AWAY, 'cockpit shutting down'));
-    log.info('wheeled server listening', { port, tls: https !== undefined });
-    return handle({ app, features, tokens, access, https, port, cleanup });
-  } catch (error) {
-    await runCleanup(cleanup);
-    throw error;
-  }
+    }),
+  );
+  await features.start();
+  teardown.push(() => features.stop());
+  teardown.push(
+    startBroadcast({
+      clock: systemClock,
+      hz: config.wsHz,
+      hub: app.hub,
+      path: STATE_PATH,
+      feeds: [stateFeed(() => features.base.state())],
+      onError: (error) => log.warn('a /ws/state broadcast feed failed', { error: String(error) }),
+    }),
+  );
+  const httpLog = log.child('http');
+  const server = https ? serveOn(https.server(app.koa.callback()), app, httpLog) : httpListener(app, httpLog);
+  port = await listen(server, config.bPort, config.host);
+  pushListenerShutdown(teardown, app, [server]);
+  log.info('wheeled server listening', { port, tls: https !== undefined });
+  return handle({ app, features, tokens, access, https, port, teardown });
 }
 
 /** The shared gate with the wheeled server's credentials: the JWT check added, no loopback trust (docs/contract.md, "Authentication"). */
@@ -200,13 +191,6 @@ async function loadModelSettings(
   return settings;
 }
 
-function listener(app: WheeledApp, https: HttpsService | undefined, log: Log): Server {
-  const server = https ? https.server(app.koa.callback()) : createServer(SERVER_OPTIONS, app.koa.callback());
-  answerClientErrors(server, log);
-  app.hub.attach(server);
-  return server;
-}
-
 function handle(parts: {
   app: WheeledApp;
   features: WheeledFeatures;
@@ -214,9 +198,8 @@ function handle(parts: {
   access: Access;
   https: HttpsService | undefined;
   port: number;
-  cleanup: (() => Promise<void> | void)[];
+  teardown: Teardown;
 }): WheeledServer {
-  let stopping: Promise<void> | undefined;
   const secure = parts.https !== undefined;
   return {
     url: secure ? `https://localhost:${parts.port}` : `http://127.0.0.1:${parts.port}`,
@@ -229,17 +212,6 @@ function handle(parts: {
     tokens: parts.tokens,
     access: parts.access,
     mintServiceToken: (input) => parts.tokens.mintServiceToken(input),
-    stop: () => (stopping ??= runCleanup(parts.cleanup)),
+    stop: () => parts.teardown.run(),
   };
-}
-
-/** Undo in reverse order of setup; one failing step does not stop the others. */
-async function runCleanup(steps: (() => Promise<void> | void)[]): Promise<void> {
-  for (const step of [...steps].reverse()) {
-    try {
-      await step();
-    } catch {
-      // Shutting down: keep going so every resource is released.
-    }
-  }
 }

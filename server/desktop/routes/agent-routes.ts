@@ -1,8 +1,8 @@
 /**
  * The desktop server's agent routes (docs/contract.md, "Routes",
  * Limits): the dashboard Ask, its status, fleet chat, the agent log, and the model settings
- * the dashboard edits under /api/console/agent/*. Thin: validate at the edge, call the agent,
- * reply. Without a configured model the turn routes answer 503 NOT_CONFIGURED
+ * the dashboard edits under /api/console/agent/* (server/agent/providers/model-settings-routes.ts,
+ * shared with the wheeled server). Thin: validate at the edge, call the agent, reply. Without a configured model the turn routes answer 503 NOT_CONFIGURED
  * "no model configured".
  */
 import type { Context } from 'koa';
@@ -10,12 +10,14 @@ import type { EventFrame } from '../../contract/ws.ts';
 import { badRequest } from '../../errors.ts';
 import { credentialOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
+import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import type { AgentLog } from '../../agent/agent-log.ts';
 import type { AskRunner } from '../../agent/ask.ts';
 import type { FleetChat } from '../../agent/fleet-chat.ts';
 import { parsePrompt } from '../../agent/prompt-input.ts';
 import type { ModelSettings } from '../../agent/providers/model-settings.ts';
+import { modelSettingsRoutes } from '../../agent/providers/model-settings-routes.ts';
 
 export interface AgentRouteDeps {
   settings: Pick<ModelSettings, 'view' | 'update' | 'test'>;
@@ -39,11 +41,6 @@ function intParam(ctx: Context, name: string, range: { min: number; max: number;
   return value;
 }
 
-function noStore(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
-}
-
 function turnRoutes(deps: AgentRouteDeps): RouteSpec[] {
   return [
     {
@@ -55,7 +52,7 @@ function turnRoutes(deps: AgentRouteDeps): RouteSpec[] {
       async handler(ctx) {
         const credential = credentialOf(ctx);
         const prompt = parsePrompt(await readJsonBody(ctx));
-        noStore(ctx, deps.ask.ask(prompt, credential));
+        replyNoStore(ctx, deps.ask.ask(prompt, credential));
       },
     },
     {
@@ -63,7 +60,7 @@ function turnRoutes(deps: AgentRouteDeps): RouteSpec[] {
       path: '/api/ask/last',
       access: 'key',
       summary: 'Ask status: {running, prompt, answer, startedAt, finishedAt, error}',
-      handler: (ctx) => noStore(ctx, deps.ask.last()),
+      handler: (ctx) => replyNoStore(ctx, deps.ask.last()),
     },
     {
       method: 'POST',
@@ -73,7 +70,7 @@ function turnRoutes(deps: AgentRouteDeps): RouteSpec[] {
       async handler(ctx) {
         const credential = credentialOf(ctx);
         const prompt = parsePrompt(await readJsonBody(ctx), { extraFields: true, textAlias: true });
-        noStore(ctx, await deps.chat.chat(prompt, credential));
+        replyNoStore(ctx, await deps.chat.chat(prompt, credential));
       },
     },
     {
@@ -91,48 +88,12 @@ function turnRoutes(deps: AgentRouteDeps): RouteSpec[] {
           what: 'a row id (an integer, 0 or more)',
         });
         const rows = deps.agentLog.page(after === undefined ? { n } : { n, after });
-        noStore(ctx, { rows, events: deps.recentEvents(n) });
-      },
-    },
-  ];
-}
-
-function settingsRoutes(deps: AgentRouteDeps): RouteSpec[] {
-  return [
-    {
-      method: 'GET',
-      path: '/api/console/agent/settings',
-      access: 'key',
-      summary: 'model settings: {provider, baseUrl, model, hasKey, source, editable, problem?}; never the key',
-      handler: (ctx) => noStore(ctx, deps.settings.view()),
-    },
-    {
-      method: 'PUT',
-      path: '/api/console/agent/settings',
-      access: 'key',
-      // Same-origin and rate limit like a control: it stores a secret (CSRF must not set it).
-      control: true,
-      summary: 'save {provider: none|openai|anthropic|platform, baseUrl?, model?, key?}; key omitted keeps, "" clears',
-      async handler(ctx) {
-        credentialOf(ctx);
-        noStore(ctx, await deps.settings.update(await readJsonBody(ctx)));
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/console/agent/test',
-      access: 'key',
-      control: true,
-      summary:
-        'test connection with the given (or, for {}, the saved) settings: {ok, model, latencyMs} or {ok: false, error}',
-      async handler(ctx) {
-        credentialOf(ctx);
-        noStore(ctx, await deps.settings.test(await readJsonBody(ctx)));
+        replyNoStore(ctx, { rows, events: deps.recentEvents(n) });
       },
     },
   ];
 }
 
 export function agentRoutes(deps: AgentRouteDeps): RouteSpec[] {
-  return [...turnRoutes(deps), ...settingsRoutes(deps)];
+  return [...turnRoutes(deps), ...modelSettingsRoutes(deps.settings)];
 }

@@ -10,14 +10,9 @@ import type { Discovery } from '../../discovery/index.ts';
 import { parseFingerprint } from '../../discovery/fleet.ts';
 import { parseGuideState, parseRobotName } from '../../discovery/setup-store.ts';
 import { readJsonBody } from '../../http/json-body.ts';
+import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import { objectBody } from '../../personas/settings-input.ts';
-
-function reply(ctx: Context, body: unknown, status = 200): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.status = status;
-  ctx.body = body;
-}
 
 const idOf = (ctx: Context) => String(ctx.params.id ?? '');
 
@@ -33,7 +28,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       path: '/api/console/setup',
       access: 'key',
       summary: 'first-run setup: {name, named, guide: open|finished|dismissed, advertising: {on, detail, localName}, httpsUrl}',
-      handler: (ctx) => reply(ctx, discovery.view()),
+      handler: (ctx) => replyNoStore(ctx, discovery.view()),
     },
     {
       method: 'PUT',
@@ -48,7 +43,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
           ...(body.guide !== undefined ? { guide: parseGuideState(body.guide) } : {}),
         };
         try {
-          reply(ctx, await discovery.update(change));
+          replyNoStore(ctx, await discovery.update(change));
         } catch (err) {
           if (err instanceof AppError) throw err;
           throw new AppError('STORAGE_FAILED', 'the robot settings could not be saved; nothing changed');
@@ -60,7 +55,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       path: '/api/console/fleet',
       access: 'key',
       summary: 'robots on the LAN and added by address: {advertising, browsing, peers: [{id, source, service, name, host, port, httpsPort, fingerprint, fingerprintChange…}]}',
-      handler: (ctx) => reply(ctx, fleetView()),
+      handler: (ctx) => replyNoStore(ctx, fleetView()),
     },
     {
       method: 'POST',
@@ -70,7 +65,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       summary: 'add a robot by address: {host (IP or name), port? (8097), httpsPort? (8098)}; kept across restarts',
       async handler(ctx) {
         const body = objectBody(await readJsonBody(ctx), ['host', 'port', 'httpsPort']);
-        reply(ctx, await discovery.fleet.add(body), 201);
+        replyNoStore(ctx, await discovery.fleet.add(body), 201);
       },
     },
     {
@@ -81,7 +76,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       summary: 'forget a robot added by address (no body)',
       async handler(ctx) {
         await discovery.fleet.remove(idOf(ctx));
-        reply(ctx, { ok: true });
+        replyNoStore(ctx, { ok: true });
       },
     },
     {
@@ -92,7 +87,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       summary: "the fingerprint this browser read from the robot's /api/health: {fingerprint}; a change is flagged until trusted",
       async handler(ctx) {
         const body = objectBody(await readJsonBody(ctx), ['fingerprint']);
-        reply(ctx, await discovery.fleet.recordFingerprint(idOf(ctx), parseFingerprint(body.fingerprint)));
+        replyNoStore(ctx, await discovery.fleet.recordFingerprint(idOf(ctx), parseFingerprint(body.fingerprint)));
       },
     },
     {
@@ -101,7 +96,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       access: 'key',
       control: true,
       summary: "accept a robot's new certificate fingerprint (no body); clears the warning",
-      handler: async (ctx) => reply(ctx, await discovery.fleet.trust(idOf(ctx))),
+      handler: async (ctx) => replyNoStore(ctx, await discovery.fleet.trust(idOf(ctx))),
     },
   ];
 }

@@ -4,9 +4,9 @@
  * without a key (Authentication rule 2). They are not control routes: a hold is a pause, not a
  * motion, and a persona renewing its hold must never meet the control rate limit.
  */
-import type { Context } from 'koa';
 import type { HoldAnswer } from '../../contract/perception.ts';
 import { readJsonBody } from '../../http/json-body.ts';
+import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import type { DoaTurner } from '../../perception/doa-turner.ts';
 import { parseEnabled, parseHold } from '../../perception/perception-input.ts';
@@ -17,11 +17,6 @@ export interface PerceptionRouteDeps {
   doa: DoaTurner;
 }
 
-function reply(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
-}
-
 export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteSpec[] {
   return [
     {
@@ -29,7 +24,7 @@ export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteS
       path: '/api/tracking',
       access: 'key',
       summary: 'face tracking status: enabled, detected, x, y, holds [{name, remaining}], paused, engine',
-      handler: (ctx) => reply(ctx, tracking.status()),
+      handler: (ctx) => replyNoStore(ctx, tracking.status()),
     },
     {
       method: 'POST',
@@ -38,7 +33,7 @@ export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteS
       summary: 'daemon face tracker on or off: {enabled: boolean}; answers the tracking status',
       async handler(ctx) {
         const { enabled } = parseEnabled(await readJsonBody(ctx));
-        reply(ctx, await tracking.setEnabled(enabled));
+        replyNoStore(ctx, await tracking.setEnabled(enabled));
       },
     },
     {
@@ -55,7 +50,7 @@ export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteS
           hold: clamped ? { ...hold, requested: input.ttl } : hold,
           tracking: tracking.status(),
         };
-        reply(ctx, answer);
+        replyNoStore(ctx, answer);
       },
     },
     {
@@ -63,7 +58,7 @@ export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteS
       path: '/api/doa',
       access: 'key',
       summary: 'turn-toward-speaker status: enabled, bearing, why, turns, windupRefusals, sign {agree, disagree}',
-      handler: (ctx) => reply(ctx, doa.status()),
+      handler: (ctx) => replyNoStore(ctx, doa.status()),
     },
     {
       method: 'POST',
@@ -72,7 +67,7 @@ export function perceptionRoutes({ tracking, doa }: PerceptionRouteDeps): RouteS
       summary: 'turn toward speech when tracking has no lock: {enabled: boolean}; default on',
       async handler(ctx) {
         const { enabled } = parseEnabled(await readJsonBody(ctx));
-        reply(ctx, doa.setEnabled(enabled));
+        replyNoStore(ctx, doa.setEnabled(enabled));
       },
     },
   ];

@@ -5,17 +5,12 @@
  * the agent's settings are: they store secrets and switch a microphone on, so a foreign page
  * must not be able to post them.
  */
-import type { Context } from 'koa';
 import { badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../http/json-body.ts';
+import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import type { Personas } from '../../personas/personas.ts';
 import { objectBody } from '../../personas/settings-input.ts';
-
-function reply(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
-}
 
 function chatIdOf(u: unknown): number {
   const id = typeof u === 'string' && /^-?\d{1,16}$/.test(u) ? Number(u) : u;
@@ -32,7 +27,7 @@ export function personaRoutes(personas: Personas): RouteSpec[] {
       access: 'key',
       summary:
         'voice and messenger personas: {voice: {settings, status}, messenger: {settings, status}}; never the secrets',
-      handler: (ctx) => reply(ctx, personas.view()),
+      handler: (ctx) => replyNoStore(ctx, personas.view()),
     },
     {
       method: 'PUT',
@@ -41,7 +36,7 @@ export function personaRoutes(personas: Personas): RouteSpec[] {
       control: true,
       summary:
         'voice listener: {enabled?, source?, muted?, transcription?: {baseUrl?, model?, language?, key?}}; key omitted keeps, "" clears',
-      handler: async (ctx) => reply(ctx, await personas.updateVoice(await readJsonBody(ctx))),
+      handler: async (ctx) => replyNoStore(ctx, await personas.updateVoice(await readJsonBody(ctx))),
     },
     {
       method: 'PUT',
@@ -49,7 +44,7 @@ export function personaRoutes(personas: Personas): RouteSpec[] {
       access: 'key',
       control: true,
       summary: 'messenger bot: {enabled?, apiBaseUrl?, token?}; token omitted keeps, "" clears',
-      handler: async (ctx) => reply(ctx, await personas.updateMessenger(await readJsonBody(ctx))),
+      handler: async (ctx) => replyNoStore(ctx, await personas.updateMessenger(await readJsonBody(ctx))),
     },
     {
       method: 'POST',
@@ -59,7 +54,7 @@ export function personaRoutes(personas: Personas): RouteSpec[] {
       summary: 'allow a chat to talk to the robot: {chatId}; ends pairing mode',
       async handler(ctx) {
         const body = objectBody(await readJsonBody(ctx), ['chatId']);
-        reply(ctx, await personas.allowChat(chatIdOf(body.chatId)));
+        replyNoStore(ctx, await personas.allowChat(chatIdOf(body.chatId)));
       },
     },
     {
@@ -68,7 +63,7 @@ export function personaRoutes(personas: Personas): RouteSpec[] {
       access: 'key',
       control: true,
       summary: 'stop answering a chat (no body); with none left the bot is in pairing mode again',
-      handler: async (ctx) => reply(ctx, await personas.removeChat(chatIdOf(ctx.params.chatId))),
+      handler: async (ctx) => replyNoStore(ctx, await personas.removeChat(chatIdOf(ctx.params.chatId))),
     },
   ];
 }

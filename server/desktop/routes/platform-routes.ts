@@ -7,9 +7,9 @@
  * back out: answers carry the status view only, and a refusal message is scrubbed of it.
  * Without a platform client (nothing wired by main/), GET says so and the rest answer 503.
  */
-import type { Context } from 'koa';
 import { AppError, badRequest } from '../../errors.ts';
 import { readJsonBody } from '../../http/json-body.ts';
+import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import { platformEndpointRoute } from './platform-endpoint-route.ts';
 import type {
@@ -28,11 +28,6 @@ export interface PlatformRouteDeps {
 /** Edge limits: generous beside the client's own (id ≤128, token ≤512), tight enough for a form. */
 const FIELDS = { platformUrl: 2048, deviceId: 128, token: 512 } as const;
 const SESSION_FIELDS = { platformUrl: 2048, sessionToken: 512, name: 64 } as const;
-
-function noStore(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
-}
 
 function required(port: PlatformPort | undefined): PlatformPort {
   if (!port) throw new AppError('NOT_CONFIGURED', 'no platform client is wired into this cockpit');
@@ -112,7 +107,7 @@ function identityRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         'platform status: {available, enrolled, online, platformUrl, deviceId, lastError, firmware…}; never the token',
       handler(ctx) {
         const none: PlatformUnavailable = { enrolled: false, available: false };
-        noStore(ctx, port ? platformView(port.status()) : none);
+        replyNoStore(ctx, port ? platformView(port.status()) : none);
       },
     },
     {
@@ -127,7 +122,7 @@ function identityRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         refuseWhileEnv(client);
         const out = await client.enrol(input);
         if (!out.ok) throw refusal(out, input.token);
-        noStore(ctx, platformView(out.value));
+        replyNoStore(ctx, platformView(out.value));
       },
     },
     {
@@ -143,7 +138,7 @@ function identityRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         refuseWhileEnv(client);
         const out = await client.enrolWithSession(input);
         if (!out.ok) throw refusal(out, input.sessionToken);
-        noStore(ctx, platformView(out.value));
+        replyNoStore(ctx, platformView(out.value));
       },
     },
     {
@@ -156,7 +151,7 @@ function identityRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         const client = required(port);
         refuseWhileEnv(client);
         await client.forget();
-        noStore(ctx, platformView(client.status()));
+        replyNoStore(ctx, platformView(client.status()));
       },
     },
   ];
@@ -174,7 +169,7 @@ function loopRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         const client = required(port);
         if (!client.status().enrolled) throw new AppError('CONFLICT', 'not enrolled on the platform: enrol first');
         client.connect();
-        noStore(ctx, platformView(client.status()));
+        replyNoStore(ctx, platformView(client.status()));
       },
     },
     {
@@ -188,7 +183,7 @@ function loopRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         // The loops stop at once (connected: false); envelopes already claimed are still answered
         // (delivery is at most once, docs/platform.md, "Devices"), which may take a fleet turn's 90 s.
         void client.disconnect().catch(() => undefined);
-        noStore(ctx, platformView(client.status()));
+        replyNoStore(ctx, platformView(client.status()));
       },
     },
     {
@@ -205,7 +200,7 @@ function loopRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
           installAllowed !== undefined ? await client.setFirmwareInstall(installAllowed) : null,
         ])
           if (out && !out.ok) throw refusal(out);
-        noStore(ctx, platformView(client.status()));
+        replyNoStore(ctx, platformView(client.status()));
       },
     },
   ];
@@ -224,7 +219,7 @@ function ownerSessionRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
         const { token } = stringFields(await readJsonBody(ctx), { token: 512 });
         const out = await client.setOwnerSession(token);
         if (!out.ok) throw refusal(out, token);
-        noStore(ctx, platformView(out.value));
+        replyNoStore(ctx, platformView(out.value));
       },
     },
     {
@@ -236,7 +231,7 @@ function ownerSessionRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
       async handler(ctx) {
         const out = await required(port).forgetOwnerSession();
         if (!out.ok) throw refusal(out);
-        noStore(ctx, platformView(out.value));
+        replyNoStore(ctx, platformView(out.value));
       },
     },
     {
@@ -249,7 +244,7 @@ function ownerSessionRoutes({ port }: PlatformRouteDeps): RouteSpec[] {
       async handler(ctx) {
         const out = await required(port).adoptToken();
         if (!out.ok) throw refusal(out);
-        noStore(ctx, platformView(out.value));
+        replyNoStore(ctx, platformView(out.value));
       },
     },
   ];

@@ -9,6 +9,7 @@
 import type { Context } from 'koa';
 import { callerOf } from '../../http/access-gate.ts';
 import { readJsonBody } from '../../http/json-body.ts';
+import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import {
   subscriberOf,
@@ -17,11 +18,6 @@ import {
   parseUnsubscribeBody,
   type PushConsole,
 } from '../../push/index.ts';
-
-function noStore(ctx: Context, body: unknown): void {
-  ctx.set('Cache-Control', 'no-store');
-  ctx.body = body;
-}
 
 const credential = (ctx: Context) => subscriberOf(callerOf(ctx));
 
@@ -32,7 +28,7 @@ export function pushRoutes(push: PushConsole): RouteSpec[] {
       path: '/api/console/push/key',
       access: 'key',
       summary: 'Web Push: the VAPID public key to subscribe with: {publicKey} (base64url)',
-      handler: (ctx) => noStore(ctx, { publicKey: push.publicKey() }),
+      handler: (ctx) => replyNoStore(ctx, { publicKey: push.publicKey() }),
     },
     {
       method: 'POST',
@@ -43,7 +39,7 @@ export function pushRoutes(push: PushConsole): RouteSpec[] {
         "subscribe this browser: {subscription: {endpoint (https), keys: {p256dh, auth}}}; kept for the caller's credential",
       async handler(ctx) {
         const input = parseSubscribeBody(await readJsonBody(ctx));
-        noStore(ctx, { ok: true, ...(await push.subscribe(credential(ctx), input)) });
+        replyNoStore(ctx, { ok: true, ...(await push.subscribe(credential(ctx), input)) });
       },
     },
     {
@@ -53,7 +49,7 @@ export function pushRoutes(push: PushConsole): RouteSpec[] {
       control: true,
       summary: 'forget a browser: {endpoint}; answers {removed}',
       async handler(ctx) {
-        noStore(ctx, await push.unsubscribe(parseUnsubscribeBody(await readJsonBody(ctx))));
+        replyNoStore(ctx, await push.unsubscribe(parseUnsubscribeBody(await readJsonBody(ctx))));
       },
     },
     {
@@ -62,7 +58,7 @@ export function pushRoutes(push: PushConsole): RouteSpec[] {
       access: 'key',
       control: true,
       summary: 'send a test notification to every subscription: {sent, pruned, failed} (gone ones are deleted)',
-      handler: async (ctx) => noStore(ctx, await push.test()),
+      handler: async (ctx) => replyNoStore(ctx, await push.test()),
     },
     {
       method: 'GET',
@@ -70,7 +66,7 @@ export function pushRoutes(push: PushConsole): RouteSpec[] {
       access: 'key',
       summary:
         'push settings: {subject, kinds: {daemon, camera, stop, agent, platform}, subscriptions: {total, yours}}',
-      handler: (ctx) => noStore(ctx, push.settings(credential(ctx))),
+      handler: (ctx) => replyNoStore(ctx, push.settings(credential(ctx))),
     },
     {
       method: 'PUT',
@@ -81,7 +77,7 @@ export function pushRoutes(push: PushConsole): RouteSpec[] {
         'change push settings: {subject? (mailto: or https:), kinds? {daemon, camera, stop, agent, platform: boolean}}',
       async handler(ctx) {
         const patch = parseSettingsPatch(await readJsonBody(ctx));
-        noStore(ctx, await push.updateSettings(credential(ctx), patch));
+        replyNoStore(ctx, await push.updateSettings(credential(ctx), patch));
       },
     },
   ];
