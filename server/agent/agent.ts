@@ -1,11 +1,12 @@
 /**
  * The agent runtime of the desktop server composed once: model settings, the agent log, the
- * robot's tools, the Ask runner, fleet chat and the thinker. server/index.ts wires it in
- * and mounts `agentRoutes(agent)`; the platform client gets `runFleetTurn`.
+ * robot's tools, the Ask runner and fleet chat. server/desktop/features.ts wires it in and mounts
+ * `agentRoutes(agent)`; the personas (server/personas/: the thinker, voice, messenger) are built on
+ * it; the platform client gets `runFleetTurn`.
  * Nothing here listens or reads process.env.
  */
 import { join } from 'node:path';
-import type { RobotState, ServiceState } from '../contract/state.ts';
+import type { RobotState } from '../contract/state.ts';
 import type { EventFrame } from '../contract/ws.ts';
 import type { TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
@@ -18,7 +19,6 @@ import { createFleetChat, type FleetChat } from './fleet-chat.ts';
 import { createModelSettings, type ModelEnv, type ModelSettings } from './providers/model-settings.ts';
 import type { PlatformChat } from '../contract/platform.ts';
 import type { FetchLike } from './providers/types.ts';
-import { createThinker, type Thinker } from './thinker.ts';
 import { createRobotTools } from './tools/robot-tools.ts';
 import type { TrackingSwitch } from './tools/sense-tools.ts';
 import type { AgentTool } from './tools/types.ts';
@@ -30,7 +30,7 @@ export interface AgentDeps {
   /** ROBOT_MODEL_PROVIDER / _BASE_URL / _MODEL / _KEY, when set: they override the dashboard. */
   env?: ModelEnv;
   control: Control;
-  robot: { moves: MoveLibraryCache; services: Map<string, ServiceState>; state(): RobotState | undefined };
+  robot: { moves: MoveLibraryCache; state(): RobotState | undefined };
   /** Sends a frame to every /ws client (the hub's broadcast on '/ws'). */
   broadcast: (frame: AgentLogFrame) => void;
   /** The newest event receipts (the event log's `recent`). */
@@ -42,7 +42,6 @@ export interface AgentDeps {
   platform?: PlatformChat;
   /** use_device and friends; read per turn, never offered to fleet turns. */
   fleetTools?: () => readonly AgentTool[];
-  thinkerIntervalSeconds: number;
   log: Log;
   fetch?: FetchLike;
   /** The running turns, counted by the latched stop too (agent-runtime.ts, `running`). */
@@ -54,7 +53,6 @@ export interface AgentDeps {
     ask?: WatchdogLimits;
     fleet?: WatchdogLimits;
     chatWaitMs?: number;
-    thinker?: WatchdogLimits;
     testTimeoutMs?: number;
   };
 }
@@ -65,13 +63,12 @@ export interface Agent {
   readonly runtime: AgentRuntime;
   readonly ask: AskRunner;
   readonly chat: FleetChat;
-  readonly thinker: Thinker;
   readonly recentEvents: (limit: number) => readonly EventFrame[];
   /** For the platform client's relay invokes: a fleet turn without fleet tools. */
   readonly runFleetTurn: FleetChat['runFleetTurn'];
-  /** Loads the settings and the log, then starts the thinker. */
+  /** Loads the settings and the log. */
   start(): Promise<void>;
-  /** Stops the thinker, ends running turns and waits for the log to reach the disk. */
+  /** Ends running turns and waits for the log to reach the disk. */
   stop(): Promise<void>;
 }
 
@@ -116,22 +113,6 @@ function buildCore(deps: AgentDeps, log: Log): Core {
   return { settings, agentLog, runtime };
 }
 
-function buildThinker(deps: AgentDeps, core: Core, ask: AskRunner, log: Log): Thinker {
-  return createThinker({
-    control: deps.control,
-    moves: deps.robot.moves,
-    state: () => deps.robot.state(),
-    services: deps.robot.services,
-    recentEvents: deps.recentEvents,
-    agentLog: core.agentLog,
-    model: core.settings,
-    askRunning: () => ask.running(),
-    intervalSeconds: deps.thinkerIntervalSeconds,
-    log: log.child('thinker'),
-    ...(deps.tuning?.thinker ? { limits: deps.tuning.thinker } : {}),
-  });
-}
-
 export function createAgent(deps: AgentDeps): Agent {
   const log = deps.log.child('agent');
   const core = buildCore(deps, log);
@@ -142,21 +123,17 @@ export function createAgent(deps: AgentDeps): Agent {
     ...(deps.tuning?.chatWaitMs ? { waitMs: deps.tuning.chatWaitMs } : {}),
     ...(deps.tuning?.fleet ? { limits: deps.tuning.fleet } : {}),
   });
-  const thinker = buildThinker(deps, core, ask, log);
   return {
     ...core,
     ask,
     chat,
-    thinker,
     recentEvents: deps.recentEvents,
     runFleetTurn: (turn) => chat.runFleetTurn(turn),
     async start() {
       await settings.load();
       await agentLog.load();
-      thinker.start();
     },
     async stop() {
-      thinker.stop();
       runtime.abortAll(new Error('the cockpit is shutting down'));
       await ask.settled();
       await agentLog.flush();

@@ -3,7 +3,7 @@
  * the turn's signal aborts, so a tool call still waiting is cancelled and no further model call
  * or tool runs. Control would refuse each later move with STOP_LATCHED anyway; aborting also
  * ends the turn instead of letting the model retry against a latched robot. The latch has no
- * events, and the persona registry does not call a second pause when demo mode already paused
+ * events, and the autonomy registry does not call a second pause when demo mode already paused
  * everyone, so the latch itself is watched (100 ms is well under a person's reaction time).
  */
 import type { StopLatch } from '../motion/stop-latch.ts';

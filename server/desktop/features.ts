@@ -166,7 +166,6 @@ export function createDesktopFeatures({
     tracking: { setEnabled: (on) => tracking.setEnabled(on) },
     ...(platform?.chat ? { platform: platform.chat } : {}),
     ...(platform?.fleetTools ? { fleetTools: platform.fleetTools } : {}),
-    thinkerIntervalSeconds: config.thinkerIntervalSeconds,
     log: log.child('agent'),
     runningTurns,
   });
@@ -181,11 +180,14 @@ export function createDesktopFeatures({
     log: log.child('selftest'),
   });
   const platformFeed = createPlatformFeed({ port: platform?.port, emit: (e) => events.emit(e), broadcast });
-  // Voice listener and messenger bot: OFF until switched on from the dashboard.
+  // The thinker runs from the start; voice listener and messenger bot are OFF until switched on.
   const personas = createPersonas({
     dataDir: config.dataDir,
     agent,
     control,
+    robot,
+    recentEvents: (n) => events.recent(n),
+    thinker: { intervalSeconds: config.thinkerIntervalSeconds },
     holds: tracking,
     snapshot: async () => (await camera.snapshot(2000))?.jpeg,
     services: robot.services,

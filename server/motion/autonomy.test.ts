@@ -6,7 +6,7 @@ function recorder(name: string, log: string[]): Autonomous {
   return { pause: () => void log.push(`${name} pause`), resume: () => void log.push(`${name} resume`) };
 }
 
-describe('persona registry', () => {
+describe('autonomy registry', () => {
   it('pauses every persona for demo and resumes them after', async () => {
     const calls: string[] = [];
     const registry = createAutonomyRegistry(createLog({ sink: () => {} }));

@@ -90,13 +90,10 @@ async function makeAgent(r: Robot, tuning: AgentDeps['tuning']): Promise<Agent> 
     recentEvents: (limit) => r.events.recent(limit),
     snapshot: async () => Buffer.from([0xff, 0xd8, 0xff, 0xd9]),
     fleetTools: () => [fakeUseDevice],
-    thinkerIntervalSeconds: 3600,
     log: silentLog,
     ...(tuning ? { tuning } : {}),
   });
   await agent.start();
-  // The thinker has its own tests; here it must not move the head behind a test's back.
-  agent.thinker.stop();
   return agent;
 }
 

@@ -34,10 +34,15 @@ beforeAll(async () => {
     holds: { take() {}, release() {} },
     snapshot: async () => undefined,
     services: rig.robot.services,
+    robot: rig.robot,
+    recentEvents: () => [],
+    thinker: { intervalSeconds: 3600 },
     log: silentLog,
     platform: 'linux',
   });
   await personas.start();
+  // The thinker has its own tests (server/personas/thinker/); here it must not act on its own.
+  personas.thinker.stop();
   const koa = new Koa();
   koa.use(errorHandler(silentLog));
   const router = new Router();

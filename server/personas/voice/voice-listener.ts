@@ -3,7 +3,7 @@
  * utterances by the detector, each one handled by runVoiceTurn (transcript → turn of persona
  * "voice" → spoken answer). Half duplex: while its own answer plays (the `speaking` hold,
  * tail included) what the microphone hears is dropped, so the robot does not answer itself.
- * Paused by the latched stop and demo mode (persona registry), switched by the settings (off,
+ * Paused by the latched stop and demo mode (autonomy registry), switched by the settings (off,
  * muted, source); a source that fails is restarted after 5 s doubling to 300 s. It never calls
  * the daemon's media routes: the robot's microphone comes through the camera's one session
  * (`daemon`), other sources are local, so failing to start costs the robot nothing.

@@ -6,8 +6,8 @@
  * something in the last 10 s. Operator activity is read from the event receipts every control
  * leaves: anything not done by the cockpit itself (credential "system") is a person.
  */
-import type { RobotState } from '../contract/state.ts';
-import type { EventFrame } from '../contract/ws.ts';
+import type { RobotState } from '../../contract/state.ts';
+import type { EventFrame } from '../../contract/ws.ts';
 
 export const OPERATOR_QUIET_MS = 10_000;
 /** A joystick start without its release this recent still counts as driving. */

@@ -4,10 +4,10 @@
  * turn. Without a model the rules below choose the values; with one, the model gets only the
  * tool of this cycle's kind, whose input is clamped to the same gentle ranges.
  */
-import type { Control } from '../motion/control.ts';
-import type { MoveLibraryCache } from '../motion/move-library.ts';
-import { antennasTool, expressTool, lookTool } from './tools/motion-tools.ts';
-import { objectSchema, type AgentTool } from './tools/types.ts';
+import type { Control } from '../../motion/control.ts';
+import type { MoveLibraryCache } from '../../motion/move-library.ts';
+import { antennasTool, expressTool, lookTool } from '../../agent/tools/motion-tools.ts';
+import { objectSchema, type AgentTool } from '../../agent/tools/types.ts';
 
 export type ActionKind = 'emotion' | 'antennas' | 'look' | 'body';
 export const ROTATION: readonly ActionKind[] = ['emotion', 'antennas', 'look', 'body'];

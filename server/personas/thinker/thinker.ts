@@ -2,24 +2,24 @@
  * The thinker persona (docs/contract.md, "How the desktop server behaves"): every `thinkerIntervalSeconds` (the first cycle
  * after min(interval, 15) s) it makes exactly ONE small expressive action, rotating emotion →
  * antenna wiggle → gentle look → small body turn, and writes one journal row (persona
- * "thinker"). It registers with the persona registry, so demo mode and the latched stop pause
+ * "thinker"). It registers with the autonomy registry, so demo mode and the latched stop pause
  * it (a pause also cuts a cycle short); it holds still while the robot sleeps or an operator
  * is busy (thinker-gates.ts). Its state is shown in the state object under services.thinker.
  */
-import type { RobotState, ServiceState } from '../contract/state.ts';
-import type { EventFrame } from '../contract/ws.ts';
-import type { Log } from '../log.ts';
-import type { Arbiter } from '../motion/arbiter.ts';
-import type { MoveLibraryCache } from '../motion/move-library.ts';
-import type { AutonomyRegistry } from '../motion/autonomy.ts';
-import type { StopLatch } from '../motion/stop-latch.ts';
-import type { AgentLog } from './agent-log.ts';
-import type { ModelProvider } from './providers/types.ts';
-import { watchLatch } from './stop-signal.ts';
+import type { RobotState, ServiceState } from '../../contract/state.ts';
+import type { EventFrame } from '../../contract/ws.ts';
+import type { Log } from '../../log.ts';
+import type { Arbiter } from '../../motion/arbiter.ts';
+import type { MoveLibraryCache } from '../../motion/move-library.ts';
+import type { AutonomyRegistry } from '../../motion/autonomy.ts';
+import type { StopLatch } from '../../motion/stop-latch.ts';
+import type { AgentLog } from '../../agent/agent-log.ts';
+import type { ModelProvider } from '../../agent/providers/types.ts';
+import { watchLatch } from '../../agent/stop-signal.ts';
 import { ROTATION, thinkerTools, type ActionKind, type ThinkerControl } from './thinker-actions.ts';
 import { actByModel, actByRules, type ActionOutcome } from './thinker-cycle.ts';
 import { checkGates } from './thinker-gates.ts';
-import { startWatchdog, type WatchdogLimits } from './watchdog.ts';
+import { startWatchdog, type WatchdogLimits } from '../../agent/watchdog.ts';
 
 export interface ThinkerDeps {
   /** Control's moves plus the registry, the arbiter (is a move running?) and the latch. */

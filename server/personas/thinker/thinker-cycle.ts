@@ -3,15 +3,15 @@
  * one tool of this cycle's kind and room for exactly one call. A model that fails or declines
  * to act leaves the cycle to the rules, so every cycle still makes its one gesture.
  */
-import type { MoveLibraryCache } from '../motion/move-library.ts';
-import type { ToolRecord } from './log-row.ts';
-import { PERSONA_PROMPTS } from './prompts.ts';
-import type { ModelProvider, ToolCall } from './providers/types.ts';
+import type { MoveLibraryCache } from '../../motion/move-library.ts';
+import type { ToolRecord } from '../../agent/log-row.ts';
+import { PERSONA_PROMPTS } from '../../agent/prompts.ts';
+import type { ModelProvider, ToolCall } from '../../agent/providers/types.ts';
 import { ACTION_LABELS, planByRules, type ActionKind } from './thinker-actions.ts';
-import type { AgentTool, ToolContext } from './tools/types.ts';
-import { runTurnLoop, type TurnSink } from './turn-loop.ts';
-import type { Watchdog } from './watchdog.ts';
-import { messageOf } from '../errors.ts';
+import type { AgentTool, ToolContext } from '../../agent/tools/types.ts';
+import { runTurnLoop, type TurnSink } from '../../agent/turn-loop.ts';
+import type { Watchdog } from '../../agent/watchdog.ts';
+import { messageOf } from '../../errors.ts';
 
 export interface ActionOutcome {
   /** The journal line. */

@@ -1,16 +1,16 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RobotState, ServiceState } from '../contract/state.ts';
-import type { EventFrame } from '../contract/ws.ts';
-import { silentLog } from '../log.ts';
-import { createAutonomyRegistry } from '../motion/autonomy.ts';
-import { groupMoves } from '../motion/move-library.ts';
-import { EMOTIONS_DATASET, EMOTION_NAMES } from '../sim/library-names.ts';
-import { makeTempDir } from '../store/testing/temp-dir.ts';
-import { createAgentLog, type AgentLog } from './agent-log.ts';
-import { createOpenAiProvider } from './providers/openai-compatible.ts';
-import { startFakeOpenAi, type FakeOpenAi } from './providers/testing/fake-openai.ts';
-import type { ModelProvider } from './providers/types.ts';
+import type { RobotState, ServiceState } from '../../contract/state.ts';
+import type { EventFrame } from '../../contract/ws.ts';
+import { silentLog } from '../../log.ts';
+import { createAutonomyRegistry } from '../../motion/autonomy.ts';
+import { groupMoves } from '../../motion/move-library.ts';
+import { EMOTIONS_DATASET, EMOTION_NAMES } from '../../sim/library-names.ts';
+import { makeTempDir } from '../../store/testing/temp-dir.ts';
+import { createAgentLog, type AgentLog } from '../../agent/agent-log.ts';
+import { createOpenAiProvider } from '../../agent/providers/openai-compatible.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../agent/providers/testing/fake-openai.ts';
+import type { ModelProvider } from '../../agent/providers/types.ts';
 import { GENTLE, GENTLE_EMOTIONS } from './thinker-actions.ts';
 import { createThinker, type Thinker } from './thinker.ts';
 
