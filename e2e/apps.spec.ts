@@ -56,11 +56,25 @@ test('apps page: install with progress, start, the crash card with its error lin
   const installed = card.getByRole('list', { name: 'Installed apps' });
   await expect(installed).toContainText('clumsy_dancer');
 
+  // The start's answer ("starting") is held until the poll's frame has shown the app running:
+  // the answer arriving after the frame must not put "Starting" back (overview-order.ts).
+  let releaseStart!: () => void;
+  const startAnswered = new Promise<void>((resolve) => (releaseStart = resolve));
+  await page.route('**/api/console/apps/start', async (route) => {
+    const response = await route.fetch();
+    await startAnswered;
+    await route.fulfill({ response });
+  });
   await installed.getByRole('button', { name: 'Start clumsy_dancer', exact: true }).click();
   const running = card.getByRole('region', { name: 'Running app' });
   await expect(running).toContainText('clumsy_dancer');
   await expect(running).toContainText('Running');
+  releaseStart();
+  // The barrier: the page has taken the answer once its pending line is gone.
+  await expect(card.getByRole('status').filter({ hasText: 'Starting clumsy_dancer' })).toHaveCount(0);
+  await expect(running).toContainText('Running');
   await expect(running.getByText(/^Uptime \d+ s$/)).toBeVisible();
+  await page.unroute('**/api/console/apps/start');
 
   await sim(cockpit.simUrl(), '/sim/apps/crash', {});
   // The shared poll reads the daemon every 2 s: the crash card follows.

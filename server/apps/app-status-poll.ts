@@ -26,8 +26,11 @@ export interface StatusPoll {
   current(): CurrentApp | null;
   polledAt(): string | null;
   problem(): string | null;
-  /** Reads now (coalesced with a read in flight). */
-  refresh(): Promise<CurrentApp | null>;
+  /**
+   * Reads now, coalesced with a read in flight. `fresh` waits for that read and reads again: after
+   * an action, a read begun before the daemon took it would answer with the state it replaced.
+   */
+  refresh(fresh?: boolean): Promise<CurrentApp | null>;
   /** The next run seen starts its uptime now (the cockpit just started or restarted it). */
   markStart(): void;
   start(): void;
@@ -71,7 +74,8 @@ export function createStatusPoll(deps: StatusPollDeps): StatusPoll {
     if (JSON.stringify(before) !== JSON.stringify(current)) deps.changed();
   };
 
-  const refresh = (): Promise<CurrentApp | null> => {
+  const refresh = (fresh = false): Promise<CurrentApp | null> => {
+    if (fresh && inFlight) return inFlight.then(() => refresh());
     inFlight ??= deps
       .read()
       .then(

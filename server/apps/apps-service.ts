@@ -123,7 +123,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
     return tracker.track(id, command, name);
   };
   const after = async (): Promise<AppsOverview> => {
-    await poll.refresh();
+    await poll.refresh(true);
     announce();
     return overview();
   };

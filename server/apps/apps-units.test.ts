@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppJob } from '../contract/apps.ts';
 import type { WireAppStatus, WireJobInfo } from '../daemon/apps-client.ts';
 import { silentLog } from '../log.ts';
+import { eventually } from '../testing/eventually.ts';
 import { createStatusPoll } from './app-status-poll.ts';
 import { createJobTracker } from './job-tracker.ts';
 
@@ -60,6 +61,23 @@ describe('the shared app status poll', () => {
     await poll.refresh();
     expect(poll.problem()).toBeNull();
     expect(poll.current()).toBeNull();
+  });
+
+  it('reads again after an action when a read was already in flight', async () => {
+    const reads: Array<(wire: WireAppStatus | null) => void> = [];
+    const poll = createStatusPoll({
+      read: () => new Promise((resolve) => reads.push(resolve)),
+      changed: () => undefined,
+    });
+    const periodic = poll.refresh();
+    // The action's read, asked while the periodic one (begun before the start) is in flight.
+    const afterStart = poll.refresh(true);
+    expect(poll.refresh()).toBe(periodic);
+    reads[0]!(null);
+    await periodic;
+    await eventually(() => reads.length === 2, { what: 'the second read' });
+    reads[1]!(status('hello_wave', 'starting'));
+    expect(await afterStart).toMatchObject({ name: 'hello_wave', state: 'starting' });
   });
 });
 

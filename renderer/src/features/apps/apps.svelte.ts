@@ -2,6 +2,7 @@
  * The apps page's state: the overview (GET, then `apps` frames from the cockpit's one shared
  * poll), the store, the jobs with their live lines (`app_job` frames), the log of one app (read,
  * then its new lines as `app_log` frames), and the actions with their pending and refused states.
+ * Of two overviews the newer poll wins, whichever way it came (overview-order.ts).
  * Failures are shown, never thrown.
  */
 import type {
@@ -14,6 +15,7 @@ import type {
 } from '../../../../server/contract/index.ts';
 import type { ApiResult } from '../../lib/api/api-result.ts';
 import type { AppsApi } from './apps-api.ts';
+import { keepsNewer } from './overview-order.ts';
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null;
 
@@ -35,7 +37,7 @@ export class AppsState {
   hear(frame: ServerFrame): void {
     if (frame.type === 'apps' && isRecord(frame) && Array.isArray(frame.installed)) {
       const { type: _type, ...overview } = frame;
-      this.overview = overview as unknown as AppsOverview;
+      this.overview = keepsNewer(this.overview, overview as unknown as AppsOverview);
     } else if (frame.type === 'app_log' && typeof frame.app === 'string' && isRecord(frame.line)) {
       this.#hearLine(frame.app, frame.source, frame.line);
     } else if (frame.type === 'app_job' && typeof frame.id === 'string') {
@@ -48,7 +50,8 @@ export class AppsState {
   async load(): Promise<void> {
     const [overview, jobs] = await Promise.all([this.#api.overview(), this.#api.jobs()]);
     // Answers are checked at the edge: a shape this page does not know is never drawn.
-    if (overview.ok && isRecord(overview.data) && Array.isArray(overview.data.installed)) this.overview = overview.data;
+    if (overview.ok && isRecord(overview.data) && Array.isArray(overview.data.installed))
+      this.overview = keepsNewer(this.overview, overview.data);
     else this.problem = `The apps could not be read: ${overview.ok ? 'unexpected answer' : overview.message}`;
     if (jobs.ok && Array.isArray(jobs.data)) this.jobs = jobs.data;
     await this.loadStore();
@@ -130,6 +133,7 @@ export class AppsState {
     const result = await call();
     this.pending = '';
     if (!result.ok) this.problem = result.message;
-    else if (isRecord(result.data) && Array.isArray(result.data.installed)) this.overview = result.data;
+    else if (isRecord(result.data) && Array.isArray(result.data.installed))
+      this.overview = keepsNewer(this.overview, result.data);
   }
 }
