@@ -11,6 +11,7 @@ describe('desktop /ws feeds', () => {
     const hub = {
       clients: () => new Set([1]) as never,
       broadcast: (_path: string, frame: string | object) => (frames.push(frame), 1),
+      onClientsChanged: () => () => undefined,
     };
     let json: string | undefined = undefined;
     const robot = { stateJson: () => json, health: () => ({ ok: true }) as unknown as Health };

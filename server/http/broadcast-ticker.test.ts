@@ -2,16 +2,28 @@ import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../testing/manual-clock.ts';
 import { startBroadcast, startTicker, type BroadcastFeed } from './broadcast-ticker.ts';
 
-/** A hub stand-in: `viewers` clients on the path, every broadcast kept with the clock's time. */
+/**
+ * A hub stand-in: `viewers` clients on every path, told to the listeners as the hub tells them;
+ * every broadcast kept with the clock's time.
+ */
 function fakeHub(clock: { now(): number }, viewers = 1) {
   const sent: { at: number; path: string; frame: string | object }[] = [];
+  const listeners = new Set<(path: string, count: number) => void>();
   const hub = {
     viewers,
+    setViewers(path: string, n: number) {
+      hub.viewers = n;
+      for (const listener of listeners) listener(path, n);
+    },
     clients: () => new Set(Array.from({ length: hub.viewers }, (_, i) => i)) as never,
     broadcast: (path: string, frame: string | object) => {
       sent.push({ at: clock.now(), path, frame });
       return hub.viewers;
     },
+    onClientsChanged: (listener: (path: string, count: number) => void) => (
+      listeners.add(listener),
+      () => void listeners.delete(listener)
+    ),
   };
   return { hub, sent };
 }
@@ -64,17 +76,32 @@ describe('broadcast ticker', () => {
     expect(clock.pending()).toBe(0);
   });
 
-  it('reads nothing and sends nothing while the path has no viewers', () => {
+  it('runs no timer while the path has no viewers, and ticks while it has', () => {
     const clock = createManualClock(0);
     const { hub, sent } = fakeHub(clock, 0);
     let reads = 0;
     const stop = startBroadcast({ clock, hz: 10, hub, path: '/ws', feeds: [{ frame: () => ((reads += 1), {}) }] });
+    expect(clock.pending()).toBe(0);
     clock.advance(1000);
     expect({ reads, sent: sent.length }).toEqual({ reads: 0, sent: 0 });
-    hub.viewers = 1;
+    // Another path's viewers start nothing.
+    hub.setViewers('/ws/other', 1);
+    hub.viewers = 0;
+    expect(clock.pending()).toBe(0);
+    hub.setViewers('/ws', 1);
     clock.advance(100);
-    stop();
     expect({ reads, sent: sent.map((s) => s.path) }).toEqual({ reads: 1, sent: ['/ws'] });
+    hub.setViewers('/ws', 2);
+    clock.advance(100);
+    expect(reads).toBe(2);
+    // The last viewer leaves: the ticker's timer goes with it.
+    hub.setViewers('/ws', 0);
+    expect(clock.pending()).toBe(0);
+    hub.setViewers('/ws', 1);
+    clock.advance(100);
+    expect(reads).toBe(3);
+    stop();
+    expect(clock.pending()).toBe(0);
   });
 
   it('sends a changed frame at the next tick and an unchanged one once a second', () => {

@@ -2,7 +2,8 @@
  * The periodic socket broadcast of both servers: desktop's /ws state and health frames
  * (server/desktop/app.ts) and wheeled's /ws/state frames (server/wheeled/state-socket.ts). Each
  * tick reads each feed once and hands its frame to the hub, which serialises it once for every
- * viewer; with no viewer on the path nothing is read at all. Time comes from the injected clock
+ * viewer. With no viewer on the path the ticker does not run at all (a cockpit at rest wakes for
+ * nothing); the hub's count of the path's sockets starts and stops it. Time comes from the injected clock
  * (server/clock.ts), so tests move it by hand (server/testing/manual-clock.ts).
  */
 import type { TimerClock } from '../clock.ts';
@@ -69,7 +70,7 @@ export interface BroadcastFeed {
 export interface BroadcastDeps {
   clock: TimerClock;
   hz: number;
-  hub: Pick<WsHub, 'broadcast' | 'clients'>;
+  hub: Pick<WsHub, 'broadcast' | 'clients' | 'onClientsChanged'>;
   /** The socket path whose viewers get the frames. */
   path: string;
   /** Sent in this order within a tick. */
@@ -84,32 +85,42 @@ export function startBroadcast(deps: BroadcastDeps): () => void {
   // every 10th tick, not the 11th whenever timer jitter makes the 10th a hair early.
   const slack = 500 / deps.hz;
   const sent = deps.feeds.map(() => ({ at: undefined as number | undefined, signature: '' }));
-  return startTicker(
-    deps.clock,
-    deps.hz,
-    () => {
-      if (deps.hub.clients(deps.path).size === 0) return;
-      const now = deps.clock.now();
-      deps.feeds.forEach((feed, i) => {
-        // Each feed on its own: one that throws must not keep the others' frames from viewers.
-        try {
-          const last = sent[i] as { at: number | undefined; signature: string };
-          const due = last.at === undefined || now - last.at >= (feed.everyMs ?? 0) - slack;
-          if (!due && !feed.signature) return;
-          const frame = feed.frame();
-          if (frame === undefined) return;
-          if (feed.signature) {
-            const signature = feed.signature(frame);
-            if (!due && signature === last.signature) return;
-            last.signature = signature;
-          }
-          last.at = now;
-          deps.hub.broadcast(deps.path, frame);
-        } catch (error) {
-          deps.onError?.(error);
+  const tick = () => {
+    const now = deps.clock.now();
+    deps.feeds.forEach((feed, i) => {
+      // Each feed on its own: one that throws must not keep the others' frames from viewers.
+      try {
+        const last = sent[i] as { at: number | undefined; signature: string };
+        const due = last.at === undefined || now - last.at >= (feed.everyMs ?? 0) - slack;
+        if (!due && !feed.signature) return;
+        const frame = feed.frame();
+        if (frame === undefined) return;
+        if (feed.signature) {
+          const signature = feed.signature(frame);
+          if (!due && signature === last.signature) return;
+          last.signature = signature;
         }
-      });
-    },
-    deps.onError,
-  );
+        last.at = now;
+        deps.hub.broadcast(deps.path, frame);
+      } catch (error) {
+        deps.onError?.(error);
+      }
+    });
+  };
+  let stopTicker: (() => void) | undefined;
+  const follow = (viewers: number) => {
+    if (viewers > 0) stopTicker ??= startTicker(deps.clock, deps.hz, tick, deps.onError);
+    else if (stopTicker) {
+      stopTicker();
+      stopTicker = undefined;
+    }
+  };
+  const unsubscribe = deps.hub.onClientsChanged((path, count) => {
+    if (path === deps.path) follow(count);
+  });
+  follow(deps.hub.clients(deps.path).size);
+  return () => {
+    unsubscribe();
+    follow(0);
+  };
 }

@@ -86,9 +86,12 @@ export class WsHub {
 
   /** Serialise once, send to every client of a path. */
   broadcast(path: string, frame: string | object): number {
+    const clients = this.clients(path);
+    // Nobody to send to: no serialising either (features broadcast whether or not anyone watches).
+    if (clients.size === 0) return 0;
     const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
     let sent = 0;
-    for (const client of this.clients(path)) if (client.send(text)) sent += 1;
+    for (const client of clients) if (client.send(text)) sent += 1;
     return sent;
   }
 
