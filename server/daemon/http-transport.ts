@@ -29,6 +29,16 @@ export interface DaemonResponse {
   body: unknown;
 }
 
+/**
+ * How long an idle socket stays in the pool. uvicorn closes its end after 5 s idle; a request
+ * written on a socket the daemon is closing fails as "other side closed" (DAEMON_UNREACHABLE)
+ * although the daemon is fine. undici's idle timers tick coarsely (about a second) and a busy
+ * machine runs them late, so 4 s came too close to 5: on a loaded machine a tracking enable sent
+ * on a 5 s-old socket failed that way. 1 s leaves four seconds of margin; a new loopback
+ * connection costs far less than the failed control.
+ */
+const IDLE_SOCKET_MS = 1000;
+
 /** Waiting callers per endpoint beyond which the daemon is treated as stalled. */
 const MAX_QUEUED_PER_ENDPOINT = 8;
 
@@ -45,8 +55,8 @@ export class HttpTransport {
     this.timeoutMs = options.timeoutMs ?? 2000;
     this.pool = new Pool(options.baseUrl, {
       connections: options.connections ?? 4,
-      keepAliveTimeout: 4000,
-      keepAliveMaxTimeout: 4000,
+      keepAliveTimeout: IDLE_SOCKET_MS,
+      keepAliveMaxTimeout: IDLE_SOCKET_MS,
       connect: { timeout: 2000 },
     });
   }
