@@ -42,8 +42,12 @@ test('the first passkey is enrolled over http://localhost, then signs out and in
   // The window is phone-sized since the screenshot: there, signing out is in Settings › About.
   await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
   await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name: 'About' }).click();
+  // The page forgets the session at once and then tells the cockpit: the cookie is dead once the
+  // cockpit has answered the logout, not when the page says so.
+  const loggedOut = page.waitForResponse((res) => res.url().endsWith('/api/auth/logout'));
   await page.getByRole('button', { name: 'Sign out of this browser' }).click();
   await expect(page.getByText('You signed out.')).toBeVisible();
+  expect((await loggedOut).status()).toBe(200);
   expect((await api(cockpit.url, '/api/state', { cookie })).status).toBe(401);
 
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
