@@ -7,11 +7,13 @@
 import WebSocket from 'ws';
 import type { Presence } from '../contract/state.ts';
 import { systemClock, type TimerClock } from '../clock.ts';
-import { isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createBackoff } from './backoff.ts';
 import type { DaemonClient } from './daemon-client.ts';
+import { presenceOf, problemsOf, type FeedFacts } from './feed-health.ts';
 import { RateMeter } from './rate-meter.ts';
+import { RestFallback } from './rest-fallback.ts';
+import { StatusPoll, type StatusListener } from './status-poll.ts';
 import type { DaemonStatus, FullState } from './wire.ts';
 
 export interface StateFeedOptions {
@@ -52,8 +54,6 @@ export interface FeedSnapshot {
 }
 
 type Listener = (sample: Sample) => void;
-/** After each status poll: the status, or undefined with the reason the daemon did not answer. */
-type StatusListener = (status: DaemonStatus | undefined, error: string | null) => void;
 
 /** WebSocket failures in a row before the feed falls back to polling REST. */
 const FALLBACK_AFTER_FAILURES = 3;
@@ -66,17 +66,14 @@ export class StateFeed {
   /** The rate of the stream open now (or the next one): upstreamHz while watched, restHz otherwise. */
   private rateHz: number;
   private readonly silenceMs: number;
-  private readonly statusIntervalMs: number;
   private readonly clock: TimerClock;
   private readonly meter = new RateMeter();
   private readonly backoff = createBackoff(250, 5000);
   private readonly listeners = new Set<Listener>();
-  private readonly statusListeners = new Set<StatusListener>();
   private socket: WebSocket | undefined;
   private generation = 0;
   private sample: Sample | undefined;
-  private status: DaemonStatus | undefined;
-  private statusError: string | null = null;
+  private readonly statusPoll: StatusPoll;
   private wsFailures = 0;
   private everConnected = false;
   private streamOpen = false;
@@ -84,8 +81,7 @@ export class StateFeed {
   /** Cancels of the pending `later` timers. */
   private timers = new Set<() => void>();
   private cancelWatchdog: (() => void) | undefined;
-  /** The REST fallback's pending tick, while polling. */
-  private pollTimer: (() => void) | undefined;
+  private readonly fallback: RestFallback;
   private stopped = true;
 
   constructor(options: StateFeedOptions) {
@@ -95,15 +91,27 @@ export class StateFeed {
     this.restHz = clampHz(options.restHz ?? this.upstreamHz);
     this.rateHz = this.restHz;
     this.silenceMs = options.silenceMs ?? 1500;
-    this.statusIntervalMs = options.statusIntervalMs ?? 1000;
     this.clock = options.clock ?? systemClock;
+    this.fallback = new RestFallback({
+      daemon: this.daemon,
+      clock: this.clock,
+      rateHz: () => this.rateHz,
+      onState: (text) => this.accept(text),
+      onError: (message) => (this.lastError = message),
+    });
+    this.statusPoll = new StatusPoll(this.daemon, this.clock, options.statusIntervalMs ?? 1000);
+    // Registered first, so every other listener sees the feed already brought up to date.
+    this.statusPoll.onStatus((_status, error) => {
+      if (error !== null) this.lastError = error;
+      if (this.statusPoll.status?.state !== 'running') this.fallback.stop();
+    });
   }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.connect();
-    void this.pollStatus();
+    this.statusPoll.start();
   }
 
   stop(): void {
@@ -112,8 +120,8 @@ export class StateFeed {
     for (const cancel of this.timers) cancel();
     this.timers.clear();
     this.cancelWatchdog?.();
-    this.pollTimer?.();
-    this.pollTimer = undefined;
+    this.fallback.stop();
+    this.statusPoll.stop();
     this.socket?.terminate();
     this.socket = undefined;
     this.streamOpen = false;
@@ -146,42 +154,31 @@ export class StateFeed {
   }
 
   onStatus(listener: StatusListener): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+    return this.statusPoll.onStatus(listener);
   }
 
   snapshot(): FeedSnapshot {
     const now = this.clock.now();
     const fresh = this.sample !== undefined && now - this.sample.receivedAt < this.silenceMs;
+    const facts: FeedFacts = {
+      fresh,
+      everConnected: this.everConnected,
+      status: this.statusPoll.status,
+      statusError: this.statusPoll.error,
+      polling: this.fallback.active,
+      silenceMs: this.silenceMs,
+    };
     return {
-      presence: this.presence(fresh),
+      presence: presenceOf(facts),
       sample: this.sample,
-      status: this.status,
+      status: this.statusPoll.status,
       hz: fresh ? this.meter.hz(now) : 0,
       requestedHz: this.rateHz,
       streamConnected: this.streamOpen && fresh,
-      polling: this.pollTimer !== undefined,
-      problems: this.problems(fresh),
+      polling: facts.polling,
+      problems: problemsOf(facts),
       lastError: this.lastError,
     };
-  }
-
-  private presence(fresh: boolean): Presence {
-    // A stopped or unreachable daemon is down even if its last frame is still recent.
-    if (this.statusError !== null || (this.status && this.status.state !== 'running')) return 'down';
-    if (fresh) return 'connected';
-    return this.everConnected ? 'reconnecting' : 'connecting';
-  }
-
-  private problems(fresh: boolean): Record<string, string> {
-    const out: Record<string, string> = {};
-    if (this.statusError) out['daemon:unreachable'] = this.statusError;
-    else if (this.status && this.status.state !== 'running') {
-      out['daemon:stopped'] = `daemon state is ${this.status.state}${this.status.error ? `: ${this.status.error}` : ''}`;
-    }
-    if (!fresh && this.everConnected) out['stream:silent'] = `no state frame for over ${this.silenceMs} ms`;
-    if (this.pollTimer) out['stream:polling'] = 'state WebSocket unavailable; polling REST instead';
-    return out;
   }
 
   private connect(): void {
@@ -195,7 +192,7 @@ export class StateFeed {
       if (generation !== this.generation) return;
       this.streamOpen = true;
       this.wsFailures = 0;
-      this.stopPolling();
+      this.fallback.stop();
       this.armWatchdog(generation);
       // A dashboard came or went while this stream was opening (at start, or reconnecting).
       if (hz !== this.rateHz) this.reopen();
@@ -216,7 +213,7 @@ export class StateFeed {
     this.streamOpen = false;
     this.cancelWatchdog?.();
     this.wsFailures += 1;
-    if (this.wsFailures >= FALLBACK_AFTER_FAILURES && this.status?.state === 'running') this.startPolling();
+    if (this.wsFailures >= FALLBACK_AFTER_FAILURES && this.statusPoll.status?.state === 'running') this.startPolling();
     const delay = this.backoff.next();
     this.log.debug('state stream closed; reconnecting', { delay, failures: this.wsFailures });
     this.later(delay, () => this.connect());
@@ -258,37 +255,9 @@ export class StateFeed {
   }
 
   private startPolling(): void {
-    if (this.pollTimer || this.stopped) return;
+    if (this.fallback.active || this.stopped) return;
     this.log.warn('falling back to polling /api/state/full');
-    const tick = async () => {
-      try {
-        this.accept(JSON.stringify(await this.daemon.fullState('with_doa=true&with_imu=true')));
-      } catch (err) {
-        this.lastError = isAppError(err) ? err.message : String(err);
-      }
-      if (this.pollTimer) this.pollTimer = this.clock.schedule(() => void tick(), 1000 / Math.min(this.rateHz, 20));
-    };
-    this.pollTimer = this.clock.schedule(() => void tick(), 0);
-  }
-
-  private stopPolling(): void {
-    this.pollTimer?.();
-    this.pollTimer = undefined;
-  }
-
-  private async pollStatus(): Promise<void> {
-    if (this.stopped) return;
-    try {
-      this.status = await this.daemon.status();
-      this.statusError = null;
-    } catch (err) {
-      this.statusError = isAppError(err) ? err.message : String(err);
-      this.lastError = this.statusError;
-    }
-    if (this.status?.state !== 'running') this.stopPolling();
-    const answered = this.statusError === null ? this.status : undefined;
-    for (const listener of this.statusListeners) listener(answered, this.statusError);
-    this.later(this.statusIntervalMs, () => void this.pollStatus());
+    this.fallback.start();
   }
 
   private later(ms: number, fn: () => void): void {

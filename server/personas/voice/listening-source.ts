@@ -1,0 +1,116 @@
+/**
+ * The audio source the voice listener hears: opens the one the setting names (source-setting.ts),
+ * feeds its audio to the utterance detector (vad.ts) and reports its life to the listener:
+ * opening, first audio, failure, end. Half duplex: while the `speaking` hold stands the
+ * microphone hears the robot's own answer, so that audio is dropped and the detector starts over.
+ * A generation count makes the callbacks of a source already stopped or replaced do nothing.
+ */
+import { SAMPLE_RATE, type AudioSource } from './audio-source.ts';
+import { createAudioSource } from './make-audio-source.ts';
+import { parseSourceSetting } from './source-setting.ts';
+import type { SpeakingHold } from './speaking-hold.ts';
+import { createVad, DEFAULT_VAD } from './vad.ts';
+import type { VoiceListenerDeps } from './voice-listener-deps.ts';
+
+/** The owner's dependencies that make a source. */
+export type SourceOwnerDeps = Pick<VoiceListenerDeps, 'log' | 'platform' | 'microphone' | 'makeSource'>;
+
+/** What the listener adds: the shared hold, and where the source reports. */
+export interface ListeningSourceWiring {
+  hold: SpeakingHold;
+  /** A whole utterance, cut by the detector. */
+  utterance(pcm: Buffer): void;
+  /** A source was made and is opening. */
+  opening(name: string): void;
+  /** The source's first audio arrived. */
+  listening(name: string): void;
+  /** The source ended without an error. */
+  ended(): void;
+  /** The source could not be made (`retry` false) or ended with an error (`retry` true). */
+  failed(message: string, retry: boolean): void;
+}
+
+export interface ListeningSource {
+  /** Opens the source the setting names; the caller stops the one before. */
+  start(setting: string): void;
+  /** Stops the source, if one runs, and drops the utterance under way. */
+  stop(): void;
+  /** The setting of the source now running, if any. */
+  running(): string | undefined;
+  /** The setting last started, whether or not it opened. */
+  lastSetting(): string | undefined;
+  /** The name of the source last made, kept once it stops. */
+  name(): string | null;
+}
+
+interface Running {
+  audio: AudioSource;
+  setting: string;
+  heard: boolean;
+}
+
+export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSourceWiring): ListeningSource {
+  const vad = createVad({ ...DEFAULT_VAD, sampleRate: SAMPLE_RATE }, (u) => wiring.utterance(u.pcm));
+  let current: Running | undefined;
+  let name: string | null = null;
+  let lastSetting: string | undefined;
+  let generation = 0;
+
+  const stop = (): void => {
+    generation += 1;
+    current?.audio.stop();
+    current = undefined;
+    vad.reset();
+  };
+
+  const heardAudio = (source: Running, chunk: Buffer): void => {
+    if (!source.heard) {
+      source.heard = true;
+      wiring.listening(source.audio.name);
+    }
+    // Half duplex: the microphone hears the robot's own answer while the hold stands.
+    if (wiring.hold.held()) return vad.reset();
+    vad.push(chunk);
+  };
+
+  const sourceEnded = (error: string | null): void => {
+    generation += 1;
+    current = undefined;
+    vad.flush();
+    if (error) return wiring.failed(error, true);
+    wiring.ended();
+  };
+
+  const start = (setting: string): void => {
+    lastSetting = setting;
+    let audio: AudioSource;
+    try {
+      const parsed = parseSourceSetting(setting, deps.platform ?? process.platform);
+      audio =
+        deps.makeSource?.(parsed) ??
+        createAudioSource(parsed, {
+          log: deps.log,
+          ...(deps.microphone ? { microphone: deps.microphone } : {}),
+        });
+    } catch (error) {
+      return wiring.failed((error as Error).message, false);
+    }
+    const mine = (generation += 1);
+    const source: Running = { audio, setting, heard: false };
+    current = source;
+    name = audio.name;
+    wiring.opening(audio.name);
+    audio.start({
+      pcm: (chunk) => mine === generation && heardAudio(source, chunk),
+      end: (error) => mine === generation && sourceEnded(error),
+    });
+  };
+
+  return {
+    start,
+    stop,
+    running: () => current?.setting,
+    lastSetting: () => lastSetting,
+    name: () => name,
+  };
+}
