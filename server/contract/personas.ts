@@ -20,11 +20,19 @@ export type TurnPhase = 'transcribing' | 'thinking' | 'speaking';
 
 export type VoiceState = LinkState | TurnPhase;
 
+/** Where speech is sent to be written down (both servers' voice settings); the key only as `hasKey`. */
+export interface TranscriptionView {
+  baseUrl: string;
+  model: string;
+  language: string;
+  hasKey: boolean;
+}
+
 export interface VoiceSettingsView {
   enabled: boolean;
   source: string;
   muted: boolean;
-  transcription: { baseUrl: string; model: string; language: string; hasKey: boolean };
+  transcription: TranscriptionView;
 }
 
 export interface VoiceStatus {

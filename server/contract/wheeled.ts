@@ -3,8 +3,17 @@
  * Units: metres and m/s for position and speed, degrees and °/s for heading and turn rate;
  * heading is counter-clockwise from the odometry frame's +x axis (0° = "east" on the map).
  */
+import type { TranscriptionView } from './personas.ts';
 
 export type WheeledDriver = 'operator' | 'thinker';
+
+/** GET/PUT /api/console/voice: how /ws/voice answers. Keys only as `hasKey`. */
+export interface WheeledVoiceSettingsView {
+  provider: 'offline' | 'realtime';
+  realtime: { url: string; model: string; voice: string; hasKey: boolean } | null;
+  /** null until an endpoint is set: offline voice then answers typed text only. */
+  transcription: TranscriptionView | null;
+}
 
 export interface WheeledState {
   robot: 'wheeled';

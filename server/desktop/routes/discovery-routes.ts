@@ -12,7 +12,7 @@ import { parseGuideState, parseRobotName } from '../../discovery/setup-store.ts'
 import { readJsonBody } from '../../http/json-body.ts';
 import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
-import { objectBody } from '../../personas/settings-input.ts';
+import { objectBody } from '../../http/settings-input.ts';
 
 const idOf = (ctx: Context) => String(ctx.params.id ?? '');
 

@@ -10,7 +10,7 @@ import { readJsonBody } from '../../http/json-body.ts';
 import { replyNoStore } from '../../http/no-store.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import type { Personas } from '../../personas/personas.ts';
-import { objectBody } from '../../personas/settings-input.ts';
+import { objectBody } from '../../http/settings-input.ts';
 
 function chatIdOf(u: unknown): number {
   const id = typeof u === 'string' && /^-?\d{1,16}$/.test(u) ? Number(u) : u;

@@ -9,7 +9,7 @@ import type { MessengerSettingsView } from '../../contract/personas.ts';
 import { badRequest } from '../../errors.ts';
 import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
-import { httpUrl, nextSecret, objectBody, optionalBool, optionalText } from '../settings-input.ts';
+import { httpUrl, nextSecret, objectBody, optionalBool, optionalText } from '../../http/settings-input.ts';
 import { DEFAULT_BOT_API } from './bot-api.ts';
 
 export interface MessengerConfig {

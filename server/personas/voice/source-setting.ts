@@ -14,7 +14,7 @@
  * daemon's microphone").
  */
 import { badRequest } from '../../errors.ts';
-import { hasControlChars } from '../settings-input.ts';
+import { hasControlChars } from '../../http/settings-input.ts';
 import type { CaptureSpec } from './capture-args.ts';
 
 export type SourceSetting = { kind: 'daemon' } | { kind: 'device'; spec: CaptureSpec } | { kind: 'file'; path: string };

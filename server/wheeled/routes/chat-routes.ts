@@ -45,9 +45,11 @@ export function chatRoutes(deps: ChatRouteDeps): RouteSpec[] {
       path: '/api/console/voice',
       access: 'key',
       control: true,
-      summary: 'save {provider?, realtime?: {url, model, voice, key}, transcription?: {url, model, key} or null}',
+      summary:
+        'save {provider?, realtime?: {url, model, voice, key} or null, transcription?: {baseUrl, model, language, key} or null}',
       async handler(ctx) {
-        replyNoStore(ctx, await deps.voice.update(await readJsonBody(ctx)));
+        await deps.voice.update(await readJsonBody(ctx));
+        replyNoStore(ctx, deps.voice.view());
       },
     },
   ];

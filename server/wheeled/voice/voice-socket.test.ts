@@ -107,7 +107,7 @@ describe('/ws/voice, offline', () => {
     h = await startWheeledHarness({ model: true });
     await h.call('/api/console/voice', {
       method: 'PUT',
-      body: { transcription: { url: `http://127.0.0.1:${(stt.address() as AddressInfo).port}/v1` } },
+      body: { transcription: { baseUrl: `http://127.0.0.1:${(stt.address() as AddressInfo).port}/v1` } },
     });
     socket = await openSocket(voiceUrl(h));
     expect(await socket.next((f) => f.type === 'voice_meta')).toMatchObject({ transcription: true });

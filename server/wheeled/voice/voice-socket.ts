@@ -35,13 +35,13 @@ function openSession(deps: VoiceSocketDeps, io: VoiceIo, credential: CredentialK
     engine: deps.engine,
     transcriber: transcription
       ? createOpenAiTranscriber({
-          baseUrl: transcription.url,
+          baseUrl: transcription.baseUrl,
           model: transcription.model,
           key: transcription.key,
           fetch: deps.fetch,
         })
       : undefined,
-    ...(transcription ? { transcriptionHost: new URL(transcription.url).host } : {}),
+    ...(transcription ? { transcriptionHost: new URL(transcription.baseUrl).host } : {}),
     credential,
     log: deps.log,
   });

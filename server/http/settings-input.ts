@@ -1,7 +1,8 @@
 /**
- * Edge validation for the personas' settings bodies (PUT /api/console/personas/*): every
- * field optional (a PUT changes what it names), unknown fields refused, each failure a 400
- * naming the field. Secrets follow the agent's rule: omitted keeps, "" clears.
+ * Edge validation for settings bodies (the personas' PUT /api/console/personas/*, the voice
+ * settings of both servers, discovery): every field optional (a PUT changes what it names),
+ * unknown fields refused, each failure a 400 naming the field. Secrets follow the agent's rule:
+ * omitted keeps, "" clears.
  */
 import { badRequest } from '../errors.ts';
 
@@ -36,17 +37,27 @@ export function optionalText(body: Body, field: string, max: number): string | u
   return value.trim();
 }
 
-/** An http(s) URL without credentials and without a trailing slash. */
+/** An http(s) base URL (a path is appended to it): no credentials, query or trailing slash. */
 export function httpUrl(raw: string, field: string): string {
+  return endpointUrl(raw, field, 'http');
+}
+
+/** A ws(s) URL without credentials or trailing slash; a query is kept (some services name the deployment there). */
+export function wsUrl(raw: string, field: string): string {
+  return endpointUrl(raw, field, 'ws');
+}
+
+function endpointUrl(raw: string, field: string, scheme: 'http' | 'ws'): string {
+  const kind = `${scheme === 'http' ? 'an' : 'a'} ${scheme}(s) URL`;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw badRequest(`${field} must be an http(s) URL`);
+    throw badRequest(`${field} must be ${kind}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest(`${field} must be an http(s) URL`);
+  if (url.protocol !== `${scheme}:` && url.protocol !== `${scheme}s:`) throw badRequest(`${field} must be ${kind}`);
   if (url.username || url.password) throw badRequest(`${field} must not carry credentials`);
-  if (url.search || url.hash) throw badRequest(`${field} must not have a query or fragment`);
+  if (url.hash || (scheme === 'http' && url.search)) throw badRequest(`${field} must not have a query or fragment`);
   return raw.replace(/\/+$/, '');
 }
 
