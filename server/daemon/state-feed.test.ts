@@ -74,14 +74,44 @@ describe('state feed', () => {
 
     feed.setWatched(true);
     // The new stream's first frame arrives as it opens; the old one is closed.
-    await eventually(() => samples === 2 && sim.counters().stateStreamRates.join() === '30', { what: 'the full-rate stream alone' });
+    await eventually(() => samples === 2 && sim.counters().stateStreamRates.join() === '30', {
+      what: 'the full-rate stream alone',
+    });
     expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true, lastError: null });
     // Watched again: already at the full rate, nothing reopens (the sample count proves it below).
     feed.setWatched(true);
 
     feed.setWatched(false);
-    await eventually(() => samples === 3 && sim.counters().stateStreamRates.join() === '10', { what: 'the rest-rate stream alone' });
+    await eventually(() => samples === 3 && sim.counters().stateStreamRates.join() === '10', {
+      what: 'the rest-rate stream alone',
+    });
     expect(feed.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true, lastError: null });
+  });
+
+  it('streams at the highest rate a reader asks for, and at the rest rate once every ask is withdrawn', async () => {
+    feed.stop();
+    feed = new StateFeed({ daemon, log: silentLog, silenceMs: 1500, clock: feedClock, upstreamHz: 30, restHz: 5 });
+    let samples = 0;
+    feed.onSample(() => void (samples += 1));
+    feed.start();
+    await eventually(() => samples === 1, { what: 'the first state frame' });
+    expect(sim.counters().stateStreamRates).toEqual([5]);
+
+    feed.demand('voice', 10);
+    await eventually(() => samples === 2 && sim.counters().stateStreamRates.join() === '10', {
+      what: 'the voice rate',
+    });
+    feed.setWatched(true);
+    await eventually(() => samples === 3 && sim.counters().stateStreamRates.join() === '30', { what: 'the full rate' });
+    // The dashboard leaves while the voice still asks: back to the voice's rate, not the rest rate.
+    feed.setWatched(false);
+    await eventually(() => samples === 4 && sim.counters().stateStreamRates.join() === '10', {
+      what: 'the voice rate again',
+    });
+    expect(feed.snapshot().requestedHz).toBe(10);
+    feed.demand('voice', undefined);
+    await eventually(() => samples === 5 && sim.counters().stateStreamRates.join() === '5', { what: 'the rest rate' });
+    expect(feed.snapshot()).toMatchObject({ presence: 'connected', requestedHz: 5, lastError: null });
   });
 
   it('a dashboard that comes while the stream is still opening gets the full rate once it opens', async () => {

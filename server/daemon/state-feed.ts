@@ -22,8 +22,8 @@ export interface StateFeedOptions {
   /** Upstream frames per second; the daemon accepts 1..50 (docs/daemon.md, "The protocol as the cockpit uses it"). */
   upstreamHz?: number;
   /**
-   * The rate while no dashboard watches (setWatched): the recorder, perception and the REST
-   * reads need far less than a live picture, and a robot at rest should cost next to nothing
+   * The rate while no reader asks for more (setWatched, demand): the recorder and the REST reads
+   * need far less than a live picture, and a robot at rest should cost next to nothing
    * (docs/daemon.md, "State stream rate"). The full rate when absent.
    */
   restHz?: number;
@@ -45,7 +45,7 @@ export interface FeedSnapshot {
   status: DaemonStatus | undefined;
   /** Samples per second received lately. */
   hz: number;
-  /** The rate asked of the daemon: the full rate while a dashboard watches, the rest rate otherwise. */
+  /** The rate asked of the daemon: the highest demand (a dashboard's is the full rate), the rest rate when none. */
   requestedHz: number;
   streamConnected: boolean;
   polling: boolean;
@@ -63,8 +63,10 @@ export class StateFeed {
   private readonly log: Log;
   private readonly upstreamHz: number;
   private readonly restHz: number;
-  /** The rate of the stream open now (or the next one): upstreamHz while watched, restHz otherwise. */
+  /** The rate of the stream open now (or the next one): the highest demand, restHz when none. */
   private rateHz: number;
+  /** The rates readers ask for now, by reason (`dashboard`, `voice`). */
+  private readonly demands = new Map<string, number>();
   private readonly silenceMs: number;
   private readonly clock: TimerClock;
   private readonly meter = new RateMeter();
@@ -128,14 +130,25 @@ export class StateFeed {
   }
 
   /**
-   * Whether a dashboard is watching: the stream runs at the full rate while one is, at the rest
-   * rate otherwise. A change opens a stream at the new rate and drops the old one; the cache keeps
-   * its last sample meanwhile, so a dashboard that just opened is answered at once.
+   * Whether a dashboard is watching: the stream runs at the full rate while one is (a `dashboard`
+   * demand), at the rest rate otherwise.
    */
   setWatched(watched: boolean): void {
-    const hz = watched ? this.upstreamHz : this.restHz;
-    if (hz === this.rateHz) return;
-    this.rateHz = hz;
+    this.demand('dashboard', watched ? this.upstreamHz : undefined);
+  }
+
+  /**
+   * A reader asks for at least `hz` for `reason` (undefined withdraws it): the stream runs at the
+   * highest rate asked, the rest rate when nobody asks. A change opens a stream at the new rate
+   * and drops the old one; the cache keeps its last sample meanwhile, so a dashboard that just
+   * opened is answered at once.
+   */
+  demand(reason: string, hz: number | undefined): void {
+    if (hz === undefined) this.demands.delete(reason);
+    else this.demands.set(reason, clampHz(hz));
+    const wanted = Math.max(this.restHz, ...this.demands.values());
+    if (wanted === this.rateHz) return;
+    this.rateHz = wanted;
     // A stream still opening is brought to this rate as it opens (connect()); none is open while stopped.
     if (!this.stopped && this.streamOpen) this.reopen();
   }

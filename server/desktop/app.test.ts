@@ -23,15 +23,15 @@ const wsUrl = (path: string) => h.url.replace('http', 'ws') + path;
 
 describe("the desktop server's read side against the simulator", () => {
   it('reports health publicly, with daemon, camera, pressure and stream', async () => {
-    // The rate needs a couple of seconds of frames to settle on a loaded machine.
-    await until(async () => ((await (await h.get('/api/health')).json()) as Health).stream.hz > 5, 5000);
+    // A rate is measured once frames flow; the rate itself is a bench figure.
+    await until(async () => ((await (await h.get('/api/health')).json()) as Health).stream.hz > 0, 5000);
     const res = await h.get('/api/health');
     expect(res.status).toBe(200);
     const health = (await res.json()) as Health;
     expect(health.ok).toBe(true);
     expect(health.daemon).toMatchObject({ reachable: true, presence: 'connected', simulated: true, state: 'running' });
     expect(health.stream.connected).toBe(true);
-    expect(health.stream.hz).toBeGreaterThan(5);
+    expect(health.stream.hz).toBeGreaterThan(0);
     expect(typeof health.camera.fps).toBe('number');
     expect(health.pressure.fd_limit).toBeGreaterThan(0);
     expect(health.pressure.close_wait).toBe(0);
@@ -60,7 +60,7 @@ describe("the desktop server's read side against the simulator", () => {
     expect(state.daemon).toMatchObject({ presence: 'connected', simulated: true });
     expect(['enabled', 'disabled', 'gravity_compensation']).toContain(state.motorMode);
     expect(Math.abs(state.antennas.right)).toBeGreaterThan(1); // ±10° awake, ±175° asleep: degrees, not radians
-    // A flowing stream has a measured rate; the rate itself is a bench figure (10 Hz here: no dashboard is open).
+    // A flowing stream has a measured rate; the rate itself is a bench figure (5 Hz here: no dashboard is open).
     expect(state.upstreamHz).toBeGreaterThan(0);
     // Like the real mockup daemon, the simulator reports no control-loop rate of its own.
     expect(state.loopHz).toBeNull();

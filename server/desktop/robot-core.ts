@@ -35,10 +35,11 @@ const DEFAULT_IDENTITY: CockpitIdentity = {
 /** How often to look again for a local daemon process that was not found. */
 const PID_RETRY_MS = 5000;
 /**
- * The state stream's rate while no dashboard is open: enough for the black box, perception and
- * REST reads, a third of the cost of the full 30 Hz on a robot at rest (bench/RESULTS.md, "Idle").
+ * The state stream's rate while no dashboard is open and no voice is heard: enough for the black
+ * box and REST reads on a robot at rest (docs/daemon.md, "State stream rate"; bench/RESULTS.md,
+ * "Idle"). Speech asks for the daemon's 10 Hz DoA rate (server/perception/doa-turner.ts).
  */
-const REST_HZ = 10;
+const REST_HZ = 5;
 
 /** Below a broadcast tick (15-50 Hz) and the daemon's own 50 Hz: invisible to readers. */
 const STATE_JSON_TTL_MS = 10;

@@ -239,4 +239,48 @@ describe('sign cross-check, frames, services', () => {
     r.turner.stop();
     expect(r.feedListening()).toBe(false);
   });
+
+  it('asks the state stream for the DoA rate while it hears speech, and withdraws after 10 s of quiet', () => {
+    const asks: Array<[string, number | undefined]> = [];
+    const clock = fakeClock();
+    const turner = createDoaTurner({
+      feed: {
+        onSample: () => () => undefined,
+        demand: (reason, hz) => asks.push([reason, hz]),
+      },
+      tracker: fakeTracker().view,
+      motion: { busy: () => null, turn: async () => undefined },
+      log: silentLog,
+      clock,
+    });
+    const at = (speech: boolean) => {
+      clock.advance(200);
+      turner.onState(frame(60, speech));
+    };
+    at(false);
+    expect(asks).toEqual([]);
+    at(true);
+    at(true);
+    expect(asks).toEqual([['voice', 10]]);
+    // Quiet readings within the hold keep the ask; speech again restarts it.
+    for (let i = 0; i < 40; i += 1) at(false);
+    at(true);
+    for (let i = 0; i < 49; i += 1) at(false);
+    expect(asks).toEqual([['voice', 10]]);
+    at(false);
+    expect(asks).toEqual([
+      ['voice', 10],
+      ['voice', undefined],
+    ]);
+    // Off: an ask under way is withdrawn at once, and speech asks for nothing.
+    at(true);
+    turner.setEnabled(false);
+    at(true);
+    expect(asks).toEqual([
+      ['voice', 10],
+      ['voice', undefined],
+      ['voice', 10],
+      ['voice', undefined],
+    ]);
+  });
 });

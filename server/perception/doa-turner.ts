@@ -38,7 +38,11 @@ export interface DoaTurner {
 }
 
 export interface DoaDeps {
-  feed: { onSample(listener: (sample: { state: FullState }) => void): () => void };
+  feed: {
+    onSample(listener: (sample: { state: FullState }) => void): () => void;
+    /** Asks the one state stream for a rate (undefined withdraws); state-feed.ts, demand. */
+    demand?(reason: string, hz: number | undefined): void;
+  };
   tracker: TrackerView;
   motion: MotionGate;
   log: Log;
@@ -59,6 +63,14 @@ export interface DoaDeps {
  */
 const MIN_READING_SPACING_MS = 90;
 
+/**
+ * A robot at rest streams state slower than the daemon refreshes DoA (docs/daemon.md, "State
+ * stream rate"). Speech heard asks the stream for the DoA rate, so a streak still takes 0.6 s,
+ * and the ask stands until the room has been quiet this long.
+ */
+const DOA_HZ = 10;
+const SPEECH_HOLD_MS = 10_000;
+
 export function createDoaTurner(deps: DoaDeps): DoaTurner {
   return new Turner(deps);
 }
@@ -77,6 +89,8 @@ class Turner implements DoaTurner {
   private lastTurn: DoaStatus['lastTurn'] = null;
   private error: string | null = null;
   private unsubscribe: (() => void) | undefined;
+  /** When speech was last heard while the stream is asked for the DoA rate; null when not asked. */
+  private askingSince: number | null = null;
 
   constructor(private readonly deps: DoaDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -100,12 +114,14 @@ class Turner implements DoaTurner {
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.withdrawRate();
   }
 
   setEnabled(on: boolean): DoaStatus {
     this.enabled = on;
     this.memory = { ...this.memory, streak: [] };
     this.why = on ? 'listening' : 'disabled';
+    if (!on) this.withdrawRate();
     this.deps.log.info(`turn toward speaker ${on ? 'on' : 'off'}`);
     this.changed();
     return this.status();
@@ -135,6 +151,7 @@ class Turner implements DoaTurner {
     const angleDeg = toDeg(doa.angle);
     this.bearing = Math.round((90 - angleDeg) * 10) / 10;
     this.speech = reading.speech;
+    this.followSpeech(reading);
     const ownVoice = this.deps.tracker.isSpeaking(DOA_RULES.speakTailMs);
     this.countSign(reading, angleDeg, ownVoice);
     const { memory, verdict } = judge(this.memory, reading, this.surroundings(ownVoice, now), this.deps.sign ?? 1);
@@ -145,6 +162,20 @@ class Turner implements DoaTurner {
       this.why = verdict.why;
     }
     this.changed();
+  }
+
+  /** Speech asks the stream for the DoA rate; a quiet room, read on a later reading, withdraws it. */
+  private followSpeech(reading: Reading): void {
+    if (reading.speech && this.enabled) {
+      if (this.askingSince === null) this.deps.feed.demand?.('voice', DOA_HZ);
+      this.askingSince = reading.at;
+    } else if (this.askingSince !== null && reading.at - this.askingSince >= SPEECH_HOLD_MS) this.withdrawRate();
+  }
+
+  private withdrawRate(): void {
+    if (this.askingSince === null) return;
+    this.askingSince = null;
+    this.deps.feed.demand?.('voice', undefined);
   }
 
   private surroundings(ownVoice: boolean, now: number): Surroundings {
