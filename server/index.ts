@@ -20,6 +20,7 @@ import { createDesktopFeatures, type FeatureOptions } from './desktop/features.t
 import { createRobotCore } from './desktop/robot-core.ts';
 import type { HealthSampleFrame } from './contract/health.ts';
 import { recordingRoutes } from './desktop/routes/recording-routes.ts';
+import { createTracking, trackingEngine } from './perception/tracking.ts';
 import { createBlackBox } from './recorder/index.ts';
 import { createSocketHub } from './http/cockpit-app.ts';
 import { createHostAllowlist } from './http/host-allowlist.ts';
@@ -105,15 +106,6 @@ async function buildCockpit(options: CockpitOptions, teardown: Teardown): Promis
     ...(sim?.cameraSignallingUrl ? { simSignallingUrl: sim.cameraSignallingUrl } : {}),
   });
   teardown.push(() => camera.stop());
-  const robot = createRobotCore({
-    daemonUrl,
-    simulated: sim !== undefined,
-    dataDir: config.dataDir,
-    log: log.child('robot'),
-    camera: () => camera.health(),
-    identity: () => discovery.identity(),
-  });
-  teardown.push(() => robot.stop());
   const access = await createAccess({
     config,
     log: log.child('auth'),
@@ -129,6 +121,26 @@ async function buildCockpit(options: CockpitOptions, teardown: Teardown): Promis
   // Before the features, so each is handed the dashboards' broadcast when it is built; the app
   // gives it its socket routes (server/http/cockpit-app.ts).
   const hub = createSocketHub({ log, gate: access.gate, hosts });
+  // After the hub, so the face tracker built with the core is handed the dashboards' broadcast.
+  const robot = createRobotCore({
+    daemonUrl,
+    simulated: sim !== undefined,
+    dataDir: config.dataDir,
+    log: log.child('robot'),
+    camera: () => camera.health(),
+    identity: () => discovery.identity(),
+    tracking: (link) =>
+      createTracking({
+        daemon: link.daemon,
+        daemonState: () => link.feed.snapshot().status?.state,
+        engine: (available) => trackingEngine(link.simulated, link.feed.snapshot().status?.version ?? null, available),
+        autostart: config.trackAutostart,
+        log: log.child('tracking'),
+        services: link.services,
+        broadcast: (frame) => hub.broadcast('/ws', frame),
+      }),
+  });
+  teardown.push(() => robot.stop());
   const blackBox = createBlackBox({
     dataDir: config.dataDir,
     settings: config.recorder,

@@ -18,7 +18,7 @@ import { createControl, type Control } from '../motion/control.ts';
 import { createStopLatch } from '../motion/stop-latch.ts';
 import { createDoaTurner, type DoaTurner } from '../perception/doa-turner.ts';
 import { motionGate } from '../perception/motion-gate.ts';
-import { createTracking, trackingEngine, type TrackingController } from '../perception/tracking.ts';
+import type { TrackingController } from '../perception/tracking.ts';
 import { createPersonas } from '../personas/personas.ts';
 import type { HeardUtterance } from '../personas/voice/voice-turn.ts';
 import { createPush, type Push, type PushOptions } from '../push/index.ts';
@@ -28,7 +28,7 @@ import { createDesktopApps } from './apps-feature.ts';
 import { createEventLog, type EventLog } from './event-log.ts';
 import type { PlatformNotice } from '../contract/platform-enrol.ts';
 import { createPlatformFeed, type PlatformPort } from './platform-port.ts';
-import type { RobotCore } from './robot-core.ts';
+import type { TrackedRobotCore } from './robot-core.ts';
 import { agentRoutes } from './routes/agent-routes.ts';
 import { appsRoutes } from './routes/apps-routes.ts';
 import { cameraRoutes, relayStatsRoute } from '../camera/camera-routes.ts';
@@ -71,7 +71,8 @@ export interface DashboardHub {
 }
 
 export interface FeatureOptions {
-  robot: RobotCore;
+  /** The robot core, built with its face tracker (robot-core.ts, RobotCoreOptions.tracking). */
+  robot: TrackedRobotCore;
   hub: DashboardHub;
   /** The one camera client of this robot, shared by every viewer. */
   camera: FrameHub;
@@ -118,15 +119,8 @@ export function createDesktopFeatures({
     hub.broadcast(frame);
   };
   const events = createEventLog({ broadcast });
-  const tracking = createTracking({
-    daemon: robot.daemon,
-    daemonState: () => robot.feed.snapshot().status?.state,
-    engine: (available) => trackingEngine(robot.simulated, robot.feed.snapshot().status?.version ?? null, available),
-    autostart: config.trackAutostart,
-    log: log.child('tracking'),
-    services: robot.services,
-    broadcast,
-  });
+  // Built with the core, on its daemon and feed, so its status is in the state object (robot-core.ts).
+  const tracking = robot.tracking;
   // The latch and the running turns are built before Control, so the stop is given what it ends
   // when it is built: the robot's app (whose service honours the same latch) and the agent's
   // turns, counted in the set the agent keeps them in (the agent's tools use Control).
@@ -150,9 +144,6 @@ export function createDesktopFeatures({
     services: robot.services,
     broadcast,
   });
-  // Tracking is in the state object only while the daemon's tracker is available. The core's one
-  // late input: tracking is built on the core's daemon and feed (robot-core.ts, attachTracking).
-  robot.attachTracking(() => (tracking.available() === false ? undefined : tracking.status()));
   // Live video for browsers: the daemon's H.264 forwarded as it comes, no decoder (camera/relay/).
   const relay = createVideoRelay({ hub: camera, log: log.child('relay') });
   const baseAgent = createAgent({

@@ -7,7 +7,8 @@ import { silentLog } from '../log.ts';
 import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
 import { eventually } from '../testing/eventually.ts';
 import { createManualClock, MANUAL_CLOCK_START } from '../testing/manual-clock.ts';
-import { createRobotCore, type RobotCore } from './robot-core.ts';
+import type { TrackingController } from '../perception/tracking.ts';
+import { createRobotCore, type CoreLink, type RobotCore } from './robot-core.ts';
 
 let sim: SimDaemon;
 let core: RobotCore;
@@ -39,5 +40,42 @@ describe('robot core on an injected clock', () => {
     clock.advance(10);
     expect(core.stateJson()).not.toBe(first);
     expect(clock.now()).toBe(MANUAL_CLOCK_START + 20);
+  });
+});
+
+describe('robot core built with its face tracker', () => {
+  it("builds the tracker on its own daemon, feed and services, and puts the tracker's status in the state from the first read", async () => {
+    let link: CoreLink | undefined;
+    let available: boolean | null = true;
+    const tracked = createRobotCore({
+      daemonUrl: sim.url,
+      simulated: true,
+      log: silentLog,
+      tracking: (given) => {
+        link = given;
+        return {
+          available: () => available,
+          status: () => ({ enabled: true, mode: 'idle' }),
+        } as unknown as TrackingController;
+      },
+    });
+    expect(link).toMatchObject({
+      daemon: tracked.daemon,
+      feed: tracked.feed,
+      services: tracked.services,
+      simulated: true,
+    });
+    tracked.start();
+    try {
+      await eventually(() => tracked.state(), { what: 'a first state' });
+      expect(tracked.state()?.tracking).toEqual({ enabled: true, mode: 'idle' });
+      // The daemon's tracker unavailable (no camera): the state says nothing of tracking.
+      available = false;
+      expect(tracked.state()).not.toHaveProperty('tracking');
+    } finally {
+      await tracked.stop();
+    }
+    expect(core.tracking).toBeUndefined();
+    expect(core.state()).not.toHaveProperty('tracking');
   });
 });

@@ -14,6 +14,7 @@ import { buildRobotState, daemonLoopHz } from '../daemon/robot-state.ts';
 import { StateFeed } from '../daemon/state-feed.ts';
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
+import type { TrackingController } from '../perception/tracking.ts';
 import { hubCacheDir } from '../motion/hub-move-files.ts';
 import { createMoveDurations } from '../motion/move-durations.ts';
 import { createMoveLibraryCache, MOVE_DATASETS, type MoveLibraryCache } from '../motion/move-library.ts';
@@ -64,6 +65,20 @@ export interface RobotCoreOptions {
   camera?: () => CameraHealth;
   /** The robot's public identity (name, kind, fingerprint), from the setup store built before the core. */
   identity?: () => CockpitIdentity;
+  /**
+   * Builds the face tracker on the core's own daemon client, feed and services, as the core is
+   * built, so the state object carries its status from the first read. None in tests that need
+   * no tracker: their state has no `tracking`.
+   */
+  tracking?: (link: CoreLink) => TrackingController;
+}
+
+/** What the core hands the parts built with it. */
+export interface CoreLink {
+  daemon: DaemonClient;
+  feed: StateFeed;
+  services: Map<string, ServiceState>;
+  simulated: boolean;
 }
 
 export interface RobotCore {
@@ -86,16 +101,19 @@ export interface RobotCore {
    */
   stateJson(): string | undefined;
   health(): Health;
-  /**
-   * The one input given after construction: the tracking controller reads the core's daemon, state
-   * feed and services (server/perception/tracking.ts), so it can only be built after the core, yet
-   * its status belongs in the state object. Until attached, the state has no `tracking`.
-   */
-  attachTracking(status: () => unknown): void;
+  /** The face tracker built with the core (RobotCoreOptions.tracking). */
+  readonly tracking: TrackingController | undefined;
   start(): void;
   stop(): Promise<void>;
 }
 
+/** A core built with its face tracker: what the desktop features need. */
+export type TrackedRobotCore = RobotCore & { readonly tracking: TrackingController };
+
+export function createRobotCore(
+  options: RobotCoreOptions & Required<Pick<RobotCoreOptions, 'tracking'>>,
+): TrackedRobotCore;
+export function createRobotCore(options: RobotCoreOptions): RobotCore;
 export function createRobotCore(options: RobotCoreOptions): RobotCore {
   const daemon = options.daemon ?? new HttpDaemonClient({ baseUrl: options.daemonUrl });
   const clock = options.clock ?? systemClock;
@@ -128,7 +146,11 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
   };
   const readPressure = createPressureReader(daemonPort);
   let pressureCache = { at: 0, value: readPressure(daemonPidNow()) };
-  let trackingStatus: (() => unknown) | undefined;
+  const tracking = options.tracking?.({ daemon, feed, services, simulated: options.simulated });
+  // Tracking is in the state object only while the daemon's tracker is available.
+  const trackingStatus = tracking
+    ? () => (tracking.available() === false ? undefined : tracking.status())
+    : () => undefined;
   const cameraHealth = options.camera ?? ((): CameraHealth => ({ status: 'off', fps: 0 }));
   const identity = options.identity ?? ((): CockpitIdentity => DEFAULT_IDENTITY);
 
@@ -147,7 +169,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
         simulated: options.simulated,
         system: system.get(),
         services: Object.fromEntries(services),
-        ...(trackingStatus ? { tracking: trackingStatus() } : {}),
+        tracking: trackingStatus(),
       },
       clock.now(),
     );
@@ -170,6 +192,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
     capabilities: () => capabilityWatch.current(),
     capabilityWatch,
     services,
+    tracking,
     state,
     stateJson() {
       const now = clock.now();
@@ -202,9 +225,6 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
         version: COCKPIT_VERSION,
         identity: identity(),
       };
-    },
-    attachTracking(status) {
-      trackingStatus = status;
     },
     start() {
       feed.start();
