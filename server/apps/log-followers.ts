@@ -53,7 +53,8 @@ const isoFromMicros = (value: unknown): string | null => {
   return Number.isFinite(micros) ? new Date(Math.floor(micros / 1000)).toISOString() : null;
 };
 
-function messageOf(value: unknown): string | null {
+/** journald's MESSAGE: a string, or an array of bytes when it is not valid UTF-8 text. */
+function journalText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((b) => typeof b === 'number')) return Buffer.from(value).toString('utf8');
   return null;
@@ -87,7 +88,7 @@ export function followJournal(options: JournalFollowOptions): Following {
       } catch {
         return;
       }
-      const message = messageOf(entry['MESSAGE']);
+      const message = journalText(entry['MESSAGE']);
       if (typeof entry['__CURSOR'] === 'string') options.onCursor?.(entry['__CURSOR']);
       if (message !== null) options.onMessage(isoFromMicros(entry['__REALTIME_TIMESTAMP']), message);
     });
