@@ -84,6 +84,7 @@ export function renderReport(r: Results): string {
     '',
     'Each server has core 0 to itself while measured; the load generator and the simulator share core 1',
     '(bench/throughput.ts). CPU per request is the server process\'s own time divided by requests served.',
+    `After two warm-up rounds each, ${r.throughput.roundRatios.length} rounds alternate the two servers; the row is the median round. Every round's ratio: ${r.throughput.roundRatios.map((x) => f(x, 2)).join(', ')}.`,
     '',
     '| Concurrency | Cockpit req/s | Bare Koa req/s | Ratio | Cockpit CPU per request (µs) | Bare Koa CPU per request (µs) |',
     '|---|---|---|---|---|---|',
