@@ -1,4 +1,5 @@
 /** CPU and memory of a process and its children, read from /proc (Linux). */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 
 const TICKS_PER_SECOND = 100;
@@ -56,3 +57,28 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A process's CPU affinity, in `taskset`'s list syntax ("0-1", "0"). */
+function affinityOf(pid: number): string {
+  const out = execFileSync('taskset', ['-c', '-p', String(pid)], { encoding: 'utf8' });
+  return out.slice(out.lastIndexOf(':') + 1).trim();
+}
+
+/** Moves a process and all its threads onto the given CPUs. */
+function pin(pid: number, cpus: string): void {
+  execFileSync('taskset', ['-a', '-c', '-p', cpus, String(pid)], { stdio: 'ignore' });
+}
+
+/**
+ * Runs `measure` with each process pinned to its CPUs, then gives each back the affinity it had
+ * (a cockpit started under `taskset -c 0` stays on core 0).
+ */
+export async function withCores<T>(placement: Array<[pid: number, cpus: string]>, measure: () => Promise<T>): Promise<T> {
+  const before = placement.map(([pid]) => [pid, affinityOf(pid)] as const);
+  try {
+    for (const [pid, cpus] of placement) pin(pid, cpus);
+    return await measure();
+  } finally {
+    for (const [pid, cpus] of before) pin(pid, cpus);
+  }
+}

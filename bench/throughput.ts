@@ -2,12 +2,11 @@
  * Throughput of authenticated GET /api/state against a bare Koa handler serving the same JSON,
  * both driven by the same closed-loop load generator (keep-alive, fixed concurrency).
  */
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { BENCH_TOKEN, startProc, type Stack } from './processes.ts';
-import { treeCpu } from './proc-stats.ts';
+import { treeCpu, withCores } from './proc-stats.ts';
 
 export interface ThroughputResult {
   cockpitRps: number;
@@ -33,11 +32,6 @@ function median(values: number[]): number {
 interface Run {
   rps: number;
   cpuUs: number;
-}
-
-/** Moves a process and all its threads onto the given CPUs (`taskset`'s list syntax). */
-function pin(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
 }
 
 async function drive(origin: string, path: string, headers: Record<string, string>, seconds: number, concurrency: number, serverPid: number): Promise<Run> {
@@ -72,37 +66,40 @@ export async function measureThroughput(stack: Stack, seconds: number, concurren
   // cores and the ratio measures the scheduler as much as the server.
   const cockpitPid = stack.cockpit.pid;
   const barePid = bare.pid;
+  const placement: Array<[number, string]> = [
+    [cockpitPid, '0'],
+    [barePid, '0'],
+    [process.pid, '1'],
+    [stack.sim.pid, '1'],
+  ];
   try {
-    pin(cockpitPid, '0');
-    pin(barePid, '0');
-    pin(process.pid, '1');
-    pin(stack.sim.pid, '1');
-    const cockpitRun = () => drive(stack.url, '/api/state', auth, seconds / ROUNDS, concurrency, cockpitPid);
-    const bareRun = () => drive(bareUrl, '/', {}, seconds / ROUNDS, concurrency, barePid);
-    // Warm both up until the JIT has settled: one 10 s run after a 2 s warm-up measured 0.78 of
-    // bare Koa where the next two measured 1.08 and 1.12, the cockpit still compiling its path.
-    for (let i = 0; i < WARMUP_ROUNDS; i += 1) {
-      await cockpitRun();
-      await bareRun();
-    }
-    // Interleaved rounds, so a neighbour's burst or a GC lands on both sides alike; the median
-    // round stands for the phase.
-    const rounds: Array<{ cockpit: Run; bare: Run }> = [];
-    for (let i = 0; i < ROUNDS; i += 1) rounds.push({ cockpit: await cockpitRun(), bare: await bareRun() });
-    const roundRatios = rounds.map((r) => r.cockpit.rps / r.bare.rps);
-    const middle = median(roundRatios);
-    const typical = rounds[roundRatios.indexOf(middle)] as { cockpit: Run; bare: Run };
-    return {
-      cockpitRps: typical.cockpit.rps,
-      bareRps: typical.bare.rps,
-      cockpitCpuUs: typical.cockpit.cpuUs,
-      bareCpuUs: typical.bare.cpuUs,
-      ratio: middle,
-      concurrency,
-      roundRatios,
-    };
+    return await withCores(placement, async () => {
+      const cockpitRun = () => drive(stack.url, '/api/state', auth, seconds / ROUNDS, concurrency, cockpitPid);
+      const bareRun = () => drive(bareUrl, '/', {}, seconds / ROUNDS, concurrency, barePid);
+      // Warm both up until the JIT has settled: one 10 s run after a 2 s warm-up measured 0.78 of
+      // bare Koa where the next two measured 1.08 and 1.12, the cockpit still compiling its path.
+      for (let i = 0; i < WARMUP_ROUNDS; i += 1) {
+        await cockpitRun();
+        await bareRun();
+      }
+      // Interleaved rounds, so a neighbour's burst or a GC lands on both sides alike; the median
+      // round stands for the phase.
+      const rounds: Array<{ cockpit: Run; bare: Run }> = [];
+      for (let i = 0; i < ROUNDS; i += 1) rounds.push({ cockpit: await cockpitRun(), bare: await bareRun() });
+      const roundRatios = rounds.map((r) => r.cockpit.rps / r.bare.rps);
+      const middle = median(roundRatios);
+      const typical = rounds[roundRatios.indexOf(middle)] as { cockpit: Run; bare: Run };
+      return {
+        cockpitRps: typical.cockpit.rps,
+        bareRps: typical.bare.rps,
+        cockpitCpuUs: typical.cockpit.cpuUs,
+        bareCpuUs: typical.bare.cpuUs,
+        ratio: middle,
+        concurrency,
+        roundRatios,
+      };
+    });
   } finally {
-    for (const pid of [cockpitPid, process.pid, stack.sim.pid]) pin(pid, '0-1');
     await bare.stop();
   }
 }

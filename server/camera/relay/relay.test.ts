@@ -10,6 +10,7 @@ import { fakeClock, manualSchedule } from '../../perception/testing/fakes.ts';
 import type { FrameHub, VideoWatchResult } from '../frame-hub.ts';
 import { createKeyframeRequests } from './keyframe-requests.ts';
 import type { RelayPeerEvents } from './relay-peer.ts';
+import { countsBetween, quantileOf } from './latency-histogram.ts';
 import { createKeyframeSpotter, payloadKind } from './rtp-h264-kind.ts';
 import { createVideoRelay, type ViewerPeer } from './video-relay.ts';
 import { ViewerQueue, type RelayPacket } from './viewer-queue.ts';
@@ -178,5 +179,51 @@ describe('viewers that vanish', () => {
     const hub = { watchVideo: (): VideoWatchResult => ({ ok: false, error: 'no RTP' }) } as unknown as FrameHub;
     const relay = createVideoRelay({ hub, log: silentLog });
     expect(relay.open({ closed: () => {} })).toEqual({ ok: false, code: 'VIDEO_UNAVAILABLE', error: 'no RTP' });
+  });
+
+  it('counts each packet from its arrival to its hand-over, over any span the reader picks', async () => {
+    const clock = fakeClock();
+    const held: Array<() => void> = [];
+    let forward: (rtp: RtpPacket) => void = () => {};
+    const hub = {
+      watchVideo(onPacket: (rtp: RtpPacket) => void): VideoWatchResult {
+        forward = onPacket;
+        return { ok: true, watch: { close: () => {}, requestKeyframe: () => {} } };
+      },
+    } as unknown as FrameHub;
+    const peers: RelayPeerEvents[] = [];
+    const relay = createVideoRelay({
+      hub,
+      log: silentLog,
+      now: clock.now,
+      schedule: manualSchedule().schedule,
+      createPeer(events): ViewerPeer {
+        peers.push(events);
+        return {
+          offer: () => Promise.resolve('v=0'),
+          answer: () => Promise.resolve(),
+          candidate: () => Promise.resolve(),
+          send: () => new Promise<void>((resolve) => held.push(resolve)),
+          close: () => {},
+        };
+      },
+    });
+    relay.open({ closed: () => {} });
+    peers[0]?.connected();
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    // A keyframe handed over 2 ms after it came, then a picture 0.2 ms after.
+    forward(packet(1, 90, IDR, true).rtp);
+    clock.advance(2);
+    held.shift()?.();
+    await settle();
+    const afterKeyframe = relay.stats().latencyCounts;
+    forward(packet(2, 180, SLICE).rtp);
+    clock.advance(0.2);
+    held.shift()?.();
+    await settle();
+    const all = relay.stats().latencyCounts;
+    expect(quantileOf(all, 1)).toBe(2.05);
+    expect(all.counts.reduce((a, b) => a + b, 0)).toBe(2);
+    expect(quantileOf(countsBetween(afterKeyframe, all), 1)).toBe(0.25);
   });
 });

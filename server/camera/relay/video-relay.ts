@@ -19,6 +19,7 @@ import { realSchedule, type Schedule } from '../../perception/schedule.ts';
 import type { FrameHub, VideoWatch } from '../frame-hub.ts';
 import type { RtpPacket } from '../video-rtp.ts';
 import { createKeyframeRequests, type KeyframeRequests } from './keyframe-requests.ts';
+import { createLatencyHistogram, type LatencyCounts } from './latency-histogram.ts';
 import { createLatencyWindow, type LatencySummary } from './latency-window.ts';
 import { RelayPeer, type RelayPeerEvents } from './relay-peer.ts';
 import { createKeyframeSpotter } from './rtp-h264-kind.ts';
@@ -71,6 +72,8 @@ export interface RelayStats {
   keyframeRequests: { asked: number; sent: number };
   /** Packet arrival from the robot → handed to the viewer's socket, milliseconds. */
   latencyMs: LatencySummary;
+  /** The same, every packet since the relay started (two readings subtract to a span). */
+  latencyCounts: LatencyCounts;
   viewersClosed: { silent: number; total: number };
 }
 
@@ -97,6 +100,7 @@ class Relay implements VideoRelay {
   private readonly schedule: Schedule;
   private readonly keyframes: KeyframeRequests;
   private readonly latency = createLatencyWindow(4096);
+  private readonly latencyTotals = createLatencyHistogram();
   private readonly counts = { packetsIn: 0, packetsOut: 0, gone: 0, silent: 0, droppedClosed: 0, skipsClosed: 0 };
   private watch: VideoWatch | undefined;
   private spotKeyframe = createKeyframeSpotter();
@@ -173,6 +177,7 @@ class Relay implements VideoRelay {
       skips,
       keyframeRequests: this.keyframes.counts(),
       latencyMs: this.latency.summary(),
+      latencyCounts: this.latencyTotals.snapshot(),
       viewersClosed: { silent: this.counts.silent, total: this.counts.gone },
     };
   }
@@ -199,6 +204,7 @@ class Relay implements VideoRelay {
     const t = this.now();
     this.counts.packetsOut += 1;
     this.latency.add(t - packet.receivedAt);
+    this.latencyTotals.add(t - packet.receivedAt);
     const viewer = this.viewers.get(id);
     if (viewer && viewer.heardAt === undefined) viewer.heardAt = t;
   }
