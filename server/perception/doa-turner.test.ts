@@ -283,4 +283,31 @@ describe('sign cross-check, frames, services', () => {
       ['voice', undefined],
     ]);
   });
+
+  it('withdraws its ask when the DoA readings stop while it holds one', () => {
+    const asks: Array<[string, number | undefined]> = [];
+    const clock = fakeClock();
+    const turner = createDoaTurner({
+      feed: { onSample: () => () => undefined, demand: (reason, hz) => asks.push([reason, hz]) },
+      tracker: fakeTracker().view,
+      motion: { busy: () => null, turn: async () => undefined },
+      log: silentLog,
+      clock,
+    });
+    clock.advance(200);
+    turner.onState(frame(60, true));
+    expect(asks).toEqual([['voice', 10]]);
+    // The daemon's state goes on without a DoA: the ask holds for 10 s, then goes.
+    for (let i = 0; i < 49; i += 1) {
+      clock.advance(200);
+      turner.onState(frame(null));
+    }
+    expect(asks).toEqual([['voice', 10]]);
+    clock.advance(200);
+    turner.onState(frame(null));
+    expect(asks).toEqual([
+      ['voice', 10],
+      ['voice', undefined],
+    ]);
+  });
 });

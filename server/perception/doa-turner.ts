@@ -143,8 +143,12 @@ class Turner implements DoaTurner {
 
   onState(state: FullState): void {
     const doa = state.doa;
-    if (!doa || typeof doa.angle !== 'number' || !Number.isFinite(doa.angle)) return;
     const now = this.clock.now();
+    if (!doa || typeof doa.angle !== 'number' || !Number.isFinite(doa.angle)) {
+      // The microphone array stopped answering: no speech is heard, so the hold runs out as in a quiet room.
+      if (this.askingSince !== null && now - this.askingSince >= SPEECH_HOLD_MS) this.withdrawRate();
+      return;
+    }
     const last = this.memory.lastReadingAt;
     if (last !== null && now - last < MIN_READING_SPACING_MS) return;
     const reading: Reading = { angle: doa.angle, speech: doa.speech_detected === true, at: now };
