@@ -19,6 +19,7 @@ import {
   type ConsolePlatformStatus,
   type PlatformApi,
 } from '../../lib/api/platform-api.ts';
+import { PushedOrAnswered } from '../../lib/api/pushed-or-answered.ts';
 
 export interface Toast extends PlatformNotice {
   id: number;
@@ -43,6 +44,8 @@ export class Platform {
   /** The endpoint device created from this page, until the page is reloaded. */
   endpoint = $state.raw<PlatformEndpointEnrolled | null>(null);
   readonly #api: PlatformApi;
+  /** The status comes both ways: an answer overtaken by a frame is not shown (pushed-or-answered.ts). */
+  readonly #statusOrder = new PushedOrAnswered();
   #nextToast = 1;
   #timers: ReturnType<typeof setTimeout>[] = [];
 
@@ -51,16 +54,18 @@ export class Platform {
   }
 
   hear(frame: ServerFrame): void {
-    if (frame.type === 'platform') this.status = readPlatformStatus(frame) ?? this.status;
-    else if (frame.type === 'notify') {
+    if (frame.type === 'platform') {
+      this.#statusOrder.pushed();
+      this.status = readPlatformStatus(frame) ?? this.status;
+    } else if (frame.type === 'notify') {
       const notice = readNotice(frame);
       if (notice) this.#show(notice);
     }
   }
 
   async load(): Promise<void> {
-    const result = await this.#api.status();
-    if (result.ok && result.data) this.status = result.data;
+    const { answer: result, stale } = await this.#statusOrder.ask(() => this.#api.status());
+    if (result.ok && result.data && !stale) this.status = result.data;
   }
 
   /** The token is the caller's to forget; this only forwards it once. */
@@ -134,13 +139,13 @@ export class Platform {
   async #run(doing: string, call: () => Promise<ApiResult<ConsolePlatformStatus | null>>): Promise<boolean> {
     this.pending = doing;
     this.problem = '';
-    const result = await call();
+    const { answer: result, stale } = await this.#statusOrder.ask(call);
     this.pending = '';
     if (!result.ok) {
       this.problem = result.message;
       return false;
     }
-    if (result.data) this.status = result.data;
+    if (result.data && !stale) this.status = result.data;
     return true;
   }
 
