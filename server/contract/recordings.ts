@@ -23,7 +23,10 @@ export interface RecorderStatus {
   channels: Record<string, number>;
   /** Messages not written because the disk queue was full (never the state fan-out waiting). */
   dropped: number;
-  /** A STOP's window still being recorded (its 30 s after), as epoch ms of the STOP. */
+  /**
+   * STOPs whose window is still being recorded, as epoch ms. STOPs whose windows overlap share
+   * one recording, kept 30 s after the last of them (server/recorder/stop-windows.ts).
+   */
   pendingStops: number[];
   /** The last write problem, if any. */
   problem: string | null;

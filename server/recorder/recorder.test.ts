@@ -72,6 +72,26 @@ describe('keeping what matters', () => {
     expect(back.counts['/robot/state']).toBe(901);
   });
 
+  it('STOPs pressed again and again keep one recording holding all of them', async () => {
+    rig = await startRecorderRig({ segmentMs: 10_000 });
+    const r = rig;
+    const firstStop = r.clock.now() + 100_000;
+    await recordFor(r, 100);
+    r.recorder.noteStop(firstStop);
+    await recordFor(r, 10);
+    r.recorder.noteStop(firstStop + 10_000);
+    expect(r.recorder.status().pendingStops).toEqual([firstStop, firstStop + 10_000]);
+    // The first STOP's 30 s after are over, the second's are not: nothing is kept yet.
+    await recordFor(r, 25);
+    expect(r.recorder.kept.list()).toEqual([]);
+    await recordFor(r, 6);
+    const kept = r.recorder.kept.list();
+    expect(kept).toHaveLength(1);
+    expect(Date.parse(kept[0]?.startedAt ?? '')).toBe(firstStop - 60_000);
+    expect(Date.parse(kept[0]?.endedAt ?? '')).toBe(firstStop + 40_000);
+    expect(r.recorder.status().pendingStops).toEqual([]);
+  });
+
   it('saves the last N minutes into a file the ring never touches, readable with the indexed reader', async () => {
     rig = await startRecorderRig({ maxMinutes: 2, segmentMs: 10_000 });
     const r = rig;

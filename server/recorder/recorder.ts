@@ -1,7 +1,7 @@
 /**
  * The black box: an always-on recorder writing every kind of record to a bounded ring of MCAP
  * files, and keeping windows of it on request (the last N minutes) or by itself (60 s before and
- * 30 s after every STOP). Callers hand records in and return at once; the disk work runs on the
+ * 30 s after every STOP, one recording for STOPs whose windows overlap). Callers hand records in and return at once; the disk work runs on the
  * ring's queue. Time comes from the injected clock, and `tick()` (run every second by start())
  * does the time-driven work, so tests move the clock and tick instead of waiting.
  */
@@ -16,10 +16,9 @@ import { exportWindow } from './export-window.ts';
 import { createKeptStore, defaultName, type KeptStore } from './kept-store.ts';
 import { createRing } from './ring.ts';
 import { createScrubber } from './scrub.ts';
+import { createStopWindows } from './stop-windows.ts';
 import { CHANNELS, type ChannelKind } from './schemas.ts';
 
-export const STOP_BEFORE_MS = 60_000;
-export const STOP_AFTER_MS = 30_000;
 
 export interface RecorderOptions {
   /** `<data dir>/recordings`: `ring/` and `kept/` live under it. */
@@ -72,7 +71,7 @@ export interface Recorder {
 export function createRecorder(options: RecorderOptions): Recorder {
   const { clock, log } = options;
   const maxMs = options.maxMinutes * 60_000;
-  const pendingStops: number[] = [];
+  const stopWindows = createStopWindows(maxMs);
   /** Windows being copied into kept files right now. */
   const copying = new Set<readonly [number, number]>();
   const ring = createRing({
@@ -81,7 +80,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     maxBytes: options.maxBytes,
     segmentMs: options.segmentMs ?? 10_000,
     log,
-    keep: () => [...pendingStops.map((at) => [at - STOP_BEFORE_MS, at + STOP_AFTER_MS] as const), ...copying],
+    keep: () => [...stopWindows.spans(), ...copying],
   });
   const kept = createKeptStore({ dir: join(options.dir, 'kept'), log, now: () => clock.now() });
   const settings = createJsonDocument({
@@ -128,10 +127,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
   const keepDueStops = async (force: boolean) => {
     const now = clock.now();
-    while (pendingStops.length > 0 && (force || now > (pendingStops[0] as number) + STOP_AFTER_MS)) {
-      const at = pendingStops.shift() as number;
-      await keepWindow(at - STOP_BEFORE_MS, at + STOP_AFTER_MS, 'stop', undefined, at).catch((error: unknown) =>
-        log.warn('STOP window not kept', { error: String(error) }),
+    for (let due = stopWindows.takeDue(now, force); due; due = stopWindows.takeDue(now, force)) {
+      const { fromMs, toMs, stops } = due;
+      await keepWindow(fromMs, toMs, 'stop', undefined, stops[0] as number).catch((error: unknown) =>
+        log.warn('STOP window not kept', { error: String(error), stops: stops.length }),
       );
     }
   };
@@ -182,7 +181,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       });
     },
     noteStop(ms) {
-      if (running) pendingStops.push(ms);
+      if (running) stopWindows.note(ms);
     },
     async tick() {
       await keepDueStops(false);
@@ -211,7 +210,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
         ringSeconds: Math.round(stats.seconds),
         channels: { ...counts },
         dropped: stats.dropped,
-        pendingStops: [...pendingStops],
+        pendingStops: stopWindows.stops(),
         problem: stats.problem,
       };
     },
