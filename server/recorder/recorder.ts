@@ -1,9 +1,10 @@
 /**
  * The black box: an always-on recorder writing every kind of record to a bounded ring of MCAP
  * files, and keeping windows of it on request (the last N minutes) or by itself (60 s before and
- * 30 s after every STOP, one recording for STOPs whose windows overlap). Callers hand records in and return at once; the disk work runs on the
- * ring's queue. Time comes from the injected clock, and `tick()` (run every second by start())
- * does the time-driven work, so tests move the clock and tick instead of waiting.
+ * 30 s after every STOP, one recording for STOPs whose windows overlap: stop-windows.ts). Callers
+ * hand records in and return at once; the disk work runs on the ring's queue. Time comes from the
+ * injected clock, and `tick()` (run every second by start()) does the time-driven work, so tests
+ * move the clock and tick instead of waiting.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +19,6 @@ import { createRing } from './ring.ts';
 import { createScrubber } from './scrub.ts';
 import { createStopWindows } from './stop-windows.ts';
 import { CHANNELS, type ChannelKind } from './schemas.ts';
-
 
 export interface RecorderOptions {
   /** `<data dir>/recordings`: `ring/` and `kept/` live under it. */

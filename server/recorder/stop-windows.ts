@@ -35,10 +35,11 @@ export function createStopWindows(maxMs: number): StopWindows {
       const fromMs = at - STOP_BEFORE_MS;
       const toMs = at + STOP_AFTER_MS;
       const last = windows.at(-1);
-      const merged = last && { fromMs: Math.min(last.fromMs, fromMs), toMs: Math.max(last.toMs, toMs) };
-      if (last && merged && fromMs <= last.toMs && merged.toMs - merged.fromMs <= maxMs) {
-        last.fromMs = merged.fromMs;
-        last.toMs = merged.toMs;
+      const from = Math.min(last?.fromMs ?? fromMs, fromMs);
+      const to = Math.max(last?.toMs ?? toMs, toMs);
+      if (last && fromMs <= last.toMs && to - from <= maxMs) {
+        last.fromMs = from;
+        last.toMs = to;
         last.stops.push(at);
       } else windows.push({ fromMs, toMs, stops: [at] });
     },
