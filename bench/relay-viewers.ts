@@ -27,10 +27,13 @@ export interface RelayResult {
   decoderProcesses: number;
   addedLatencyP50Ms: number | null;
   addedLatencyP99Ms: number | null;
+  /** A picture's first packet in → its last packet out, per picture and viewer (the wait behind a burst included). */
+  pictureLatencyP50Ms: number | null;
+  pictureLatencyP99Ms: number | null;
 }
 
 interface RelayCounters {
-  relay: { packetsOut: number; latencyCounts: LatencyCounts };
+  relay: { packetsOut: number; latencyCounts: LatencyCounts; pictureLatencyCounts: LatencyCounts };
 }
 
 async function counters(stack: Stack): Promise<RelayCounters> {
@@ -132,6 +135,7 @@ async function measurePlacedRelay(stack: Stack, viewers: number, seconds: number
   const after = await counters(stack);
   // Every packet of the measured span, not only the relay's recent window.
   const span = countsBetween(before.relay.latencyCounts, after.relay.latencyCounts);
+  const pictures = countsBetween(before.relay.pictureLatencyCounts, after.relay.pictureLatencyCounts);
   const received = opened.reduce((s, v) => s + v.client.received, 0) - received0;
   const result: RelayResult = {
     viewers,
@@ -145,6 +149,8 @@ async function measurePlacedRelay(stack: Stack, viewers: number, seconds: number
     decoderProcesses: decoderProcesses(stack),
     addedLatencyP50Ms: quantileOf(span, 0.5),
     addedLatencyP99Ms: quantileOf(span, 0.99),
+    pictureLatencyP50Ms: quantileOf(pictures, 0.5),
+    pictureLatencyP99Ms: quantileOf(pictures, 0.99),
   };
   await Promise.all(opened.map((v) => v.close()));
   await sleep(500);

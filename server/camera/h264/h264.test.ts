@@ -22,6 +22,21 @@ describe('NAL units', () => {
     expect(nals.map(nalType)).toEqual(expect.arrayContaining([7, 8, 5]));
     expect(splitAnnexB(joinAnnexB(nals))).toEqual(nals);
   });
+
+  it('tells three- and four-byte start codes apart and keeps what is between them', () => {
+    const stream = Buffer.from([
+      ...[0, 0, 0, 1, 0x67, 0, 0, 3, 1], // SPS holding an emulation-prevention byte
+      ...[0, 0, 1, 0x68, 0xce],
+      ...[0, 0, 1], // empty: dropped
+      ...[0, 0, 0, 1, 0x65, 1, 2, 0], // the last NAL keeps its trailing zero
+    ]);
+    expect(splitAnnexB(stream).map((nal) => [...nal])).toEqual([
+      [0x67, 0, 0, 3, 1],
+      [0x68, 0xce],
+      [0x65, 1, 2, 0],
+    ]);
+    expect(splitAnnexB(Buffer.from([1, 2, 3]))).toEqual([]);
+  });
 });
 
 describe('SPS picture size', () => {

@@ -10,23 +10,26 @@ export function nalType(nal: Buffer): number {
   return (nal[0] ?? 0) & 0x1f;
 }
 
-/** NAL units of an Annex-B byte string, without their start codes. */
+const START_CODE_3 = Buffer.from([0, 0, 1]);
+
+/**
+ * NAL units of an Annex-B byte string, without their start codes. The start codes are found
+ * with Buffer.indexOf, native code, because this runs on every keyframe from the first one on:
+ * a byte loop in JavaScript took up to 2.8 ms per 11 KB keyframe until V8 had optimised it,
+ * and each of those milliseconds held the video relay's packets back.
+ */
 export function splitAnnexB(data: Buffer): Buffer[] {
-  const starts: { at: number; len: number }[] = [];
-  for (let i = 0; i + 2 < data.length; i += 1) {
-    if (data[i] === 0 && data[i + 1] === 0 && data[i + 2] === 1) {
-      starts.push({ at: i, len: 3 });
-      i += 2;
-    }
-  }
-  return starts
-    .map(({ at, len }, k) => {
-      let end = starts[k + 1]?.at ?? data.length;
-      // A four-byte start code's leading zero belongs to the start code, not to this NAL.
-      while (end > at + len && data[end - 1] === 0 && k + 1 < starts.length) end -= 1;
-      return data.subarray(at + len, end);
-    })
-    .filter((nal) => nal.length > 0);
+  const starts: number[] = [];
+  for (let at = data.indexOf(START_CODE_3); at !== -1; at = data.indexOf(START_CODE_3, at + 3)) starts.push(at);
+  const nals: Buffer[] = [];
+  starts.forEach((at, k) => {
+    const next = starts[k + 1];
+    let end = next ?? data.length;
+    // A four-byte start code's leading zero belongs to the start code, not to this NAL.
+    if (next !== undefined) while (end > at + 3 && data[end - 1] === 0) end -= 1;
+    if (end > at + 3) nals.push(data.subarray(at + 3, end));
+  });
+  return nals;
 }
 
 export function joinAnnexB(nals: readonly Buffer[]): Buffer {

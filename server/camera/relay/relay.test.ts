@@ -22,9 +22,9 @@ const stapA = (...nals: Buffer[]): Buffer =>
   Buffer.concat([Buffer.from([24]), ...nals.flatMap((n) => [Buffer.from([n.length >> 8, n.length & 0xff]), n])]);
 const fuA = (type: number, start: boolean): Buffer => Buffer.from([28 | 0x60, (start ? 0x80 : 0) | type, 9]);
 
-function packet(seq: number, timestamp: number, payload: Buffer, keyframeStart = false): RelayPacket {
-  const header = new RtpHeader({ sequenceNumber: seq, timestamp, ssrc: 7, payloadType: 102 });
-  return { rtp: new RtpPacket(header, payload), receivedAt: 0, keyframeStart };
+function packet(seq: number, timestamp: number, payload: Buffer, keyframeStart = false, marker = false): RelayPacket {
+  const header = new RtpHeader({ sequenceNumber: seq, timestamp, ssrc: 7, payloadType: 102, marker });
+  return { rtp: new RtpPacket(header, payload), receivedAt: 0, pictureAt: 0, keyframeStart };
 }
 
 describe('H.264 payloads', () => {
@@ -181,9 +181,15 @@ describe('viewers that vanish', () => {
     expect(relay.open({ closed: () => {} })).toEqual({ ok: false, code: 'VIDEO_UNAVAILABLE', error: 'no RTP' });
   });
 
-  it('counts each packet from its arrival to its hand-over, over any span the reader picks', async () => {
+  /**
+   * A relay with connected viewers whose sends wait until the test releases them, and whose
+   * sending turns wait until the test runs them.
+   */
+  function heldRelay(viewers = 1) {
     const clock = fakeClock();
     const held: Array<() => void> = [];
+    const sends: string[] = [];
+    const turns: Array<() => void> = [];
     let forward: (rtp: RtpPacket) => void = () => {};
     const hub = {
       watchVideo(onPacket: (rtp: RtpPacket) => void): VideoWatchResult {
@@ -197,33 +203,94 @@ describe('viewers that vanish', () => {
       log: silentLog,
       now: clock.now,
       schedule: manualSchedule().schedule,
+      defer: (turn) => turns.push(turn),
       createPeer(events): ViewerPeer {
+        const name = String.fromCharCode(97 + peers.length);
         peers.push(events);
         return {
           offer: () => Promise.resolve('v=0'),
           answer: () => Promise.resolve(),
           candidate: () => Promise.resolve(),
-          send: () => new Promise<void>((resolve) => held.push(resolve)),
+          send: (p) => {
+            sends.push(`${name}${p.rtp.header.sequenceNumber}`);
+            return new Promise<void>((resolve) => held.push(resolve));
+          },
           close: () => {},
         };
       },
     });
-    relay.open({ closed: () => {} });
-    peers[0]?.connected();
-    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < viewers; i += 1) relay.open({ closed: () => {} });
+    for (const peer of peers) peer.connected();
+    const runTurns = () => {
+      while (turns.length > 0) turns.shift()?.();
+    };
+    return { clock, held, sends, turns, runTurns, relay, forward: (rtp: RtpPacket) => forward(rtp) };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('counts each packet from its arrival to its hand-over, over any span the reader picks', async () => {
+    const { clock, held, runTurns, relay, forward } = heldRelay();
     // A keyframe handed over 2 ms after it came, then a picture 0.2 ms after.
     forward(packet(1, 90, IDR, true).rtp);
     clock.advance(2);
+    runTurns();
     held.shift()?.();
     await settle();
     const afterKeyframe = relay.stats().latencyCounts;
     forward(packet(2, 180, SLICE).rtp);
     clock.advance(0.2);
+    runTurns();
     held.shift()?.();
     await settle();
     const all = relay.stats().latencyCounts;
     expect(quantileOf(all, 1)).toBe(2.05);
     expect(all.counts.reduce((a, b) => a + b, 0)).toBe(2);
     expect(quantileOf(countsBetween(afterKeyframe, all), 1)).toBe(0.25);
+  });
+
+  it('counts each picture from the arrival of its first packet to the hand-over of its last', async () => {
+    const { clock, held, runTurns, relay, forward } = heldRelay();
+    // A keyframe in three packets, each read 1 ms after the one before, all three sent at 3 ms.
+    forward(packet(1, 90, fuA(5, true), true).rtp);
+    clock.advance(1);
+    forward(packet(2, 90, fuA(5, false)).rtp);
+    clock.advance(1);
+    forward(packet(3, 90, fuA(5, false), false, true).rtp);
+    clock.advance(1);
+    runTurns();
+    while (held.length > 0) held.shift()?.();
+    await settle();
+    const keyframe = relay.stats();
+    expect(quantileOf(keyframe.latencyCounts, 1)).toBe(3.05); // the first packet; the last waited 1 ms
+    expect(quantileOf(keyframe.pictureLatencyCounts, 1)).toBe(3.05);
+    expect(keyframe.pictureLatencyCounts.counts.reduce((a, b) => a + b, 0)).toBe(1);
+    // The next picture, one packet, handed over 0.5 ms after it came.
+    forward(packet(4, 180, SLICE, false, true).rtp);
+    clock.advance(0.5);
+    runTurns();
+    held.shift()?.();
+    await settle();
+    const next = countsBetween(keyframe.pictureLatencyCounts, relay.stats().pictureLatencyCounts);
+    expect(quantileOf(next, 1)).toBe(0.55);
+    expect(next.counts.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
+  it('sends each viewer the whole of what came, one viewer after another', () => {
+    const { sends, turns, runTurns, forward } = heldRelay(2);
+    forward(packet(1, 90, fuA(5, true), true).rtp);
+    forward(packet(2, 90, fuA(5, false)).rtp);
+    forward(packet(3, 90, fuA(5, false), false, true).rtp);
+    // Nothing is sent while packets are still being read; one turn waits per viewer.
+    expect(sends).toEqual([]);
+    expect(turns).toHaveLength(2);
+    turns.shift()?.();
+    expect(sends).toEqual(['a1', 'a2', 'a3']);
+    runTurns();
+    expect(sends).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
+    // The next picture: a turn again for each.
+    forward(packet(4, 180, SLICE, false, true).rtp);
+    expect(turns).toHaveLength(2);
+    runTurns();
+    expect(sends.slice(6)).toEqual(['a4', 'b4']);
   });
 });

@@ -7,6 +7,11 @@
  * - Viewers join at a keyframe; their keyframe requests (joining, falling behind, a browser's
  *   picture-loss indication) reach the robot at most once a second (keyframe-requests.ts).
  * - A viewer that falls behind is dropped to the next keyframe (viewer-queue.ts).
+ * - Each viewer is sent what is waiting for it in a turn of its own, one viewer after another.
+ *   The packets of a keyframe come together and are all read first; then each viewer gets the
+ *   whole picture, its socket writes included, before the next viewer's turn. Sending packet by
+ *   packet to everyone would make every viewer wait for the last packet's turn: the same work,
+ *   but each picture complete only when all viewers' copies are.
  * - A viewer that vanishes (tab killed, Wi-Fi lost) stops sending RTCP; after `silenceMs`
  *   without any it is closed (checked every second). Until it has been heard or sent a packet
  *   (a browser reports only once media flows, and the first keyframe may take a moment), the
@@ -40,6 +45,12 @@ export interface VideoRelayOptions {
   hostAddresses?: readonly string[];
   /** How a viewer's peer is made (tests give a fake; default werift). */
   createPeer?: (events: RelayPeerEvents) => ViewerPeer;
+  /**
+   * Schedules a viewer's sending turn (default setImmediate: after the packets already waiting
+   * in the socket are read, and with Node's own queued work, such as the socket writes of the
+   * turn before, run in between).
+   */
+  defer?: (turn: () => void) => void;
 }
 
 /** What the relay needs of a viewer's peer connection (RelayPeer is the real one). */
@@ -74,6 +85,12 @@ export interface RelayStats {
   latencyMs: LatencySummary;
   /** The same, every packet since the relay started (two readings subtract to a span). */
   latencyCounts: LatencyCounts;
+  /**
+   * Picture arrival → its last packet handed to a viewer's socket, once per picture and viewer,
+   * since the relay started. Unlike `latencyCounts` it includes the time a picture's later
+   * packets wait, unread, while the earlier ones go out to every viewer.
+   */
+  pictureLatencyCounts: LatencyCounts;
   viewersClosed: { silent: number; total: number };
 }
 
@@ -101,6 +118,9 @@ class Relay implements VideoRelay {
   private readonly keyframes: KeyframeRequests;
   private readonly latency = createLatencyWindow(4096);
   private readonly latencyTotals = createLatencyHistogram();
+  private readonly pictureTotals = createLatencyHistogram();
+  /** The picture being received: its RTP timestamp and its first packet's arrival. */
+  private picture = { timestamp: -1, at: 0 };
   private readonly counts = { packetsIn: 0, packetsOut: 0, gone: 0, silent: 0, droppedClosed: 0, skipsClosed: 0 };
   private watch: VideoWatch | undefined;
   private spotKeyframe = createKeyframeSpotter();
@@ -128,6 +148,7 @@ class Relay implements VideoRelay {
       this.watch = watched.watch;
       this.spotKeyframe = createKeyframeSpotter();
       this.upstreamSsrc = undefined;
+      this.picture = { timestamp: -1, at: 0 };
       this.sweepSoon();
     }
     const id = this.nextId++;
@@ -142,6 +163,7 @@ class Relay implements VideoRelay {
       send: (packet) => peer.send(packet),
       needKeyframe: () => this.keyframes.request(),
       sent: (packet) => this.sent(id, packet),
+      defer: this.o.defer ?? setImmediate,
     });
     const at = this.now();
     this.viewers.set(id, { id, peer, queue, openedAt: at, heardAt: undefined, connected: false, closed: events.closed });
@@ -178,6 +200,7 @@ class Relay implements VideoRelay {
       keyframeRequests: this.keyframes.counts(),
       latencyMs: this.latency.summary(),
       latencyCounts: this.latencyTotals.snapshot(),
+      pictureLatencyCounts: this.pictureTotals.snapshot(),
       viewersClosed: { silent: this.counts.silent, total: this.counts.gone },
     };
   }
@@ -195,8 +218,14 @@ class Relay implements VideoRelay {
       this.spotKeyframe = createKeyframeSpotter();
       for (const viewer of this.viewers.values()) if (viewer.connected) viewer.queue.restartAtKeyframe();
     }
+    if (this.upstreamSsrc !== ssrc || this.picture.timestamp !== timestamp) this.picture = { timestamp, at: receivedAt };
     this.upstreamSsrc = ssrc;
-    const packet: RelayPacket = { rtp, receivedAt, keyframeStart: this.spotKeyframe(timestamp, rtp.payload) };
+    const packet: RelayPacket = {
+      rtp,
+      receivedAt,
+      pictureAt: this.picture.at,
+      keyframeStart: this.spotKeyframe(timestamp, rtp.payload),
+    };
     for (const viewer of this.viewers.values()) if (viewer.connected) viewer.queue.offer(packet);
   }
 
@@ -205,6 +234,8 @@ class Relay implements VideoRelay {
     this.counts.packetsOut += 1;
     this.latency.add(t - packet.receivedAt);
     this.latencyTotals.add(t - packet.receivedAt);
+    // The marker bit ends a picture (RFC 6184): the viewer now has all of it.
+    if (packet.rtp.header.marker) this.pictureTotals.add(t - packet.pictureAt);
     const viewer = this.viewers.get(id);
     if (viewer && viewer.heardAt === undefined) viewer.heardAt = t;
   }

@@ -3,6 +3,9 @@
  * cannot keep up is never buffered without bound: when its queue is full, everything waiting
  * is dropped and it rejoins at the next keyframe (asking for one), so it sees a short freeze
  * instead of an ever-growing delay, and the other viewers never wait for it.
+ *
+ * Packets are taken at once and sent in the viewer's next turn (`defer`), all that are waiting
+ * together; the relay's turns are why (video-relay.ts).
  */
 import type { RtpPacket } from '../video-rtp.ts';
 
@@ -11,6 +14,12 @@ export interface RelayPacket {
   rtp: RtpPacket;
   /** When it arrived from the robot (the relay's clock, milliseconds). */
   receivedAt: number;
+  /**
+   * When the first packet of its picture arrived. A picture's packets leave the robot together,
+   * but one that arrives while the cockpit is busy sending waits, unread, until it is done: only
+   * counting from the picture's first packet includes that wait.
+   */
+  pictureAt: number;
   /** A viewer may start (or restart) here: the first picture packet of a keyframe. */
   keyframeStart: boolean;
 }
@@ -25,6 +34,8 @@ export interface ViewerQueueOptions {
   maxQueued?: number;
   /** Sends in flight at once (default 8). */
   maxInFlight?: number;
+  /** Schedules the viewer's sending turn (default: at once). */
+  defer?: (turn: () => void) => void;
 }
 
 export interface ViewerQueueStats {
@@ -42,6 +53,7 @@ export class ViewerQueue {
   private readonly maxQueued: number;
   private readonly maxInFlight: number;
   private inFlight = 0;
+  private turnPending = false;
   private waiting = true;
   private closed = false;
   private counts = { sent: 0, dropped: 0, skips: 0 };
@@ -66,7 +78,7 @@ export class ViewerQueue {
       return;
     }
     this.queue.push(packet);
-    this.pump();
+    this.pumpSoon();
   }
 
   /** Drops nothing already queued; from now on only a keyframe is taken (joined, or the robot's stream restarted). */
@@ -83,6 +95,17 @@ export class ViewerQueue {
 
   stats(): ViewerQueueStats {
     return { waiting: this.waiting, queued: this.queue.length, ...this.counts };
+  }
+
+  private pumpSoon(): void {
+    if (this.turnPending) return;
+    this.turnPending = true;
+    const turn = (): void => {
+      this.turnPending = false;
+      this.pump();
+    };
+    if (this.o.defer) this.o.defer(turn);
+    else turn();
   }
 
   private pump(): void {
