@@ -275,7 +275,7 @@ describe('viewers that vanish', () => {
     expect(next.counts.reduce((a, b) => a + b, 0)).toBe(1);
   });
 
-  it('sends each viewer the whole of what came, one viewer after another', () => {
+  it('sends each viewer the whole of what came, one viewer after another, the first moving on each picture', () => {
     const { sends, turns, runTurns, forward } = heldRelay(2);
     forward(packet(1, 90, fuA(5, true), true).rtp);
     forward(packet(2, 90, fuA(5, false)).rtp);
@@ -287,10 +287,12 @@ describe('viewers that vanish', () => {
     expect(sends).toEqual(['a1', 'a2', 'a3']);
     runTurns();
     expect(sends).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
-    // The next picture: a turn again for each.
+    // The next picture: a turn again for each, b's first this time; then a's again.
     forward(packet(4, 180, SLICE, false, true).rtp);
     expect(turns).toHaveLength(2);
     runTurns();
-    expect(sends.slice(6)).toEqual(['a4', 'b4']);
+    forward(packet(5, 270, SLICE, false, true).rtp);
+    runTurns();
+    expect(sends.slice(6)).toEqual(['b4', 'a4', 'a5', 'b5']);
   });
 });

@@ -11,7 +11,8 @@
  *   The packets of a keyframe come together and are all read first; then each viewer gets the
  *   whole picture, its socket writes included, before the next viewer's turn. Sending packet by
  *   packet to everyone would make every viewer wait for the last packet's turn: the same work,
- *   but each picture complete only when all viewers' copies are.
+ *   but each picture complete only when all viewers' copies are. The first turn moves on by
+ *   one viewer each picture, so no viewer always gets its keyframes last.
  * - A viewer that vanishes (tab killed, Wi-Fi lost) stops sending RTCP; after `silenceMs`
  *   without any it is closed (checked every second). Until it has been heard or sent a packet
  *   (a browser reports only once media flows, and the first keyframe may take a moment), the
@@ -119,8 +120,9 @@ class Relay implements VideoRelay {
   private readonly latency = createLatencyWindow(4096);
   private readonly latencyTotals = createLatencyHistogram();
   private readonly pictureTotals = createLatencyHistogram();
-  /** The picture being received: its RTP timestamp and its first packet's arrival. */
-  private picture = { timestamp: -1, at: 0 };
+  /** The picture being received: its RTP timestamp, its first packet's arrival, its viewers' turns. */
+  private picture: { timestamp: number; at: number; turns: Viewer[] } = { timestamp: -1, at: 0, turns: [] };
+  private pictures = 0;
   private readonly counts = { packetsIn: 0, packetsOut: 0, gone: 0, silent: 0, droppedClosed: 0, skipsClosed: 0 };
   private watch: VideoWatch | undefined;
   private spotKeyframe = createKeyframeSpotter();
@@ -148,7 +150,6 @@ class Relay implements VideoRelay {
       this.watch = watched.watch;
       this.spotKeyframe = createKeyframeSpotter();
       this.upstreamSsrc = undefined;
-      this.picture = { timestamp: -1, at: 0 };
       this.sweepSoon();
     }
     const id = this.nextId++;
@@ -218,7 +219,9 @@ class Relay implements VideoRelay {
       this.spotKeyframe = createKeyframeSpotter();
       for (const viewer of this.viewers.values()) if (viewer.connected) viewer.queue.restartAtKeyframe();
     }
-    if (this.upstreamSsrc !== ssrc || this.picture.timestamp !== timestamp) this.picture = { timestamp, at: receivedAt };
+    if (this.upstreamSsrc !== ssrc || this.picture.timestamp !== timestamp) {
+      this.picture = { timestamp, at: receivedAt, turns: this.turnOrder() };
+    }
     this.upstreamSsrc = ssrc;
     const packet: RelayPacket = {
       rtp,
@@ -226,7 +229,17 @@ class Relay implements VideoRelay {
       pictureAt: this.picture.at,
       keyframeStart: this.spotKeyframe(timestamp, rtp.payload),
     };
-    for (const viewer of this.viewers.values()) if (viewer.connected) viewer.queue.offer(packet);
+    // A viewer queued first has its turn first (viewer-queue.ts). One that joins mid-picture
+    // waits for a keyframe, which starts a picture; one that left has a closed queue.
+    for (const viewer of this.picture.turns) if (viewer.connected) viewer.queue.offer(packet);
+  }
+
+  /** The viewers in turn order for the next picture: starting one further than the last. */
+  private turnOrder(): Viewer[] {
+    const all = [...this.viewers.values()];
+    if (all.length === 0) return all;
+    const first = this.pictures++ % all.length;
+    return [...all.slice(first), ...all.slice(0, first)];
   }
 
   private sent(id: number, packet: RelayPacket): void {
@@ -269,6 +282,8 @@ class Relay implements VideoRelay {
       this.keyframes.stop();
       this.watch?.close();
       this.watch = undefined;
+      // Holds the viewers of the last picture, peers included: let them go.
+      this.picture = { timestamp: -1, at: 0, turns: [] };
     }
   }
 
