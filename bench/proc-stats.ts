@@ -15,15 +15,18 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-/** Direct children (e.g. the cockpit's ffmpeg decoder and the tsx loader's node). */
-export function descendants(pid: number): number[] {
+/**
+ * Every process below `pid`, skipping the trees of `except`: its children (the cockpit's ffmpeg
+ * decoder, the node a tsx loader starts) and theirs.
+ */
+export function descendants(pid: number, except: ReadonlySet<number> = new Set()): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+    if (!/^\d+$/.test(name) || except.has(Number(name))) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) out.push(Number(name), ...descendants(Number(name)));
+      if (ppid === pid) out.push(Number(name), ...descendants(Number(name), except));
     } catch {
       // The process ended while we looked.
     }
@@ -64,21 +67,47 @@ function affinityOf(pid: number): string {
   return out.slice(out.lastIndexOf(':') + 1).trim();
 }
 
-/** Moves a process and all its threads onto the given CPUs. */
-function pin(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-a', '-c', '-p', cpus, String(pid)], { stdio: 'ignore' });
+/** Where a process runs: its main thread on `cpus`; its other threads and its children on `helpers` (default the same). */
+export type Placement = [pid: number, cpus: string, helpers?: string];
+
+function taskset(id: number, cpus: string, allThreads: boolean): void {
+  execFileSync('taskset', [...(allThreads ? ['-a'] : []), '-c', '-p', cpus, String(id)], { stdio: 'ignore' });
 }
 
 /**
- * Runs `measure` with each process pinned to its CPUs, then gives each back the affinity it had
- * (a cockpit started under `taskset -c 0` stays on core 0).
+ * Moves a process, its descendants and all their threads onto the given CPUs, except the trees
+ * of `except` (placed on their own: the bench starts the cockpit, so the cockpit is below it).
+ * The descendants matter: an entry started under tsx runs in a child node process, and the
+ * simulator's camera encoder is an ffmpeg below that; pinning only the parent left both free to
+ * run on the core the cockpit was meant to have to itself.
+ *
+ * With `helpers` apart, only the main thread (whose id is the process's) stays on `cpus`: the
+ * thread that runs Node's event loop gets the core, while V8's garbage collector and compiler
+ * threads, libuv's pool and any child process run elsewhere, as they would on any multi-core board.
  */
-export async function withCores<T>(placement: Array<[pid: number, cpus: string]>, measure: () => Promise<T>): Promise<T> {
-  const before = placement.map(([pid]) => [pid, affinityOf(pid)] as const);
+function pin([pid, cpus, helpers = cpus]: Placement, except: ReadonlySet<number>): void {
+  taskset(pid, helpers, true);
+  if (helpers !== cpus) taskset(pid, cpus, false);
+  for (const child of descendants(pid, except)) {
+    try {
+      taskset(child, helpers, true);
+    } catch {
+      // It ended while we looked.
+    }
+  }
+}
+
+/**
+ * Runs `measure` with each process tree placed (see `pin`), then gives each tree back the
+ * affinity its root had (a cockpit started under `taskset -c 0` stays on core 0).
+ */
+export async function withCores<T>(placement: Placement[], measure: () => Promise<T>): Promise<T> {
+  const before = placement.map(([pid]): Placement => [pid, affinityOf(pid)]);
+  const roots = new Set(placement.map(([pid]) => pid));
   try {
-    for (const [pid, cpus] of placement) pin(pid, cpus);
+    for (const place of placement) pin(place, roots);
     return await measure();
   } finally {
-    for (const [pid, cpus] of before) pin(pid, cpus);
+    for (const place of before) pin(place, roots);
   }
 }

@@ -87,7 +87,7 @@ async function oneCorePhases(): Promise<RelayResults['oneCore']> {
       state.push(await measureStateFanout(stack, viewers, stateSeconds));
     }
     say('bench: one core, WebRTC relay, 10 viewers');
-    const relay = [await measureRelay(stack, 10, phaseSeconds)];
+    const relay = [await measureRelay(stack, 10, phaseSeconds, true)];
     return { state, relay };
   } finally {
     await stack.stop();

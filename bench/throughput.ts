@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { BENCH_TOKEN, startProc, type Stack } from './processes.ts';
-import { treeCpu, withCores } from './proc-stats.ts';
+import { treeCpu, withCores, type Placement } from './proc-stats.ts';
 
 export interface ThroughputResult {
   cockpitRps: number;
@@ -66,7 +66,7 @@ export async function measureThroughput(stack: Stack, seconds: number, concurren
   // cores and the ratio measures the scheduler as much as the server.
   const cockpitPid = stack.cockpit.pid;
   const barePid = bare.pid;
-  const placement: Array<[number, string]> = [
+  const placement: Placement[] = [
     [cockpitPid, '0'],
     [barePid, '0'],
     [process.pid, '1'],
