@@ -107,25 +107,43 @@ export class HttpTransport {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(req.body);
     }
+    // One deadline for the request, a second try included.
+    const signal = AbortSignal.timeout(timeoutMs);
+    const attempt = (): Promise<DaemonResponse> => this.attempt(req, headers, body, signal, timeoutMs);
     try {
-      markDaemonSend();
-      const res = await this.pool.request({
-        path: req.path,
-        method: req.method ?? 'GET',
-        headers,
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      markDaemonAnswer();
-      // Always read the body to the end: an unread body pins the socket (docs/daemon.md, "Duties of the cockpit").
-      const text = await res.body.text();
-      const isJson = String(res.headers['content-type'] ?? '').includes('json');
-      return { status: res.statusCode, body: isJson && text ? safeParse(text) : text };
+      return await attempt();
     } catch (err) {
-      throw transportError(err, req, timeoutMs);
+      if (!closedUnderTheRequest(err) || signal.aborted) throw transportError(err, req, timeoutMs);
+      try {
+        return await attempt();
+      } catch (again) {
+        throw transportError(again, req, timeoutMs);
+      }
     }
+  }
+
+  private async attempt(
+    req: DaemonRequest,
+    headers: Record<string, string>,
+    body: string | Buffer | undefined,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<DaemonResponse> {
+    markDaemonSend();
+    const res = await this.pool.request({
+      path: req.path,
+      method: req.method ?? 'GET',
+      headers,
+      body,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    markDaemonAnswer();
+    // Always read the body to the end: an unread body pins the socket (docs/daemon.md, "Duties of the cockpit").
+    const text = await res.body.text();
+    const isJson = String(res.headers['content-type'] ?? '').includes('json');
+    return { status: res.statusCode, body: isJson && text ? safeParse(text) : text };
   }
 
   async close(): Promise<void> {
@@ -133,6 +151,20 @@ export class HttpTransport {
     this.closed = true;
     await this.pool.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * The daemon closed the socket before answering: reset, or closed at our end of a kept-alive
+ * socket. uvicorn closes a connection without saying so in its answer when the app raised after
+ * its 500 was sent (the daemon's own error middleware sends it): the socket returns to the pool
+ * looking reusable, and the next request written on it meets the reset, although the daemon is
+ * fine. Such a request never reached the daemon's app (uvicorn closes only between requests, on
+ * shutdown, or when the process dies), so it is tried once more, on another socket.
+ */
+function closedUnderTheRequest(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
 }
 
 function safeParse(text: string): unknown {

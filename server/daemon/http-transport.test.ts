@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../errors.ts';
+import { HttpTransport } from './http-transport.ts';
+
+interface Seen {
+  connection: number;
+  method: string;
+  path: string;
+}
+
+/**
+ * A daemon stand-in that logs every request with the connection it came on; `handle` answers it
+ * or resets the socket under it, as uvicorn's closed sockets do.
+ */
+async function daemon(handle: (req: IncomingMessage, res: ServerResponse, nth: number) => void) {
+  const seen: Seen[] = [];
+  const connections = new Map<Socket, number>();
+  const perConnection = new Map<Socket, number>();
+  const server: Server = createServer((req, res) => {
+    const socket = req.socket;
+    if (!connections.has(socket)) connections.set(socket, connections.size + 1);
+    const nth = (perConnection.get(socket) ?? 0) + 1;
+    perConnection.set(socket, nth);
+    req.resume();
+    req.on('end', () => {
+      seen.push({ connection: connections.get(socket) as number, method: req.method ?? '', path: req.url ?? '' });
+      handle(req, res, nth);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const answer = (res: ServerResponse, status = 200) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ ok: status < 400 }));
+};
+
+describe('the daemon transport when the daemon closes a socket under a request', () => {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const o of open.splice(0)) await o.close();
+  });
+
+  it('tries the request once more on another socket, so the caller sees the answer', async () => {
+    // The second request on any connection meets a reset, as after a 500 whose socket uvicorn closed.
+    const d = await daemon((req, res, nth) => (nth === 2 ? req.socket.resetAndDestroy() : answer(res)));
+    const transport = new HttpTransport({ baseUrl: d.url, connections: 1 });
+    open.push(d, transport);
+
+    expect(await transport.request({ path: '/api/state/full' })).toEqual({ status: 200, body: { ok: true } });
+    const enable = await transport.request({ method: 'POST', path: '/api/media/tracking/enable', body: { weight: 1 } });
+
+    expect(enable).toEqual({ status: 200, body: { ok: true } });
+    expect(d.seen).toEqual([
+      { connection: 1, method: 'GET', path: '/api/state/full' },
+      { connection: 1, method: 'POST', path: '/api/media/tracking/enable' },
+      { connection: 2, method: 'POST', path: '/api/media/tracking/enable' },
+    ]);
+  });
+
+  it('tries only once more: a daemon that resets every request is unreachable after two', async () => {
+    const d = await daemon((req) => req.socket.resetAndDestroy());
+    const transport = new HttpTransport({ baseUrl: d.url, connections: 1 });
+    open.push(d, transport);
+
+    const failed = await transport.request({ method: 'POST', path: '/api/move/stop' }).catch((err: unknown) => err);
+
+    expect(failed).toBeInstanceOf(AppError);
+    expect(failed).toMatchObject({ code: 'DAEMON_UNREACHABLE' });
+    expect(d.seen.map((s) => s.path)).toEqual(['/api/move/stop', '/api/move/stop']);
+  });
+
+  it('never repeats a request the daemon answered, even with a 500', async () => {
+    const d = await daemon((_req, res) => answer(res, 500));
+    const transport = new HttpTransport({ baseUrl: d.url, connections: 1 });
+    open.push(d, transport);
+
+    expect(await transport.request({ method: 'POST', path: '/api/volume/set', body: { volume: 40 } })).toEqual({
+      status: 500,
+      body: { ok: false },
+    });
+    expect(d.seen).toHaveLength(1);
+  });
+});
