@@ -81,6 +81,23 @@ describe('the daemon transport when the daemon closes a socket under a request',
     expect(d.seen.map((s) => s.path)).toEqual(['/api/move/stop', '/api/move/stop']);
   });
 
+  it('never repeats a request whose answer had begun, even if the socket is lost during it', async () => {
+    const d = await daemon((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"ok":');
+      // The daemon acted on the request and died answering it: its end of the socket closes after
+      // what it wrote (a FIN, ordered after the data, so the answer has begun when it arrives).
+      req.socket.end();
+    });
+    const transport = new HttpTransport({ baseUrl: d.url, connections: 1 });
+    open.push(d, transport);
+
+    const failed = await transport.request({ method: 'POST', path: '/api/move/goto' }).catch((err: unknown) => err);
+
+    expect(failed).toMatchObject({ code: 'DAEMON_UNREACHABLE' });
+    expect(d.seen).toHaveLength(1);
+  });
+
   it('never repeats a request the daemon answered, even with a 500', async () => {
     const d = await daemon((_req, res) => answer(res, 500));
     const transport = new HttpTransport({ baseUrl: d.url, connections: 1 });

@@ -141,7 +141,10 @@ export class HttpTransport {
     });
     markDaemonAnswer();
     // Always read the body to the end: an unread body pins the socket (docs/daemon.md, "Duties of the cockpit").
-    const text = await res.body.text();
+    // The daemon has answered, so a socket lost during the body is not a reason to send it again.
+    const text = await res.body.text().catch((err: unknown) => {
+      throw transportError(err, req, timeoutMs);
+    });
     const isJson = String(res.headers['content-type'] ?? '').includes('json');
     return { status: res.statusCode, body: isJson && text ? safeParse(text) : text };
   }
@@ -154,8 +157,8 @@ export class HttpTransport {
 }
 
 /**
- * The daemon closed the socket before answering: reset, or closed at our end of a kept-alive
- * socket. uvicorn closes a connection without saying so in its answer when the app raised after
+ * The daemon closed the socket before its answer began: reset, or closed at our end of a
+ * kept-alive socket. uvicorn closes a connection without saying so in its answer when the app raised after
  * its 500 was sent (the daemon's own error middleware sends it): the socket returns to the pool
  * looking reusable, and the next request written on it meets the reset, although the daemon is
  * fine. Such a request never reached the daemon's app (uvicorn closes only between requests, on
