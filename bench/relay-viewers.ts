@@ -99,8 +99,8 @@ export function openRelayViewer(url: string): Promise<RelayBenchViewer> {
  * The cockpit's event loop has core 0 to itself; the simulator and this process, whose werift
  * viewers stand in for browsers on other machines, share core 1. Unpinned, the viewers' own
  * decryption competed with the cockpit for both cores and the added latency measured the
- * scheduler as much as the relay (the throughput phase is placed the same way, for the same
- * reason). The cockpit's other threads (V8's garbage collector and compiler, libuv's pool) run on
+ * scheduler as much as the relay (the throughput phase keeps the load generator off core 0 for
+ * the same reason). The cockpit's other threads (V8's garbage collector and compiler, libuv's pool) run on
  * core 1 too, as they would on any multi-core board: on core 0 they took the event loop's core
  * for 2 to 7 ms at a time, in the middle of a keyframe's fan-out. `oneCore` keeps the whole
  * cockpit on core 0 instead, for the stand-in for a small board.

@@ -3,7 +3,7 @@
  * few sockets, an idle timeout under uvicorn's 5 s (else sockets rot in CLOSE-WAIT), every
  * body consumed, a timeout on every request, and at most one request in flight per endpoint.
  */
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { AppError } from '../errors.ts';
 import { markDaemonAnswer, markDaemonSend } from './send-marks.ts';
 
@@ -88,10 +88,12 @@ export class HttpTransport {
     }
     chain.waiting += 1;
     const run = chain.tail.then(() => this.send(req));
-    chain.tail = run.catch(() => undefined).finally(() => {
-      chain.waiting -= 1;
-      if (chain.waiting === 0) this.writeChains.delete(key);
-    });
+    chain.tail = run
+      .catch(() => undefined)
+      .finally(() => {
+        chain.waiting -= 1;
+        if (chain.waiting === 0) this.writeChains.delete(key);
+      });
     this.writeChains.set(key, chain);
     return run;
   }
@@ -109,28 +111,7 @@ export class HttpTransport {
     }
     // One deadline for the request, a second try included.
     const signal = AbortSignal.timeout(timeoutMs);
-    const attempt = (): Promise<DaemonResponse> => this.attempt(req, headers, body, signal, timeoutMs);
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!closedUnderTheRequest(err) || signal.aborted) throw transportError(err, req, timeoutMs);
-      try {
-        return await attempt();
-      } catch (again) {
-        throw transportError(again, req, timeoutMs);
-      }
-    }
-  }
-
-  private async attempt(
-    req: DaemonRequest,
-    headers: Record<string, string>,
-    body: string | Buffer | undefined,
-    signal: AbortSignal,
-    timeoutMs: number,
-  ): Promise<DaemonResponse> {
-    markDaemonSend();
-    const res = await this.pool.request({
+    const options: Dispatcher.RequestOptions = {
       path: req.path,
       method: req.method ?? 'GET',
       headers,
@@ -138,7 +119,26 @@ export class HttpTransport {
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-    });
+    };
+    try {
+      return await this.attempt(options, req, timeoutMs);
+    } catch (err) {
+      if (!closedUnderTheRequest(err) || signal.aborted) throw transportError(err, req, timeoutMs);
+      try {
+        return await this.attempt(options, req, timeoutMs);
+      } catch (again) {
+        throw transportError(again, req, timeoutMs);
+      }
+    }
+  }
+
+  private async attempt(
+    options: Dispatcher.RequestOptions,
+    req: DaemonRequest,
+    timeoutMs: number,
+  ): Promise<DaemonResponse> {
+    markDaemonSend();
+    const res = await this.pool.request(options);
     markDaemonAnswer();
     // Always read the body to the end: an unread body pins the socket (docs/daemon.md, "Duties of the cockpit").
     // The daemon has answered, so a socket lost during the body is not a reason to send it again.
