@@ -4,11 +4,14 @@
  * signalling, as the cockpit's own client speaks it) or through the cockpit's relay (/ws
  * signalling, as the dashboard speaks it), then read the frame counter strip the simulator
  * draws (server/sim/camera-scene.ts: 24 cells of 16 px, clock ms modulo 2^24, white = 1) from
- * every displayed frame, and compare it with this page's clock at the frame's display time.
+ * every displayed frame, and compare it with this page's clock at the frame's display time. The
+ * first `warmup` seconds after the first frame are not counted: the start of a session (the
+ * simulator's encoder restarting for the browser's first keyframe requests, the jitter buffer
+ * settling) is not the steady latency the figure is about.
  */
 
 /** `(options) => Promise<number[]>`: glass-to-glass samples in ms. */
-export const GLASS_TO_GLASS_SCRIPT = String.raw`async ({ mode, url, token, seconds, bits, cell }) => {
+export const GLASS_TO_GLASS_SCRIPT = String.raw`async ({ mode, url, token, warmup, seconds, bits, cell }) => {
   const pc = new RTCPeerConnection({ iceServers: [] });
   const video = document.createElement('video');
   video.muted = true;
@@ -17,6 +20,9 @@ export const GLASS_TO_GLASS_SCRIPT = String.raw`async ({ mode, url, token, secon
   pc.ontrack = (e) => { video.srcObject = e.streams[0] || new MediaStream([e.track]); video.play().catch(() => {}); };
   const answer = async (sdp) => {
     await pc.setRemoteDescription({ type: 'offer', sdp });
+    // Picture only, as the cockpit's own session and the relay carry it: with the simulator's
+    // sound taken too, Chromium held every picture back to play it in sync with the sound.
+    for (const t of pc.getTransceivers()) if (t.receiver.track.kind === 'audio') t.stop();
     const a = await pc.createAnswer();
     await pc.setLocalDescription(a);
     return a.sdp;
@@ -55,11 +61,12 @@ export const GLASS_TO_GLASS_SCRIPT = String.raw`async ({ mode, url, token, secon
   const ctx = canvas.getContext('2d', { willReadFrequently: true });
   const modulo = 2 ** bits;
   const samples = [];
+  let from = Infinity;
   let until = Infinity;
   await new Promise((resolve, reject) => {
     const timeout = setTimeout(() => reject(new Error('no video within 30 s (' + mode + ')')), 30000);
     const onFrame = (_now, meta) => {
-      if (until === Infinity) { clearTimeout(timeout); until = performance.now() + seconds * 1000; }
+      if (until === Infinity) { clearTimeout(timeout); from = performance.now() + warmup * 1000; until = from + seconds * 1000; }
       ctx.drawImage(video, 0, 0, canvas.width, canvas.height, 0, 0, canvas.width, canvas.height);
       const px = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
       let value = 0;
@@ -69,7 +76,7 @@ export const GLASS_TO_GLASS_SCRIPT = String.raw`async ({ mode, url, token, secon
       }
       const shownAt = performance.timeOrigin + (meta.expectedDisplayTime || performance.now());
       const ms = (((Math.floor(shownAt) - value) % modulo) + modulo) % modulo;
-      if (ms < 5000) samples.push(ms);
+      if (ms < 5000 && performance.now() >= from) samples.push(ms);
       if (performance.now() < until) video.requestVideoFrameCallback(onFrame);
       else resolve();
     };

@@ -2,6 +2,7 @@
 import type { GlassResult } from './glass-to-glass.ts';
 import type { IdleResult } from './idle.ts';
 import type { RelayResult } from './relay-viewers.ts';
+import type { FloorResult } from './send-floor.ts';
 import type { FanoutResult } from './state-fanout.ts';
 
 /** The section's first line; `BENCH_ONLY=relay` replaces RESULTS.md from here. */
@@ -9,9 +10,11 @@ export const RELAY_HEADING = '## WebRTC relay (H.264 forwarded, no decoder)';
 
 export interface RelayResults {
   relay: RelayResult[];
+  /** The send floor with the same viewer counts (bench/send-floor.ts). */
+  floor: FloorResult[];
   glass: GlassResult;
   idle: IdleResult;
-  oneCore: { state: FanoutResult[]; relay: RelayResult[] };
+  oneCore: { state: FanoutResult[]; relay: RelayResult[]; floor: FloorResult[] };
 }
 
 const f = (n: number | null, digits = 1) => (n !== null && Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
@@ -23,6 +26,29 @@ function relayRows(rows: RelayResult[]): string[] {
       `| ${r.viewers}${r.failedJoins > 0 ? ` (${r.failedJoins} failed to join)` : ''} | ${f(r.cpuPercent)} % | ${f(r.cpuPercentPerViewer, 3)} % | ${f(r.packetsOutPerSecond, 0)} | ${f(r.packetsPerViewerPerSecond, 1)} | ${f(r.addedLatencyP50Ms, 3)} / ${f(r.addedLatencyP99Ms, 3)} | ${f(r.pictureLatencyP50Ms, 2)} / ${f(r.pictureLatencyP99Ms, 2)} | ${r.upstreamCameraSessions} | ${r.decoderProcesses} |`,
   );
 }
+
+function floorRows(rows: FloorResult[], label = ''): string[] {
+  return rows.map(
+    (r) =>
+      `| ${r.viewers}${label} | ${f(r.cpuPercent)} % | ${f(r.packetsPerViewerPerSecond, 1)} | ${f(r.pictureLatencyP50Ms, 2)} / ${f(r.pictureLatencyP99Ms, 2)} | ${f(r.packetLatencyP99Ms, 2)} |`,
+  );
+}
+
+/** What the floor says of the relay's p99 target at its largest viewer count. */
+function floorVerdict(r: RelayResults): string {
+  const floor = r.floor.at(-1);
+  const relay = r.relay.find((x) => x.viewers === floor?.viewers);
+  if (!floor || !relay || floor.packetLatencyP99Ms === null) return '';
+  const below = floor.packetLatencyP99Ms >= 5 || (floor.pictureLatencyP99Ms ?? 0) >= 5;
+  return below
+    ? `At ${floor.viewers} viewers the floor's own p99 is ${f(floor.pictureLatencyP99Ms, 2)} ms per picture and ${f(floor.packetLatencyP99Ms, 2)} ms per packet: a p99 under 5 ms there is below what encryption and sends alone take on one core of this machine, before any WebRTC work. The relay's ${f(relay.pictureLatencyP99Ms, 2)} ms per picture is ${f((relay.pictureLatencyP99Ms ?? 0) / (floor.pictureLatencyP99Ms ?? 1), 1)} times the floor.`
+    : `At ${floor.viewers} viewers the floor's p99 is ${f(floor.pictureLatencyP99Ms, 2)} ms per picture and ${f(floor.packetLatencyP99Ms, 2)} ms per packet, under 5 ms: the rest of the relay's ${f(relay.pictureLatencyP99Ms, 2)} ms is werift's and the relay's own work.`;
+}
+
+const FLOOR_HEADER = [
+  '| Viewers | Sender CPU | Packets/viewer/s | Picture latency p50 / p99 (ms) | Packet latency p99 (ms) |',
+  '|---|---|---|---|---|',
+];
 
 const RELAY_HEADER = [
   '| Viewers | Cockpit CPU | CPU per viewer | Packets forwarded/s | Packets/viewer/s | Added latency p50 / p99 (ms) | Picture latency p50 / p99 (ms) | Upstream sessions | Decoder processes |',
@@ -55,9 +81,24 @@ export function renderRelayReport(r: RelayResults): string {
     ...RELAY_HEADER,
     ...relayRows(r.relay),
     '',
+    '### The send floor (bench/send-floor.ts)',
+    '',
+    "The same traffic (15 pictures a second, a keyframe of 12 packets every 2 s) sent by a Node",
+    'process that does only what no relay can leave out: AES-128-GCM encryption for each viewer',
+    "(SRTP's AEAD profile, which werift and Chromium agree on) and a UDP send on each viewer's own",
+    'connected socket, in one synchronous loop, with no WebRTC library, queue or promise. It is',
+    'placed on the cores as the cockpit is. A picture\'s packets are all there at once, so each',
+    "packet's latency includes the wait behind the ones before it, as the relay's picture latency does.",
+    '',
+    ...FLOOR_HEADER,
+    ...floorRows(r.floor),
+    ...floorRows(r.oneCore.floor, ', one core'),
+    '',
+    floorVerdict(r),
+    '',
     '### Glass to glass (Chromium, frame counter drawn by the simulator)',
     '',
-    `Over ${r.glass.seconds} s each; the page reads the counter strip from every displayed frame.`,
+    `Over ${r.glass.seconds} s, in two pages at the same time, one per path; the page reads the counter strip from every displayed frame, after 3 s not counted. Both take the picture only: with the simulator's sound taken as well, Chromium held every picture back to play it in sync with the sound (the relay forwards no sound).`,
     '',
     '| Path | Frames read | p50 (ms) | p99 (ms) |',
     '|---|---|---|---|',
@@ -78,6 +119,8 @@ export function renderRelayReport(r: RelayResults): string {
     '',
     ...RELAY_HEADER,
     ...relayRows(r.oneCore.relay),
+    '',
+    'Its send floor is in the floor table above.',
     '',
     '### Relay targets',
     '',

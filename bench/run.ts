@@ -18,6 +18,7 @@ import { RELAY_HEADING, renderRelayReport, type RelayResults } from './relay-rep
 import { measureRelay } from './relay-viewers.ts';
 import { RECORDER_HEADING, renderRecorderSection, renderReport, type Results } from './report.ts';
 import { writeResults, writeSection } from './results-file.ts';
+import { measureSendFloor } from './send-floor.ts';
 import { measureSlowClients } from './slow-clients.ts';
 import { measureStateFanout } from './state-fanout.ts';
 import { measureThroughput } from './throughput.ts';
@@ -68,21 +69,26 @@ async function recorderPhase(): Promise<Results['recorder']> {
   return measureRecorder(phaseSeconds, quick ? 50 : 300);
 }
 
-/** WebRTC relay fan-out, glass to glass, then idle on the same cockpit. */
+/** WebRTC relay fan-out, its send floor, glass to glass, then idle on the same cockpit. */
 async function relayPhases(stack: Stack, startedAt: number): Promise<Omit<RelayResults, 'oneCore'>> {
   const relay = [];
   for (const viewers of [1, 10, 50]) {
     say(`bench: WebRTC relay, ${viewers} viewers, ${relaySeconds} s`);
     relay.push(await measureRelay(stack, viewers, relaySeconds));
   }
+  const floor = [];
+  for (const viewers of [1, 10, 50]) {
+    say(`bench: send floor, ${viewers} viewers, ${relaySeconds} s`);
+    floor.push(await measureSendFloor(viewers, relaySeconds));
+  }
   say('bench: glass to glass (Chromium)');
   const glass = await measureGlassToGlass(stack, quick ? 4 : 15);
   say(`bench: idle, ${idleSeconds} s after the camera's idle stop`);
   const idle = await measureIdle(stack, idleSeconds, startedAt);
-  return { relay, glass, idle };
+  return { relay, floor, glass, idle };
 }
 
-/** The same cockpit pinned to one core: state fan-out and 10 WebRTC viewers. */
+/** The same cockpit pinned to one core: state fan-out and 10 WebRTC viewers (and their send floor). */
 async function oneCorePhases(): Promise<RelayResults['oneCore']> {
   const stack = await startStack(NO_CAMERA_RECORDING, ['taskset', '-c', '0']);
   try {
@@ -93,7 +99,9 @@ async function oneCorePhases(): Promise<RelayResults['oneCore']> {
     }
     say('bench: one core, WebRTC relay, 10 viewers');
     const relay = [await measureRelay(stack, 10, relaySeconds, true)];
-    return { state, relay };
+    say('bench: one core, send floor, 10 viewers');
+    const floor = [await measureSendFloor(10, relaySeconds, true)];
+    return { state, relay, floor };
   } finally {
     await stack.stop();
   }

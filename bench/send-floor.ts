@@ -1,0 +1,72 @@
+/**
+ * The send floor: what the relay's fan-out costs in Node with everything but the per-viewer
+ * encryption and socket send taken away (bench/send-floor-sender.ts), placed on the cores as the
+ * relay's phase places the cockpit. Its picture latency beside the relay's says how much of the
+ * relay's is werift and the relay's own work, and how much any Node relay on this core would
+ * spend anyway.
+ */
+import { fork } from 'node:child_process';
+import dgram from 'node:dgram';
+import { join } from 'node:path';
+import { quantileOf } from '../server/camera/relay/latency-histogram.ts';
+import { ROOT } from './processes.ts';
+import { withCores } from './proc-stats.ts';
+import type { FloorReport, FloorStart } from './send-floor-sender.ts';
+
+export interface FloorResult {
+  viewers: number;
+  seconds: number;
+  cpuPercent: number;
+  packetsPerViewerPerSecond: number;
+  pictureLatencyP50Ms: number | null;
+  pictureLatencyP99Ms: number | null;
+  packetLatencyP99Ms: number | null;
+}
+
+/** `oneCore` keeps the sender's every thread on core 0, as the relay's one-core run does. */
+export async function measureSendFloor(viewers: number, seconds: number, oneCore = false): Promise<FloorResult> {
+  const receivers = await Promise.all(
+    Array.from({ length: viewers }, async () => {
+      const socket = dgram.createSocket('udp4');
+      await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+      const counted = { socket, packets: 0 };
+      socket.on('message', () => (counted.packets += 1));
+      return counted;
+    }),
+  );
+  // Plain node with tsx's loader in-process: the pid placed is the one whose thread runs the loop.
+  const sender = fork(join(ROOT, 'bench', 'send-floor-sender.ts'), { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      sender.once('message', () => resolve());
+      sender.once('exit', (code) => reject(new Error(`the send floor's sender exited with ${code}`)));
+    });
+    const pid = sender.pid as number;
+    return await withCores(
+      [
+        [pid, '0', oneCore ? '0' : '1'],
+        [process.pid, '1'],
+      ],
+      async () => {
+        const report = await new Promise<FloorReport>((resolve) => {
+          sender.once('message', (m) => resolve(m as FloorReport));
+          const start: FloorStart = { ports: receivers.map((r) => r.socket.address().port), seconds };
+          sender.send(start);
+        });
+        const received = receivers.reduce((sum, r) => sum + r.packets, 0);
+        return {
+          viewers,
+          seconds: report.seconds,
+          cpuPercent: report.cpuPercent,
+          packetsPerViewerPerSecond: received / viewers / report.seconds,
+          pictureLatencyP50Ms: quantileOf(report.pictureCounts, 0.5),
+          pictureLatencyP99Ms: quantileOf(report.pictureCounts, 0.99),
+          packetLatencyP99Ms: quantileOf(report.packetCounts, 0.99),
+        };
+      },
+    );
+  } finally {
+    sender.kill();
+    for (const r of receivers) r.socket.close();
+  }
+}
