@@ -79,7 +79,7 @@ async function relayPhases(stack: Stack, startedAt: number): Promise<Omit<RelayR
   const floor = [];
   for (const viewers of [1, 10, 50]) {
     say(`bench: send floor, ${viewers} viewers, ${relaySeconds} s`);
-    floor.push(await measureSendFloor(viewers, relaySeconds));
+    floor.push(await measureSendFloor(viewers, relaySeconds, { elsewhere: [stack.cockpit.pid, stack.sim.pid] }));
   }
   say('bench: glass to glass (Chromium)');
   const glass = await measureGlassToGlass(stack, quick ? 4 : 15);
@@ -100,7 +100,7 @@ async function oneCorePhases(): Promise<RelayResults['oneCore']> {
     say('bench: one core, WebRTC relay, 10 viewers');
     const relay = [await measureRelay(stack, 10, relaySeconds, true)];
     say('bench: one core, send floor, 10 viewers');
-    const floor = [await measureSendFloor(10, relaySeconds, true)];
+    const floor = [await measureSendFloor(10, relaySeconds, { oneCore: true, elsewhere: [stack.cockpit.pid, stack.sim.pid] })];
     return { state, relay, floor };
   } finally {
     await stack.stop();

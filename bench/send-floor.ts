@@ -10,7 +10,7 @@ import dgram from 'node:dgram';
 import { join } from 'node:path';
 import { quantileOf } from '../server/camera/relay/latency-histogram.ts';
 import { ROOT } from './processes.ts';
-import { withCores } from './proc-stats.ts';
+import { withCores, type Placement } from './proc-stats.ts';
 import type { FloorReport, FloorStart } from './send-floor-sender.ts';
 
 export interface FloorResult {
@@ -23,8 +23,16 @@ export interface FloorResult {
   packetLatencyP99Ms: number | null;
 }
 
-/** `oneCore` keeps the sender's every thread on core 0, as the relay's one-core run does. */
-export async function measureSendFloor(viewers: number, seconds: number, oneCore = false): Promise<FloorResult> {
+/**
+ * `oneCore` keeps the sender's every thread on core 0, as the relay's one-core run does.
+ * `elsewhere`: processes moved to core 1 meanwhile (the bench's cockpit and simulator, which the
+ * relay's phase keeps off core 0 too; left free, one of them took the sender's core for 6 ms).
+ */
+export async function measureSendFloor(
+  viewers: number,
+  seconds: number,
+  { oneCore = false, elsewhere = [] }: { oneCore?: boolean; elsewhere?: readonly number[] } = {},
+): Promise<FloorResult> {
   const receivers = await Promise.all(
     Array.from({ length: viewers }, async () => {
       const socket = dgram.createSocket('udp4');
@@ -46,6 +54,7 @@ export async function measureSendFloor(viewers: number, seconds: number, oneCore
       [
         [pid, '0', oneCore ? '0' : '1'],
         [process.pid, '1'],
+        ...elsewhere.map((other): Placement => [other, '1']),
       ],
       async () => {
         const report = await new Promise<FloorReport>((resolve) => {
