@@ -82,7 +82,7 @@ async function relayPhases(stack: Stack, startedAt: number): Promise<Omit<RelayR
     floor.push(await measureSendFloor(viewers, relaySeconds, { elsewhere: [stack.cockpit.pid, stack.sim.pid] }));
   }
   say('bench: glass to glass (Chromium)');
-  const glass = await measureGlassToGlass(stack, quick ? 4 : 15);
+  const glass = await measureGlassToGlass(stack, quick ? 4 : 15, quick ? 1 : 5);
   say(`bench: idle, ${idleSeconds} s after the camera's idle stop`);
   const idle = await measureIdle(stack, idleSeconds, startedAt);
   return { relay, floor, glass, idle };
