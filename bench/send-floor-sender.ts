@@ -23,7 +23,6 @@ export interface FloorReport {
   pictureCounts: LatencyCounts;
   /** The same for every packet (all of a picture's packets arrive together here). */
   packetCounts: LatencyCounts;
-  packetsSent: number;
   seconds: number;
   /** This process's CPU over the window, every thread, as a percentage of one core. */
   cpuPercent: number;
@@ -75,7 +74,6 @@ async function run({ ports, seconds }: FloorStart): Promise<FloorReport> {
   const packets = createLatencyHistogram();
   const payloads = new Map([...KEYFRAME, ...DELTA].map((n) => [n, randomBytes(n)]));
   let picture = 0;
-  let sent = 0;
   const sendPicture = (): void => {
     const at = performance.now();
     const sizes = picture % GOP === 0 ? KEYFRAME : DELTA;
@@ -90,7 +88,6 @@ async function run({ ports, seconds }: FloorStart): Promise<FloorReport> {
         const ms = performance.now() - at;
         packets.add(ms);
         if (marker) pictures.add(ms);
-        sent += 1;
       });
     }
   };
@@ -105,7 +102,6 @@ async function run({ ports, seconds }: FloorStart): Promise<FloorReport> {
   return {
     pictureCounts: pictures.snapshot(),
     packetCounts: packets.snapshot(),
-    packetsSent: sent,
     seconds: elapsed,
     cpuPercent: (cpu.user + cpu.system) / 1e4 / elapsed,
   };

@@ -44,11 +44,18 @@ export async function measureSendFloor(
   );
   // Plain node with tsx's loader in-process: the pid placed is the one whose thread runs the loop.
   const sender = fork(join(ROOT, 'bench', 'send-floor-sender.ts'), { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      sender.once('message', () => resolve());
-      sender.once('exit', (code) => reject(new Error(`the send floor's sender exited with ${code}`)));
+  // The sender's next message, or its end as an error (a crash must fail the bench, not hang it).
+  const next = <T>(): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const exited = (code: number | null): void => reject(new Error(`the send floor's sender exited with ${code}`));
+      sender.once('exit', exited);
+      sender.once('message', (m) => {
+        sender.off('exit', exited);
+        resolve(m as T);
+      });
     });
+  try {
+    await next<'ready'>();
     const pid = sender.pid as number;
     return await withCores(
       [
@@ -57,11 +64,10 @@ export async function measureSendFloor(
         ...elsewhere.map((other): Placement => [other, '1']),
       ],
       async () => {
-        const report = await new Promise<FloorReport>((resolve) => {
-          sender.once('message', (m) => resolve(m as FloorReport));
-          const start: FloorStart = { ports: receivers.map((r) => r.socket.address().port), seconds };
-          sender.send(start);
-        });
+        const reported = next<FloorReport>();
+        const start: FloorStart = { ports: receivers.map((r) => r.socket.address().port), seconds };
+        sender.send(start);
+        const report = await reported;
         const received = receivers.reduce((sum, r) => sum + r.packets, 0);
         return {
           viewers,
