@@ -33,6 +33,8 @@ export interface GlassResult {
   /** Counted per page and round. */
   seconds: number;
   rounds: number;
+  /** Not counted at the start of each page's video. */
+  warmupSeconds: number;
   /** Every round's samples together. */
   direct: { frames: number; p50: number; p99: number };
   relay: { frames: number; p50: number; p99: number };
@@ -68,7 +70,7 @@ export async function measureGlassToGlass(stack: Stack, seconds: number, rounds:
       roundDifferences.push(percentile(r, 50) - percentile(d, 50));
     }
     const summary = (s: number[]) => ({ frames: s.length, p50: percentile(s, 50), p99: percentile(s, 99) });
-    return { seconds, rounds, direct: summary(direct), relay: summary(relay), roundDifferences, addedP50: median(roundDifferences) };
+    return { seconds, rounds, warmupSeconds: WARMUP_SECONDS, direct: summary(direct), relay: summary(relay), roundDifferences, addedP50: median(roundDifferences) };
   } finally {
     await browser.close();
   }

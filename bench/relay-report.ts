@@ -98,7 +98,7 @@ export function renderRelayReport(r: RelayResults): string {
     '',
     '### Glass to glass (Chromium, frame counter drawn by the simulator)',
     '',
-    `${r.glass.rounds} rounds of ${r.glass.seconds} s, each in two pages at the same time, one per path, with new sessions; the page reads the counter strip from every displayed frame, after 3 s not counted. Both take the picture only: with the simulator's sound taken as well, Chromium held every picture back to play it in sync with the sound (the relay forwards no sound). The simulator encodes each session on its own, and one session's pictures can come 15 to 40 ms later than the other's for a whole round, whichever path it feeds, so what the relay adds is the median of the rounds' differences (bench/glass-to-glass.ts).`,
+    `${r.glass.rounds} rounds of ${r.glass.seconds} s, each in two pages at the same time, one per path, with new sessions; the page reads the counter strip from every displayed frame, after ${r.glass.warmupSeconds} s not counted. Both take the picture only: with the simulator's sound taken as well, Chromium held every picture back to play it in sync with the sound (the relay forwards no sound). The simulator encodes each session on its own, and one session's pictures can come 15 to 40 ms later than the other's for a whole round, whichever path it feeds, so what the relay adds is the median of the rounds' differences (bench/glass-to-glass.ts).`,
     '',
     '| Path | Frames read | p50 (ms) | p99 (ms) |',
     '|---|---|---|---|',
