@@ -20,12 +20,6 @@ import { GLASS_TO_GLASS_SCRIPT } from './glass-page.ts';
 import { BENCH_TOKEN, type Stack } from './processes.ts';
 import { percentile } from './proc-stats.ts';
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
-
 /** Not counted after a page's first frame (glass-page.ts). */
 const WARMUP_SECONDS = 3;
 
@@ -70,7 +64,7 @@ export async function measureGlassToGlass(stack: Stack, seconds: number, rounds:
       roundDifferences.push(percentile(r, 50) - percentile(d, 50));
     }
     const summary = (s: number[]) => ({ frames: s.length, p50: percentile(s, 50), p99: percentile(s, 99) });
-    return { seconds, rounds, warmupSeconds: WARMUP_SECONDS, direct: summary(direct), relay: summary(relay), roundDifferences, addedP50: median(roundDifferences) };
+    return { seconds, rounds, warmupSeconds: WARMUP_SECONDS, direct: summary(direct), relay: summary(relay), roundDifferences, addedP50: percentile(roundDifferences, 50) };
   } finally {
     await browser.close();
   }

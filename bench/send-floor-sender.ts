@@ -93,9 +93,16 @@ async function run({ ports, seconds }: FloorStart): Promise<FloorReport> {
   };
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const timer = setInterval(sendPicture, 1000 / FPS);
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  clearInterval(timer);
+  // The window is a number of pictures, not a wait: it ends when the last one has been sent.
+  const total = Math.round(seconds * FPS);
+  await new Promise<void>((done) => {
+    const timer = setInterval(() => {
+      sendPicture();
+      if (picture < total) return;
+      clearInterval(timer);
+      done();
+    }, 1000 / FPS);
+  });
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   for (const viewer of viewers) viewer.socket.close();
