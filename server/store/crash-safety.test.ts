@@ -48,7 +48,11 @@ function runAndKill(start: number, killAfterMs: number, acks: Acks): Promise<num
         if (store && value && store !== 'session') last = Math.max(last, Number(value));
       }
     });
-    child.once('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(last + 1) : reject(new Error(`writer exited ${signal}`))));
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    child.once('exit', (code, signal) =>
+      signal === 'SIGKILL' ? resolve(last + 1) : reject(new Error(`writer exited (code ${code}, signal ${signal}):\n${stderr}`)),
+    );
   });
 }
 
