@@ -19,6 +19,7 @@ import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { AppError, badRequest, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createStatusPoll, type StatusPoll } from './app-status-poll.ts';
+import { createEmergencyAppStop } from './emergency-app-stop.ts';
 import { createJobTracker, type JobTracker } from './job-tracker.ts';
 
 export interface AppsDeps {
@@ -88,12 +89,17 @@ export function createAppsService(deps: AppsDeps): AppsService {
     deps.broadcast({ type: 'apps', ...overview() } satisfies AppsFrame);
   };
   const poll: StatusPoll = createStatusPoll({
-    read: () => apps.current(),
+    read: async () => {
+      const wire = await apps.current();
+      emergency.settleOwed(wire);
+      return wire;
+    },
     changed: announce,
     crashed: (name, error) => deps.log.warn('robot app crashed', { app: name, error }),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.pollMs ? { everyMs: deps.pollMs } : {}),
   });
+  const emergency = createEmergencyAppStop({ apps, poll, log: deps.log, waitMs: deps.stopWaitMs ?? 5000 });
   const readLists = async (): Promise<void> => {
     const [list, startup] = await Promise.all([apps.list('installed'), apps.startupApp()]);
     installed = list.map((a) => ({ name: a.name, description: a.description, updateAvailable: false }));
@@ -173,6 +179,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
     async start(name) {
       deps.latch.assertFree();
       await requireInstalled(name);
+      emergency.forgive();
       poll.markStart();
       await apps.start(name, deps.useNoEvict?.() ?? false);
       deps.log.info('robot app started', { app: name });
@@ -185,6 +192,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
     },
     async restart() {
       deps.latch.assertFree();
+      emergency.forgive();
       poll.markStart();
       await apps.restart();
       deps.log.info('robot app restarted', { app: poll.current()?.name ?? null });
@@ -196,7 +204,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
       announce();
       return overview();
     },
-    stopForEmergency: () => stopForEmergency(apps, poll, deps.stopWaitMs ?? 5000).finally(announce),
+    stopForEmergency: () => emergency.stop().finally(announce),
     startPolling() {
       poll.start();
       readLists().then(announce, (error: unknown) =>
@@ -208,36 +216,4 @@ export function createAppsService(deps: AppsDeps): AppsService {
       tracker.close();
     },
   };
-}
-
-async function stopForEmergency(apps: DaemonClient['apps'], poll: StatusPoll, waitMs: number): Promise<AppStopReport> {
-  let name: string | null = null;
-  try {
-    const before = await apps.current();
-    if (!before || before.state === 'done') {
-      await poll.refresh();
-      return { name: null, stopped: false };
-    }
-    name = before.info.name;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), waitMs)));
-    // "No app is currently running" means it ended meanwhile: the check below says so.
-    const stopped = apps.stop().then(
-      () => 'ok' as const,
-      (error: unknown) =>
-        error instanceof AppError && error.code === 'CONFLICT' ? ('ok' as const) : Promise.reject(error),
-    );
-    const outcome = await Promise.race([stopped, late]).finally(() => clearTimeout(timer));
-    if (outcome === 'late')
-      return { name, stopped: false, error: `the daemon has not confirmed the app stop within ${waitMs / 1000} s` };
-    const after = await poll.refresh();
-    const problem = poll.problem();
-    if (problem) return { name, stopped: false, error: `the app stop could not be checked: ${problem}` };
-    const gone = after === null || after.state === 'done';
-    return gone
-      ? { name, stopped: true }
-      : { name, stopped: false, error: `the app is still ${after.state} after the stop` };
-  } catch (error) {
-    return { name, stopped: false, error: messageOf(error) };
-  }
 }

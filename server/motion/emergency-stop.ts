@@ -88,12 +88,14 @@ export async function emergencyStop(
   const stopped = [
     `${moves.stopped.length} move(s) cancelled`,
     ...(reelAborted ? ['reel aborted'] : []),
-    'speech silenced',
+    speech.error ? 'speech NOT confirmed silenced' : 'speech silenced',
     ...(deps.joystickActive ? ['joystick ended'] : []),
     ...(activePersonas > 0 ? [`${activePersonas} persona(s) paused`] : []),
     ...(turns > 0 ? [`${turns} agent turn(s) cancelled`] : []),
     app.name === null
-      ? 'no app running'
+      ? app.error
+        ? 'app status unknown'
+        : 'no app running'
       : app.stopped
         ? `app ${app.name} stopped`
         : `app ${app.name} NOT confirmed stopped`,

@@ -390,6 +390,8 @@ describe('control routes: the latched stop', () => {
     expect(stop.json).toMatchObject({ latched: true, daemon: { ok: false } });
     expect(control.latch.engaged()).toBe(true);
     expect(lastEvent('stop')?.text).toMatch(/^stop latched, but the daemon part failed/);
+    // The daemon refused stop_sound too: the receipt does not claim the speaker went quiet.
+    expect(stop.json.stopped).toContain('speech NOT confirmed silenced');
     await fetch(`${sim.url}/sim/backend`, {
       method: 'POST',
       body: JSON.stringify({ action: 'start' }),

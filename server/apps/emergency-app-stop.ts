@@ -1,0 +1,127 @@
+/**
+ * The STOP's app part: stop whatever app runs on the robot, then check it is gone. Never throws;
+ * the report says what happened.
+ *
+ * - An app that crashed (`error`) or ended (`done`) has no process left, so it is not stopped:
+ *   the daemon's stop would only run its after-stop routine, which drives the head back to rest
+ *   (reachy_mini apps/manager.py `stop_current_app`, docs/daemon.md, "Apps"), a motion the STOP
+ *   itself would then have caused.
+ * - A daemon that does not answer the status read still gets the stop, for the app the shared
+ *   poll last saw running. When the stop cannot be confirmed, that app is owed a stop: the next
+ *   poll that sees it running again stops it (`settleOwed`), so a daemon that was hung or down
+ *   during the STOP does not leave the app running once it answers.
+ */
+import type { AppRunState, AppStopReport } from '../contract/apps.ts';
+import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { WireAppStatus } from '../daemon/apps-client.ts';
+import { AppError, messageOf } from '../errors.ts';
+import type { Log } from '../log.ts';
+import type { StatusPoll } from './app-status-poll.ts';
+
+/** States with an app process the daemon can stop. */
+const HAS_PROCESS: ReadonlySet<AppRunState> = new Set(['starting', 'running', 'stopping']);
+
+export interface EmergencyAppStop {
+  stop(): Promise<AppStopReport>;
+  /** Each status the poll reads: stops an owed app seen running, forgets it once it is gone. */
+  settleOwed(wire: WireAppStatus | null): void;
+  /** The cockpit (re)started an app on purpose: nothing is owed any more. */
+  forgive(): void;
+  owed(): string | null;
+}
+
+export function createEmergencyAppStop(deps: {
+  apps: Pick<DaemonClient['apps'], 'current' | 'stop'>;
+  poll: Pick<StatusPoll, 'current' | 'refresh' | 'problem'>;
+  log: Log;
+  /** How long the STOP waits for the daemon to confirm the app is gone. */
+  waitMs: number;
+}): EmergencyAppStop {
+  const { apps, poll, log } = deps;
+  let owed: string | null = null;
+  let retrying = false;
+
+  /** The app to stop: the daemon's answer, or the poll's last sighting when it gives none. */
+  const target = async (): Promise<{ name: string | null; unread?: string }> => {
+    try {
+      const now = await apps.current();
+      return { name: now && HAS_PROCESS.has(now.state) ? now.info.name : null };
+    } catch (error) {
+      const seen = poll.current();
+      return { name: seen && HAS_PROCESS.has(seen.state) ? seen.name : null, unread: messageOf(error) };
+    }
+  };
+
+  const stopAndCheck = async (name: string): Promise<AppStopReport> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), deps.waitMs)));
+    // "No app is currently running" means it ended meanwhile: the check below says so.
+    const stopped = apps.stop().then(
+      () => 'ok' as const,
+      (error: unknown) =>
+        error instanceof AppError && error.code === 'CONFLICT' ? ('ok' as const) : Promise.reject(error),
+    );
+    const outcome = await Promise.race([stopped, late]).finally(() => clearTimeout(timer));
+    if (outcome === 'late') {
+      return {
+        name,
+        stopped: false,
+        error: `the daemon has not confirmed the app stop within ${deps.waitMs / 1000} s`,
+      };
+    }
+    const after = await poll.refresh();
+    const problem = poll.problem();
+    if (problem) return { name, stopped: false, error: `the app stop could not be checked: ${problem}` };
+    const gone = after === null || !HAS_PROCESS.has(after.state);
+    return gone
+      ? { name, stopped: true }
+      : { name, stopped: false, error: `the app is still ${after.state} after the stop` };
+  };
+
+  return {
+    async stop() {
+      const { name, unread } = await target();
+      if (name === null) {
+        if (unread) return { name: null, stopped: false, error: `the running app could not be read: ${unread}` };
+        await poll.refresh();
+        return { name: null, stopped: false };
+      }
+      const report = await stopAndCheck(name).catch((error: unknown) => ({
+        name,
+        stopped: false,
+        error: messageOf(error),
+      }));
+      owed = report.stopped ? null : name;
+      if (owed)
+        log.warn('robot app not confirmed stopped; it is stopped when the daemon next shows it running', { app: name });
+      return report;
+    },
+    settleOwed(wire) {
+      if (owed === null || retrying) return;
+      if (!wire || wire.info.name !== owed || !HAS_PROCESS.has(wire.state)) {
+        owed = null;
+        return;
+      }
+      // Already on its way out: the daemon refuses a second stop, and the next read sees it gone.
+      if (wire.state === 'stopping') return;
+      const name = owed;
+      retrying = true;
+      apps
+        .stop()
+        .then(
+          () => {
+            if (owed === name) owed = null;
+            log.info('robot app stopped: the STOP asked for it while the daemon did not answer', { app: name });
+            void poll.refresh();
+          },
+          (error: unknown) =>
+            log.warn('robot app owed a stop could not be stopped yet', { app: name, error: messageOf(error) }),
+        )
+        .finally(() => (retrying = false));
+    },
+    forgive() {
+      owed = null;
+    },
+    owed: () => owed,
+  };
+}
