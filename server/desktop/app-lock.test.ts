@@ -32,6 +32,7 @@ describe('robot app lock', () => {
       ['/api/control/antennas', { right: 10, left: -10 }],
       ['/api/control/home', {}],
       ['/api/control/wake', {}],
+      ['/api/control/reel', { action: 'start' }],
     ] as const) {
       const res = await control(path, body);
       expect(res.status, path).toBe(409);

@@ -81,6 +81,8 @@ export function createArbiter(deps: ArbiterDeps): Arbiter {
 class MotionArbiter implements Arbiter {
   private owned: { uuid: string; label: string } | undefined;
   private chain: Promise<unknown> = Promise.resolve();
+  /** Moves asked for and not yet started or refused (the stop waits for them, stopAll). */
+  private readonly begins = new Set<Promise<RunningMove>>();
   /** Hold name → the move (uuid) or stream that took it; only that owner releases it. */
   private readonly holdOwner = new Map<string, string>();
   private session: { name: string; onLost: (by: string) => void } | undefined;
@@ -93,7 +95,11 @@ class MotionArbiter implements Arbiter {
   }
 
   run(request: MoveRequest): Promise<RunningMove> {
-    return this.serial(() => this.begin(request));
+    const begun = this.serial(() => this.begin(request));
+    this.begins.add(begun);
+    const forget = (): void => void this.begins.delete(begun);
+    begun.then(forget, forget);
+    return begun;
   }
 
   cancelCurrent(): Promise<void> {
@@ -104,13 +110,22 @@ class MotionArbiter implements Arbiter {
     });
   }
 
-  /** Deliberately NOT serialised behind a move being started: a stop never waits its turn. */
+  /**
+   * Deliberately NOT serialised behind a move being started: a stop never waits its turn. It
+   * does wait for the moves being started to settle, alongside its own passes: a start already
+   * sent lands after the passes have listed what runs, and `begin` stops such a move itself once
+   * it sees the latch. So when the stop answers, no move it raced is still playing.
+   */
   async stopAll(): Promise<StopAllReport> {
     this.deps.stream.stop();
     const owned = this.owned?.uuid;
     this.owned = undefined;
     for (const owner of new Set(this.holdOwner.values())) this.release(owner);
-    return stopAllMoves(this.deps.daemon, () => [...this.deps.events.running(), ...(owned ? [owned] : [])]);
+    const [report] = await Promise.all([
+      stopAllMoves(this.deps.daemon, () => [...this.deps.events.running(), ...(owned ? [owned] : [])]),
+      Promise.allSettled([...this.begins]),
+    ]);
+    return report;
   }
 
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult {

@@ -85,7 +85,8 @@ export interface Control {
   motors(mode: MotorMode, credential: CredentialKind): Promise<{ mode: MotorMode }>;
   volume(level: number, credential: CredentialKind): { level: number; pending: boolean };
   demo(on: boolean, credential: CredentialKind): Promise<{ on: boolean; personas: Record<string, AutonomyStatus> }>;
-  reel(action: ReelAction, credential: CredentialKind): ReelStatus;
+  /** Starting reads the app lock first, as every manual motion does; aborting never waits. */
+  reel(action: ReelAction, credential: CredentialKind): Promise<ReelStatus>;
   say(text: string, credential: CredentialKind): Promise<SayResult>;
   /** `credentialId`: the passkey that pressed it, when a passkey session did. */
   stop(credential: CredentialKind, credentialId?: string): Promise<StopResult>;
@@ -131,10 +132,15 @@ function buildParts(deps: ControlDeps): Parts {
   const latch = deps.latch ?? createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
   const autonomy = createAutonomyRegistry(log.child('autonomy'));
+  const appLock = createAppLockGuard({
+    daemon,
+    capabilities: deps.robot.capabilities ?? (() => UNKNOWN_CAPABILITIES),
+  });
   const reel = createReel({
     arbiter,
     moves: deps.robot.moves,
     latch,
+    appLock,
     services,
     emit: deps.emit,
     log: log.child('reel'),
@@ -156,10 +162,6 @@ function buildParts(deps: ControlDeps): Parts {
       if (error)
         deps.emit(receipt('volume', `volume ${level} not applied: ${error}`, 'system', { level, applied: false }));
     },
-  });
-  const appLock = createAppLockGuard({
-    daemon,
-    capabilities: deps.robot.capabilities ?? (() => UNKNOWN_CAPABILITIES),
   });
   return { events, stream, latch, arbiter, autonomy, reel, speaker, volume, appLock };
 }
@@ -224,7 +226,8 @@ export function createControl(deps: ControlDeps): Control {
       );
       return { on, personas: p.autonomy.status() };
     },
-    reel: (action, c) => (action === 'start' ? p.reel.start(c) : p.reel.abort('aborted by the operator', c)),
+    reel: async (action, c) =>
+      action === 'start' ? motion(async () => p.reel.start(c)) : p.reel.abort('aborted by the operator', c),
     say: (text, c) => motion(() => say(p.speaker, emit, text, c)),
     stop: (c, credentialId) =>
       emergencyStop(

@@ -38,6 +38,46 @@ describe('latched stop', () => {
     });
   });
 
+  it('a move whose start is on its way when the stop comes is stopped before the stop answers', async () => {
+    rig.control.resume('token');
+    // The start is let through only when the stop's other parts are done (the speaker's last
+    // call), so a stop that did not wait for it would already have answered.
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let starting = false;
+    const order: string[] = [];
+    const { setWobbling, stopMove } = rig.daemon;
+    rig.daemon.setWobbling = async (on) => {
+      await setWobbling.call(rig.daemon, on);
+      if (starting) release();
+    };
+    rig.daemon.stopMove = async (uuid) => {
+      await stopMove.call(rig.daemon, uuid);
+      order.push('move stopped');
+    };
+    try {
+      const move = rig.control.arbiter.run({
+        label: 'a late start',
+        maxSeconds: 5,
+        start: async (d) => {
+          starting = true;
+          await gate;
+          return d.goto({ head_pose: { yaw: 0.2 }, duration: 4 });
+        },
+      });
+      const rejected = expect(move).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+      await until(() => starting);
+      const result = await rig.control.stop('token');
+      order.push('stop answered');
+      expect(result.latched).toBe(true);
+      expect(order).toEqual(['move stopped', 'stop answered']);
+      expect(await rig.running()).toEqual([]);
+      await rejected;
+    } finally {
+      Object.assign(rig.daemon, { setWobbling, stopMove });
+    }
+  });
+
   it('with the daemon gone: moves fail fast with 503, the stop still latches and says so', async () => {
     rig.control.resume('token');
     await rig.sim.close();

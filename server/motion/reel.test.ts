@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { lookStep, recordedStep, SHOWCASE_REEL } from './reel-script.ts';
+import { lookStep, recordedStep, SHOWCASE_REEL, type ReelStep } from './reel-script.ts';
 import { startRig, until, type Rig } from './testing/rig.ts';
 
 let rig: Rig;
@@ -45,7 +45,7 @@ describe('showcase reel', () => {
       return set(key, value);
     };
     let maxRunning = 0;
-    rig.control.reel('start', 'passkey');
+    await rig.control.reel('start', 'passkey');
     await until(async () => {
       maxRunning = Math.max(maxRunning, (await rig.running()).length);
       return !rig.control.reelRunner.status().running;
@@ -71,13 +71,13 @@ describe('showcase reel', () => {
   });
 
   it('refuses a second start and aborts on request, cancelling the step that runs', async () => {
-    const started = rig.control.reel('start', 'token');
+    const started = await rig.control.reel('start', 'token');
     expect(started).toMatchObject({ running: true, steps: 3, outcome: null });
     expect(typeof started.startedAt).toBe('string');
-    expect(() => rig.control.reel('start', 'token')).toThrow(expect.objectContaining({ code: 'CONFLICT' }));
+    await expect(rig.control.reel('start', 'token')).rejects.toMatchObject({ code: 'CONFLICT' });
     await until(() => rig.control.reelRunner.status().step === 'yes1');
     await until(async () => (await rig.running()).length === 1);
-    rig.control.reel('abort', 'token');
+    await rig.control.reel('abort', 'token');
     await rig.control.reelRunner.settled();
     expect(rig.control.reelRunner.status()).toMatchObject({
       running: false,
@@ -88,7 +88,7 @@ describe('showcase reel', () => {
   });
 
   it('ends when a person takes the head over, leaving their move alone', async () => {
-    rig.control.reel('start', 'token');
+    await rig.control.reel('start', 'token');
     await until(() => rig.control.arbiter.current()?.label.startsWith('reel ') === true);
     const mine = await rig.control.look({ yaw: 10, duration: 2 }, 'passkey');
     await rig.control.reelRunner.settled();
@@ -99,7 +99,7 @@ describe('showcase reel', () => {
   it('fails cleanly when a step cannot run', async () => {
     const broken = await startRig({ reel: { script: [recordedStep('not-a-move')], pauseMs: 10 } });
     try {
-      broken.control.reel('start', 'token');
+      await broken.control.reel('start', 'token');
       await broken.control.reelRunner.settled();
       expect(broken.control.reelRunner.status()).toMatchObject({
         outcome: 'failed',
@@ -111,14 +111,44 @@ describe('showcase reel', () => {
     }
   });
 
+  it('ends when an app takes the robot mid-reel, and does not start while one holds it', async () => {
+    // The middle step hands the robot to an app (the simulator's lock), then asks for its move.
+    let simCall: Rig['simCall'] = async () => undefined;
+    const takeOver: ReelStep = {
+      label: 'an app takes the robot',
+      run: async (reel) => {
+        await simCall('/sim/app-lock', { state: 'local_app', holder: 'hello_world' });
+        await SHORT[0]?.run(reel);
+      },
+    };
+    const locked = await startRig({
+      reel: { script: [SHORT[0] as ReelStep, takeOver, SHORT[2] as ReelStep], pauseMs: 10 },
+    });
+    simCall = locked.simCall;
+    try {
+      await locked.control.reel('start', 'token');
+      await locked.control.reelRunner.settled();
+      expect(locked.control.reelRunner.status()).toMatchObject({
+        outcome: 'failed',
+        step: 'an app takes the robot',
+        reason: expect.stringMatching(/in use by the app "hello_world"/),
+      });
+      expect(await locked.running()).toEqual([]);
+      await expect(locked.control.reel('start', 'token')).rejects.toMatchObject({ code: 'ROBOT_APP_LOCKED' });
+      expect(locked.control.reelRunner.status().running).toBe(false);
+    } finally {
+      await locked.close();
+    }
+  });
+
   it('the latched stop aborts it and refuses a new start', async () => {
-    rig.control.reel('start', 'token');
+    await rig.control.reel('start', 'token');
     await until(async () => (await rig.running()).length === 1);
     const stop = await rig.control.stop('token');
     expect(stop).toMatchObject({ reelAborted: true, daemon: { ok: true } });
     expect(await rig.running()).toEqual([]);
     await rig.control.reelRunner.settled();
     expect(rig.control.reelRunner.status()).toMatchObject({ outcome: 'aborted', reason: 'stop' });
-    expect(() => rig.control.reel('start', 'token')).toThrow(expect.objectContaining({ code: 'STOP_LATCHED' }));
+    await expect(rig.control.reel('start', 'token')).rejects.toMatchObject({ code: 'STOP_LATCHED' });
   });
 });

@@ -9,6 +9,7 @@ import type { ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { AppError, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
+import type { AppLockGuard } from './app-lock.ts';
 import type { Arbiter } from './arbiter.ts';
 import type { MoveLibraryCache } from './move-library.ts';
 import { receipt, type Emit } from './receipts.ts';
@@ -27,6 +28,8 @@ export interface ReelDeps {
   arbiter: Arbiter;
   moves: Pick<MoveLibraryCache, 'find'>;
   latch: StopLatch;
+  /** Read before each step's move: an app or remote session that takes the robot mid-reel ends it (app-lock.ts). */
+  appLock?: Pick<AppLockGuard, 'assertFree'>;
   services: Map<string, ServiceState>;
   emit: Emit;
   log: Log;
@@ -125,6 +128,8 @@ class ReelRunner implements Reel {
   }
 
   private async move(request: Parameters<ReelContext['move']>[0], signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return;
+    await this.deps.appLock?.assertFree();
     if (signal.aborted) return;
     const move = await this.deps.arbiter.run({ ...request, owner: OWNER });
     if (signal.aborted) {
