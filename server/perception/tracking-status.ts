@@ -47,6 +47,9 @@ export function trackingEngine(simulated: boolean, version: string | null = null
 }
 
 export function serviceOf(s: TrackingStatus): ServiceState {
+  // The daemon's tracker is not on and the last switch failed (no camera, daemon down): not
+  // running, and not `off` either, which is what the operator chose.
+  if (s.error && s.weight === null) return { state: 'stopped', detail: s.error };
   if (!s.enabled) return { state: 'off', detail: 'face tracking off' };
   if (s.paused) return { state: 'paused', detail: `paused by ${s.holds.map((h) => h.name).join(', ')}` };
   return { state: 'running', detail: s.detected ? 'face locked' : 'looking for a face' };

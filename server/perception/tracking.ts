@@ -7,6 +7,7 @@
  */
 import { systemClock, type Clock } from '../clock.ts';
 import type { ServiceState } from '../contract/state.ts';
+import { createBackoff } from '../daemon/backoff.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { FaceTarget } from '../daemon/wire.ts';
 import type { Log } from '../log.ts';
@@ -47,6 +48,12 @@ export interface TrackingDeps {
 export const SPEAKING = 'speaking';
 const NO_FACE: FaceTarget = Object.freeze({ detected: false, x: null, y: null, roll: null, ts: null });
 const MIN_POLL_MS = 500;
+/**
+ * How soon a daemon whose tracker answered `unavailable` (no camera, or media released) is asked
+ * again, doubling up to the cap: each ask is a warning in its log (docs/daemon.md, "The
+ * cockpit's side"). Its restart is asked at once; nothing tells the cockpit when its media comes back.
+ */
+const UNAVAILABLE_RETRY_MS = { first: 30_000, max: 10 * 60_000 };
 
 export function createTracking(deps: TrackingDeps): TrackingController {
   return new Tracker(deps);
@@ -67,6 +74,12 @@ class Tracker implements TrackingController {
   private inFlight: Promise<void> | undefined;
   private cancelLoop: (() => void) | undefined;
   private stopped = true;
+  /** Set while asking a daemon that answered `unavailable` whether its tracker can run now. */
+  private probing = false;
+  /** When to ask an unavailable daemon again; null when it is not unavailable, or not asked to be. */
+  private probeAt: number | null = null;
+  // No jitter: one cockpit asks its own daemon, there is no crowd to spread.
+  private readonly probeWait = createBackoff(UNAVAILABLE_RETRY_MS.first, UNAVAILABLE_RETRY_MS.max, () => 0.5);
 
   constructor(private readonly deps: TrackingDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -74,7 +87,7 @@ class Tracker implements TrackingController {
     this.holds = createHoldTable(this.clock);
     this.weight = createWeightSync({
       daemon: deps.daemon,
-      desired: () => (this.wanted ? (this.holds.any() ? 0 : 1) : 'off'),
+      desired: () => this.desired(),
       clock: this.clock,
       log: deps.log,
     });
@@ -102,7 +115,7 @@ class Tracker implements TrackingController {
     this.wanted = on;
     if (!on) this.current = NO_FACE;
     this.restart.reset();
-    await this.weight.sync();
+    await (on ? this.probe() : this.weight.sync());
     const failure = this.weight.failure();
     if (on && failure) {
       this.wanted = false;
@@ -119,6 +132,8 @@ class Tracker implements TrackingController {
       await this.weight.sync();
       return { name, on: false, active: false };
     }
+    // Only the HTTP edge comes here; the cockpit's own holds come through take(), never refused.
+    this.holds.admit(name);
     const ttl = clampTtl(ttlSeconds);
     const active = this.takeHold(name, ttl);
     await this.weight.sync();
@@ -146,12 +161,12 @@ class Tracker implements TrackingController {
     const holds = this.holds.live();
     const applied = this.weight.applied();
     return {
-      enabled: this.wanted,
+      enabled: this.enabled(),
       detected: this.current.detected,
       x: this.current.x,
       y: this.current.y,
       holds,
-      paused: this.wanted && holds.length > 0,
+      paused: this.enabled() && holds.length > 0,
       engine: typeof this.deps.engine === 'string' ? this.deps.engine : this.deps.engine(this.weight.available()),
       weight: typeof applied === 'number' ? applied : null,
       error: this.weight.error(),
@@ -159,7 +174,8 @@ class Tracker implements TrackingController {
     };
   }
 
-  enabled = (): boolean => this.wanted;
+  /** A standing wish the daemon answered `unavailable` is not enabled: the same answer as a refused POST. */
+  enabled = (): boolean => this.wanted && this.weight.available() !== false;
   /** False once the daemon answered an enable with `unavailable` (no camera); null before asking. */
   available = (): boolean | null => this.weight.available();
   face = (): FaceTarget => ({ ...this.current });
@@ -205,7 +221,8 @@ class Tracker implements TrackingController {
     // A readable face with a null ts: the daemon's tracker is off, nothing to switch off.
     if (face) this.weight.assume('off');
     if (!this.deps.autostart) return;
-    // Autostart is a standing wish: if the daemon is not up yet, the loop keeps retrying.
+    // Autostart is a standing wish: if the daemon is not up yet, the loop keeps retrying; if it
+    // answers `unavailable`, it is asked again after its restart or at a slow backoff.
     this.wanted = true;
     await this.weight.sync();
   }
@@ -223,8 +240,9 @@ class Tracker implements TrackingController {
   private async pollOnce(): Promise<void> {
     this.watchDaemon();
     this.catchUp();
+    this.askAgainIfUnavailable();
     const state = this.deps.daemonState();
-    if (!this.wanted || (state !== undefined && state !== 'running')) {
+    if (!this.enabled() || (state !== undefined && state !== 'running')) {
       this.current = NO_FACE;
       return this.changed();
     }
@@ -247,10 +265,50 @@ class Tracker implements TrackingController {
     this.changed();
   }
 
+  /**
+   * What the daemon's tracker should be. Off while the daemon says it is unavailable, unless it
+   * is being asked again: holds and the poll must not re-ask it every few seconds.
+   */
+  private desired(): 'off' | 0 | 1 {
+    if (!this.wanted || (this.weight.available() === false && !this.probing)) return 'off';
+    return this.holds.any() ? 0 : 1;
+  }
+
+  /** Pushes the wish even to a daemon that answered `unavailable` before, and shows its answer. */
+  private async probe(): Promise<void> {
+    this.probing = true;
+    try {
+      await this.weight.sync();
+    } finally {
+      this.probing = false;
+    }
+    this.changed();
+  }
+
   /** Holds expire and failed pushes are retried here, at the poll's pace. */
   private catchUp(): void {
-    if (this.weight.applied() === (this.wanted ? (this.holds.any() ? 0 : 1) : 'off')) return;
+    if (this.weight.applied() === this.desired()) return;
     if (this.clock.now() >= this.weight.retryAt()) void this.weight.sync();
+  }
+
+  /** A standing wish the daemon answered `unavailable` is asked again at a slow backoff. */
+  private askAgainIfUnavailable(): void {
+    if (!this.wanted || this.weight.available() !== false) {
+      this.probeAt = null;
+      this.probeWait.reset();
+      return;
+    }
+    const now = this.clock.now();
+    if (this.probeAt === null) {
+      this.probeAt = now + this.probeWait.next();
+      this.deps.log.info('tracking: the daemon face tracker is unavailable; asking again later', {
+        inMs: this.probeAt - now,
+      });
+      return;
+    }
+    if (now < this.probeAt || this.probing) return;
+    this.probeAt = now + this.probeWait.next();
+    void this.probe();
   }
 
   private watchDaemon(): void {
@@ -269,7 +327,8 @@ class Tracker implements TrackingController {
     this.reenables += 1;
     this.deps.log.info('tracking: daemon restarted; switching the tracker back on', { why });
     this.weight.assume(null);
-    void this.weight.sync();
+    // A restarted daemon may have a camera now: ask even if it answered `unavailable` before.
+    void this.probe();
   }
 
   private changed(): void {
