@@ -22,6 +22,8 @@ export function appLogsSocketHandler(
     watching.get(ws)?.stop();
     watching.delete(ws);
   };
+  // At most one close listener per socket, however often it asks (server/camera/relay/relay-socket.ts).
+  const closeWatched = new WeakSet<WebSocket>();
   return (client, message) => {
     const { ws } = client;
     let app: string;
@@ -45,7 +47,10 @@ export function appLogsSocketHandler(
         client.send({ type: 'app_log', app, source, line } satisfies AppLogFrame),
       );
       watching.set(ws, { app, stop: unwatch });
-      ws.once('close', () => stop(ws));
+      if (!closeWatched.has(ws)) {
+        closeWatched.add(ws);
+        ws.once('close', () => stop(ws));
+      }
     }
     client.send({ type: 'app_logs', app, on: message.on } satisfies AppLogsFrame);
   };

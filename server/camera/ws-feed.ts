@@ -32,6 +32,8 @@ export function cameraSocketHandler(
     feeds.get(ws)?.close();
     feeds.delete(ws);
   };
+  // At most one close listener per socket, however often it toggles (server/camera/relay/relay-socket.ts).
+  const closeWatched = new WeakSet<WebSocket>();
   return (client, message) => {
     const { ws } = client;
     if (typeof message.on !== 'boolean') {
@@ -55,7 +57,10 @@ export function cameraSocketHandler(
           () => feeds.delete(ws),
         ),
       );
-      ws.once('close', () => stop(ws));
+      if (!closeWatched.has(ws)) {
+        closeWatched.add(ws);
+        ws.once('close', () => stop(ws));
+      }
     }
     client.send({ type: 'camera', on: feeds.has(ws), camera: hub.health() } satisfies CameraFeedFrame);
   };

@@ -7,6 +7,7 @@ import { accessGate } from '../../http/access-gate.ts';
 import { errorHandler } from '../../http/error-handler.ts';
 import type { RouteSpec } from '../../http/route-table.ts';
 import { silentLog } from '../../log.ts';
+import { HOLD_MAX, HOLD_NAME_MAX } from '../../perception/holds.ts';
 import { startStack, waitFor, type Stack } from '../../perception/testing/stack.ts';
 import { perceptionRoutes } from './perception-routes.ts';
 
@@ -112,6 +113,29 @@ describe('tracking routes, loopback caller without a key', () => {
     expect(res.json.hold).toEqual({ name: 'speaking', on: true, ttl: 2, active: false });
     expect(res.json.tracking).toMatchObject({ paused: false });
     await post('/api/tracking/hold', { name: 'speaking', on: false });
+  });
+});
+
+describe('tracking hold cap', () => {
+  it(`refuses a new name past ${HOLD_MAX} standing holds with 409 CONFLICT, but renews one`, async () => {
+    const names = Array.from({ length: HOLD_MAX }, (_, i) => `persona:${i}`.padEnd(HOLD_NAME_MAX, 'x'));
+    try {
+      for (const name of names) expect((await post('/api/tracking/hold', { name, ttl: 60 })).status).toBe(200);
+      const refused = await post('/api/tracking/hold', { name: 'one-too-many', ttl: 60 });
+      expect(refused.status).toBe(409);
+      expect(refused.json).toEqual({ code: 'CONFLICT', error: expect.stringContaining(`at most ${HOLD_MAX}`) });
+      const renewed = await post('/api/tracking/hold', { name: names[0], ttl: 90 });
+      expect(renewed.status).toBe(200);
+      expect(renewed.json.hold).toMatchObject({ name: names[0], ttl: 90, active: true });
+      expect((renewed.json.tracking as { holds: unknown[] }).holds).toHaveLength(HOLD_MAX);
+      // The cockpit's own holds take no admission: a move's hold still stands at the cap.
+      stack.tracking.take('emotion:wake_up', 5);
+      expect(stack.tracking.liveHolds()).toContain('emotion:wake_up');
+      stack.tracking.release('emotion:wake_up');
+    } finally {
+      for (const name of [...names, 'one-too-many']) await post('/api/tracking/hold', { name, on: false });
+    }
+    expect((await call('GET', '/api/tracking')).json).toMatchObject({ holds: [], paused: false });
   });
 });
 
