@@ -22,6 +22,8 @@ export interface MoveEntry {
 export interface MoveLibrary {
   moves: MoveEntry[];
   families: Record<string, string[]>;
+  /** Datasets the daemon could not list (absent when every one listed): their moves are missing above. */
+  missing?: { dataset: string; code: string; error: string }[];
 }
 
 /** Body of POST /api/control/look: every head field given forms an absolute pose (omitted = 0). */

@@ -1,9 +1,10 @@
 /**
  * The recorded-move library, fetched from the daemon once and cached: listing a dataset blocks
- * the daemon's event loop for seconds on a cold cache (docs/daemon.md, "Moves").
+ * the daemon's event loop for seconds on a cold cache (docs/daemon.md, "Moves"). Each dataset
+ * is listed on its own, so one the daemon cannot list leaves the others' moves usable.
  */
 import type { MoveEntry, MoveLibrary } from '../contract/motion.ts';
-import { AppError } from '../errors.ts';
+import { AppError, isAppError, messageOf } from '../errors.ts';
 import { DANCES_DATASET, EMOTIONS_DATASET, type DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveDurations } from './move-durations.ts';
 
@@ -87,44 +88,84 @@ export function groupMoves(lists: { dataset: string; names: string[] }[]): MoveL
   return { moves, families };
 }
 
+/** A dataset the daemon could not list, and why: its moves are missing from the library. */
+export interface MissingDataset {
+  dataset: string;
+  error: AppError;
+}
+
 export interface MoveLibraryCache {
   /** The library, each move with its length as far as it is known now. */
   get(): Promise<MoveLibrary>;
   find(name: string): Promise<MoveEntry>;
   /** A whole play of `move` took `seconds` (robot-controls.ts measures it). */
   learnSeconds(move: MoveEntry, seconds: number): void;
+  /** The datasets whose last listing failed, in MOVE_DATASETS order; empty once each has listed. */
+  missing(): MissingDataset[];
 }
 
 /** The datasets the library lists, in the order the page shows them. */
 export const MOVE_DATASETS = [EMOTIONS_DATASET, DANCES_DATASET] as const;
 
-export function createMoveLibraryCache(daemon: DaemonClient, durations?: MoveDurations): MoveLibraryCache {
-  let cached: Promise<MoveLibrary> | undefined;
-  const listed = (): Promise<MoveLibrary> => {
-    cached ??= Promise.all([
-      ...MOVE_DATASETS.map(async (dataset) => ({ dataset, names: await daemon.listMoves(dataset) })),
-    ]).then(async (lists) => {
-      await durations?.load();
-      return groupMoves(lists);
-    });
-    // A failed load is not cached: the next caller retries.
-    cached.catch(() => (cached = undefined));
-    return cached;
+export function createMoveLibraryCache(
+  daemon: Pick<DaemonClient, 'listMoves'>,
+  durations?: MoveDurations,
+): MoveLibraryCache {
+  const lists = new Map<string, Promise<string[]>>();
+  const failed = new Map<string, AppError>();
+  const listOf = (dataset: string): Promise<string[]> => {
+    let list = lists.get(dataset);
+    if (!list) {
+      list = daemon.listMoves(dataset);
+      lists.set(dataset, list);
+      // A listing is cached once it succeeds; a failed one is not: the next caller retries it.
+      list.then(
+        () => failed.delete(dataset),
+        (error: unknown) => {
+          lists.delete(dataset);
+          failed.set(dataset, isAppError(error) ? error : new AppError('DAEMON_ERROR', messageOf(error)));
+        },
+      );
+    }
+    return list;
   };
+  const listed = async (): Promise<MoveLibrary> => {
+    const settled = await Promise.allSettled(MOVE_DATASETS.map(listOf));
+    const found = MOVE_DATASETS.flatMap((dataset, i) => {
+      const result = settled[i];
+      return result?.status === 'fulfilled' ? [{ dataset, names: result.value }] : [];
+    });
+    // Nothing listed: fail as a whole, with the first dataset's error (a 502 when the daemon refused).
+    if (found.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+    await durations?.load();
+    return groupMoves(found);
+  };
+  const missing = (): MissingDataset[] =>
+    MOVE_DATASETS.flatMap((dataset) => {
+      const error = failed.get(dataset);
+      return error ? [{ dataset, error }] : [];
+    });
   const withSeconds = (move: MoveEntry): MoveEntry =>
     durations ? { ...move, seconds: durations.seconds(move.dataset, move.name) } : move;
   return {
     async get() {
       const library = await listed();
-      return { ...library, moves: library.moves.map(withSeconds) };
+      const gaps = missing().map(({ dataset, error }) => ({ dataset, code: error.code, error: error.message }));
+      return { ...library, moves: library.moves.map(withSeconds), ...(gaps.length > 0 ? { missing: gaps } : {}) };
     },
     async find(name) {
       const move = (await listed()).moves.find((m) => m.name === name);
-      if (!move) throw new AppError('MOVE_UNKNOWN', `no move named "${name}" in the library`);
+      if (!move) {
+        // The move may be in a dataset that was not listed: say which, and why.
+        const unlisted = missing().map((m) => `${m.dataset} (${m.error.message})`);
+        const note = unlisted.length > 0 ? `; not listed: ${unlisted.join(', ')}` : '';
+        throw new AppError('MOVE_UNKNOWN', `no move named "${name}" in the library${note}`);
+      }
       return withSeconds(move);
     },
     learnSeconds(move, seconds) {
       durations?.learn(move.dataset, move.name, seconds);
     },
+    missing,
   };
 }

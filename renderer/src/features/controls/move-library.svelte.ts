@@ -10,6 +10,8 @@ import type { ControlApi } from '../../lib/api/control-api.ts';
 class MoveLibraryStore {
   moves = $state.raw<MoveEntry[] | null>(null);
   problem = $state<string | null>(null);
+  /** Datasets the robot could not list: the library shown is partial, and says so. */
+  missing = $state<string | null>(null);
   #loading: Promise<void> | undefined;
 
   load(api: Pick<ControlApi, 'moves'>): Promise<void> {
@@ -17,6 +19,8 @@ class MoveLibraryStore {
       if (result.ok) {
         this.moves = result.data.moves;
         this.problem = null;
+        const gaps = result.data.missing ?? [];
+        this.missing = gaps.length > 0 ? gaps.map((m) => `${m.dataset} (${m.error})`).join('; ') : null;
       } else {
         this.problem = `The move library could not be loaded: ${result.message}`;
         this.#loading = undefined;
