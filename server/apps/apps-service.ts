@@ -71,9 +71,12 @@ export function appName(value: unknown): string {
   return value;
 }
 
+/** How old the installed list and the startup app may get while the daemon answers. */
+export const LISTS_EVERY_MS = 30_000;
 
 export function createAppsService(deps: AppsDeps): AppsService {
   const apps = deps.daemon.apps;
+  const now = deps.now ?? Date.now;
   let installed: InstalledApp[] = [];
   let startupApp: string | null = null;
   const updates = new Set<string>();
@@ -92,6 +95,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
     read: async () => {
       const wire = await apps.current();
       emergency.settleOwed(wire);
+      listsDue();
       return wire;
     },
     changed: announce,
@@ -100,10 +104,30 @@ export function createAppsService(deps: AppsDeps): AppsService {
     ...(deps.pollMs ? { everyMs: deps.pollMs } : {}),
   });
   const emergency = createEmergencyAppStop({ apps, poll, log: deps.log, waitMs: deps.stopWaitMs ?? 5000 });
+  let listsReadAt: number | null = null;
+  let listsInFlight: Promise<void> | undefined;
   const readLists = async (): Promise<void> => {
     const [list, startup] = await Promise.all([apps.list('installed'), apps.startupApp()]);
     installed = list.map((a) => ({ name: a.name, description: a.description, updateAvailable: false }));
     startupApp = startup;
+    listsReadAt = now();
+  };
+  /**
+   * The daemon answered the poll: the lists are read again if they never were (the daemon was
+   * down when the cockpit started) or are LISTS_EVERY_MS old (another client, such as Pollen's
+   * own dashboard, installed an app or set the startup app). A change goes out as an `apps` frame.
+   */
+  const listsDue = (): void => {
+    if (listsInFlight || (listsReadAt !== null && now() - listsReadAt < LISTS_EVERY_MS)) return;
+    const before = JSON.stringify([installed, startupApp]);
+    listsInFlight = readLists()
+      .then(
+        () => {
+          if (JSON.stringify([installed, startupApp]) !== before) announce();
+        },
+        (error: unknown) => deps.log.debug('installed apps not read', { error: messageOf(error) }),
+      )
+      .finally(() => (listsInFlight = undefined));
   };
   const tracker: JobTracker = createJobTracker({
     apps,
@@ -205,12 +229,8 @@ export function createAppsService(deps: AppsDeps): AppsService {
       return overview();
     },
     stopForEmergency: () => emergency.stop().finally(announce),
-    startPolling() {
-      poll.start();
-      readLists().then(announce, (error: unknown) =>
-        deps.log.debug('installed apps not read', { error: messageOf(error) }),
-      );
-    },
+    // The first answer of the poll reads the lists too (listsDue).
+    startPolling: () => poll.start(),
     close() {
       poll.stop();
       tracker.close();
