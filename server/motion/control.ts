@@ -10,6 +10,7 @@ import type { MotorMode, ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { UNKNOWN_CAPABILITIES, type Capabilities } from '../daemon/capabilities.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
+import type { StateFeed } from '../daemon/state-feed.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
 import { createEspeakEngine } from '../speech/espeak.ts';
@@ -49,6 +50,8 @@ export interface ControlDeps {
     services: Map<string, ServiceState>;
     /** What the connected daemon offers (the robot core's capability map); unknown when absent. */
     capabilities?: () => Capabilities;
+    /** The state feed's view of the daemon: joystick frames are refused while it is down. */
+    feed?: Pick<StateFeed, 'snapshot'>;
   };
   /** The event log: assigns id and time, broadcasts `{type: "event"}` on /ws. */
   emit: Emit;
@@ -184,9 +187,21 @@ export function createControl(deps: ControlDeps): Control {
     await p.appLock.assertFree();
     return task();
   };
+  // A frame for a daemon that is down would go nowhere (target-stream.ts drops it while its socket
+  // is closed) under a receipt saying the joystick drives: refuse it as a REST move is refused.
+  const daemonDown = (): StreamResult | undefined => {
+    const problems = deps.robot.feed?.snapshot().problems ?? {};
+    const unreachable = problems['daemon:unreachable'];
+    if (unreachable) return { accepted: false, code: 'DAEMON_UNREACHABLE', error: unreachable };
+    const stopped = problems['daemon:stopped'];
+    if (stopped) return { accepted: false, code: 'DAEMON_STOPPED', error: stopped };
+    return undefined;
+  };
   // Joystick frames arrive at up to 30 Hz: they use the last lock reading, refreshed once a second.
   let lockReadAt = 0;
   const streamTarget: Control['streamTarget'] = (frame, caller) => {
+    const down = caller.kind !== 'anonymous' && !p.latch.engaged() ? daemonDown() : undefined;
+    if (down) return down;
     if (Date.now() - lockReadAt > 1000) {
       lockReadAt = Date.now();
       void p.appLock.assertFree().catch(() => undefined);

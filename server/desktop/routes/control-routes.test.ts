@@ -385,6 +385,13 @@ describe('control routes: the latched stop', () => {
     await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 503, 5000);
     const look = await post('/api/control/look', { yaw: 10 });
     expect(look).toMatchObject({ status: 503, json: { code: 'DAEMON_STOPPED' } });
+    // A joystick frame is refused the same way once the feed has seen it, not sent into the void.
+    await until(() => 'daemon:stopped' in robot.health().problems, 5000);
+    expect(control.streamTarget({ yaw: 3 }, { kind: 'token' })).toMatchObject({
+      accepted: false,
+      code: 'DAEMON_STOPPED',
+    });
+    expect(control.arbiter.current()).toBeUndefined();
     const stop = await post('/api/control/stop');
     expect(stop.status).toBe(200);
     expect(stop.json).toMatchObject({ latched: true, daemon: { ok: false } });
