@@ -73,10 +73,15 @@ export function toImu(raw: unknown): ImuReading | undefined {
   };
 }
 
+/** The daemon's own state as last read; unknown (null) while it does not answer, whatever it said before. */
+export function daemonStateOf(feed: Pick<FeedSnapshot, 'status' | 'problems'>): string | null {
+  return 'daemon:unreachable' in feed.problems ? null : (feed.status?.state ?? null);
+}
+
 export function daemonInfo(feed: FeedSnapshot, simulated: boolean): DaemonInfo {
   return {
     presence: feed.presence,
-    state: feed.status?.state ?? null,
+    state: daemonStateOf(feed),
     version: feed.status?.version ?? null,
     robotName: feed.status?.robot_name ?? null,
     simulated,

@@ -66,6 +66,9 @@ describe('daemon faults', () => {
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(await until(async () => !(await health()).ok, 5000)).toBe(true);
     expect(Object.keys((await health()).problems).length).toBeGreaterThan(0);
+    // Once the status poll goes unanswered, the daemon's state is unknown, not its last "running".
+    expect(await until(async () => !(await health()).daemon.reachable, 5000)).toBe(true);
+    expect((await health()).daemon).toMatchObject({ reachable: false, presence: 'down', state: null });
     await h.sim('/sim/hang', { on: false });
     expect(await until(async () => (await health()).ok, 8000)).toBe(true);
     expect((await look()).status).toBe(200);
