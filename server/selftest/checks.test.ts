@@ -1,9 +1,10 @@
 /** The self-test's pure parts: the tested daemon versions, the microphone's judgement, the runner's limits. */
 import { describe, expect, it } from 'vitest';
 import { releaseOf } from '../daemon/capabilities.ts';
-import { versionTested } from './daemon-checks.ts';
+import type { DaemonStatus } from '../daemon/wire.ts';
+import { daemonChecks, versionTested } from './daemon-checks.ts';
 import { judgeCamera, judgeMicrophone, measure } from './media-checks.ts';
-import { runChecks } from './run-checks.ts';
+import { runCheck, runChecks } from './run-checks.ts';
 
 describe('tested daemon versions', () => {
   it('reads release numbers and keeps the tested range (1.10 to the pinned 1.13)', () => {
@@ -75,5 +76,28 @@ describe('the check runner', () => {
     ]);
     expect(result.checks[1]?.detail).toBe('The check failed: boom');
     expect(result.checks[2]?.detail).toBe('No answer within 0.05 s.');
+  });
+});
+
+describe('a daemon without media', () => {
+  it('skips the speaker and the microphone array, saying why, without asking the daemon to play', async () => {
+    const played: string[] = [];
+    const daemon = {
+      status: async () => ({ state: 'running', version: '1.13.0', no_media: true }) as DaemonStatus,
+      motorMode: async () => 'enabled',
+      doa: async () => null,
+      volume: async () => 50,
+      playSound: async (file: string) => void played.push(file),
+    };
+    const checks = daemonChecks(daemon).filter((c) => c.id === 'speaker' || c.id === 'doa');
+    const results = await Promise.all(checks.map((c) => runCheck(c, Date.now)));
+    expect(results.map((r) => [r.id, r.outcome])).toEqual([
+      ['doa', 'skipped'],
+      ['speaker', 'skipped'],
+    ]);
+    expect(results[1]?.detail).toBe(
+      'The daemon runs without media (no sound card or audio board), so there is no speaker to test.',
+    );
+    expect(played).toEqual([]);
   });
 });

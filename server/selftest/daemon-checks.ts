@@ -5,7 +5,7 @@
 import { compareReleases, releaseOf } from '../daemon/capabilities.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { TESTED_RANGE } from '../real-daemon/pin.ts';
-import type { Check } from './run-checks.ts';
+import type { Check, Finding } from './run-checks.ts';
 
 /** Within the tested range of server/real-daemon/pin.ts, compared as server/daemon/capabilities.ts does. */
 export function versionTested(version: string): boolean {
@@ -21,6 +21,16 @@ type Daemon = Pick<DaemonClient, 'status' | 'motorMode' | 'doa' | 'volume' | 'pl
 
 /** A built-in sound of the daemon, short, the one its own volume test plays. */
 export const TEST_SOUND = 'impatient1.wav';
+
+/**
+ * A daemon started without media (`no_media`: `--no-media`, or no sound card) has no speaker or
+ * audio board to test: the check says so instead of failing with advice to restart the daemon.
+ */
+const NO_MEDIA = (what: string): Finding => ({
+  outcome: 'skipped',
+  detail: `The daemon runs without media (no sound card or audio board), so there is no ${what} to test.`,
+  advice: 'Start the daemon with its media (on the robot, its normal service) to test it.',
+});
 
 export function daemonChecks(daemon: Daemon): Check[] {
   return [
@@ -71,6 +81,7 @@ export function daemonChecks(daemon: Daemon): Check[] {
       title: 'Direction of arrival (DoA)',
       timeoutMs: 3000,
       async run() {
+        if ((await daemon.status()).no_media) return NO_MEDIA('microphone array');
         // The daemon answers null until its poller, started by the first read after a minute
         // without demand, has a value (about 0.1 s): ask again a few times within the check's limit.
         let reading = await daemon.doa();
@@ -97,6 +108,7 @@ export function daemonChecks(daemon: Daemon): Check[] {
       title: 'Speaker test sound',
       timeoutMs: 5000,
       async run() {
+        if ((await daemon.status()).no_media) return NO_MEDIA('speaker');
         const volume = await daemon.volume();
         await daemon.playSound(TEST_SOUND);
         if (volume === 0)
