@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Control } from '../motion/control.ts';
+import type { AppLockStatus } from '../daemon/wire.ts';
+import { lockedError } from '../motion/app-lock.ts';
 import type { MoveRequest } from '../motion/arbiter.ts';
 import { motionGate, TURN_HOLD, turnGoto } from './motion-gate.ts';
 
@@ -11,6 +13,7 @@ function fakeControl() {
     current: undefined as { uuid: string; label: string } | undefined,
     reel: false,
     runs: [] as MoveRequest[],
+    lock: { state: 'free', holder_name: null } as AppLockStatus,
   };
   const control = {
     latch: { engaged: () => c.latched },
@@ -22,7 +25,13 @@ function fakeControl() {
       },
     },
     reelRunner: { status: () => ({ running: c.reel }) },
-  } as unknown as Pick<Control, 'arbiter' | 'latch' | 'reelRunner'>;
+    appLock: {
+      last: () => c.lock,
+      assertFree: async () => {
+        if (c.lock.state !== 'free') throw lockedError(c.lock);
+      },
+    },
+  } as unknown as Pick<Control, 'arbiter' | 'latch' | 'reelRunner' | 'appLock'>;
   return { c, gate: motionGate(control) };
 }
 
@@ -39,6 +48,16 @@ describe('motion gate', () => {
     expect(gate.busy()).toBe('move in flight: express cheerful1');
     c.latched = true;
     expect(gate.busy()).toBe('stop latched');
+  });
+
+  it('does not turn while an app or a remote session holds the robot', async () => {
+    const { c, gate } = fakeControl();
+    c.lock = { state: 'local_app', holder_name: 'hello_world' };
+    expect(gate.busy()).toBe('robot in use (local_app: hello_world)');
+    await expect(gate.turn({ headYaw: 45, bodyYaw: null, pitch: 0 })).rejects.toMatchObject({
+      code: 'ROBOT_APP_LOCKED',
+    });
+    expect(c.runs).toEqual([]);
   });
 
   it('turns through the arbiter with the doa hold, as one 0.7 s goto', async () => {

@@ -28,11 +28,18 @@ export function turnGoto(plan: TurnPlan): GotoRequest {
   return goto;
 }
 
-/** The gate over the desktop server's motion control: its arbiter, latched stop and reel. */
-export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRunner'>): MotionGate {
+/**
+ * The gate over the desktop server's motion control: its arbiter, latched stop, reel and the
+ * robot app lock (an app or remote session holding the robot is not fought for the head, as
+ * manual motion is not: motion/app-lock.ts).
+ */
+export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRunner' | 'appLock'>): MotionGate {
   return {
     busy() {
       if (control.latch.engaged()) return 'stop latched';
+      const lock = control.appLock.last();
+      if (lock && lock.state !== 'free')
+        return `robot in use (${lock.state}${lock.holder_name ? `: ${lock.holder_name}` : ''})`;
       const move = control.arbiter.current();
       if (move) return `move in flight: ${move.label}`;
       // Between two reel steps no move runs, but a turn would end the reel's claim on the head.
@@ -40,6 +47,8 @@ export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRun
       return null;
     },
     async turn(plan) {
+      // The last reading may be old: read it again before taking the head.
+      await control.appLock.assertFree();
       await control.arbiter.run({
         label: 'turn toward speaker',
         hold: TURN_HOLD,
