@@ -46,7 +46,11 @@ export interface Core {
   current: { identity: DeviceIdentity | null; channel: string; installAllowed: boolean };
 }
 
-/** Makes `next` the identity in use (or none) and resets strikes, halt and error. */
+/**
+ * Makes `next` the identity in use (or none) and resets strikes, halt, error and presence: the
+ * last heartbeat and unread count were the previous identity's, so `online` (status.ts) waits
+ * for the new one's first answer.
+ */
 export function adopt(core: Core, next: DeviceIdentity | null, source: PlatformStatus['identitySource']): void {
   core.current.identity = next;
   core.strikes.clear();
@@ -55,6 +59,8 @@ export function adopt(core: Core, next: DeviceIdentity | null, source: PlatformS
     identitySource: next ? source : null,
     platformUrl: next?.platformUrl ?? null,
     deviceId: next?.deviceId ?? null,
+    lastHeartbeatAt: null,
+    unread: null,
     halted: null,
     tokenNotice: null,
     lastError: null,

@@ -36,6 +36,17 @@ export const NOT_ENROLLED: PlatformFailure = Object.freeze({
   retryable: false,
 });
 
+/** The failure returned when the identity changed while a call was out (client-core.ts, adopt). */
+export const SUPERSEDED: PlatformFailure = Object.freeze({
+  kind: 'bad_request',
+  message: 'the robot was enrolled anew while this request was out; its answer was dropped',
+  retryable: false,
+});
+
+function sameIdentity(now: DeviceIdentity | null, then: DeviceIdentity): boolean {
+  return now?.platformUrl === then.platformUrl && now.deviceId === then.deviceId && now.token === then.token;
+}
+
 /** Creates the device transport. */
 export function createDeviceApi(deps: DeviceApiDeps): DeviceApi {
   return {
@@ -45,6 +56,9 @@ export function createDeviceApi(deps: DeviceApiDeps): DeviceApi {
       // Credentials go last so no field can override them.
       const body = { ...fields, deviceId: identity.deviceId, token: identity.token };
       const outcome = await deps.http.send({ method, path, body, ...(timeoutMs ? { timeoutMs } : {}) });
+      // An answer to the previous identity (a heartbeat still out when the robot was enrolled
+      // elsewhere) must count neither for the new one's status nor for its strikes.
+      if (!sameIdentity(deps.identity(), identity)) return { ok: false, failure: SUPERSEDED };
       deps.onOutcome(path, outcome);
       return outcome;
     },

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { realDeadlineTimer } from './deadline.ts';
 import { createDeviceApi } from './device-api.ts';
 import { createDeviceRoutes } from './device-routes.ts';
 import { CADENCE, PATHS } from './limits.ts';
@@ -14,9 +15,9 @@ describe('media uploads have their own bound', () => {
     const bounds: number[] = [];
     const http = createPlatformHttp({
       baseUrl: () => h.emu.url,
-      timeoutSignal: (ms) => {
+      deadlineTimer: (ms, expire) => {
         bounds.push(ms);
-        return AbortSignal.timeout(ms);
+        return realDeadlineTimer(ms, expire);
       },
     });
     const api = createDeviceApi({

@@ -1,7 +1,10 @@
 import { stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlatformClient } from './index.ts';
+import { PATHS } from './limits.ts';
 import { createFileSecretStore, createMemorySecretStore } from './secret-store.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
 import type { PlatformStatus } from './status.ts';
@@ -89,6 +92,82 @@ describe('enrolment', () => {
       ok: false,
       failure: { message: expect.stringContaining('ROBOT_PLATFORM_URL') },
     });
+  });
+});
+
+describe('re-enrolment on another platform', () => {
+  let silent: Server | null = null;
+  /** Ends the silent platform: from then on its address refuses connections at once. */
+  const closeSilent = () => {
+    silent?.closeAllConnections();
+    silent?.close();
+    silent = null;
+  };
+  afterEach(closeSilent);
+
+  /** A platform that accepts connections and never answers. */
+  async function silentPlatform(): Promise<string> {
+    silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  }
+  const elsewhere = (platformUrl: string) => ({
+    platformUrl,
+    deviceId: 'robot-elsewhere',
+    token: 'tind_other-platform',
+  });
+
+  it('counts nothing of the old platform for one that never answers: not online until it does', async () => {
+    h = await startHarness({ enrolled: false, deps: { requestTimeoutMs: 200 } });
+    h.emu.setUnread(h.owner.userId, 3);
+    await h.client.start();
+    expect(await h.client.enrol(pasted())).toMatchObject({ ok: true, value: { online: true, unread: 3 } });
+    const url = await silentPlatform();
+
+    const out = await h.client.enrol(elsewhere(url));
+
+    expect(out).toMatchObject({
+      ok: true,
+      value: { platformUrl: url, online: false, lastHeartbeatAt: null, unread: null, lastError: null },
+    });
+    // The old platform's loops are gone: it hears nothing more, whatever the new one does.
+    const heard = h.emu.requests.length;
+    closeSilent();
+    await h.sched.advance(120_000);
+    expect(h.emu.requests.length).toBe(heard);
+    expect(h.client.status()).toMatchObject({ platformUrl: url, online: false, lastHeartbeatAt: null });
+  });
+
+  it('drops the answer to a heartbeat the old platform gave after the switch', async () => {
+    let holding = false;
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const heartbeatHeld = new Promise<void>((resolve) => (reached = resolve));
+    // Holds the old platform's answer to one heartbeat until the test lets it through.
+    const gated = async (input: string, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      if (holding && input === `${h.emu.url}${PATHS.heartbeat}`) {
+        holding = false;
+        reached();
+        await new Promise<void>((resolve) => (release = resolve));
+      }
+      return response;
+    };
+    h = await startHarness({ enrolled: false, deps: { fetch: gated } });
+    await h.client.start();
+    await h.client.enrol(pasted());
+    holding = true;
+    const ticking = h.sched.advance(0);
+    await heartbeatHeld;
+
+    // The new platform refuses connections: the enrolment is taken unverified at once.
+    const url = await silentPlatform();
+    closeSilent();
+    expect(await h.client.enrol(elsewhere(url))).toMatchObject({ ok: true, value: { online: false } });
+    release();
+    await ticking;
+
+    expect(h.client.status()).toMatchObject({ platformUrl: url, online: false, lastHeartbeatAt: null });
   });
 });
 

@@ -123,7 +123,6 @@ export function createPlatformClient(deps: PlatformClientDeps): PlatformClient {
       // The owner's token belongs with the identity: a robot moved elsewhere must not carry it.
       await core.owner.forget();
       adopt(core, null, null);
-      status.update({ lastHeartbeatAt: null, unread: null });
     },
     setFirmwareChannel: (next) => setChannel(core, next),
     setFirmwareInstall: (allowed) => setInstallAllowed(core, allowed),

@@ -1,5 +1,7 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CADENCE } from './limits.ts';
 import { createPlatformHttp, httpFailure } from './platform-http.ts';
@@ -17,6 +19,20 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** Answers 200 and then a JSON body that never ends: whitespace inside an object, a little at a time. */
+function trickle(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"ok":');
+  const drip = setInterval(() => res.write(' '), 20);
+  res.on('close', () => clearInterval(drip));
+}
+
+/** Node's collector, reachable without --expose-gc on the command line. */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
 describe('createPlatformHttp', () => {
   it('bounds every request: 15 s by default, a timeout failure when it runs out', async () => {
     expect(CADENCE.requestTimeoutMs).toBe(15_000);
@@ -26,6 +42,63 @@ describe('createPlatformHttp', () => {
       ok: false,
       failure: { kind: 'timeout', message: 'platform did not answer within 0.05 s', retryable: true },
     });
+  });
+
+  it('bounds the body too: a 200 that trickles its body forever fails as a timeout', async () => {
+    const url = await serve((_req, res) => trickle(res));
+    const http = createPlatformHttp({ baseUrl: () => url, timeoutMs: 200 });
+    expect(await http.send({ method: 'POST', path: '/api/devices/heartbeat', body: {} })).toEqual({
+      ok: false,
+      failure: { kind: 'timeout', message: 'platform did not answer within 0.2 s', retryable: true },
+    });
+    expect(await http.getBytes(`${url}/firmware/manifest.json`)).toMatchObject({
+      ok: false,
+      failure: { kind: 'timeout' },
+    });
+  });
+
+  it('keeps its bound when garbage is collected during the body', async () => {
+    const gc = collector();
+    const url = await serve((_req, res) => trickle(res));
+    const fetchThenCollect = async (input: string, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      gc();
+      return response;
+    };
+    const http = createPlatformHttp({ baseUrl: () => url, timeoutMs: 200, fetch: fetchThenCollect });
+    expect(await http.send({ method: 'POST', path: '/api/devices/heartbeat', body: {} })).toMatchObject({
+      ok: false,
+      failure: { kind: 'timeout' },
+    });
+  });
+
+  it('runs each bound on a timer of its own, which ends the body read and is cleared once the answer is in', async () => {
+    const url = await serve((req, res) => (req.url === '/trickle' ? trickle(res) : res.end('{"ok":true}')));
+    const timers: Array<{ ms: number; expire: () => void; cleared: boolean }> = [];
+    const http = createPlatformHttp({
+      baseUrl: () => url,
+      timeoutMs: 60_000,
+      deadlineTimer(ms, expire) {
+        const timer = { ms, expire, cleared: false };
+        timers.push(timer);
+        return () => void (timer.cleared = true);
+      },
+      // The deadline falls as soon as the headers are in: what it has to end is the body read.
+      async fetch(input, init) {
+        const response = await fetch(input, init);
+        if (input.endsWith('/trickle')) timers.at(-1)?.expire();
+        return response;
+      },
+    });
+    expect(await http.send({ method: 'GET', path: '/trickle' })).toEqual({
+      ok: false,
+      failure: { kind: 'timeout', message: 'platform did not answer within 60 s', retryable: true },
+    });
+    expect(await http.send({ method: 'GET', path: '/' })).toMatchObject({ ok: true, value: { body: { ok: true } } });
+    expect(timers.map(({ ms, cleared }) => ({ ms, cleared }))).toEqual([
+      { ms: 60_000, cleared: true },
+      { ms: 60_000, cleared: true },
+    ]);
   });
 
   it('sends JSON with a bearer only when given, and refuses to follow redirects', async () => {

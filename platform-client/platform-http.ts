@@ -4,6 +4,7 @@
  * kind is decided on the status and the worker's exact error string. Raw fetch errors never
  * travel upward.
  */
+import { realDeadlineTimer, withDeadline, type DeadlineTimer } from './deadline.ts';
 import { CADENCE, WORKER_ERRORS } from './limits.ts';
 import type { FailureKind, FetchLike, Outcome, PlatformFailure } from './types.ts';
 
@@ -37,8 +38,8 @@ export interface PlatformHttpOptions {
   baseUrl: () => string;
   fetch?: FetchLike;
   timeoutMs?: number;
-  /** Makes the abort signal of a bound; tests pass one that records the bound. */
-  timeoutSignal?: (ms: number) => AbortSignal;
+  /** The timer of each request's bound (deadline.ts); tests pass one that records the bound or fires it by hand. */
+  deadlineTimer?: DeadlineTimer;
 }
 
 /** Kind of an HTTP failure, decided on the status first and the exact worker string second. */
@@ -95,6 +96,24 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/** A whole answer as an outcome: the status decides, and a success must carry a JSON object. */
+async function answerOf(response: Response): Promise<Outcome<PlatformAnswer>> {
+  const body = await readJson(response);
+  if (!response.ok) return { ok: false, failure: httpFailure(response.status, body) };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return {
+      ok: false,
+      failure: {
+        kind: 'bad_response',
+        status: response.status,
+        message: 'platform answered with a body that is not a JSON object',
+        retryable: true,
+      },
+    };
+  }
+  return { ok: true, value: { status: response.status, body: body as Record<string, unknown> } };
+}
+
 function requestInit(request: PlatformRequest, signal: AbortSignal): RequestInit {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (request.body !== undefined) headers['content-type'] = 'application/json';
@@ -113,37 +132,34 @@ function requestInit(request: PlatformRequest, signal: AbortSignal): RequestInit
 export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
   const defaultMs = options.timeoutMs ?? CADENCE.requestTimeoutMs;
-  const timeoutSignal = options.timeoutSignal ?? ((ms: number) => AbortSignal.timeout(ms));
+  const timer = options.deadlineTimer ?? realDeadlineTimer;
   return {
     async send(request) {
       const timeoutMs = request.timeoutMs ?? defaultMs;
       try {
-        const init = requestInit(request, timeoutSignal(timeoutMs));
-        const response = await fetchFn(`${options.baseUrl()}${request.path}`, init);
-        const body = await readJson(response);
-        if (!response.ok) return { ok: false, failure: httpFailure(response.status, body) };
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-          return {
-            ok: false,
-            failure: {
-              kind: 'bad_response',
-              status: response.status,
-              message: 'platform answered with a body that is not a JSON object',
-              retryable: true,
-            },
-          };
-        }
-        return { ok: true, value: { status: response.status, body: body as Record<string, unknown> } };
+        // The bound covers the body too: a platform that answers 200 and then trickles must not hold a loop.
+        return await withDeadline(
+          timeoutMs,
+          async (signal) =>
+            answerOf(await fetchFn(`${options.baseUrl()}${request.path}`, requestInit(request, signal))),
+          timer,
+        );
       } catch (error) {
         return { ok: false, failure: thrownFailure(error, timeoutMs) };
       }
     },
     async getBytes(url) {
       try {
-        // Downloads may follow redirects (a CDN in front of storage): the sha256 check is what trusts them.
-        const response = await fetchFn(url, { redirect: 'follow', signal: timeoutSignal(defaultMs) });
-        if (!response.ok) return { ok: false, failure: httpFailure(response.status, await readJson(response)) };
-        return { ok: true, value: new Uint8Array(await response.arrayBuffer()) };
+        return await withDeadline(
+          defaultMs,
+          async (signal): Promise<Outcome<Uint8Array>> => {
+            // Downloads may follow redirects (a CDN in front of storage): the sha256 check is what trusts them.
+            const response = await fetchFn(url, { redirect: 'follow', signal });
+            if (!response.ok) return { ok: false, failure: httpFailure(response.status, await readJson(response)) };
+            return { ok: true, value: new Uint8Array(await response.arrayBuffer()) };
+          },
+          timer,
+        );
       } catch (error) {
         return { ok: false, failure: thrownFailure(error, defaultMs) };
       }

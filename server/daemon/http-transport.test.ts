@@ -1,7 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { HttpTransport } from './http-transport.ts';
 
 interface Seen {
@@ -108,5 +111,60 @@ describe('the daemon transport when the daemon closes a socket under a request',
       body: { ok: false },
     });
     expect(d.seen).toHaveLength(1);
+  });
+});
+
+/** Answers 200 and then a JSON body that never ends, a little at a time: never silent long enough for bodyTimeout. */
+function trickle(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"ok":');
+  const drip = setInterval(() => res.write(' '), 20);
+  res.on('close', () => clearInterval(drip));
+}
+
+describe('the daemon transport when the daemon trickles its answer', () => {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const o of open.splice(0)) await o.close();
+  });
+
+  it('fails the request as a timeout at its deadline, the body included, whatever the collector does', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const d = await daemon((_req, res) => {
+      trickle(res);
+      gc();
+    });
+    const transport = new HttpTransport({ baseUrl: d.url, timeoutMs: 200 });
+    open.push(d, transport);
+
+    const failed = await transport.request({ path: '/api/state/full' }).catch((err: unknown) => err);
+
+    expect(failed).toBeInstanceOf(AppError);
+    expect(failed).toMatchObject({
+      code: 'DAEMON_TIMEOUT',
+      message: 'daemon did not answer GET /api/state/full within 200 ms',
+    });
+  });
+
+  it('runs the deadline on a timer of its own, cleared once the answer is read', async () => {
+    const clock = createManualClock();
+    const d = await daemon((req, res) => {
+      if (req.url !== '/api/state/full') return answer(res);
+      trickle(res);
+      clock.advance(60_000);
+    });
+    const transport = new HttpTransport({ baseUrl: d.url, timeoutMs: 60_000, schedule: clock.schedule });
+    open.push(d, transport);
+
+    expect(await transport.request({ method: 'POST', path: '/api/volume/set', body: { volume: 40 } })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect(clock.pending()).toBe(0);
+    const failed = await transport.request({ path: '/api/state/full' }).catch((err: unknown) => err);
+
+    expect(failed).toMatchObject({ code: 'DAEMON_TIMEOUT' });
+    expect(clock.pending()).toBe(0);
   });
 });

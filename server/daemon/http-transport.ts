@@ -4,6 +4,8 @@
  * body consumed, a timeout on every request, and at most one request in flight per endpoint.
  */
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
+import { realSchedule, type Schedule } from '../clock.ts';
+import { withDeadline } from '../deadline.ts';
 import { AppError } from '../errors.ts';
 import { markDaemonAnswer, markDaemonSend } from './send-marks.ts';
 
@@ -12,6 +14,8 @@ export interface TransportOptions {
   /** Default per-request timeout; state reads use this, slow daemon calls pass their own. */
   timeoutMs?: number;
   connections?: number;
+  /** The timer of each request's deadline (server/deadline.ts); tests pass a manual clock's. */
+  schedule?: Schedule;
 }
 
 export interface DaemonRequest {
@@ -46,6 +50,7 @@ export class HttpTransport {
   readonly baseUrl: string;
   private readonly pool: Pool;
   private readonly timeoutMs: number;
+  private readonly schedule: Schedule;
   private readonly inflightReads = new Map<string, Promise<DaemonResponse>>();
   private readonly writeChains = new Map<string, { tail: Promise<unknown>; waiting: number }>();
   private closed = false;
@@ -53,6 +58,7 @@ export class HttpTransport {
   constructor(options: TransportOptions) {
     this.baseUrl = options.baseUrl;
     this.timeoutMs = options.timeoutMs ?? 2000;
+    this.schedule = options.schedule ?? realSchedule;
     this.pool = new Pool(options.baseUrl, {
       connections: options.connections ?? 4,
       keepAliveTimeout: IDLE_SOCKET_MS,
@@ -109,21 +115,34 @@ export class HttpTransport {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(req.body);
     }
-    // One deadline for the request, a second try included.
-    const signal = AbortSignal.timeout(timeoutMs);
+    // headersTimeout and bodyTimeout measure silence only, so a trickled body never trips them; the
+    // deadline bounds the whole request, a second try and the body included (server/deadline.ts).
     const options: Dispatcher.RequestOptions = {
       path: req.path,
       method: req.method ?? 'GET',
       headers,
       body,
-      signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     };
     try {
+      return await withDeadline(timeoutMs, (signal) => this.tryTwice({ ...options, signal }, req, timeoutMs), {
+        schedule: this.schedule,
+      });
+    } catch (err) {
+      throw transportError(err, req, timeoutMs);
+    }
+  }
+
+  private async tryTwice(
+    options: Dispatcher.RequestOptions & { signal: AbortSignal },
+    req: DaemonRequest,
+    timeoutMs: number,
+  ): Promise<DaemonResponse> {
+    try {
       return await this.attempt(options, req, timeoutMs);
     } catch (err) {
-      if (!closedUnderTheRequest(err) || signal.aborted) throw transportError(err, req, timeoutMs);
+      if (!closedUnderTheRequest(err) || options.signal.aborted) throw transportError(err, req, timeoutMs);
       try {
         return await this.attempt(options, req, timeoutMs);
       } catch (again) {

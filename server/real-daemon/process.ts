@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Flavour, VenvPaths } from './venv.ts';
+import { withDeadline } from '../deadline.ts';
 import { holdsEventually } from '../testing/eventually.ts';
 
 export interface RealDaemonOptions {
@@ -147,8 +148,11 @@ export async function startRealDaemon(options: RealDaemonOptions): Promise<RealD
 function untilRunning(url: string, deadline: number, status: { last: string }): Promise<boolean> {
   return holdsEventually(
     async () => {
-      const res = await fetch(`${url}/api/daemon/status`, { signal: AbortSignal.timeout(2000) });
-      const text = await res.text();
+      // The status read is bounded as a whole, body included, whatever the collector does (server/deadline.ts).
+      const { res, text } = await withDeadline(2000, async (signal) => {
+        const answer = await fetch(`${url}/api/daemon/status`, { signal });
+        return { res: answer, text: await answer.text() };
+      });
       status.last = `${res.status} ${text.slice(0, 300)}`;
       return res.ok && (JSON.parse(text) as { state?: string }).state === 'running';
     },

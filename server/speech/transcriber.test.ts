@@ -1,3 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeTranscription, type FakeTranscription } from '../personas/voice/testing/fake-transcription.ts';
 import { synth } from '../personas/voice/testing/synthetic-audio.ts';
@@ -47,5 +51,36 @@ describe('OpenAI-compatible transcriber', () => {
     const pending = hanging.transcribe(wav, controller.signal);
     setTimeout(() => controller.abort(new Error('muted')), 50);
     await expect(pending).rejects.toThrow('muted');
+  });
+
+  it('gives up at its deadline when the answer never ends, even when garbage is collected meanwhile', async () => {
+    // 200 and then a JSON body forever, a little at a time.
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"text":');
+      const drip = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const t = createOpenAiTranscriber({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      model: 'whisper-1',
+      timeoutMs: 200,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        gc();
+        return response;
+      },
+    });
+    try {
+      await expect(t.transcribe(wav, signal())).rejects.toThrow(
+        'transcription service unreachable (The operation was aborted due to timeout)',
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });

@@ -7,6 +7,7 @@
  * the persona voice listener (server/personas/voice) and the wheeled server's offline voice
  * (server/wheeled/voice/offline-voice.ts); the WAV they upload is server/speech/wav.ts's pcm16Wav.
  */
+import { withDeadline } from '../deadline.ts';
 
 export interface Transcriber {
   /** The text of one utterance ('' when the service heard nothing). */
@@ -49,20 +50,23 @@ export function createOpenAiTranscriber(options: TranscriberOptions): Transcribe
       form.append('response_format', 'json');
       if (options.language) form.append('language', options.language);
       const headers: Record<string, string> = options.key ? { authorization: `Bearer ${options.key}` } : {};
-      let response: Response;
+      let answered: { response: Response; body: unknown };
       try {
-        response = await doFetch(url, {
-          method: 'POST',
-          headers,
-          body: form,
-          signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs ?? TIMEOUT_MS)]),
-        });
+        // The deadline covers the body too, whatever the collector does (server/deadline.ts).
+        answered = await withDeadline(
+          options.timeoutMs ?? TIMEOUT_MS,
+          async (bounded) => {
+            const response = await doFetch(url, { method: 'POST', headers, body: form, signal: bounded });
+            return { response, body: (await response.json().catch(() => null)) as unknown };
+          },
+          { signal },
+        );
       } catch (error) {
         if (signal.aborted) throw error;
         const cause = (error as { cause?: { code?: string } }).cause?.code;
         throw new TranscriptionError(`transcription service unreachable (${cause ?? (error as Error).message})`);
       }
-      const body: unknown = await response.json().catch(() => null);
+      const { response, body } = answered;
       if (!response.ok) throw new TranscriptionError(errorMessage(response.status, body));
       const text = (body as { text?: unknown } | null)?.text;
       if (typeof text !== 'string') throw new TranscriptionError('transcription failed: the answer has no text');

@@ -7,6 +7,7 @@
  * uploads the picture as multipart/form-data. The token travels only in the URL path, so it is
  * never logged: errors name the method, not the URL.
  */
+import { withDeadline } from '../../deadline.ts';
 
 export interface BotUser {
   id: number;
@@ -74,7 +75,14 @@ type Answer = {
   parameters?: { retry_after?: unknown };
 };
 
-export function createBotApi(options: { baseUrl: string; token: string; fetch?: typeof fetch }): BotApi {
+export function createBotApi(options: {
+  baseUrl: string;
+  token: string;
+  fetch?: typeof fetch;
+  /** A call's deadline, added to a long poll's own wait (default 20 s). */
+  timeoutMs?: number;
+}): BotApi {
+  const callTimeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
   const doFetch = options.fetch ?? fetch;
   const base = `${options.baseUrl.replace(/\/+$/, '')}/bot${options.token}`;
 
@@ -82,26 +90,34 @@ export function createBotApi(options: { baseUrl: string; token: string; fetch?: 
     method: string,
     body: FormData | object,
     signal: AbortSignal,
-    timeoutMs = CALL_TIMEOUT_MS,
+    timeoutMs = callTimeoutMs,
   ): Promise<T> {
     const form = body instanceof FormData;
-    let response: Response;
+    let answered: { status: number; answer: Answer | null };
     try {
-      response = await doFetch(`${base}/${method}`, {
-        method: 'POST',
-        headers: form ? {} : { 'content-type': 'application/json' },
-        body: form ? body : JSON.stringify(body),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-      });
+      // The deadline covers the body too, whatever the collector does (server/deadline.ts).
+      answered = await withDeadline(
+        timeoutMs,
+        async (bounded) => {
+          const response = await doFetch(`${base}/${method}`, {
+            method: 'POST',
+            headers: form ? {} : { 'content-type': 'application/json' },
+            body: form ? body : JSON.stringify(body),
+            signal: bounded,
+          });
+          return { status: response.status, answer: (await response.json().catch(() => null)) as Answer | null };
+        },
+        { signal },
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
       throw new BotApiError(method, 0, `the bot API is unreachable (${cause})`);
     }
-    const answer = (await response.json().catch(() => null)) as Answer | null;
+    const { status, answer } = answered;
     if (answer?.ok === true) return answer.result as T;
-    const code = typeof answer?.error_code === 'number' ? answer.error_code : response.status;
-    const description = typeof answer?.description === 'string' ? answer.description : `HTTP ${response.status}`;
+    const code = typeof answer?.error_code === 'number' ? answer.error_code : status;
+    const description = typeof answer?.description === 'string' ? answer.description : `HTTP ${status}`;
     const retry = answer?.parameters?.retry_after;
     throw new BotApiError(method, code, description, typeof retry === 'number' ? retry : undefined);
   }
@@ -110,7 +126,7 @@ export function createBotApi(options: { baseUrl: string; token: string; fetch?: 
     getMe: (signal) => call<BotUser>('getMe', {}, signal),
     async getUpdates(query, signal) {
       const body = { ...query, allowed_updates: ['message'] };
-      const result = await call<unknown>('getUpdates', body, signal, query.timeout * 1000 + CALL_TIMEOUT_MS);
+      const result = await call<unknown>('getUpdates', body, signal, query.timeout * 1000 + callTimeoutMs);
       if (!Array.isArray(result)) throw new BotApiError('getUpdates', 0, 'the answer is not a list of updates');
       return result.filter((u): u is BotUpdate => typeof (u as BotUpdate | null)?.update_id === 'number');
     },

@@ -7,6 +7,7 @@
  * deadline. Commands are sent latest-only: a slow SDK never queues stale motion.
  */
 import type { CameraFrame, CameraSource } from '../../camera/frame.ts';
+import { withDeadline } from '../../deadline.ts';
 import type { Log } from '../../log.ts';
 import { telemetryFromData, type OdometryOrigin } from './rover-telemetry.ts';
 import type { BackendPresence, BaseTelemetry, DriveBackend, DriveCommand } from './types.ts';
@@ -53,22 +54,30 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
   let inFlight = false;
   let pending: DriveCommand | undefined;
 
-  const call = (path: string, init: RequestInit = {}) =>
-    doFetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  // One deadline per call, the body read included, whatever the collector does (server/deadline.ts).
+  const call = <T>(path: string, init: RequestInit, read: (res: Response) => Promise<T>) =>
+    withDeadline(timeoutMs, async (signal) => read(await doFetch(`${base}${path}`, { ...init, signal })));
+  const getJson = (path: string) =>
+    call(path, {}, async (res) => {
+      if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
+      return (await res.json()) as unknown;
+    });
   const camera =
     options.cameraPath === null
       ? null
-      : roverCamera(call, options.cameraPath ?? '/v2/front', options.cameraFps ?? 5, now);
+      : roverCamera(getJson, options.cameraPath ?? '/v2/front', options.cameraFps ?? 5, now);
 
   const post = async (command: DriveCommand) => {
     const angular = options.invertAngular ? -command.angular : command.angular;
-    const res = await call('/control', {
+    const init = {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ command: { linear: command.linear, angular } }),
+    };
+    await call('/control', init, async (res) => {
+      if (!res.ok) throw new Error(`the rover refused a command (${res.status})`);
+      await res.body?.cancel();
     });
-    if (!res.ok) throw new Error(`the rover refused a command (${res.status})`);
-    await res.body?.cancel();
   };
   const pump = async () => {
     inFlight = true;
@@ -98,9 +107,7 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
 
   const poll = async () => {
     try {
-      const res = await call('/data');
-      if (!res.ok) throw new Error(`GET /data answered ${res.status}`);
-      const data: unknown = await res.json();
+      const data = await getJson('/data');
       telemetry = telemetryFromData(data, {
         origin,
         commanded: now() < deadline ? commanded : ZERO,
@@ -158,7 +165,7 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
 
 /** Polls the SDK's front frame ({front_frame: base64, timestamp}) into camera frames. */
 function roverCamera(
-  call: (path: string) => Promise<Response>,
+  getJson: (path: string) => Promise<unknown>,
   path: string,
   fps: number,
   now: () => number,
@@ -170,9 +177,7 @@ function roverCamera(
     async start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void) {
       const grab = async () => {
         try {
-          const res = await call(path);
-          if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
-          const body = (await res.json()) as { front_frame?: unknown; timestamp?: unknown };
+          const body = (await getJson(path)) as { front_frame?: unknown; timestamp?: unknown };
           if (typeof body.front_frame !== 'string' || body.front_frame === '')
             throw new Error(`GET ${path} had no front_frame`);
           const jpeg = Buffer.from(body.front_frame, 'base64');
