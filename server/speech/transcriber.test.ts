@@ -1,12 +1,9 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeTranscription, type FakeTranscription } from '../personas/voice/testing/fake-transcription.ts';
 import { synth } from '../personas/voice/testing/synthetic-audio.ts';
 import { pcm16Wav } from './wav.ts';
 import { createOpenAiTranscriber } from './transcriber.ts';
+import { fetchThenCollect, startTrickleServer } from '../testing/trickle-server.ts';
 
 let fake: FakeTranscription;
 beforeEach(async () => {
@@ -54,32 +51,18 @@ describe('OpenAI-compatible transcriber', () => {
   });
 
   it('gives up at its deadline when the answer never ends, even when garbage is collected meanwhile', async () => {
-    // 200 and then a JSON body forever, a little at a time.
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"text":');
-      const drip = setInterval(() => res.write(' '), 20);
-      res.on('close', () => clearInterval(drip));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+    const server = await startTrickleServer('{"text":');
     const t = createOpenAiTranscriber({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      baseUrl: `${server.url}/v1`,
       model: 'whisper-1',
       timeoutMs: 200,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        gc();
-        return response;
-      },
+      fetch: fetchThenCollect(),
     });
     try {
       await expect(t.transcribe(wav, signal())).rejects.toThrow(
         'transcription service unreachable (The operation was aborted due to timeout)',
       );
     } finally {
-      server.closeAllConnections();
       server.close();
     }
   });

@@ -1,10 +1,7 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BotApiError, createBotApi } from './bot-api.ts';
 import { startFakeBotApi, type FakeBotApi } from './testing/fake-bot-api.ts';
+import { fetchThenCollect, startTrickleServer } from '../../testing/trickle-server.ts';
 
 let fake: FakeBotApi;
 beforeEach(async () => {
@@ -63,25 +60,12 @@ describe('bot API client', () => {
 
 describe('bot API client against an answer that never ends', () => {
   it('gives up at its deadline, body included, even when garbage is collected meanwhile', async () => {
-    // 200 and then a JSON body forever, a little at a time.
-    const server = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"ok":');
-      const drip = setInterval(() => res.write(' '), 20);
-      res.on('close', () => clearInterval(drip));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+    const server = await startTrickleServer('{"ok":');
     const api = createBotApi({
-      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      baseUrl: server.url,
       token: fake.token,
       timeoutMs: 200,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        gc();
-        return response;
-      },
+      fetch: fetchThenCollect(),
     });
     try {
       await expect(api.getMe(signal())).rejects.toMatchObject({
@@ -89,7 +73,6 @@ describe('bot API client against an answer that never ends', () => {
         message: 'getMe: the bot API is unreachable (The operation was aborted due to timeout)',
       });
     } finally {
-      server.closeAllConnections();
       server.close();
     }
   });

@@ -1,13 +1,10 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../log.ts';
 import { holdsEventually, testWait } from '../../testing/eventually.ts';
 import { createHttpRover } from './http-rover.ts';
 import { FAKE_FRAME, startFakeRover, type FakeRover } from './testing/fake-rover.ts';
 import type { DriveBackend } from './types.ts';
+import { fetchThenCollect, startTrickleServer } from '../../testing/trickle-server.ts';
 
 let rover: FakeRover;
 let backend: DriveBackend;
@@ -79,26 +76,13 @@ describe('HTTP rover backend (FrodoBots SDK shape)', () => {
   });
 
   it('gives up a read that never ends at its deadline, even when garbage is collected meanwhile', async () => {
-    // 200 and then a JSON body forever, a little at a time.
-    const sdk = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"battery":');
-      const drip = setInterval(() => res.write(' '), 20);
-      res.on('close', () => clearInterval(drip));
-    });
-    await new Promise<void>((resolve) => sdk.listen(0, '127.0.0.1', resolve));
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
+    const sdk = await startTrickleServer('{"battery":');
     const trickled = createHttpRover({
-      url: `http://127.0.0.1:${(sdk.address() as AddressInfo).port}`,
+      url: sdk.url,
       log: silentLog,
       cameraPath: null,
       timeoutMs: 200,
-      fetch: async (input, init) => {
-        const response = await fetch(input, init);
-        gc();
-        return response;
-      },
+      fetch: fetchThenCollect(),
     });
     try {
       await trickled.start();
@@ -106,7 +90,6 @@ describe('HTTP rover backend (FrodoBots SDK shape)', () => {
       expect(trickled.presence().problem).toMatch(/does not answer: The operation was aborted due to timeout/);
     } finally {
       await trickled.close();
-      sdk.closeAllConnections();
       sdk.close();
     }
   });
