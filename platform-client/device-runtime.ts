@@ -10,7 +10,7 @@ import type { PlatformNotice } from '../server/contract/index.ts';
 import type { FleetTurn, FleetTurnResult } from './envelopes.ts';
 import { createFirmwarePoller, type FirmwarePoller, type FirmwareUpdater } from './firmware/firmware-poller.ts';
 import { createHeartbeatTick } from './heartbeat.ts';
-import { CADENCE } from './limits.ts';
+import { CADENCE, PATHS } from './limits.ts';
 import { createLoop, type Loop } from './loop.ts';
 import type { PlatformAnswer, PlatformHttp } from './platform-http.ts';
 import { createRelayHandler } from './relay-handler.ts';
@@ -139,6 +139,9 @@ interface FastLoops {
   active: boolean;
 }
 
+/** Routes a platform may not offer: their 404 says so and is no fault of the robot (firmware-poller.ts). */
+const OPTIONAL_ROUTES: ReadonlySet<string> = new Set([PATHS.firmware]);
+
 /** Strikes, halts and the last error, from one device request's outcome. */
 function reactToOutcome(
   deps: DeviceRuntimeDeps,
@@ -156,6 +159,7 @@ function reactToOutcome(
     if (fast.active) fast.start();
     return;
   }
+  if (outcome.failure.kind === 'not_found' && OPTIONAL_ROUTES.has(path)) return;
   status.update({ lastError: { kind: outcome.failure.kind, message: `${path}: ${outcome.failure.message}`, at: now } });
   if (outcome.failure.kind !== 'unauthorized') return;
   deps.tokenWatch.refused();

@@ -150,6 +150,17 @@ async function poll(deps: Deps, state: PollerState): Promise<'transient' | 'sett
   });
   const out = await deps.api.call('PUT', PATHS.firmware, { channel: deps.channel() });
   state.lastPollAt = deps.scheduler.now();
+  if (!out.ok && out.failure.kind === 'not_found') {
+    // A platform without firmware pointers (a running copy of the platform answers this route
+    // with its 404 page): not a fault of this robot, so not shown as one.
+    deps.report({
+      state: 'unoffered',
+      lastCheckedAt: state.lastPollAt,
+      available: null,
+      message: `this platform offers no firmware updates; it is asked again in ${Math.round(deps.pollMs / 60_000)} min`,
+    });
+    return 'settled';
+  }
   if (!out.ok) {
     deps.report({ state: 'failed', lastCheckedAt: state.lastPollAt, message: out.failure.message });
     return out.failure.retryable && out.failure.kind !== 'unauthorized' ? 'transient' : 'settled';

@@ -242,6 +242,34 @@ describe('firmware pointer', () => {
     expect(h.client.status().firmware).toMatchObject({ state: 'failed' });
   });
 
+  it('a platform without firmware routes (404 page) is "not offered", not a failure; asked hourly until it offers them', async () => {
+    const u = updater();
+    await startWith(u);
+    h.emu.setFirmwareOffered(false);
+    // Every error the status ever showed: a good heartbeat clears the field, so its last value proves nothing.
+    const errors: string[] = [];
+    h.client.onChange((s) => void (s.lastError && errors.push(s.lastError.message)));
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'unoffered',
+      lastCheckedAt: h.sched.now(),
+      message: 'this platform offers no firmware updates; it is asked again in 60 min',
+    });
+    expect(errors).toEqual([]);
+    await h.sched.advance(30 * 60_000);
+    expect(h.times('PUT', '/api/firmware/manifest')).toEqual([0]);
+    h.emu.setFirmwareOffered(true);
+    await publish('1.1.0', { 'app.js': 'offered now' });
+    await h.sched.advance(30 * 60_000);
+    expect(h.times('PUT', '/api/firmware/manifest')).toEqual([0, HOUR]);
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'staged',
+      staged: '1.1.0',
+      message: 'staged; waiting for the robot to be idle',
+    });
+  });
+
   it('polls hourly, and at once on a channel change', async () => {
     const u = updater();
     await startWith(u);

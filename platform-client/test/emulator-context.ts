@@ -77,6 +77,8 @@ export interface EmuContext {
    * device" as the one answer; both are readings a client must take as a strike.
    */
   deviceMiss: 'unauthorized' | 'unknown device';
+  /** False: the firmware routes answer 404 with an HTML page, as a platform without them does. */
+  firmwareOffered: boolean;
   timers: EmuTimers;
   /** Handlers the emulator adds beyond the fixed tables (ask, chat, endpoint devices). */
   extra: Record<string, EmuHandler>;

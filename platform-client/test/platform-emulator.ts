@@ -66,6 +66,8 @@ export interface PlatformEmulator {
   setWorkerDown(on: boolean | WorkerDown): void;
   /** The string of the device-auth 401: "unauthorized" (default) or "unknown device". */
   setDeviceMiss(text: 'unauthorized' | 'unknown device'): void;
+  /** Off: /api/firmware/manifest answers 404 with an HTML page, as a running copy of the platform without firmware routes does. */
+  setFirmwareOffered(on: boolean): void;
   /** Replaces the scripted agent behind POST /api/devices/ask (default: echoes the text). */
   setAskScript(script: EmuAskScript): void;
   /** The chat stream's state: its script, preflight refusal, tool results and turns. */
@@ -78,6 +80,14 @@ export interface PlatformEmulator {
 }
 
 const MAX_BODY = 12 * 1024 * 1024;
+/** What a web app without a route answers: its 404 page, not JSON. */
+const NOT_FOUND_PAGE: EmuReply = {
+  status: 404,
+  raw: {
+    bytes: Buffer.from('<!DOCTYPE html><html><body>404: This page could not be found.</body></html>'),
+    contentType: 'text/html; charset=utf-8',
+  },
+};
 
 async function readBody(req: IncomingMessage): Promise<Record<string, unknown> | null> {
   const chunks: Buffer[] = [];
@@ -120,6 +130,7 @@ function route(
   files: Map<string, { bytes: Buffer; contentType: string }>,
 ): EmuReply | Promise<EmuReply> {
   const key = `${req.method} ${req.path}`;
+  if (!ctx.firmwareOffered && req.path === '/api/firmware/manifest') return NOT_FOUND_PAGE;
   const handler = DEVICE_ROUTES[key] ?? SESSION_ROUTES[key] ?? ctx.extra[key];
   if (handler) return handler(req, ctx);
   if (key === 'POST /api/media') return media(req, ctx);
@@ -161,6 +172,7 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
     origin: () => origin,
     workerDown: false,
     deviceMiss: 'unauthorized',
+    firmwareOffered: true,
     timers,
     extra: {
       'POST /api/chat': chatRoute(chat),
@@ -242,6 +254,7 @@ export async function startPlatformEmulator(options: PlatformEmulatorOptions = {
     setOutage: (on) => void (outage = on),
     setWorkerDown: (on) => void (ctx.workerDown = on === true ? 'down' : on),
     setDeviceMiss: (text) => void (ctx.deviceMiss = text),
+    setFirmwareOffered: (on) => void (ctx.firmwareOffered = on),
     setAskScript: (script) => void (askScript = script),
     chat,
     setChatScript: (script) => void (chat.script = script),

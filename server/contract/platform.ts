@@ -17,6 +17,8 @@ export type FirmwareState =
   | 'applying'
   | 'applied'
   | 'refused'
+  /** The platform has no firmware route (it answers 404): nothing to update from; asked again hourly. */
+  | 'unoffered'
   | 'failed';
 
 export interface FirmwareStatus {

@@ -30,6 +30,9 @@ describe('firmwareLine', () => {
     );
     expect(firmwareLine({ ...firmware, state: 'up_to_date', available: '1.2.3' })).toBe('up to date · running 1.2.3');
     expect(firmwareLine({ ...firmware, state: 'applying', currentVersion: null, available: null })).toBe('installing');
+    expect(firmwareLine({ ...firmware, state: 'unoffered', available: null })).toBe(
+      'not offered by this platform · running 1.2.3',
+    );
   });
 });
 

@@ -14,6 +14,7 @@ const STATE_WORDS: Record<FirmwareState, string> = {
   applying: 'installing',
   applied: 'installed',
   refused: 'refused',
+  unoffered: 'not offered by this platform',
   failed: 'failed',
 };
 

@@ -39,6 +39,7 @@ const FIRMWARE_STATES: Record<FirmwareState, true> = {
   applying: true,
   applied: true,
   refused: true,
+  unoffered: true,
   failed: true,
 };
 
