@@ -1,45 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ServiceState } from '../contract/state.ts';
 import { AppError } from '../errors.ts';
-import { silentLog } from '../log.ts';
-import { createTracking, trackingEngine, type TrackingDeps } from './tracking.ts';
-import { faceAt, fakeClock, fakeTrackingDaemon, flush, manualSchedule, NO_FACE } from './testing/fakes.ts';
-
-function rig(overrides: Partial<TrackingDeps> = {}) {
-  const daemon = fakeTrackingDaemon();
-  const clock = fakeClock();
-  const timers = manualSchedule();
-  const frames: Array<Record<string, unknown>> = [];
-  const services = new Map<string, ServiceState>();
-  let daemonState: string | undefined = 'running';
-  const tracking = createTracking({
-    daemon,
-    daemonState: () => daemonState,
-    engine: 'daemon:yunet',
-    autostart: true,
-    log: silentLog,
-    clock,
-    schedule: timers.schedule,
-    broadcast: (f) => frames.push(f),
-    services,
-    ...overrides,
-  });
-  const setDaemonState = (s: string | undefined) => {
-    daemonState = s;
-  };
-  /** One loop turn: time passes, the poll runs. */
-  const tick = async (ms = 500) => {
-    await flush(); // lets the loop's own poll finish first, so this one reads the face set now
-    clock.advance(ms);
-    await tracking.poll();
-    await flush();
-  };
-  return { daemon, clock, timers, frames, services, tracking, setDaemonState, tick };
-}
+import { trackingEngine } from './tracking.ts';
+import { faceAt, flush, NO_FACE } from './testing/fakes.ts';
+import { trackingRig } from './testing/tracking-rig.ts';
 
 describe('start: adopt, autostart, poll pace', () => {
   it('autostart enables the tracker at weight 1 when none runs', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     expect(r.daemon.calls.slice(0, 2)).toEqual(['face', 'enable 1']);
     expect(r.tracking.status()).toMatchObject({ enabled: true, weight: 1, paused: false, engine: 'daemon:yunet' });
@@ -47,7 +14,7 @@ describe('start: adopt, autostart, poll pace', () => {
   });
 
   it('without autostart nothing is switched on, and nothing is switched off either', async () => {
-    const r = rig({ autostart: false });
+    const r = trackingRig({ autostart: false });
     await r.tracking.start();
     await r.tick();
     expect(r.daemon.calls.filter((c) => c !== 'face')).toEqual([]);
@@ -56,7 +23,7 @@ describe('start: adopt, autostart, poll pace', () => {
   });
 
   it('adopts a tracker already running (its face ts is set), even without autostart', async () => {
-    const r = rig({ autostart: false });
+    const r = trackingRig({ autostart: false });
     r.daemon.nextFace = { ...NO_FACE, ts: 12.5 };
     r.daemon.on = true;
     await r.tracking.start();
@@ -65,7 +32,7 @@ describe('start: adopt, autostart, poll pace', () => {
   });
 
   it('polls the face at 2 Hz at most, with one poll in flight', async () => {
-    const r = rig({ pollMs: 100 });
+    const r = trackingRig({ pollMs: 100 });
     await r.tracking.start();
     await flush();
     expect(r.timers.delays.at(-1)).toBe(500);
@@ -86,7 +53,7 @@ describe('start: adopt, autostart, poll pace', () => {
   });
 
   it('a slow poll shortens the wait so the pace stays 2 Hz', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     await flush();
     r.daemon.gate = Promise.resolve().then(() => r.clock.advance(200));
@@ -97,7 +64,7 @@ describe('start: adopt, autostart, poll pace', () => {
   });
 
   it('a stop during the start-up read leaves the tracker off', async () => {
-    const r = rig();
+    const r = trackingRig();
     let release = () => {};
     r.daemon.gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -122,7 +89,7 @@ describe('start: adopt, autostart, poll pace', () => {
 
 describe('holds arbitrate the weight', () => {
   it('any live hold means weight 0; none means weight 1', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     await r.tracking.hold('look', true, 5);
     expect(r.daemon.weight).toBe(0);
@@ -137,7 +104,7 @@ describe('holds arbitrate the weight', () => {
   });
 
   it('the arbiter-facing take/release work the same way', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     r.tracking.take('look', 2);
     await flush();
@@ -149,7 +116,7 @@ describe('holds arbitrate the weight', () => {
   });
 
   it('an expired hold hands the head back at the next poll', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     await r.tracking.hold('look', true, 1);
     expect(r.daemon.weight).toBe(0);
@@ -167,7 +134,7 @@ describe('holds arbitrate the weight', () => {
     [0.1, 0.5],
     [7, 7],
   ])('ttl %s is applied as %s s', async (asked, applied) => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     expect(await r.tracking.hold('look', true, asked)).toEqual({ name: 'look', on: true, ttl: applied, active: true });
     expect(r.tracking.status().holds).toEqual([{ name: 'look', remaining: applied }]);
@@ -175,7 +142,7 @@ describe('holds arbitrate the weight', () => {
   });
 
   it('holds taken while tracking is off pause it once it is switched on', async () => {
-    const r = rig({ autostart: false });
+    const r = trackingRig({ autostart: false });
     await r.tracking.start();
     await r.tracking.hold('look', true, 10);
     expect(r.daemon.calls.filter((c) => c.startsWith('enable'))).toEqual([]);
@@ -187,7 +154,7 @@ describe('holds arbitrate the weight', () => {
 
 describe('the speaking hold', () => {
   it('without a face it is recorded for the DoA turner but does not pause tracking', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     const result = await r.tracking.hold('speaking', true, 3);
     expect(result).toEqual({ name: 'speaking', on: true, ttl: 3, active: false });
@@ -202,7 +169,7 @@ describe('the speaking hold', () => {
   });
 
   it('with a face detected it pauses tracking', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     r.daemon.nextFace = faceAt(0.2);
     await r.tick();
@@ -212,7 +179,7 @@ describe('the speaking hold', () => {
   });
 
   it('takes effect once a face is detected during the speech', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     r.tracking.take('speaking', 4);
     await r.tick();
@@ -225,7 +192,7 @@ describe('the speaking hold', () => {
   });
 
   it('release ends it now, leaving only the tail', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     r.tracking.take('speaking', 20);
     r.clock.advance(1000);
@@ -236,174 +203,9 @@ describe('the speaking hold', () => {
   });
 });
 
-describe('daemon restart', () => {
-  it('two consecutive polls with a null ts at weight 1 and no hold re-enable the tracker', async () => {
-    const r = rig();
-    await r.tracking.start();
-    r.daemon.nextFace = faceAt(0.1);
-    await r.tick();
-    r.daemon.on = false;
-    r.daemon.nextFace = { ...NO_FACE };
-    await r.tick();
-    expect(r.daemon.on).toBe(false);
-    await r.tick();
-    expect(r.daemon.on).toBe(true);
-    expect(r.daemon.calls.at(-1)).toBe('enable 1');
-    expect(r.tracking.status().reenabled).toBe(1);
-    await r.tracking.stop();
-  });
-
-  it('a single null ts, or null ts under a hold (the daemon clears the aim at weight 0), is no restart', async () => {
-    const r = rig();
-    r.daemon.nextFace = { ...NO_FACE, ts: 1 }; // running, no face in view
-    await r.tracking.start();
-    await r.tick();
-    r.daemon.nextFace = { ...NO_FACE };
-    await r.tick();
-    r.daemon.nextFace = faceAt(0.1);
-    await r.tick();
-    r.daemon.nextFace = { ...NO_FACE };
-    await r.tick();
-    await r.tracking.hold('emotion:sad1', true, 20);
-    await r.tick();
-    await r.tick();
-    await r.tick();
-    expect(r.tracking.status().reenabled).toBe(0);
-    await r.tracking.stop();
-  });
-
-  it('the daemon leaving running and coming back re-enables it', async () => {
-    const r = rig();
-    await r.tracking.start();
-    r.daemon.nextFace = faceAt(0.1);
-    await r.tick();
-    r.setDaemonState('stopped');
-    r.daemon.on = false;
-    const faces = r.daemon.calls.filter((c) => c === 'face').length;
-    await r.tick();
-    expect(r.daemon.calls.filter((c) => c === 'face').length).toBe(faces);
-    expect(r.tracking.status().detected).toBe(false);
-    r.setDaemonState('running');
-    await r.tick();
-    expect(r.daemon.on).toBe(true);
-    expect(r.tracking.status().reenabled).toBe(1);
-    await r.tracking.stop();
-  });
-
-  it('an autostart that met a daemon not up yet keeps trying, at a calm pace', async () => {
-    const r = rig();
-    r.daemon.failWith = new AppError('DAEMON_UNREACHABLE', 'the robot daemon does not answer');
-    await r.tracking.start();
-    expect(r.tracking.status()).toMatchObject({ enabled: true, weight: null });
-    expect(r.tracking.status().error).toMatch(/does not answer/);
-    const tries = () => r.daemon.calls.filter((c) => c.startsWith('enable')).length;
-    await r.tick(500);
-    expect(tries()).toBe(1);
-    r.daemon.failWith = null;
-    await r.tick(2600);
-    expect(tries()).toBe(2);
-    expect(r.tracking.status()).toMatchObject({ enabled: true, weight: 1, error: null });
-    await r.tracking.stop();
-  });
-});
-
-describe('a daemon without a camera (enable answers `unavailable`)', () => {
-  const enables = (r: ReturnType<typeof rig>) => r.daemon.calls.filter((c) => c.startsWith('enable')).length;
-  /** Loop turns at the poll's pace for `ms`. */
-  const run = async (r: ReturnType<typeof rig>, ms: number) => {
-    for (let t = 0; t < ms; t += 500) await r.tick(500);
-  };
-
-  it('autostart ends in the same state as a refused POST: off, with the reason, the service stopped', async () => {
-    const auto = rig();
-    auto.daemon.noCamera = true;
-    await auto.tracking.start();
-    await auto.tick();
-    const asked = rig({ autostart: false });
-    asked.daemon.noCamera = true;
-    await asked.tracking.start();
-    await expect(asked.tracking.setEnabled(true)).rejects.toMatchObject({ code: 'DAEMON_ERROR' });
-    for (const r of [auto, asked]) {
-      expect(r.tracking.status()).toMatchObject({ enabled: false, paused: false, weight: null, error: /unavailable/ });
-      expect(r.tracking.enabled()).toBe(false);
-      expect(r.services.get('tracking')).toEqual({ state: 'stopped', detail: expect.stringMatching(/unavailable/) });
-      expect(r.frames.at(-1)).toMatchObject({ type: 'tracking', enabled: false });
-      await r.tracking.stop();
-    }
-  });
-
-  it('is asked again at a slow backoff, not at every poll, and holds do not ask it', async () => {
-    const r = rig();
-    r.daemon.noCamera = true;
-    await r.tracking.start();
-    const faces = r.daemon.calls.filter((c) => c === 'face').length;
-    await r.tracking.hold('look', true, 5);
-    r.tracking.take('emotion:sad1', 2);
-    r.tracking.release('emotion:sad1');
-    await run(r, 29_500);
-    expect(enables(r)).toBe(1);
-    await r.tick();
-    expect(enables(r)).toBe(2); // 30 s after the first answer
-    await run(r, 59_500);
-    expect(enables(r)).toBe(2);
-    await r.tick();
-    expect(enables(r)).toBe(3); // then 60 s
-    expect(r.daemon.calls.filter((c) => c === 'face').length).toBe(faces);
-    expect(r.tracking.status().enabled).toBe(false);
-    await r.tracking.stop();
-    expect(r.daemon.calls.at(-1)).not.toBe('disable'); // it is off already
-  });
-
-  it('comes on when a backoff ask finds the camera back', async () => {
-    const r = rig();
-    r.daemon.noCamera = true;
-    await r.tracking.start();
-    await run(r, 29_500);
-    r.daemon.noCamera = false;
-    await r.tick();
-    expect(r.tracking.status()).toMatchObject({ enabled: true, weight: 1, error: null });
-    expect(r.services.get('tracking')).toEqual({ state: 'running', detail: 'looking for a face' });
-    await r.tracking.stop();
-  });
-
-  it('a daemon back to running is asked at once', async () => {
-    const r = rig();
-    r.daemon.noCamera = true;
-    await r.tracking.start();
-    await r.tick();
-    r.setDaemonState('stopped');
-    await r.tick();
-    r.daemon.noCamera = false;
-    r.setDaemonState('running');
-    await r.tick();
-    expect(enables(r)).toBe(2);
-    expect(r.tracking.status()).toMatchObject({ enabled: true, weight: 1, error: null });
-    await r.tracking.stop();
-  });
-
-  it('a refused POST ends the wish: nothing more is asked', async () => {
-    const r = rig();
-    r.daemon.noCamera = true;
-    await r.tracking.start();
-    await expect(r.tracking.setEnabled(true)).rejects.toMatchObject({ code: 'DAEMON_ERROR', message: /no camera/ });
-    expect(enables(r)).toBe(2);
-    await run(r, 20 * 60_000);
-    expect(enables(r)).toBe(2);
-    await r.tracking.stop();
-  });
-
-  it('a daemon that does not answer is no running service either', async () => {
-    const r = rig();
-    r.daemon.failWith = new AppError('DAEMON_UNREACHABLE', 'the robot daemon does not answer');
-    await r.tracking.start();
-    expect(r.services.get('tracking')).toEqual({ state: 'stopped', detail: 'the robot daemon does not answer' });
-    await r.tracking.stop();
-  });
-});
-
 describe('switching on and off', () => {
   it('off disables the daemon tracker and forgets the face', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     r.daemon.nextFace = faceAt(0.4, -0.2);
     await r.tick();
@@ -418,7 +220,7 @@ describe('switching on and off', () => {
   });
 
   it('a daemon without a camera refuses: the error says so and tracking stays off', async () => {
-    const r = rig({ autostart: false });
+    const r = trackingRig({ autostart: false });
     await r.tracking.start();
     r.daemon.noCamera = true;
     await expect(r.tracking.setEnabled(true)).rejects.toMatchObject({ code: 'DAEMON_ERROR', message: /no camera/ });
@@ -427,7 +229,7 @@ describe('switching on and off', () => {
   });
 
   it('a stopped daemon backend is a DAEMON_STOPPED refusal', async () => {
-    const r = rig({ autostart: false });
+    const r = trackingRig({ autostart: false });
     await r.tracking.start();
     r.daemon.failWith = new AppError('DAEMON_STOPPED', 'the robot daemon backend is not running');
     await expect(r.tracking.setEnabled(true)).rejects.toMatchObject({ code: 'DAEMON_STOPPED' });
@@ -436,7 +238,7 @@ describe('switching on and off', () => {
   });
 
   it('stop switches the tracker off and ends the loop', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     await flush();
     await r.tracking.stop();
@@ -447,7 +249,7 @@ describe('switching on and off', () => {
 
 describe('frames and services', () => {
   it('broadcasts on (enabled, paused, detected, x, y to 2 decimals) changes only', async () => {
-    const r = rig();
+    const r = trackingRig();
     await r.tracking.start();
     const count = r.frames.length;
     expect(r.frames.at(-1)).toMatchObject({ type: 'tracking', enabled: true, paused: false, detected: false });
@@ -467,7 +269,7 @@ describe('frames and services', () => {
   });
 
   it('keeps the tracking service line up to date', async () => {
-    const r = rig({ autostart: false });
+    const r = trackingRig({ autostart: false });
     await r.tracking.start();
     expect(r.services.get('tracking')).toEqual({ state: 'off', detail: 'face tracking off' });
     await r.tracking.setEnabled(true);

@@ -1,123 +1,24 @@
-import Router from '@koa/router';
-import Koa from 'koa';
-import { execFileSync } from 'node:child_process';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RobotState } from '../../contract/state.ts';
-import { HttpDaemonClient, type DaemonClient } from '../../daemon/daemon-client.ts';
-import { errorHandler } from '../../http/error-handler.ts';
-import type { RouteSpec } from '../../http/route-table.ts';
-import { silentLog } from '../../log.ts';
-import { createControl, type Control } from '../../motion/control.ts';
-import type { Receipt } from '../../motion/receipts.ts';
-import { recordingHolds, until } from '../../motion/testing/rig.ts';
-import { startSimDaemon, type SimDaemon } from '../../sim/index.ts';
-import { SPEAKING_TAIL_MS } from '../../speech/speaker.ts';
+/** The control routes over a simulated daemon: moves, edge validation, volume, demo and the reel. */
+import { describe, expect, it } from 'vitest';
+import { until } from '../../motion/testing/rig.ts';
 import { recordedMove } from '../../sim/library.ts';
 import { EMOTIONS_DATASET } from '../../sim/library-names.ts';
-import { createManualClock } from '../../testing/manual-clock.ts';
-import { createRobotCore, type RobotCore } from '../robot-core.ts';
-import { controlRoutes } from './control-routes.ts';
+import {
+  control,
+  controlClock,
+  holds,
+  lastEvent,
+  near,
+  post,
+  robot,
+  sim,
+  simRunning,
+  spy,
+  state,
+  useControlRoutesRig,
+} from './testing/control-routes-rig.ts';
 
-/** Records every daemon call, so a test can prove a refused request reached nothing. */
-function spyDaemon(inner: DaemonClient): { daemon: DaemonClient; calls: string[] } {
-  const calls: string[] = [];
-  const daemon = new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        calls.push(String(prop));
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { daemon, calls };
-}
-
-/** A tiny desktop server: error handler, a test caller (the access gate is tested elsewhere), the routes. */
-function buildApp(routes: RouteSpec[]): Koa {
-  const koa = new Koa();
-  koa.use(errorHandler(silentLog));
-  koa.use(async (ctx, next) => {
-    const kind = ctx.get('x-test-kind') || 'token';
-    if (kind !== 'none')
-      (ctx.state as { caller: unknown }).caller = {
-        kind,
-        local: false,
-        failed: false,
-        viaBearer: kind === 'token',
-        viaCookie: false,
-      };
-    await next();
-  });
-  const router = new Router();
-  for (const r of routes) router.post(r.path, r.handler as Koa.Middleware);
-  koa.use(router.routes()).use(router.allowedMethods());
-  return koa;
-}
-
-let sim: SimDaemon;
-let robot: RobotCore;
-let control: Control;
-let server: Server;
-let base: string;
-let spy: { daemon: DaemonClient; calls: string[] };
-const events: Receipt[] = [];
-const holds = recordingHolds();
-/** The control's timing rules' time (volume debounce, joystick stream, end of a clip): tests move it by hand. */
-const controlClock = createManualClock();
-
-beforeAll(async () => {
-  sim = await startSimDaemon();
-  spy = spyDaemon(new HttpDaemonClient({ baseUrl: sim.url }));
-  robot = createRobotCore({ daemonUrl: sim.url, simulated: true, log: silentLog, daemon: spy.daemon });
-  robot.start();
-  control = createControl({
-    robot,
-    emit: (e) => events.push(e),
-    holds,
-    log: silentLog,
-    reel: { pauseMs: 100 },
-    clock: controlClock,
-  });
-  control.start();
-  server = buildApp(controlRoutes({ control })).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await until(() => robot.state() !== undefined && robot.feed.snapshot().presence === 'connected');
-});
-
-afterAll(async () => {
-  control.close();
-  await new Promise((resolve) => server.close(resolve));
-  await robot.stop();
-  await sim.close();
-});
-
-beforeEach(async () => {
-  if (control.latch.engaged()) control.resume('token');
-  await control.arbiter.stopAll();
-});
-
-async function post(
-  path: string,
-  body?: unknown,
-  kind = 'token',
-): Promise<{ status: number; json: Record<string, unknown> }> {
-  const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json', 'x-test-kind': kind } };
-  if (body !== undefined) init.body = typeof body === 'string' ? body : JSON.stringify(body);
-  const res = await fetch(`${base}${path}`, init);
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-const state = (): RobotState => robot.state() as RobotState;
-const simRunning = async (): Promise<unknown[]> =>
-  (await (await fetch(`${sim.url}/api/move/running`)).json()) as unknown[];
-const lastEvent = (action: string): Receipt | undefined => events.filter((e) => e.action === action).at(-1);
-/** Within half a degree: where toBeCloseTo(x, 0) draws the line. */
-const near = (value: number, target: number): boolean => Math.abs(value - target) < 0.5;
+useControlRoutesRig();
 
 describe('control routes: moves change the robot', () => {
   it('look yaw 30 turns the head to ≈30° after the duration, with a receipt', async () => {
@@ -293,117 +194,5 @@ describe('control routes: volume, demo, reel', () => {
     expect(control.reelRunner.status()).toMatchObject({ running: false, outcome: 'aborted' });
     expect(robot.services.get('reel')?.state).toBe('off');
     await until(async () => (await simRunning()).length === 0, 1000);
-  });
-});
-
-/** The clip's length from samples decoded by ffmpeg, independently of the cockpit's WAV reader. */
-function decodedSeconds(text: string): number {
-  const wav = execFileSync('espeak-ng', ['--stdout', '--', text]);
-  const pcm = execFileSync(
-    'ffmpeg',
-    ['-v', 'error', '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'],
-    { input: wav, maxBuffer: 64 * 1024 * 1024 },
-  );
-  return pcm.length / 2 / 16000;
-}
-
-describe('control routes: say', () => {
-  it('speaks through the daemon with a wobble and answers the real length of the audio', async () => {
-    const text = 'Hello! I am the cockpit robot, and this is my voice.';
-    const wobbles = () => spy.calls.filter((c) => c === 'setWobbling').length;
-    const before = wobbles();
-    const res = await post('/api/control/say', { text });
-    expect(res.status).toBe(200);
-    expect(res.json.engine).toBe('espeak-ng');
-    const seconds = res.json.seconds as number;
-    const real = decodedSeconds(text);
-    expect(Math.abs(seconds - real) / real).toBeLessThan(0.05);
-    const played = sim.counters().soundsPlayed.at(-1);
-    expect(played?.file).toMatch(/^cockpit-say-[ab]\.wav$/);
-    expect(Math.abs((played?.seconds ?? 0) - seconds) / seconds).toBeLessThan(0.05);
-    expect(wobbles() - before).toBe(1);
-    expect(holds.live()).toContain('speaking');
-    // The clip ends on the control's clock: just before its length it still plays.
-    controlClock.advance(seconds * 1000 - 1);
-    expect(holds.live()).toContain('speaking');
-    controlClock.advance(1);
-    await until(() => wobbles() - before === 2); // wobble off after the clip
-    // The hold stays 0.8 s more for the last syllable (server/speech/speaker.ts), then goes.
-    controlClock.advance(SPEAKING_TAIL_MS - 1);
-    expect(holds.live()).toContain('speaking');
-    controlClock.advance(1);
-    expect(holds.live()).not.toContain('speaking');
-    expect(lastEvent('say')).toMatchObject({
-      text: `say "${text}" (${seconds.toFixed(1)} s)`,
-      values: { engine: 'espeak-ng', seconds },
-    });
-  });
-});
-
-describe('control routes: the latched stop', () => {
-  // How fast a stop lands is a latency, measured in bench/ (docs/testing.md); here, what it leaves behind.
-  it('has emptied the daemon running moves by the time it answers, latches, and resumes', async () => {
-    await post('/api/control/express', { name: 'laughing1' });
-    await post('/api/control/reel', { action: 'start' });
-    await until(async () => (await simRunning()).length > 0, 3000);
-    const stop = await post('/api/control/stop');
-    expect(await simRunning()).toEqual([]);
-    expect(stop.json).toMatchObject({ latched: true, reelAborted: true, daemon: { ok: true } });
-    expect(robot.state()?.services['stop']).toMatchObject({ state: 'running' });
-    for (const [path, body] of [
-      ['/api/control/look', { yaw: 5 }],
-      ['/api/control/express', { name: 'yes1' }],
-      ['/api/control/wake', undefined],
-      ['/api/control/reel', { action: 'start' }],
-      ['/api/control/say', { text: 'hi' }],
-    ] as const) {
-      expect(await post(path, body)).toMatchObject({
-        status: 409,
-        json: { code: 'STOP_LATCHED', error: 'stopped: resume from the dashboard first' },
-      });
-    }
-    expect(control.streamTarget({ yaw: 3 }, { kind: 'token' })).toMatchObject({
-      accepted: false,
-      code: 'STOP_LATCHED',
-    });
-    expect((await post('/api/control/motors', { mode: 'enabled' })).status).toBe(200);
-    expect(await post('/api/console/resume')).toMatchObject({
-      status: 200,
-      json: { latched: false, wasLatched: true },
-    });
-    expect(robot.services.get('stop')?.state).toBe('off');
-    expect((await post('/api/control/look', { yaw: 5, duration: 0.3 })).status).toBe(200);
-    expect(lastEvent('stop')?.text).toMatch(/move\(s\) cancelled/);
-  });
-
-  it('a stop with the daemon down still latches and says the daemon part failed', async () => {
-    await fetch(`${sim.url}/sim/backend`, {
-      method: 'POST',
-      body: JSON.stringify({ action: 'stop' }),
-      headers: { 'content-type': 'application/json' },
-    });
-    await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 503, 5000);
-    const look = await post('/api/control/look', { yaw: 10 });
-    expect(look).toMatchObject({ status: 503, json: { code: 'DAEMON_STOPPED' } });
-    // A joystick frame is refused the same way once the feed has seen it, not sent into the void.
-    await until(() => 'daemon:stopped' in robot.health().problems, 5000);
-    expect(control.streamTarget({ yaw: 3 }, { kind: 'token' })).toMatchObject({
-      accepted: false,
-      code: 'DAEMON_STOPPED',
-    });
-    expect(control.arbiter.current()).toBeUndefined();
-    const stop = await post('/api/control/stop');
-    expect(stop.status).toBe(200);
-    expect(stop.json).toMatchObject({ latched: true, daemon: { ok: false } });
-    expect(control.latch.engaged()).toBe(true);
-    expect(lastEvent('stop')?.text).toMatch(/^stop latched, but the daemon part failed/);
-    // The daemon refused stop_sound too: the receipt does not claim the speaker went quiet.
-    expect(stop.json.stopped).toContain('speech NOT confirmed silenced');
-    await fetch(`${sim.url}/sim/backend`, {
-      method: 'POST',
-      body: JSON.stringify({ action: 'start' }),
-      headers: { 'content-type': 'application/json' },
-    });
-    await until(async () => (await fetch(`${sim.url}/api/motors/status`)).status === 200, 5000);
   });
 });
