@@ -6,7 +6,7 @@
  * once. Screenshots of every page at each size are attached.
  */
 import { expect, test } from './fixtures/cockpit.ts';
-import { horizontalOverflow, settleLayout } from './pages/browser.ts';
+import { horizontalOverflow, settleLayout, stretchedCheckboxes } from './pages/browser.ts';
 import { restingYaw, stateYaw } from './pages/cockpit-api.ts';
 import { stopPageTime } from './pages/page-time.ts';
 import {
@@ -67,7 +67,8 @@ test('the tabs, Back and Forward walk the pages', async ({ page, cockpit }) => {
   await expect(marker(page, PAGES[3])).toBeVisible();
 });
 
-// Screenshots of every page at each size; none scrolls sideways, down to 320 px.
+// Screenshots of every page at each size; none scrolls sideways, down to 320 px, and every
+// checkbox is drawn as a box.
 for (const size of [...SIZES, { width: 320, height: 640 }]) {
   test(`every page at ${size.width}×${size.height}: a screenshot, and no sideways scroll`, async ({
     page,
@@ -83,6 +84,7 @@ for (const size of [...SIZES, { width: 320, height: 640 }]) {
         await horizontalOverflow(page),
         `sideways scroll on ${entry.hash} at ${size.width} px`,
       ).toBeLessThanOrEqual(0);
+      expect(await stretchedCheckboxes(page), `checkboxes on ${entry.hash} at ${size.width} px`).toEqual([]);
       const name = `${entry.tab.toLowerCase()}-${size.width}x${size.height}`;
       const file = testInfo.outputPath(`${name}.png`);
       await page.screenshot({ path: file });

@@ -51,3 +51,24 @@ export async function smallTouchTargets(page: Page): Promise<string[]> {
   if (!Array.isArray(value)) throw new Error('touch target check returned no list');
   return value as string[];
 }
+
+/**
+ * Visible checkboxes drawn wider or taller than a box (over 32 CSS px), named by their label: a
+ * text field's styles stretching a box across its row.
+ */
+export async function stretchedCheckboxes(page: Page): Promise<string[]> {
+  const value: unknown = await page.evaluate(`(() => {
+    const stretched = [];
+    for (const el of document.querySelectorAll('input[type="checkbox"]')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      if (box.width > 32 || box.height > 32) {
+        const name = (el.closest('label')?.textContent ?? el.getAttribute('aria-label') ?? el.id).trim();
+        stretched.push(name + ' ' + Math.round(box.width) + 'x' + Math.round(box.height));
+      }
+    }
+    return stretched;
+  })()`);
+  if (!Array.isArray(value)) throw new Error('checkbox check returned no list');
+  return value as string[];
+}
