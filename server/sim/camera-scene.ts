@@ -197,8 +197,9 @@ export function renderSceneSvg(view: SceneView): string {
     picture(p) +
     person(p, view.face) +
     `</g>` +
+    // The caption keeps to the right: the dashboard draws the head pose over the picture's bottom left.
     `<rect x="0" y="${h - 22}" width="${w}" height="22" fill="#000000" fill-opacity="0.45"/>` +
-    `<text x="8" y="${h - 6}" font-family="DejaVu Sans Mono, monospace" font-size="14" fill="#ffffff">SIM CAMERA  ${clockText(view.clockMs)}  yaw ${heading}°</text>` +
+    `<text x="${w - 8}" y="${h - 6}" text-anchor="end" font-family="DejaVu Sans Mono, monospace" font-size="14" fill="#ffffff">SIM CAMERA  ${clockText(view.clockMs)}  yaw ${heading}°</text>` +
     counterStrip(view.clockMs) +
     `</svg>`
   );
