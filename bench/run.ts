@@ -81,6 +81,8 @@ async function relayPhases(stack: Stack, startedAt: number): Promise<Omit<RelayR
     say(`bench: send floor, ${viewers} viewers, ${relaySeconds} s`);
     floor.push(await measureSendFloor(viewers, relaySeconds, { elsewhere: [stack.cockpit.pid, stack.sim.pid] }));
   }
+  say(`bench: send floor, 50 viewers on two threads, ${relaySeconds} s`);
+  floor.push(await measureSendFloor(50, relaySeconds, { threads: 2, elsewhere: [stack.cockpit.pid, stack.sim.pid] }));
   say('bench: glass to glass (Chromium)');
   const glass = await measureGlassToGlass(stack, quick ? 4 : 15, quick ? 1 : 5);
   say(`bench: idle, ${idleSeconds} s after the camera's idle stop`);

@@ -11,10 +11,12 @@ import { join } from 'node:path';
 import { quantileOf } from '../server/camera/relay/latency-histogram.ts';
 import { ROOT } from './processes.ts';
 import { withCores, type Placement } from './proc-stats.ts';
-import type { FloorReport, FloorStart } from './send-floor-sender.ts';
+import type { FloorReport, FloorStart, FloorThreads } from './send-floor-sender.ts';
 
 export interface FloorResult {
   viewers: number;
+  /** Threads that sent (bench/send-floor-sender.ts): 1, or 2 with the viewers split between them. */
+  threads: FloorThreads;
   seconds: number;
   cpuPercent: number;
   packetsPerViewerPerSecond: number;
@@ -25,13 +27,19 @@ export interface FloorResult {
 
 /**
  * `oneCore` keeps the sender's every thread on core 0, as the relay's one-core run does.
+ * `threads: 2` shares the sending with a worker thread, which runs beside the sender's other
+ * threads on core 1 (so does this process's receiving, standing in for the viewers).
  * `elsewhere`: processes moved to core 1 meanwhile (the bench's cockpit and simulator, which the
  * relay's phase keeps off core 0 too; left free, one of them took the sender's core for 6 ms).
  */
 export async function measureSendFloor(
   viewers: number,
   seconds: number,
-  { oneCore = false, elsewhere = [] }: { oneCore?: boolean; elsewhere?: readonly number[] } = {},
+  {
+    oneCore = false,
+    threads = 1,
+    elsewhere = [],
+  }: { oneCore?: boolean; threads?: FloorThreads; elsewhere?: readonly number[] } = {},
 ): Promise<FloorResult> {
   const receivers = await Promise.all(
     Array.from({ length: viewers }, async () => {
@@ -43,7 +51,10 @@ export async function measureSendFloor(
     }),
   );
   // Plain node with tsx's loader in-process: the pid placed is the one whose thread runs the loop.
-  const sender = fork(join(ROOT, 'bench', 'send-floor-sender.ts'), { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const sender = fork(join(ROOT, 'bench', 'send-floor-sender.ts'), [String(threads)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: 'inherit',
+  });
   // The sender's next message, or its end as an error (a crash must fail the bench, not hang it).
   const next = <T>(): Promise<T> =>
     new Promise<T>((resolve, reject) => {
@@ -71,6 +82,7 @@ export async function measureSendFloor(
         const received = receivers.reduce((sum, r) => sum + r.packets, 0);
         return {
           viewers,
+          threads,
           seconds: report.seconds,
           cpuPercent: report.cpuPercent,
           packetsPerViewerPerSecond: received / viewers / report.seconds,
