@@ -7,6 +7,7 @@
  * which is how this encoder is made to send a new keyframe.
  */
 import { MediaStreamTrack, RTCPeerConnection, useH264, useOPUS, type RTCIceCandidate } from 'werift';
+import { guardPeer } from '../peer-guard.ts';
 import type { Log } from '../log.ts';
 import { addSessionAudio, type SessionAudio } from './camera-session-audio.ts';
 import { startH264Encoder, type H264Encoder } from './camera-encoder.ts';
@@ -87,7 +88,9 @@ class ProducerSession implements CameraSession {
   }
 
   async offer(): Promise<void> {
-    await this.pc.setLocalDescription(await this.pc.createOffer());
+    const offer = await this.pc.createOffer();
+    guardPeer(this.pc); // no public STUN server, no forged DTLS alert (peer-guard.ts)
+    await this.pc.setLocalDescription(offer);
     const sdp = this.pc.localDescription?.sdp ?? '';
     this.deps.signal({ sdp: { type: 'offer', sdp: withoutCandidates(sdp) } });
     this.offered = true;

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RTCPeerConnection, useH264, useOPUS } from 'werift';
 import WebSocket from 'ws';
+import { guardPeer } from '../peer-guard.ts';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { ok, waitFor } from './test-helpers.ts';
 
@@ -85,12 +86,14 @@ describe('signalling', () => {
 
     // Answer like a consumer that does not listen to the microphone: the first packet of the
     // stream is the SPS of a keyframe, and no Opus encoder runs for the refused audio.
-    const pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] } });
+    const pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] }, iceServers: [] });
     const firstNalTypes: number[] = [];
     pc.onTrack.subscribe((t) => t.onReceiveRtp.subscribe((rtp) => firstNalTypes.push((rtp.payload[0] ?? 0) & 0x1f)));
     await pc.setRemoteDescription({ type: 'offer', sdp });
     for (const t of pc.getTransceivers()) if (t.kind === 'audio') t.setDirection('inactive');
-    await pc.setLocalDescription(await pc.createAnswer());
+    const answer = await pc.createAnswer();
+    guardPeer(pc);
+    await pc.setLocalDescription(answer);
     p.send({ type: 'peer', sessionId: started.sessionId, sdp: { type: 'answer', sdp: pc.localDescription?.sdp } });
     for (const m of p.messages.filter((x) => x.type === 'peer' && x.ice)) {
       await pc.addIceCandidate(m.ice as { candidate: string; sdpMLineIndex: number });

@@ -6,8 +6,11 @@
  * connectivity checks. Each packet is forwarded with the robot's payload byte for byte; only
  * the RTP header is the viewer's own (its SSRC, payload type and extensions), and when the
  * robot's stream restarts (new SSRC) the sequence and timestamp continue where they were.
+ * werift would still ask a public STUN server, and end the session on a forged DTLS alert;
+ * peer-guard.ts undoes both.
  */
 import { RTCPeerConnection, RtpHeader, RtpPacket, useH264, type RTCRtpSender } from 'werift';
+import { guardPeer } from '../../peer-guard.ts';
 import type { RelayPacket } from './viewer-queue.ts';
 
 export interface RelayPeerEvents {
@@ -57,7 +60,9 @@ export class RelayPeer {
   }
 
   async offer(): Promise<string> {
-    await this.pc.setLocalDescription(await this.pc.createOffer());
+    const offer = await this.pc.createOffer();
+    guardPeer(this.pc);
+    await this.pc.setLocalDescription(offer);
     return this.pc.localDescription?.sdp ?? '';
   }
 

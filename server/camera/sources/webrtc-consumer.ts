@@ -12,6 +12,7 @@ import type { Log } from '../../log.ts';
 import type { H264AccessUnit } from '../frame.ts';
 import { createRtpDepacketizer } from '../h264/rtp-depacketizer.ts';
 import { createOpusRtpReceiver } from '../audio/opus-rtp-receiver.ts';
+import { guardPeer } from '../../peer-guard.ts';
 
 export interface ConsumerDeps {
   log: Log;
@@ -52,7 +53,9 @@ export function spropParameterSets(sdp: string): Buffer[] {
 }
 
 class Consumer implements ConsumerSession {
-  // LAN only: host candidates, no STUN server to ask (werift's default is a public one).
+  // LAN only: host candidates, no STUN server to ask (an empty list, and guardPeer before
+  // each local description: werift falls back to a public server otherwise, and would let a
+  // forged DTLS alert end the session, peer-guard.ts).
   private readonly pc = new RTCPeerConnection({ codecs: { video: [useH264()], audio: [useOPUS()] }, iceServers: [] });
   private readonly jitter = new JitterBufferBase(90_000, { latency: JITTER_MS });
   private readonly depacketizer = createRtpDepacketizer(() => this.requestKeyframe());
@@ -104,7 +107,9 @@ class Consumer implements ConsumerSession {
     await this.pc.setRemoteDescription({ type: 'offer', sdp: offer });
     const audio = this.deps.audio ? 'recvonly' : 'inactive';
     for (const t of this.pc.getTransceivers()) if (t.kind === 'audio') t.setDirection(audio);
-    await this.pc.setLocalDescription(await this.pc.createAnswer());
+    const answer = await this.pc.createAnswer();
+    guardPeer(this.pc);
+    await this.pc.setLocalDescription(answer);
     this.deps.signal({ sdp: { type: 'answer', sdp: this.pc.localDescription?.sdp ?? '' } });
   }
 

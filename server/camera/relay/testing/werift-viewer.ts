@@ -4,6 +4,7 @@
  * (RTCP receiver reports, picture-loss indications on request).
  */
 import { RTCPeerConnection, useH264, type RtpPacket } from 'werift';
+import { guardPeer } from '../../../peer-guard.ts';
 
 export interface WeriftViewer {
   /** Answers the relay's offer; resolves with the answer SDP to send back. */
@@ -40,7 +41,9 @@ export function createWeriftViewer(keep = 0): WeriftViewer {
   return {
     async answer(offer) {
       await pc.setRemoteDescription({ type: 'offer', sdp: offer });
-      await pc.setLocalDescription(await pc.createAnswer());
+      const answer = await pc.createAnswer();
+      guardPeer(pc);
+      await pc.setLocalDescription(answer);
       return pc.localDescription?.sdp ?? '';
     },
     packets,
