@@ -7,7 +7,7 @@ import { AppError } from '../errors.ts';
 import { createDaemonApps, type DaemonApps } from './apps-client.ts';
 import { ok } from './daemon-reply.ts';
 import { HttpTransport, type DaemonResponse } from './http-transport.ts';
-import type { AppLockStatus, DaemonStatus, FaceTarget, FullBodyTarget, FullState, GotoRequest, WireDoa } from './wire.ts';
+import type { AppLockStatus, DaemonStatus, FaceTarget, FullBodyTarget, GotoRequest, WireDoa } from './wire.ts';
 
 export const EMOTIONS_DATASET = 'pollen-robotics/reachy-mini-emotions-library';
 export const DANCES_DATASET = 'pollen-robotics/reachy-mini-dances-library';
@@ -17,7 +17,8 @@ export interface DaemonClient {
   /** The app store and the app running on the robot (apps-client.ts), over the same pool. */
   readonly apps: DaemonApps;
   status(): Promise<DaemonStatus>;
-  fullState(query?: string): Promise<FullState>;
+  /** The state body as sent: read it with full-state.ts `readFullState`. */
+  fullState(query?: string): Promise<unknown>;
   doa(): Promise<WireDoa | null>;
   goto(req: GotoRequest): Promise<string>;
   setTarget(target: FullBodyTarget): Promise<'ok' | 'ignored'>;
@@ -68,9 +69,9 @@ export class HttpDaemonClient implements DaemonClient {
     return ok(await this.http.request({ path: '/api/daemon/status' }), 'status') as DaemonStatus;
   }
 
-  async fullState(query = ''): Promise<FullState> {
+  async fullState(query = ''): Promise<unknown> {
     const path = `/api/state/full${query ? `?${query}` : ''}`;
-    return ok(await this.http.request({ path }), 'state') as FullState;
+    return ok(await this.http.request({ path }), 'state');
   }
 
   async doa(): Promise<WireDoa | null> {

@@ -14,6 +14,7 @@ import { presenceOf, problemsOf, type FeedFacts } from './feed-health.ts';
 import { RateMeter } from './rate-meter.ts';
 import { RestFallback } from './rest-fallback.ts';
 import { StatusPoll, type StatusListener } from './status-poll.ts';
+import { readFullState } from './full-state.ts';
 import type { DaemonStatus, FullState } from './wire.ts';
 
 export interface StateFeedOptions {
@@ -243,14 +244,20 @@ export class StateFeed {
   }
 
   private accept(text: string): void {
-    let state: FullState;
+    let body: unknown;
     try {
-      state = JSON.parse(text) as FullState;
+      body = JSON.parse(text);
     } catch {
       this.lastError = 'daemon sent a state frame that is not JSON';
       return;
     }
-    if (typeof state !== 'object' || state === null || !('head_pose' in state)) return;
+    if (typeof body !== 'object' || body === null || !('head_pose' in body)) return;
+    const read = readFullState(body);
+    if (!read.ok) {
+      this.lastError = `daemon sent a state frame that is not understood: ${read.reason}`;
+      return;
+    }
+    const { state } = read;
     const now = this.clock.now();
     this.everConnected = true;
     this.backoff.reset();

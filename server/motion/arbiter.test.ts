@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FullState } from '../daemon/wire.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
 import { startRig, until, type Rig } from './testing/rig.ts';
 
@@ -10,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => rig.close());
 
-const state = async () => rig.daemon.fullState();
+const state = async () => rig.daemon.fullState() as Promise<FullState>;
 
 describe('motion arbiter against the simulator', () => {
   it('keeps ONE move owner: a new move cancels the one running', async () => {
