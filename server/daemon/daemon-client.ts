@@ -199,8 +199,12 @@ export class HttpDaemonClient implements DaemonClient {
   }
 }
 
+/** The daemon names a move by a UUID (Python's `uuid4()`); anything else is not its answer. */
+const MOVE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function uuidOf(body: unknown): string {
   const uuid = (body as { uuid?: unknown } | null)?.uuid;
-  if (typeof uuid !== 'string') throw new AppError('DAEMON_ERROR', 'daemon did not return a move uuid');
+  if (typeof uuid !== 'string' || !MOVE_UUID.test(uuid))
+    throw new AppError('DAEMON_ERROR', 'daemon did not return a move uuid');
   return uuid;
 }
