@@ -11,9 +11,7 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures/cockpit.ts';
 import { api } from './pages/cockpit-api.ts';
 import { addVirtualAuthenticator, enrolFirstPasskey, sessionCookie } from './pages/passkeys.ts';
-
-/** The dashboard socket's longest retry delay: 10 s of backoff plus 20 % jitter (renderer/src/lib/api/backoff.ts). */
-const RETRY_CEILING_MS = 12_000;
+import { stepPageTimeUntil } from './pages/page-time.ts';
 
 /** While the cockpit is down the page's socket retries, and Chromium logs each failed attempt. */
 const FAILED_RECONNECT = /WebSocket connection to '.*\/ws' failed/;
@@ -24,7 +22,7 @@ test('a passkey session survives a restart of the cockpit', async ({ page, cockp
   browserErrors.allow(FAILED_RECONNECT);
   browserErrors.allow(FAILED_LOAD);
   // Page time is the test's: once the cockpit is back, the socket's pending retry (up to 12 s of
-  // backoff away) is brought forward instead of waited for.
+  // backoff away, renderer/src/lib/api/backoff.ts) is brought forward instead of waited for.
   await page.clock.install();
   await addVirtualAuthenticator(page);
   await enrolFirstPasskey(page, cockpit.localUrl, 'Laptop');
@@ -39,8 +37,11 @@ test('a passkey session survives a restart of the cockpit', async ({ page, cockp
   await cockpit.restart();
 
   // The open page reconnects with its cookie, and a fresh load is still signed in.
-  await page.clock.fastForward(RETRY_CEILING_MS);
-  await expect(pill).toContainText('Live');
+  await stepPageTimeUntil(
+    page,
+    async () => (await pill.textContent())?.includes('Live') ?? false,
+    'the page is live again',
+  );
   await page.reload();
   await expect(page.getByText('Simulated robot')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toHaveCount(0);
@@ -69,10 +70,11 @@ test('an expired session is refused and the page goes back to sign-in', async ({
   await writeFile(file, JSON.stringify(sessions), { mode: 0o600 });
   await cockpit.resume();
 
-  // The open page's socket comes back, is refused (4401), and the page asks to sign in again.
-  await page.clock.fastForward(RETRY_CEILING_MS);
+  // The open page's socket comes back, is refused (4401), and the page asks to sign in again,
+  // offering the passkey once it has the cockpit's auth status.
+  const passkey = page.getByRole('button', { name: 'Sign in with a passkey' });
+  await stepPageTimeUntil(page, () => passkey.isVisible(), 'the sign-in page offers the passkey');
   await expect(page.getByText('Your passkey session has ended.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
   // The cookie alone opens nothing, even from this machine.
   expect((await api(cockpit.localUrl, '/api/state', { cookie })).status).toBe(401);
   // A new load of the page lands on sign-in too.

@@ -15,6 +15,28 @@ export function getAuthStatus(http: HttpClient): Promise<ApiResult<AuthStatus>> 
   return http.request<AuthStatus>('/api/auth/status');
 }
 
+/**
+ * Asks for the auth status until the cockpit answers, `retryMs` apart, and hands the answer to
+ * `onStatus`. A sign-in page that asked once and met a dropped request (the cockpit restarting,
+ * a Wi-Fi blip) would otherwise offer the owner token alone until reloaded. Returns a cancel.
+ */
+export function watchAuthStatus(http: HttpClient, onStatus: (status: AuthStatus) => void, retryMs = 3000): () => void {
+  let cancelled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const ask = (): void => {
+    void getAuthStatus(http).then((result) => {
+      if (cancelled) return;
+      if (result.ok) onStatus(result.data);
+      else timer = setTimeout(ask, retryMs);
+    });
+  };
+  ask();
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+  };
+}
+
 export function logout(http: HttpClient): Promise<ApiResult<{ ok: boolean }>> {
   return http.request('/api/auth/logout', { method: 'POST' });
 }
