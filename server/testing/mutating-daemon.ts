@@ -32,7 +32,7 @@ export interface MutatingDaemonOptions {
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** Every place in a JSON value a member can be swapped: [container, key] pairs, the root as [undefined, ''] . */
+/** Every place in a JSON value a member can be swapped: [container, key] pairs, the root as [undefined, '']. */
 function places(value: Json, out: [Json[] | { [k: string]: Json } | undefined, string | number][] = [[undefined, '']]) {
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
