@@ -8,11 +8,9 @@ import dns from 'node:dns';
 import dgram from 'node:dgram';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { RtpHeader, RtpPacket, RTCPeerConnection, useH264 } from 'werift';
+import { RTCPeerConnection, useH264 } from 'werift';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { silentLog } from './log.ts';
-import { RelayPeer } from './camera/relay/relay-peer.ts';
-import { createConsumerSession, type ConsumerSession } from './camera/sources/webrtc-consumer.ts';
+import { robotToConsumer, sendPicturesUntil } from './camera/testing/peer-pair.ts';
 import { endsDtlsSession } from './peer-guard.ts';
 
 /** Where each datagram was addressed: an IP literal, or a name. */
@@ -67,45 +65,11 @@ describe('LAN-only ICE', () => {
   });
 
   it('keeps the relay and the robot-camera consumer to host candidates: no name, no reflexive candidate, video flows', async () => {
-    const peer = new RelayPeer({ pictureLoss() {}, heard() {}, connected() {}, gone() {} });
-    cleanup.push(() => peer.close());
-    let answer: string | undefined;
-    let arrived: number | undefined;
-    const consumer: ConsumerSession = createConsumerSession({
-      log: silentLog,
-      signal: (inner) => (answer = (inner.sdp as { sdp: string }).sdp),
-      onAccessUnit() {},
-      onVideoRtp: (rtp) => (arrived ??= rtp.header.sequenceNumber),
-      onParameterSets() {},
-      onFailed() {},
-      audio: false,
-      onOpus() {},
-    });
-    cleanup.push(() => consumer.close());
-
-    const offer = await peer.offer();
-    // The consumer signals its answer before handlePeer resolves.
-    await consumer.handlePeer({ sdp: { type: 'offer', sdp: offer } });
-    if (answer === undefined) throw new Error('the consumer did not answer');
-    await peer.answer(answer);
-    expect(offer).not.toContain('typ srflx');
-    expect(answer).not.toContain('typ srflx');
-
-    // Until the connection is up a packet is dropped: send one a turn until one arrives.
-    const header = (n: number): RtpHeader =>
-      new RtpHeader({ sequenceNumber: n, timestamp: n, ssrc: 3, payloadType: 102, marker: true });
-    let n = 0;
-    while (arrived === undefined) {
-      n += 1;
-      await peer.send({
-        rtp: new RtpPacket(header(n), Buffer.from([0x65, 1])),
-        receivedAt: 0,
-        pictureAt: 0,
-        keyframeStart: true,
-      });
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(arrived).toBeGreaterThan(0);
+    const pair = await robotToConsumer();
+    cleanup.push(() => pair.close());
+    expect(pair.offer).not.toContain('typ srflx');
+    expect(pair.answer).not.toContain('typ srflx');
+    await sendPicturesUntil(pair.peer, pair.received, 1);
     expect(lookedUp).toEqual([]);
     expect(sentTo.length).toBeGreaterThan(0);
     expect(sentTo.filter((a) => !ownAddresses.has(a))).toEqual([]);

@@ -7,13 +7,11 @@
  * error ends the cockpit, main/fatal-net.ts, and fails this run) nor stop the video. Each batch
  * is proved read before the next (the probe in hostile-udp.ts).
  */
-import { RtpHeader, RtpPacket } from 'werift';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLog } from '../log.ts';
 import { hostCandidates, hostileDatagrams, sendHostile } from '../testing/hostile-udp.ts';
 import { RelayPeer } from './relay/relay-peer.ts';
 import { createWeriftViewer } from './relay/testing/werift-viewer.ts';
-import { createConsumerSession } from './sources/webrtc-consumer.ts';
+import { robotToConsumer, sendPicturesUntil } from './testing/peer-pair.ts';
 
 const cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -24,32 +22,6 @@ function relayPeer(gone: string[]): RelayPeer {
   const peer = new RelayPeer({ pictureLoss() {}, heard() {}, connected() {}, gone: (reason) => gone.push(reason) });
   cleanup.push(() => peer.close());
   return peer;
-}
-
-/**
- * Sends pictures from `peer`, one a turn, until `received()` reaches `n`. A packet sent before
- * the relay's end of the connection is up is not sent at all, so the first may take a few.
- */
-async function sendUntil(peer: RelayPeer, received: () => number, n: number): Promise<void> {
-  let seq = 0;
-  while (received() < n) {
-    seq += 1;
-    const header = new RtpHeader({
-      sequenceNumber: seq,
-      timestamp: seq * 6000,
-      ssrc: 7,
-      payloadType: 102,
-      marker: true,
-    });
-    // An IDR slice in one packet: a keyframe a viewer can start at.
-    await peer.send({
-      rtp: new RtpPacket(header, Buffer.from([0x65, 0x88, 0x84, seq & 0xff])),
-      receivedAt: 0,
-      pictureAt: 0,
-      keyframeStart: true,
-    });
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 async function blast(sdp: string, seed: number): Promise<void> {
@@ -69,39 +41,21 @@ describe('hostile datagrams at the WebRTC ports', () => {
     await blast(offer, 24); // the ports are open; nothing is connected yet
     await peer.answer(await viewer.answer(offer));
     await viewer.connected();
-    await sendUntil(peer, () => viewer.received, 1);
+    await sendPicturesUntil(peer, () => viewer.received, 1);
 
     await blast(offer, 25); // at the very ports the viewer's media and RTCP use
     const before = viewer.received;
-    await sendUntil(peer, () => viewer.received, before + 1);
+    await sendPicturesUntil(peer, () => viewer.received, before + 1);
     expect(gone).toEqual([]);
   });
 
   it("at the robot camera's consumer: every one read, while video flows, and the video goes on", async () => {
-    const gone: string[] = [];
-    const peer = relayPeer(gone); // stands in for the robot: it offers sendonly H.264
-    let answer: string | undefined;
-    let received = 0;
-    const failed: string[] = [];
-    const consumer = createConsumerSession({
-      log: silentLog,
-      signal: (inner) => (answer = (inner.sdp as { sdp: string }).sdp),
-      onAccessUnit() {},
-      onVideoRtp: () => (received += 1),
-      onParameterSets() {},
-      onFailed: (reason) => failed.push(reason),
-      audio: false,
-      onOpus() {},
-    });
-    cleanup.push(() => consumer.close());
-    await consumer.handlePeer({ sdp: { type: 'offer', sdp: await peer.offer() } });
-    if (answer === undefined) throw new Error('the consumer did not answer');
-    await peer.answer(answer);
-    await sendUntil(peer, () => received, 1);
+    const pair = await robotToConsumer();
+    cleanup.push(() => pair.close());
+    await sendPicturesUntil(pair.peer, pair.received, 1);
 
-    await blast(answer, 26);
-    await sendUntil(peer, () => received, received + 1);
-    expect(failed).toEqual([]);
-    expect(gone).toEqual([]);
+    await blast(pair.answer, 26);
+    await sendPicturesUntil(pair.peer, pair.received, pair.received() + 1);
+    expect(pair.failures).toEqual([]);
   });
 });

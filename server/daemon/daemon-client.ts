@@ -200,7 +200,7 @@ export class HttpDaemonClient implements DaemonClient {
 }
 
 /** The daemon names a move by a UUID (Python's `uuid4()`); anything else is not its answer. */
-const MOVE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MOVE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function uuidOf(body: unknown): string {
   const uuid = (body as { uuid?: unknown } | null)?.uuid;

@@ -6,6 +6,7 @@
  * catalogue, or a crash; and once the daemon speaks plainly again, the cockpit is well.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MOVE_UUID } from '../daemon/daemon-client.ts';
 import { ERROR_CODES } from '../errors.ts';
 import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
 import { startHarness, type Harness } from '../testing/cockpit-harness.ts';
@@ -73,7 +74,7 @@ it('answers every route with a result or a catalogued error, never a 500, while 
       const text = await res.text();
       // A move the daemon started is named by the daemon's UUID, never by whatever it sent.
       const uuid = res.status === 200 ? (JSON.parse(text) as { uuid?: unknown }).uuid : undefined;
-      if (uuid !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(String(uuid))) {
+      if (uuid !== undefined && !MOVE_UUID.test(String(uuid))) {
         bad.push(`${method} ${path} → a move named ${JSON.stringify(uuid).slice(0, 60)}`);
       }
       if (res.status < 400) continue;
