@@ -13,6 +13,9 @@ const contractTypesOnly = [
   { group: ['**/server/**', '!**/server/contract', '!**/server/contract/**'], message: 'only types from server/contract may be imported here' },
 ];
 
+/** The platform client's tests and their rigs. */
+const platformClientTests = ['platform-client/**/*.test.ts', 'platform-client/test/**'];
+
 const layer = (files, patterns, paths = [], ignores = []) => ({
   files,
   ignores,
@@ -41,7 +44,18 @@ export default ts.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   layer(['server/**'], never('**/main/**', '**/platform-client/**', '**/renderer/**', '**/e2e/**'), [{ name: 'electron', message: 'only main/electron may use Electron' }]),
-  layer(['platform-client/**'], [...contractTypesOnly, ...never('**/main/**', '**/renderer/**', '**/e2e/**')], [{ name: 'electron', message: 'only main/electron may use Electron' }]),
+  layer(
+    ['platform-client/**'],
+    [...contractTypesOnly, ...never('**/main/**', '**/renderer/**', '**/e2e/**')],
+    [{ name: 'electron', message: 'only main/electron may use Electron' }],
+    platformClientTests,
+  ),
+  // Its tests may also use the tests' helpers in server/testing (the seeded fuzzers), never server code.
+  layer(platformClientTests, [
+    { group: ['**/server/contract', '**/server/contract/**'], allowTypeImports: true, message: 'only `import type` from server/contract' },
+    { group: ['**/server/**', '!**/server/contract', '!**/server/contract/**', '!**/server/testing', '!**/server/testing/**'], message: 'platform-client tests may import server/testing and types from server/contract only' },
+    ...never('**/main/**', '**/renderer/**', '**/e2e/**'),
+  ]),
   layer(
     ['renderer/**'],
     [...contractTypesOnly, ...never('node:*', '**/main/**', '**/platform-client/**', '**/e2e/**')],

@@ -2,13 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlatformChatEvent, PlatformChatInput } from '../server/contract/platform.ts';
 import { NO_OWNER_SESSION } from './chat-stream.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
+import { oddBodyAt } from './test/mutating-fetch.ts';
+import type { FetchLike } from './types.ts';
 
 let h: Harness;
 afterEach(() => h?.close());
 
 /** A client enrolled with the owner's session stored and its loops stopped (no timers but the stream's). */
-async function ready(withSession = true) {
-  h = await startHarness();
+async function ready(withSession = true, fetch?: FetchLike) {
+  h = await startHarness(fetch ? { deps: { fetch } } : {});
   await h.client.start();
   await h.client.disconnect();
   if (withSession) expect(await h.client.setOwnerSession(h.owner.session)).toMatchObject({ ok: true });
@@ -95,6 +97,18 @@ describe('platform chat stream', () => {
     expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' });
   });
 
+  it('goes on when the platform took a tool result but answered with an odd body', async () => {
+    await ready(true, oddBodyAt('POST', '/api/chat/tool-result'));
+    h.emu.setChatScript(async (turn) => {
+      await turn.callTool('look', { yaw: 30 });
+      turn.say('turned');
+    });
+    const events = await collect(h.client.chat(input()));
+    expect(h.emu.chat.results).toHaveLength(1);
+    expect(texts(events)).toBe('turned');
+    expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' });
+  });
+
   it('sends a tool result over 8 KB through media as a URL, and reports platform tools as they run', async () => {
     await ready();
     h.emu.setChatScript(async (turn) => {
@@ -121,6 +135,25 @@ describe('platform chat stream', () => {
     expect(sent.length).toBeLessThan(2000);
     const url = /is at (\S+)\]$/.exec(sent)![1]!;
     expect(await (await fetch(url)).text()).toBe(long);
+  });
+
+  it('ends the turn, naming the fault, on a frame that is JSON but not an object', async () => {
+    for (const odd of ['null', '7', '[1,2]', '"text"', 'not json']) {
+      // The platform's answer, with its second frame's data replaced.
+      const fetchOdd: FetchLike = async (url, init) => {
+        if (new URL(url).pathname !== '/api/chat') return fetch(url, init);
+        await (await fetch(url, init)).arrayBuffer();
+        const body = `data: {"type":"modelContentBlockDeltaEvent","textDelta":"a","seq":0}\n\ndata: ${odd}\n\ndata: [DONE]\n\n`;
+        return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+      };
+      await ready(true, fetchOdd);
+      const events = await collect(h.client.chat(input()));
+      expect(events).toEqual([
+        { type: 'text', text: 'a' },
+        { type: 'error', error: 'the platform sent a chat frame that is not a JSON object' },
+      ]);
+      await h.close();
+    }
   });
 
   it('aborts the turn on a gap in seq', async () => {

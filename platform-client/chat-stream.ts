@@ -19,7 +19,7 @@ import { NOT_ENROLLED } from './device-api.ts';
 import type { DeviceIdentity } from './identity.ts';
 import { CHAT, PATHS } from './limits.ts';
 import type { Upload } from './media-offload.ts';
-import { httpFailure, thrownFailure, type PlatformHttp } from './platform-http.ts';
+import { httpFailure, thrownFailure, tookUnreadably, type PlatformHttp } from './platform-http.ts';
 import { sseData } from './sse-frames.ts';
 import type { FetchLike, Scheduler } from './types.ts';
 
@@ -105,7 +105,20 @@ async function runClientTool(
     bearer: token,
     body: { toolUseId: call.toolUseId, payload },
   });
-  if (!sent.ok) stopper.stop(`the result of ${call.name} could not be delivered: ${sent.failure.message}`);
+  if (!sent.ok && !tookUnreadably(sent.failure))
+    stopper.stop(`the result of ${call.name} could not be delivered: ${sent.failure.message}`);
+}
+
+/** A frame's data as a JSON object, or null for anything else (text, `null`, a number, a list). */
+function frameOf(data: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGenerator<PlatformChatEvent> {
@@ -137,11 +150,9 @@ async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGe
         const why = stopper.why();
         return yield why ? { type: 'error', error: why } : { type: 'done', stopReason };
       }
-      let frame: Record<string, unknown>;
-      try {
-        frame = JSON.parse(data) as Record<string, unknown>;
-      } catch {
-        stopper.stop('the platform sent a chat frame that is not JSON');
+      const frame = frameOf(data);
+      if (frame === null) {
+        stopper.stop('the platform sent a chat frame that is not a JSON object');
         break;
       }
       const gap = frames.check(frame);

@@ -6,7 +6,7 @@
  * have the device created for them through POST /api/devices.
  */
 import type { PlatformEndpointEnrolInput } from '../server/contract/index.ts';
-import { heartbeatBody } from './heartbeat.ts';
+import { heartbeatBody, unreadOf } from './heartbeat.ts';
 import { checkEnrolInput, type DeviceIdentity } from './identity.ts';
 import { PATHS } from './limits.ts';
 import { createPlatformHttp } from './platform-http.ts';
@@ -55,8 +55,7 @@ export async function proveIdentity(input: unknown, deps: ProveDeps): Promise<Ou
   const body = { ...heartbeatBody(deps.capabilities, deps.lanUrl), deviceId: identity.deviceId, token: identity.token };
   const out = await http.send({ method: 'POST', path: PATHS.heartbeat, body });
   if (out.ok) {
-    const unread = typeof out.value.body.unread === 'number' ? out.value.body.unread : null;
-    return { ok: true, value: { identity, verified: true, unread } };
+    return { ok: true, value: { identity, verified: true, unread: unreadOf(out.value.body) } };
   }
   if (out.failure.kind === 'unauthorized') {
     return {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { capabilityList, heartbeatBody } from './heartbeat.ts';
+import { capabilityList, heartbeatBody, unreadOf } from './heartbeat.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
 import { emulatorSeesOnline } from './test/platform-emulator.ts';
 
@@ -63,6 +63,19 @@ describe('heartbeat against the emulator', () => {
 });
 
 describe('heartbeat body', () => {
+  it.each([
+    [0, 0],
+    [4, 4],
+    [-3, null],
+    [2.5, null],
+    [1e308, null],
+    [2 ** 53 + 1, null],
+    ['4', null],
+    [null, null],
+  ])('reads an unread count of %j as %j: only a count is one', (unread, read) => {
+    expect(unreadOf({ unread })).toBe(read);
+  });
+
   it('drops a LAN URL the worker would refuse', () => {
     expect(heartbeatBody(['say'], 'http://127.0.0.1:8097')).toEqual({ capabilities: ['say'], wantUnread: '1' });
     expect(heartbeatBody(['say'], 'https://robot.example')).not.toHaveProperty('lanUrl');

@@ -42,6 +42,12 @@ export function heartbeatBody(capabilities: readonly string[], lanUrl: string | 
   return body;
 }
 
+/** The owner's unread count from a heartbeat answer: a count, or null when it is left out or is not one. */
+export function unreadOf(body: Record<string, unknown>): number | null {
+  const { unread } = body;
+  return typeof unread === 'number' && Number.isSafeInteger(unread) && unread >= 0 ? unread : null;
+}
+
 /** Creates the heartbeat tick. */
 export function createHeartbeatTick(deps: HeartbeatDeps): LoopTick {
   const periodMs = deps.periodMs ?? CADENCE.heartbeatMs;
@@ -51,8 +57,7 @@ export function createHeartbeatTick(deps: HeartbeatDeps): LoopTick {
     const out = await deps.api.call('POST', PATHS.heartbeat, heartbeatBody(deps.capabilities(), deps.lanUrl()));
     if (out.ok) {
       failures = 0;
-      const unread = out.value.body.unread;
-      deps.onBeat({ ok: true, value: { unread: typeof unread === 'number' ? unread : null } });
+      deps.onBeat({ ok: true, value: { unread: unreadOf(out.value.body) } });
     } else {
       if (out.failure.retryable) failures += 1;
       deps.onBeat(out);

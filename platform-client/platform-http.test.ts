@@ -157,4 +157,9 @@ describe('httpFailure recognises the exact worker strings', () => {
   ] as const)('%i %j is %s', (status, body, kind, retryable) => {
     expect(httpFailure(status, body)).toMatchObject({ kind, retryable, status, workerError: body.error });
   });
+
+  it('repeats at most 200 characters of an error string in the message', () => {
+    const failure = httpFailure(400, { error: 'x'.repeat(20_000) });
+    expect(failure).toMatchObject({ kind: 'bad_request', message: `platform answered 400: ${'x'.repeat(200)}…` });
+  });
 });

@@ -61,6 +61,9 @@ export function kindOfStatus(status: number, workerError: string | undefined): F
   return 'bad_request';
 }
 
+/** The most of the platform's error string a failure's message repeats. */
+const ERROR_CHARS = 200;
+
 /** Turns an HTTP error status and body into a failure value. */
 export function httpFailure(status: number, body: unknown): PlatformFailure {
   const workerError =
@@ -69,11 +72,25 @@ export function httpFailure(status: number, body: unknown): PlatformFailure {
   const failure: PlatformFailure = {
     kind,
     status,
-    message: workerError ? `platform answered ${status}: ${workerError}` : `platform answered ${status}`,
+    // The platform's words reach the dashboard and the log: bounded, whatever it sent.
+    message: workerError
+      ? `platform answered ${status}: ${workerError.length > ERROR_CHARS ? `${workerError.slice(0, ERROR_CHARS)}…` : workerError}`
+      : `platform answered ${status}`,
     retryable: kind === 'unavailable' || (body as { retryable?: unknown })?.retryable === true,
   };
   if (workerError !== undefined) failure.workerError = workerError;
   return failure;
+}
+
+/**
+ * A 2xx whose body could not be read: the platform took the request and only its answer is odd.
+ * A write in that state must not be sent again (a reply PATCHed twice is two answers), and a
+ * result it carried counts as delivered.
+ */
+export function tookUnreadably(failure: PlatformFailure): boolean {
+  return (
+    failure.kind === 'bad_response' && failure.status !== undefined && failure.status >= 200 && failure.status < 300
+  );
 }
 
 /** Turns a thrown fetch into a failure value (timeout or transport), without the raw error. */

@@ -20,6 +20,7 @@ import {
   type FleetTurnResult,
 } from './envelopes.ts';
 import { LIMITS, PATHS, WORKER_ERRORS } from './limits.ts';
+import { tookUnreadably } from './platform-http.ts';
 import { offloadText, uploadImages } from './media-offload.ts';
 import { fitReply, jsonBytes, type ReplyPayload } from './reply-fit.ts';
 import { postTaskResult, stillWorkingReply, taskIdOf, taskTicket } from './relay-task.ts';
@@ -103,13 +104,20 @@ async function decide(
   }
 }
 
-/** PATCHes the reply, retrying transient faults: a lost reply is a lost answer. */
+/**
+ * PATCHes the reply, retrying transient faults: a lost reply is a lost answer. A 2xx with an odd
+ * body is a reply the platform took, so it is not sent again (that would be a second answer).
+ */
 async function sendReply(deps: RelayHandlerDeps, inReplyTo: string, payload: string): Promise<Outcome<unknown>> {
-  let outcome = await deps.api.call('PATCH', PATHS.relay, { inReplyTo, payload });
+  const patch = async (): Promise<Outcome<unknown>> => {
+    const out = await deps.api.call('PATCH', PATHS.relay, { inReplyTo, payload });
+    return !out.ok && tookUnreadably(out.failure) ? { ok: true, value: undefined } : out;
+  };
+  let outcome = await patch();
   for (const wait of REPLY_RETRY_MS) {
     if (outcome.ok || !outcome.failure.retryable) break;
     await sleep(deps.scheduler, wait);
-    outcome = await deps.api.call('PATCH', PATHS.relay, { inReplyTo, payload });
+    outcome = await patch();
   }
   return outcome;
 }

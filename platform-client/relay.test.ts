@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEnvelope, markFleetPrompt } from './envelopes.ts';
 import { repliesIn, startHarness, type Harness } from './test/client-harness.ts';
+import { oddBodyAt } from './test/mutating-fetch.ts';
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -90,6 +91,18 @@ describe('relay against the emulator', () => {
         .map((r) => r.inReplyTo)
         .sort(),
     ).toEqual([...ids].sort());
+  });
+
+  it('does not send a reply again when the platform took it but answered with an odd body', async () => {
+    h = await startHarness({ deps: { fetch: oddBodyAt('PATCH', '/api/devices/relay') } });
+    const id = await queue(JSON.stringify({ type: 'invoke', prompt: 'once' }));
+    await h.client.start();
+    await h.sched.advance(0);
+    // Handled is counted when the reply is settled; a retry would wait on the clock, which stays still.
+    await vi.waitFor(() => expect(h.client.status().envelopesHandled).toBe(1));
+    expect(repliesIn(h.emu).map((r) => r.inReplyTo)).toEqual([id]);
+    expect(h.emu.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+    expect(h.logs.filter((l) => l.msg === 'relay reply was not delivered')).toEqual([]);
   });
 
   it('turns a failing agent turn into an Error reply', async () => {

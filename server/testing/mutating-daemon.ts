@@ -1,7 +1,7 @@
 /**
  * A daemon that says odd things: a proxy in front of the simulator that passes every request
  * through and, for a share of the answers, changes one or two members of the JSON body (HTTP and
- * socket frames alike) into a generated value of another type (fuzz.ts `fuzzValue`). The cockpit
+ * socket frames alike) into a generated value of another type (json-mutation.ts). The cockpit
  * must treat the daemon as input from outside: a future release may change a shape, and the
  * daemon's port may be answered by something else entirely. Seeded; `mutations` keeps the last
  * changes made, for a failure message.
@@ -10,7 +10,8 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
-import { fuzzValue, seeded, type Rng } from './fuzz.ts';
+import { seeded } from './fuzz.ts';
+import { mutateJson } from './json-mutation.ts';
 
 export interface MutatingDaemon {
   url: string;
@@ -30,47 +31,6 @@ export interface MutatingDaemonOptions {
   spare?: (path: string) => boolean;
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** Every place in a JSON value a member can be swapped: [container, key] pairs, the root as [undefined, '']. */
-function places(value: Json, out: [Json[] | { [k: string]: Json } | undefined, string | number][] = [[undefined, '']]) {
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => {
-      out.push([value, i]);
-      places(item, out);
-    });
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      out.push([value, key]);
-      places(item, out);
-    }
-  }
-  return out;
-}
-
-/** The body with one or two members (or the whole) replaced by generated values. */
-function mutate(text: string, rng: Rng, where: string, log: string[]): string {
-  let value: Json;
-  try {
-    value = JSON.parse(text) as Json;
-  } catch {
-    return text;
-  }
-  const count = rng() < 0.7 ? 1 : 2;
-  for (let i = 0; i < count; i += 1) {
-    const all = places(value);
-    const [container, key] = all[Math.floor(rng() * all.length)] as (typeof all)[number];
-    const replacement = fuzzValue(rng) as Json;
-    if (container === undefined) value = replacement;
-    else (container as Record<string | number, Json>)[key] = replacement;
-    log.push(
-      `${where} ${container === undefined ? '(body)' : String(key)} = ${JSON.stringify(replacement)?.slice(0, 80)}`,
-    );
-  }
-  if (log.length > 50) log.splice(0, log.length - 50);
-  return JSON.stringify(value);
-}
-
 export async function startMutatingDaemon(options: MutatingDaemonOptions): Promise<MutatingDaemon> {
   const rng = seeded(options.seed);
   const rate = options.rate ?? 0.3;
@@ -86,7 +46,7 @@ export async function startMutatingDaemon(options: MutatingDaemonOptions): Promi
       return text;
     }
     counts.mutated += 1;
-    return mutate(text, rng, where, mutations);
+    return mutateJson(text, rng, where, mutations);
   };
 
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
