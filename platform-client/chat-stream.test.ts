@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlatformChatEvent, PlatformChatInput } from '../server/contract/platform.ts';
 import { NO_OWNER_SESSION } from './chat-stream.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
-import { oddBodyAt } from './test/mutating-fetch.ts';
+import { oddBodyAt } from '../server/testing/mutating-fetch.ts';
 import type { FetchLike } from './types.ts';
 
 let h: Harness;

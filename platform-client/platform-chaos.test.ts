@@ -1,5 +1,5 @@
 /**
- * A platform that answers odd bodies (test/mutating-fetch.ts): about a third of its JSON answers
+ * A platform that answers odd bodies (server/testing/mutating-fetch.ts): about a third of its JSON answers
  * and stream frames have one or two members swapped for values of other types. The client must
  * treat the platform as input from outside: no loop tick may throw, no turn may end without its
  * one closing event or with a false "unreachable", the status keeps its documented types, no
@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PlatformChatEvent, PlatformStatus } from '../server/contract/platform.ts';
 import { AskError } from './device-ask.ts';
 import { repliesIn, startHarness, type Harness } from './test/client-harness.ts';
-import { mutatingFetch, type MutatingFetch } from './test/mutating-fetch.ts';
+import { mutatingFetch, type MutatingFetch } from '../server/testing/mutating-fetch.ts';
 
 let h: Harness | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEnvelope, markFleetPrompt } from './envelopes.ts';
 import { repliesIn, startHarness, type Harness } from './test/client-harness.ts';
-import { oddBodyAt } from './test/mutating-fetch.ts';
+import { oddBodyAt } from '../server/testing/mutating-fetch.ts';
 
 let h: Harness;
 afterEach(() => h?.close());

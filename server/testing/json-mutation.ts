@@ -1,8 +1,9 @@
 /**
  * One or two members of a JSON text swapped for generated values of other types (fuzz.ts
  * `fuzzValue`): what a peer that changed its shape, or something else answering on its port, sends.
- * Used by the proxy in front of the simulated daemon (mutating-daemon.ts) and by the platform
- * client's mutating fetch (platform-client/test/mutating-fetch.ts). Seeded through the caller's Rng.
+ * Used by the proxy in front of the simulated daemon (mutating-daemon.ts) and by the fetch in
+ * front of the platform emulator and the fake model servers (mutating-fetch.ts). Seeded through
+ * the caller's Rng.
  */
 import { fuzzValue, type Rng } from './fuzz.ts';
 

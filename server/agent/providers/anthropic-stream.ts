@@ -7,27 +7,13 @@
  * whose `partial_json` pieces join into the tool_use block's input, complete at its stop.
  */
 import type { ProviderEvent } from './types.ts';
+import { indexAt, isObject, objectAt, textAt, type Json } from './wire-read.ts';
 
 interface Block {
   type: string;
   id?: string;
   name?: string;
   json: string;
-}
-
-interface StreamData {
-  type?: string;
-  index?: number;
-  message?: { model?: string };
-  content_block?: { type?: string; id?: string; name?: string; text?: string; thinking?: string };
-  delta?: {
-    type?: string;
-    text?: string;
-    thinking?: string;
-    partial_json?: string;
-    stop_reason?: string | null;
-  };
-  error?: { type?: string; message?: string };
 }
 
 export class AnthropicStreamDecoder {
@@ -38,29 +24,39 @@ export class AnthropicStreamDecoder {
   /** One SSE event in (its `event:` name, else the data's own `type`), its events out. */
   feed(eventName: string | undefined, data: string): ProviderEvent[] {
     if (this.finished) return [];
-    let parsed: StreamData;
+    let parsed: unknown;
     try {
-      parsed = JSON.parse(data) as StreamData;
+      parsed = JSON.parse(data);
     } catch {
       return this.fail(`the model server sent a frame that is not JSON: ${data.slice(0, 80)}`);
     }
-    switch (eventName ?? parsed.type) {
-      case 'message_start':
-        return [parsed.message?.model ? { type: 'start', model: parsed.message.model } : { type: 'start' }];
+    if (!isObject(parsed))
+      return this.fail(`the model server sent a frame that is not a JSON object: ${data.slice(0, 80)}`);
+    const index = indexAt(parsed.index) ?? 0;
+    switch (eventName ?? textAt(parsed.type)) {
+      case 'message_start': {
+        const model = textAt(objectAt(parsed.message).model);
+        return [model ? { type: 'start', model } : { type: 'start' }];
+      }
       case 'content_block_start':
-        return this.blockStart(parsed);
+        return this.blockStart(index, objectAt(parsed.content_block));
       case 'content_block_delta':
-        return this.blockDelta(parsed);
+        return this.blockDelta(index, objectAt(parsed.delta));
       case 'content_block_stop':
-        return this.blockStop(parsed.index ?? 0);
-      case 'message_delta':
-        if (parsed.delta?.stop_reason) this.stopReason = parsed.delta.stop_reason;
+        return this.blockStop(index);
+      case 'message_delta': {
+        const stopReason = textAt(objectAt(parsed.delta).stop_reason);
+        if (stopReason) this.stopReason = stopReason;
         return [];
+      }
       case 'message_stop':
         this.finished = true;
         return [{ type: 'done', stopReason: this.stopReason ?? 'end_turn' }];
-      case 'error':
-        return this.fail(`${parsed.error?.type ?? 'error'}: ${parsed.error?.message ?? 'the model server failed'}`);
+      case 'error': {
+        const error = objectAt(parsed.error);
+        const message = (textAt(error.message) ?? 'the model server failed').slice(0, 300);
+        return this.fail(`${(textAt(error.type) ?? 'error').slice(0, 60)}: ${message}`);
+      }
       default:
         // ping, and event types added to the protocol later, carry nothing we use.
         return [];
@@ -72,21 +68,25 @@ export class AnthropicStreamDecoder {
     return this.finished ? [] : this.fail('the model stream ended before the answer was complete');
   }
 
-  private blockStart(data: StreamData): ProviderEvent[] {
-    const cb = data.content_block ?? {};
-    this.blocks.set(data.index ?? 0, { type: cb.type ?? 'text', id: cb.id, name: cb.name, json: '' });
-    if (cb.type === 'text' && cb.text) return [{ type: 'text', text: cb.text }];
-    if (cb.type === 'thinking' && cb.thinking) return [{ type: 'reasoning', text: cb.thinking }];
+  private blockStart(index: number, block: Json): ProviderEvent[] {
+    const type = textAt(block.type) ?? 'text';
+    this.blocks.set(index, { type, id: textAt(block.id), name: textAt(block.name), json: '' });
+    const text = textAt(block.text);
+    if (type === 'text' && text) return [{ type: 'text', text }];
+    const thinking = textAt(block.thinking);
+    if (type === 'thinking' && thinking) return [{ type: 'reasoning', text: thinking }];
     return [];
   }
 
-  private blockDelta(data: StreamData): ProviderEvent[] {
-    const d = data.delta ?? {};
-    if (d.type === 'text_delta' && d.text) return [{ type: 'text', text: d.text }];
-    if (d.type === 'thinking_delta' && d.thinking) return [{ type: 'reasoning', text: d.thinking }];
-    if (d.type === 'input_json_delta') {
-      const block = this.blocks.get(data.index ?? 0);
-      if (block) block.json += d.partial_json ?? '';
+  private blockDelta(index: number, delta: Json): ProviderEvent[] {
+    const type = textAt(delta.type);
+    const text = textAt(delta.text);
+    if (type === 'text_delta' && text) return [{ type: 'text', text }];
+    const thinking = textAt(delta.thinking);
+    if (type === 'thinking_delta' && thinking) return [{ type: 'reasoning', text: thinking }];
+    if (type === 'input_json_delta') {
+      const block = this.blocks.get(index);
+      if (block) block.json += textAt(delta.partial_json) ?? '';
     }
     return [];
   }

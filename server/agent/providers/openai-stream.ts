@@ -9,25 +9,7 @@
  */
 import { errorMessageOf } from './http-stream.ts';
 import type { ProviderEvent } from './types.ts';
-
-interface ToolCallDelta {
-  index?: number;
-  id?: string;
-  function?: { name?: string; arguments?: string };
-}
-
-interface ChunkDelta {
-  content?: string | null;
-  reasoning_content?: string | null;
-  reasoning?: string | null;
-  tool_calls?: ToolCallDelta[];
-}
-
-interface Chunk {
-  model?: string;
-  error?: unknown;
-  choices?: Array<{ delta?: ChunkDelta; finish_reason?: string | null }>;
-}
+import { indexAt, isObject, listAt, objectAt, textAt, type Json } from './wire-read.ts';
 
 interface PendingCall {
   id: string;
@@ -45,22 +27,27 @@ export class OpenAiStreamDecoder {
   feed(data: string): ProviderEvent[] {
     if (this.finished) return [];
     if (data.trim() === '[DONE]') return this.finish();
-    let chunk: Chunk;
+    let chunk: unknown;
     try {
-      chunk = JSON.parse(data) as Chunk;
+      chunk = JSON.parse(data);
     } catch {
       return this.fail(`the model server sent a frame that is not JSON: ${data.slice(0, 80)}`);
     }
-    if (chunk.error !== undefined) return this.fail(errorMessageOf(JSON.stringify({ error: chunk.error })));
+    if (!isObject(chunk))
+      return this.fail(`the model server sent a frame that is not a JSON object: ${data.slice(0, 80)}`);
+    // `error: null` is how some proxies say "no error" in an ordinary chunk.
+    if (chunk.error !== undefined && chunk.error !== null)
+      return this.fail(errorMessageOf(JSON.stringify({ error: chunk.error })));
     const out: ProviderEvent[] = [];
     if (!this.started) {
       this.started = true;
-      out.push(chunk.model ? { type: 'start', model: chunk.model } : { type: 'start' });
+      const model = textAt(chunk.model);
+      out.push(model ? { type: 'start', model } : { type: 'start' });
     }
-    const choice = chunk.choices?.[0];
-    if (!choice) return out;
-    this.absorb(choice.delta ?? {}, out);
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    const choice = objectAt(listAt(chunk.choices)[0]);
+    this.absorb(objectAt(choice.delta), out);
+    const finishReason = textAt(choice.finish_reason);
+    if (finishReason) this.finishReason = finishReason;
     return out;
   }
 
@@ -71,16 +58,20 @@ export class OpenAiStreamDecoder {
     return this.fail('the model stream ended before the answer was complete');
   }
 
-  private absorb(delta: ChunkDelta, out: ProviderEvent[]): void {
-    const reasoning = delta.reasoning_content ?? delta.reasoning;
-    if (typeof reasoning === 'string' && reasoning !== '') out.push({ type: 'reasoning', text: reasoning });
-    if (typeof delta.content === 'string' && delta.content !== '') out.push({ type: 'text', text: delta.content });
-    for (const piece of delta.tool_calls ?? []) {
-      const index = piece.index ?? this.calls.size;
+  private absorb(delta: Json, out: ProviderEvent[]): void {
+    const reasoning = textAt(delta.reasoning_content) ?? textAt(delta.reasoning);
+    if (reasoning) out.push({ type: 'reasoning', text: reasoning });
+    const content = textAt(delta.content);
+    if (content) out.push({ type: 'text', text: content });
+    for (const item of listAt(delta.tool_calls)) {
+      const piece = objectAt(item);
+      const fn = objectAt(piece.function);
+      const index = indexAt(piece.index) ?? this.calls.size;
       const call = this.calls.get(index) ?? { id: '', name: '', args: '' };
-      if (piece.id) call.id = piece.id;
-      if (piece.function?.name) call.name += piece.function.name;
-      if (piece.function?.arguments) call.args += piece.function.arguments;
+      const id = textAt(piece.id);
+      if (id) call.id = id;
+      call.name += textAt(fn.name) ?? '';
+      call.args += textAt(fn.arguments) ?? '';
       this.calls.set(index, call);
     }
   }

@@ -1,15 +1,17 @@
 /**
- * A platform that says odd things: a fetch for the client that passes every request to the
- * emulator and, for a share of the answers, changes one or two members of the JSON body
- * (server/testing/json-mutation.ts). Streamed answers (`text/event-stream`) keep their framing and
- * have a share of their `data:` lines changed the same way, so a turn meets odd frames mid-stream.
- * Status codes are left alone: the proof is about bodies a client must not trust, not about the
- * platform's failure policy, which failure-policy.test.ts covers. Seeded; `mutations` keeps the
- * newest changes for a failure message.
+ * A server that says odd things, seen through the client's own fetch: every request goes to the
+ * real double (the platform emulator, a fake model server) and, for a share of the answers, one
+ * or two members of the JSON body are changed (json-mutation.ts). Streamed answers
+ * (`text/event-stream`) keep their framing and have a share of their `data:` lines changed the
+ * same way, so a turn meets odd frames mid-stream. Status codes are left alone: the proof is about
+ * bodies a client must not trust, not about failure policies, which have tests of their own.
+ * Seeded; `mutations` keeps the newest changes for a failure message.
  */
-import { seeded } from '../../server/testing/fuzz.ts';
-import { mutateJson } from '../../server/testing/json-mutation.ts';
-import type { FetchLike } from '../types.ts';
+import { seeded } from './fuzz.ts';
+import { mutateJson } from './json-mutation.ts';
+
+/** The fetch both clients take (platform-client/types.ts, server/agent/providers/types.ts). */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface MutatingFetch {
   fetch: FetchLike;
