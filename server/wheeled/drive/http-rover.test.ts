@@ -75,6 +75,32 @@ describe('HTTP rover backend (FrodoBots SDK shape)', () => {
     await camera?.stop();
   });
 
+  it('reads an odd front answer as an error, and an odd timestamp as "now", never as a time of Infinity', async () => {
+    const frame = FAKE_FRAME.toString('base64');
+    const cases: Array<[unknown, string]> = [
+      [null, 'error: GET /v2/front had no front_frame'],
+      [[frame], 'error: GET /v2/front had no front_frame'],
+      [{ front_frame: 7 }, 'error: GET /v2/front had no front_frame'],
+      [{ front_frame: frame, timestamp: 1e308 }, 'frame at 5000'],
+      [{ front_frame: frame, timestamp: -5 }, 'frame at 5000'],
+      [{ front_frame: frame, timestamp: '1' }, 'frame at 5000'],
+      [{ front_frame: frame, timestamp: 1.5 }, 'frame at 1500'],
+    ];
+    for (const [answer, expected] of cases) {
+      const fetchOdd = async () => Response.json(answer);
+      const odd = createHttpRover({ url: 'http://127.0.0.1:9', log: silentLog, fetch: fetchOdd, now: () => 5_000 });
+      const seen: string[] = [];
+      const camera = odd.camera();
+      // start() awaits the first grab, so its frame or error is in by the time it returns.
+      await camera?.start(
+        (f) => void seen.push(`frame at ${f.capturedAt}`),
+        (e) => void seen.push(`error: ${e.message}`),
+      );
+      await camera?.stop();
+      expect(seen, JSON.stringify(answer)).toEqual([expected]);
+    }
+  });
+
   it('gives up a read that never ends at its deadline, even when garbage is collected meanwhile', async () => {
     const sdk = await startTrickleServer('{"battery":');
     const trickled = createHttpRover({

@@ -113,6 +113,7 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
         commanded: now() < deadline ? commanded : ZERO,
         limits,
         at: now(),
+        previous: telemetry?.pose,
       });
       failures = 0;
       presence = 'connected';
@@ -177,11 +178,14 @@ function roverCamera(
     async start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void) {
       const grab = async () => {
         try {
-          const body = (await getJson(path)) as { front_frame?: unknown; timestamp?: unknown };
+          const answer = await getJson(path);
+          const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
           if (typeof body.front_frame !== 'string' || body.front_frame === '')
             throw new Error(`GET ${path} had no front_frame`);
           const jpeg = Buffer.from(body.front_frame, 'base64');
-          const capturedAt = typeof body.timestamp === 'number' ? Math.round(body.timestamp * 1000) : now();
+          // Seconds since the epoch; anything that is not a plausible time is the rover's, not the frame's.
+          const stamp = typeof body.timestamp === 'number' ? Math.round(body.timestamp * 1000) : NaN;
+          const capturedAt = Number.isSafeInteger(stamp) && stamp > 0 ? stamp : now();
           if (timer) onFrame({ jpeg, width: 0, height: 0, capturedAt, seq: (seq += 1) });
         } catch (error) {
           onError(error instanceof Error ? error : new Error(String(error)));

@@ -3,9 +3,10 @@
  * bridge that reports odometry (x, y in metres, heading in degrees counter-clockwise), and the
  * FrodoBots SDK's GPS fix (latitude, longitude, and `orientation` read as a compass bearing in
  * degrees, clockwise from north), projected onto a local plane around the first fix. Speeds the
- * body does not carry are taken from the command in force.
+ * body does not carry are taken from the command in force. A reading without a usable fix (GPS
+ * lost, or numbers out of their range) keeps the last pose.
  */
-import type { BaseTelemetry, DriveCommand } from './types.ts';
+import type { BasePose, BaseTelemetry, DriveCommand } from './types.ts';
 
 /** Mean Earth radius (m), enough for the few hundred metres a rover covers. */
 const EARTH_RADIUS_M = 6_371_000;
@@ -27,6 +28,15 @@ export interface OdometryOrigin {
 
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** A reading within ±limit; beyond it the rover is reporting something else, read as absent. */
+const within = (value: unknown, limit: number): number | undefined => {
+  const n = num(value);
+  return n !== undefined && Math.abs(n) <= limit ? n : undefined;
+};
+/** Odometry farther than this from its zero (10,000 km) is not a rover's; differences stay finite. */
+const ODOMETRY_LIMIT_M = 1e7;
+/** Degrees beyond this (thousands of turns) are not a heading; radians of them stay finite. */
+const DEGREES_LIMIT = 1e6;
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
 export function telemetryFromData(
@@ -36,12 +46,22 @@ export function telemetryFromData(
     commanded: DriveCommand;
     limits: { maxLinear: number; maxAngular: number };
     at: number;
+    /** The pose of the last reading: a reading without a usable fix keeps it, not the origin. */
+    previous?: BasePose;
   },
 ): BaseTelemetry {
   const body = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-  let pose = { x: 0, y: 0, heading: 0 };
-  const [x, y, heading] = [num(body.x), num(body.y), num(body.heading)];
-  const [lat, lon, bearing] = [num(body.latitude), num(body.longitude), num(body.orientation)];
+  let pose = context.previous ?? { x: 0, y: 0, heading: 0 };
+  const [x, y, heading] = [
+    within(body.x, ODOMETRY_LIMIT_M),
+    within(body.y, ODOMETRY_LIMIT_M),
+    within(body.heading, DEGREES_LIMIT),
+  ];
+  const [lat, lon, bearing] = [
+    within(body.latitude, 90),
+    within(body.longitude, 180),
+    within(body.orientation, DEGREES_LIMIT),
+  ];
   const origin = context.origin;
   if (x !== undefined && y !== undefined) {
     if (origin.pending || origin.x === undefined)
