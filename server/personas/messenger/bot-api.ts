@@ -8,37 +8,9 @@
  * never logged: errors name the method, not the URL.
  */
 import { withDeadline } from '../../deadline.ts';
+import { readUpdates, type BotMessage, type BotUpdate, type BotUser } from './bot-updates.ts';
 
-export interface BotUser {
-  id: number;
-  is_bot: boolean;
-  first_name: string;
-  username?: string;
-}
-
-export interface BotChat {
-  id: number;
-  type: string;
-  title?: string;
-  username?: string;
-  first_name?: string;
-  last_name?: string;
-}
-
-export interface BotMessage {
-  message_id: number;
-  date: number;
-  chat: BotChat;
-  from?: BotUser;
-  text?: string;
-  caption?: string;
-  photo?: Array<{ file_id: string; file_unique_id: string; width: number; height: number; file_size?: number }>;
-}
-
-export interface BotUpdate {
-  update_id: number;
-  message?: BotMessage;
-}
+export type { BotChat, BotMessage, BotUpdate, BotUser } from './bot-updates.ts';
 
 export class BotApiError extends Error {
   override readonly name = 'BotApiError';
@@ -128,7 +100,7 @@ export function createBotApi(options: {
       const body = { ...query, allowed_updates: ['message'] };
       const result = await call<unknown>('getUpdates', body, signal, query.timeout * 1000 + callTimeoutMs);
       if (!Array.isArray(result)) throw new BotApiError('getUpdates', 0, 'the answer is not a list of updates');
-      return result.filter((u): u is BotUpdate => typeof (u as BotUpdate | null)?.update_id === 'number');
+      return readUpdates(result);
     },
     sendMessage: (chatId, text, signal) => call<BotMessage>('sendMessage', { chat_id: chatId, text }, signal),
     sendPhoto(chatId, jpeg, caption, signal) {

@@ -11,6 +11,7 @@ import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
 import { httpUrl, nextSecret, objectBody, optionalBool, optionalText } from '../../http/settings-input.ts';
 import { DEFAULT_BOT_API } from './bot-api.ts';
+import { isChatId } from './bot-updates.ts';
 
 export interface MessengerConfig {
   enabled: boolean;
@@ -34,11 +35,6 @@ export const MESSENGER_DEFAULTS: MessengerConfig = Object.freeze({
   apiBaseUrl: DEFAULT_BOT_API,
   allowedChats: Object.freeze([]) as unknown as number[],
 });
-
-/** Bot API chat ids are integers of at most 52 significant bits; groups are negative. */
-export function isChatId(u: unknown): u is number {
-  return typeof u === 'number' && Number.isSafeInteger(u) && u !== 0;
-}
 
 /** The token goes into the URL path (`/bot<token>/…`): nothing that could leave that segment. */
 const TOKEN = /^[A-Za-z0-9:_-]{1,200}$/;

@@ -12,7 +12,7 @@ import type { SeenChat } from '../../contract/personas.ts';
 import type { Log } from '../../log.ts';
 import { createJsonDocument, type JsonDocument } from '../../store/json-document.ts';
 import type { BotChat } from './bot-api.ts';
-import { isChatId } from './messenger-settings.ts';
+import { isChatId } from './bot-updates.ts';
 
 interface StateDoc {
   bot: string;
