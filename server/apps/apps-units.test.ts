@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import type { AppJob } from '../contract/apps.ts';
 import type { WireAppStatus, WireJobInfo } from '../daemon/apps-client.ts';
 import { silentLog } from '../log.ts';
@@ -82,6 +83,36 @@ describe('the shared app status poll', () => {
 });
 
 describe('the job tracker', () => {
+  it('takes from the job socket only the statuses the daemon documents', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    wss.on('connection', (ws) => {
+      for (const frame of [{ status: 5 }, { status: 'cancelled' }, { status: null }, { status: 'in_progress' }])
+        ws.send(JSON.stringify(frame));
+      ws.send('Installed');
+      ws.send(JSON.stringify({ status: 'done' }));
+    });
+    const published: AppJob[] = [];
+    const settled: AppJob[] = [];
+    const tracker = createJobTracker({
+      apps: {
+        jobSocketUrl: () => `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/apps/ws/apps-manager/j2`,
+        jobStatus: async () => ({ command: 'install', status: 'pending', logs: [] }),
+      },
+      publish: (job) => published.push(job),
+      settled: (job) => settled.push(job),
+      log: silentLog,
+      pollMs: 60_000,
+    });
+    tracker.track('j2', 'install', 'hello_wave');
+    await expect.poll(() => settled.length).toBe(1);
+    expect(settled[0]).toMatchObject({ status: 'done', lines: ['Installed'] });
+    // Before, 5, "cancelled" and null each became the job's status, shown on the dashboard.
+    expect(published.map((j) => j.status).filter((st) => !['pending', 'in_progress', 'done'].includes(st))).toEqual([]);
+    tracker.close();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
   it('polls the job status when the job socket cannot be opened, until the job ends', async () => {
     const infos: WireJobInfo[] = [
       { command: 'install', status: 'in_progress', logs: ['Downloading'] },

@@ -7,7 +7,7 @@
  */
 import WebSocket from 'ws';
 import type { AppJob, AppJobCommand, AppJobStatus } from '../contract/apps.ts';
-import type { DaemonApps } from '../daemon/apps-client.ts';
+import { jobStatusOf, type DaemonApps } from '../daemon/apps-client.ts';
 import type { Log } from '../log.ts';
 
 export interface JobTrackerDeps {
@@ -84,8 +84,9 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
       const text = data.toString('utf8');
       if (text.startsWith('{')) {
         try {
-          const info = JSON.parse(text) as { status?: AppJobStatus; error?: string };
-          if (info.status) update(info.status);
+          // The daemon's words: a status it does not document is no status change.
+          const info = JSON.parse(text) as { status?: unknown };
+          update(jobStatusOf(info.status));
           return;
         } catch {
           // Not JSON after all: a log line that starts with a brace.

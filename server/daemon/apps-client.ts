@@ -71,6 +71,13 @@ const APP_LIFECYCLE_MS = 25_000;
 const JOB_START_MS = 10_000;
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+const JOB_STATUSES: ReadonlySet<unknown> = new Set(['pending', 'in_progress', 'done', 'failed']);
+
+/** A job status the daemon documents, or undefined for anything else (read both from the REST route and the job socket). */
+export function jobStatusOf(value: unknown): WireJobInfo['status'] | undefined {
+  return JOB_STATUSES.has(value) ? (value as WireJobInfo['status']) : undefined;
+}
 const malformed = (what: string) => new AppError('DAEMON_ERROR', `daemon sent a malformed ${what}`);
 const seg = (name: string) => encodeURIComponent(name);
 
@@ -117,13 +124,9 @@ export function createDaemonApps(http: HttpTransport): DaemonApps {
       jobIdOf(await send('POST', `/api/apps/update/${seg(name)}`, 'update', undefined, JOB_START_MS)),
     async jobStatus(id) {
       const body = await get(`/api/apps/job-status/${seg(id)}`, 'job status');
-      if (!isObject(body) || typeof body.status !== 'string' || !Array.isArray(body.logs))
-        throw malformed('job status');
-      return {
-        command: String(body.command),
-        status: body.status as WireJobInfo['status'],
-        logs: body.logs.map(String),
-      };
+      const status = isObject(body) ? jobStatusOf(body.status) : undefined;
+      if (!isObject(body) || status === undefined || !Array.isArray(body.logs)) throw malformed('job status');
+      return { command: String(body.command), status, logs: body.logs.map(String) };
     },
     jobSocketUrl: (id) => `${http.baseUrl.replace(/^http/, 'ws')}/api/apps/ws/apps-manager/${seg(id)}`,
     async checkUpdates(force) {

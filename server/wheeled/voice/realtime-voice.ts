@@ -71,9 +71,13 @@ export function createRealtimeVoice(deps: {
     for (const text of waiting.splice(0)) upstream.send(text);
   });
   upstream.on('message', (data) => {
+    // The server is whatever the owner configured: anything that is not a JSON object is no
+    // event. A `null` used to throw inside this listener, an uncaught exception in the cockpit.
     let event: Upstream;
     try {
-      event = JSON.parse(data.toString()) as Upstream;
+      const parsed: unknown = JSON.parse(data.toString());
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return;
+      event = parsed as Upstream;
     } catch {
       return;
     }
@@ -101,7 +105,7 @@ export function createRealtimeVoice(deps: {
         break;
       case 'error': {
         const detail = (event.error as { message?: unknown } | undefined)?.message;
-        fail(`the realtime model reported: ${typeof detail === 'string' ? detail : 'an error'}`);
+        fail(`the realtime model reported: ${typeof detail === 'string' ? detail.slice(0, 300) : 'an error'}`);
         break;
       }
     }

@@ -159,6 +159,24 @@ describe('/ws/voice, realtime', () => {
     });
   });
 
+  it('skips what a realtime server sends that is not an event, and goes on', async () => {
+    const oddFrames = ['null', '5', '"text"', '[1,2]', '{"type":7}', '{"type":"response.audio.delta","delta":5}', '{'];
+    realtime = await startFakeRealtime({ key: 'rt-key', oddFrames });
+    extra = realtime;
+    h = await startWheeledHarness();
+    await h.call('/api/console/voice', {
+      method: 'PUT',
+      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
+    });
+    socket = await openSocket(voiceUrl(h));
+    socket.ws.send(Buffer.alloc(4800));
+    socket.ws.send(JSON.stringify({ type: 'stop' }));
+    expect(await socket.closed).toBe(1000);
+    expect(socket.frames.filter((f) => f.type === 'audio').map((f) => f.data)).toEqual(REALTIME_AUDIO);
+    expect(socket.frames).toContainEqual({ type: 'transcript', role: 'assistant', text: 'Hello from the rover.' });
+    expect(socket.frames.filter((f) => f.type === 'error')).toEqual([]);
+  });
+
   it('reports a refused realtime connection as an error frame', async () => {
     realtime = await startFakeRealtime({ key: 'right-key' });
     extra = realtime;

@@ -18,7 +18,11 @@ export interface FakeRealtime {
 /** Two 10 ms chunks of 24 kHz PCM16 (silence), base64. */
 export const REALTIME_AUDIO = [Buffer.alloc(480).toString('base64'), Buffer.alloc(480).toString('base64')];
 
-export async function startFakeRealtime(options: { key: string }): Promise<FakeRealtime> {
+export async function startFakeRealtime(options: {
+  key: string;
+  /** Raw frames sent right after session.created, for a test of what a server may send. */
+  oddFrames?: readonly string[];
+}): Promise<FakeRealtime> {
   const wss = new WebSocketServer({
     port: 0,
     host: '127.0.0.1',
@@ -37,6 +41,7 @@ export async function startFakeRealtime(options: { key: string }): Promise<FakeR
   wss.on('connection', (ws) => {
     const send = (event: Record<string, unknown>) => ws.send(JSON.stringify(event));
     send({ type: 'session.created', session: { id: 'sess_fake' } });
+    for (const frame of options.oddFrames ?? []) ws.send(frame);
     ws.on('message', (data) => {
       const event = JSON.parse(data.toString()) as Record<string, unknown>;
       events.push(event);
