@@ -1,6 +1,6 @@
 /**
  * A server that says odd things, seen through the client's own fetch: every request goes to the
- * real double (the platform emulator, a fake model server) and, for a share of the answers, one
+ * real double (the platform emulator, a fake model server, the fake chat-bot API) and, for a share of the answers, one
  * or two members of the JSON body are changed (json-mutation.ts). Streamed answers
  * (`text/event-stream`) keep their framing and have a share of their `data:` lines changed the
  * same way, so a turn meets odd frames mid-stream. Status codes are left alone: the proof is about
