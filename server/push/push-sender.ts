@@ -10,6 +10,7 @@ import webpush from 'web-push';
 import type { SendResult } from '../contract/push.ts';
 import type { Log } from '../log.ts';
 import type { PushPayload } from './kinds.ts';
+import { pushAgent } from './push-destination.ts';
 import type { StoredSubscription, SubscriptionStore } from './subscriptions.ts';
 import type { VapidKeys } from './vapid-keys.ts';
 
@@ -27,7 +28,10 @@ export interface PushSenderDeps {
   subscriptions: SubscriptionStore;
   vapid: () => { keys: VapidKeys; subject: string };
   log: Log;
-  /** TLS agent for the push services; tests pass one that trusts their local authority. */
+  /**
+   * TLS agent for the push services; tests pass one that trusts their local authority. The default
+   * connects only to addresses on the internet (push-destination.ts).
+   */
   agent?: Agent;
   timeoutMs?: number;
 }
@@ -53,6 +57,7 @@ function serviceOf(endpoint: string): string {
 
 export function createPushSender(deps: PushSenderDeps): PushSender {
   const timeout = deps.timeoutMs ?? 10_000;
+  const agent = deps.agent ?? pushAgent();
 
   async function deliver(sub: StoredSubscription, body: string, options: SendOptions, tag: string): Promise<Outcome> {
     const { keys, subject } = deps.vapid();
@@ -65,7 +70,7 @@ export function createPushSender(deps: PushSenderDeps): PushSender {
         contentEncoding: 'aes128gcm',
         timeout,
         ...(topic ? { topic } : {}),
-        ...(deps.agent ? { agent: deps.agent } : {}),
+        agent,
       });
       return 'sent';
     } catch (error) {

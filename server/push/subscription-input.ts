@@ -1,13 +1,15 @@
 /**
  * Subscriptions as the browser hands them over (PushSubscription.toJSON(): endpoint,
- * expirationTime, keys {p256dh, auth}), checked strictly at the edge: an https endpoint, the
- * receiver's P-256 public key as an uncompressed point on the curve (65 bytes, RFC 8291 §3.1)
- * and a 16-byte authentication secret (§3.2), both unpadded base64url. Anything else is a 400:
+ * expirationTime, keys {p256dh, auth}), checked strictly at the edge: an https endpoint on a push
+ * service's host (push-destination.ts; unsubscribing takes any https endpoint), the receiver's
+ * P-256 public key as an uncompressed point on the curve (65 bytes, RFC 8291 §3.1) and a 16-byte
+ * authentication secret (§3.2), both unpadded base64url. Anything else is a 400:
  * a subscription that cannot be encrypted to would fail on every push instead.
  */
 import { ECDH } from 'node:crypto';
 import { badRequest } from '../errors.ts';
 import { decodeBase64Url } from './base64url.ts';
+import { pushHostProblem } from './push-destination.ts';
 
 export const ENDPOINT_LIMIT = 2048;
 
@@ -50,6 +52,8 @@ function isCurvePoint(bytes: Buffer): boolean {
 export function parseSubscription(u: unknown): SubscriptionInput {
   const sub = record(u, 'subscription', ['endpoint', 'keys', 'expirationTime']);
   const endpoint = parseEndpoint(sub.endpoint);
+  const problem = pushHostProblem(new URL(endpoint).hostname);
+  if (problem) throw badRequest(`endpoint must be a push service on the internet, not ${problem}`);
   if (sub.expirationTime !== undefined && sub.expirationTime !== null && typeof sub.expirationTime !== 'number')
     throw badRequest('subscription.expirationTime must be a number or null');
   const keys = record(sub.keys, 'subscription.keys', ['p256dh', 'auth']);

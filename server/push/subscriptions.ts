@@ -2,12 +2,14 @@
  * The browsers that asked for notices, kept per credential in `<data dir>/push-subscriptions.json`
  * (0600, atomic). A subscription is bound to the VAPID key it was made with (RFC 8292 §4: a push
  * service refuses pushes signed by another), so each remembers that key and the ones made with an
- * older key are dropped at load. The same endpoint subscribing again replaces its old entry: an
+ * older key are dropped at load, as are endpoints that are not on a push service's host
+ * (push-destination.ts). The same endpoint subscribing again replaces its old entry: an
  * endpoint is one browser, whatever credential it signs in with now.
  */
 import { join } from 'node:path';
 import type { Log } from '../log.ts';
 import { createJsonDocument } from '../store/json-document.ts';
+import { isPushServiceEndpoint } from './push-destination.ts';
 import type { SubscriptionInput } from './subscription-input.ts';
 
 export const SUBSCRIPTIONS_FILE = 'push-subscriptions.json';
@@ -27,7 +29,7 @@ interface SubscriptionsDoc {
 }
 
 export interface SubscriptionStore {
-  /** Loads the file and forgets subscriptions made with another VAPID key. */
+  /** Loads the file and forgets subscriptions made with another VAPID key or to a non-push host. */
   load(vapidKey: string): Promise<void>;
   list(): readonly StoredSubscription[];
   /** Adds or replaces (same endpoint); answers whether it replaced one. */
@@ -88,11 +90,17 @@ export function createSubscriptionStore(deps: { dataDir: string; log: Log; now?:
       vapidKey = key;
       const { subscriptions } = await doc.load();
       const current = subscriptions.filter((s) => s.vapidKey === key);
-      if (current.length === subscriptions.length) return;
-      deps.log.info('dropped push subscriptions made with an older VAPID key', {
-        count: subscriptions.length - current.length,
-      });
-      await doc.save({ subscriptions: current });
+      if (current.length < subscriptions.length)
+        deps.log.info('dropped push subscriptions made with an older VAPID key', {
+          count: subscriptions.length - current.length,
+        });
+      // Kept by a version that took any https endpoint: the robot sends only to push services.
+      const servable = current.filter((s) => isPushServiceEndpoint(s.endpoint));
+      if (servable.length < current.length)
+        deps.log.info('dropped push subscriptions to hosts that are not push services', {
+          count: current.length - servable.length,
+        });
+      if (servable.length < subscriptions.length) await doc.save({ subscriptions: servable });
     },
     list: () => doc.get().subscriptions,
     async add(credential, input) {

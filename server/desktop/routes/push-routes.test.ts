@@ -108,6 +108,22 @@ describe('keys and subscriptions', () => {
     expect(await call('POST', '/api/console/push/unsubscribe', { endpoint: 'http://x' })).toMatchObject({ status: 400 });
   });
 
+  it('refuses endpoints that are not on a push service: the robot would POST into its own network', async () => {
+    const good = service.subscribe().subscription;
+    const path = new URL(good.endpoint).pathname;
+    const origins = ['https://127.0.0.1:8000', 'https://2130706433', 'https://[::1]', 'https://printer.local', 'https://nas'];
+    for (const origin of origins) {
+      const { status, json } = await call('POST', '/api/console/push/subscribe', {
+        subscription: { ...good, endpoint: `${origin}${path}` },
+      });
+      expect(status, origin).toBe(400);
+      expect(json).toMatchObject({
+        code: 'BAD_REQUEST',
+        error: expect.stringMatching(/^endpoint must be a push service on the internet, not /),
+      });
+    }
+  });
+
   it('keeps subscriptions per credential, replaces the same endpoint, forgets on unsubscribe', async () => {
     const before = (await call('GET', '/api/console/push/settings')).json.subscriptions as { total: number };
     const browser = service.subscribe().subscription;

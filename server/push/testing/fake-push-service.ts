@@ -8,6 +8,7 @@
  * to answer 404 or 410 (gone) or any other status.
  */
 import { randomBytes } from 'node:crypto';
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { Agent, createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,9 +29,12 @@ export interface ReceivedPush {
 }
 
 export interface FakePushService {
-  /** e.g. https://127.0.0.1:40123 */
+  /** e.g. https://fake-push.example:40123 (a public-looking name; `agent` resolves it to 127.0.0.1) */
   readonly origin: string;
-  /** An https.Agent that trusts this service's certificate authority (web-push's `agent`). */
+  /**
+   * An https.Agent that trusts this service's certificate authority and resolves its name to
+   * 127.0.0.1 (web-push's `agent`).
+   */
   readonly agent: Agent;
   /** A new "browser": its subscription JSON and its private receiver keys. */
   subscribe(): { subscription: ReturnType<typeof subscriptionOf>; receiver: Receiver };
@@ -44,6 +48,8 @@ export interface FakePushService {
   close(): Promise<void>;
 }
 
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -51,6 +57,23 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * The service's host name. The cockpit takes subscriptions only on a push service's host, never
+ * an IP address or localhost (push-destination.ts); `.example` is reserved and never resolves.
+ */
+export const FAKE_PUSH_HOST = 'fake-push.example';
+
+/** The test agent's `lookup`: this service's name is 127.0.0.1, every other name is unknown. */
+function lookupFake(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  if (hostname !== FAKE_PUSH_HOST) {
+    const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+    error.code = 'ENOTFOUND';
+    return callback(error, []);
+  }
+  if (options.all === true) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
 }
 
 function tlsMaterial() {
@@ -62,7 +85,7 @@ function tlsMaterial() {
     caCertPem,
     caKeyPem: caKeys.privateKeyPem,
     serverPublicKeyPem: leaf.publicKeyPem,
-    hostNames: ['localhost'],
+    hostNames: [FAKE_PUSH_HOST],
     addresses: ['127.0.0.1'],
     now,
   });
@@ -116,8 +139,8 @@ export async function startFakePushService(): Promise<FakePushService> {
     handle(req, res).catch((error: unknown) => res.writeHead(500).end(String(error)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const agent = new Agent({ ca: tls.caCertPem, keepAlive: false });
+  origin = `https://${FAKE_PUSH_HOST}:${(server.address() as AddressInfo).port}`;
+  const agent = new Agent({ ca: tls.caCertPem, keepAlive: false, lookup: lookupFake });
 
   return {
     origin,
