@@ -119,6 +119,47 @@ describe('the app log follow', () => {
     expect(journal.runs[1]?.args).toContain('--after-cursor=s=1;i=7');
   });
 
+  it('skips journal lines that are not entries it can read, and keeps following', async () => {
+    const { clock, journal, stream } = rig();
+    close = () => stream.close();
+    const seen: AppLogLine[] = [];
+    stream.appRunning('hello_wave');
+    await eventually(() => journal.runs.length === 1);
+    const run = journal.runs[0]!;
+    const unwatch = stream.watch('hello_wave', (line) => seen.push(line));
+    run.stdout.write(journal.entry(`${RUNNER} - INFO - Starting app hello_wave`));
+    // A listener that throws on any of these is an uncaught exception: the cockpit would end.
+    const odd = [
+      'null',
+      '[1, 2]',
+      '"MESSAGE"',
+      '{"MESSAGE": null, "__CURSOR": 5}',
+      `{"MESSAGE": "${RUNNER} - INFO - far future", "__REALTIME_TIMESTAMP": "1e30"}`,
+      `{"MESSAGE": "${RUNNER} - INFO - no time", "__REALTIME_TIMESTAMP": "99999999999999999999999"}`,
+      '{"MESSAGE": [104, 105, 300, -1]}',
+      '{not json',
+    ];
+    for (const line of odd) run.stdout.write(`${line}\n`);
+    run.stdout.write(journal.entry(`${RUNNER} - INFO - still here`));
+    // A cursor no journald writes is not kept to resume from (it goes back to journalctl as an argument).
+    run.stdout.write(`{"MESSAGE": "${RUNNER} - INFO - long cursor", "__CURSOR": "${'c'.repeat(600)}"}\n`);
+    await eventually(() => seen.at(-1)?.text === 'long cursor');
+    expect(seen.map((l) => [l.time, l.text])).toEqual([
+      ['2026-11-25T16:00:02.000Z', 'Starting app hello_wave'],
+      [null, 'far future'],
+      [null, 'no time'],
+      ['2026-11-25T16:00:03.000Z', 'still here'],
+      [null, 'long cursor'],
+    ]);
+    stream.appRunning(null);
+    unwatch();
+    clock.advance(30_000);
+    expect(run.killed).toBe(true);
+    stream.appRunning('hello_wave');
+    await eventually(() => journal.runs.length === 2);
+    expect(journal.runs[1]?.args).toContain('--after-cursor=s=1;i=3');
+  });
+
   it('says why when journalctl ends, and follows again a retry later', async () => {
     const { clock, journal, stream } = rig();
     close = () => stream.close();

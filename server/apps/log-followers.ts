@@ -48,16 +48,50 @@ export interface JournalFollowOptions {
   onEnd(reason: string): void;
 }
 
-const isoFromMicros = (value: unknown): string | null => {
-  const micros = typeof value === 'string' ? Number(value) : NaN;
-  return Number.isFinite(micros) ? new Date(Math.floor(micros / 1000)).toISOString() : null;
-};
+/** journald's `__REALTIME_TIMESTAMP` (microseconds since the epoch, a decimal string) as ISO. */
+function isoFromMicros(value: unknown): string | null {
+  const micros = typeof value === 'string' && /^\d{1,17}$/.test(value) ? Number(value) : NaN;
+  // Anything but up to 17 digits (the year 5138) is no time: Number('1e30') would be a Date out of
+  // range, whose toISOString throws.
+  const date = new Date(Math.floor(micros / 1000));
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
 
 /** journald's MESSAGE: a string, or an array of bytes when it is not valid UTF-8 text. */
 function journalText(value: unknown): string | null {
   if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.every((b) => typeof b === 'number')) return Buffer.from(value).toString('utf8');
+  if (Array.isArray(value) && value.every((b) => Number.isInteger(b) && b >= 0 && b <= 255))
+    return Buffer.from(value as number[]).toString('utf8');
   return null;
+}
+
+export interface JournalEntry {
+  time: string | null;
+  /** The entry's text, or null when it carries none that can be read. */
+  message: string | null;
+  cursor: string | null;
+}
+
+/**
+ * One line of `journalctl -o json`, read member by member: a line that is not a JSON object is
+ * skipped (undefined), and a member of another type reads as absent. The line listener must not
+ * throw: an exception there would be uncaught and end the cockpit.
+ */
+export function readJournalEntry(line: string): JournalEntry | undefined {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
+  const fields = entry as Record<string, unknown>;
+  return {
+    time: isoFromMicros(fields['__REALTIME_TIMESTAMP']),
+    message: journalText(fields['MESSAGE']),
+    // A cursor goes back to journalctl as an argument; journald's are about 150 characters.
+    cursor: typeof fields['__CURSOR'] === 'string' && fields['__CURSOR'].length <= 512 ? fields['__CURSOR'] : null,
+  };
 }
 
 export function followJournal(options: JournalFollowOptions): Following {
@@ -82,15 +116,10 @@ export function followJournal(options: JournalFollowOptions): Following {
   if (child.stdout)
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (stopped || line.trim() === '') return;
-      let entry: Record<string, unknown>;
-      try {
-        entry = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      const message = journalText(entry['MESSAGE']);
-      if (typeof entry['__CURSOR'] === 'string') options.onCursor?.(entry['__CURSOR']);
-      if (message !== null) options.onMessage(isoFromMicros(entry['__REALTIME_TIMESTAMP']), message);
+      const entry = readJournalEntry(line);
+      if (entry === undefined) return;
+      if (entry.cursor !== null) options.onCursor?.(entry.cursor);
+      if (entry.message !== null) options.onMessage(entry.time, entry.message);
     });
   return {
     stop() {
