@@ -109,7 +109,8 @@ export class HttpDaemonClient implements DaemonClient {
 
   async runningMoves(): Promise<string[]> {
     const body = ok(await this.http.request({ path: '/api/move/running' }), 'running');
-    return Array.isArray(body) ? body.map((m: { uuid?: string }) => String(m.uuid)) : [];
+    // Only entries naming a move: each one may be stopped by STOP, so nothing else goes back.
+    return Array.isArray(body) ? body.map(uuidMember).filter(isMoveUuid) : [];
   }
 
   async stopMove(uuid: string): Promise<void> {
@@ -202,9 +203,17 @@ export class HttpDaemonClient implements DaemonClient {
 /** The daemon names a move by a UUID (Python's `uuid4()`); anything else is not its answer. */
 export const MOVE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+export function isMoveUuid(value: unknown): value is string {
+  return typeof value === 'string' && MOVE_UUID.test(value);
+}
+
+/** The `uuid` member of an object, or undefined (any other body). */
+function uuidMember(body: unknown): unknown {
+  return typeof body === 'object' && body !== null ? (body as { uuid?: unknown }).uuid : undefined;
+}
+
 function uuidOf(body: unknown): string {
-  const uuid = (body as { uuid?: unknown } | null)?.uuid;
-  if (typeof uuid !== 'string' || !MOVE_UUID.test(uuid))
-    throw new AppError('DAEMON_ERROR', 'daemon did not return a move uuid');
+  const uuid = uuidMember(body);
+  if (!isMoveUuid(uuid)) throw new AppError('DAEMON_ERROR', 'daemon did not return a move uuid');
   return uuid;
 }

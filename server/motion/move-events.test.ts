@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
@@ -22,6 +23,11 @@ async function fakeUpdates(): Promise<{ url: string; sockets: WebSocket[]; wss: 
   cleanups.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
   return { url: `http://127.0.0.1:${(wss.address() as AddressInfo).port}`, sockets, wss };
 }
+
+/** Moves as the daemon names them: by a UUID (docs/daemon.md). */
+const M1 = '6f1c2a4e-0b3d-4c55-9a1e-000000000001';
+const M2 = '6f1c2a4e-0b3d-4c55-9a1e-000000000002';
+const M9 = '6f1c2a4e-0b3d-4c55-9a1e-000000000009';
 
 function track(events: MoveEvents): MoveEvents {
   cleanups.push(() => events.stop());
@@ -54,29 +60,74 @@ describe('move events against the simulator', () => {
 describe('move events: reconnects and fallbacks', () => {
   it('reconnects after the socket drops and settles moves that ended meanwhile', async () => {
     const server = await fakeUpdates();
-    let list = ['m1'];
+    let list = [M1];
     const events = track(
       createMoveEvents({ daemon: { baseUrl: server.url, runningMoves: async () => list }, log: silentLog }),
     );
     events.start();
     await until(() => server.sockets.length === 1 && events.connected());
-    server.sockets[0]?.send(JSON.stringify({ type: 'move_started', uuid: 'm2', details: '' }));
+    server.sockets[0]?.send(JSON.stringify({ type: 'move_started', uuid: M2, details: '' }));
     await until(() => events.running().length === 2);
-    const ended = events.whenEnded('m1', 5000);
-    list = ['m2'];
+    const ended = events.whenEnded(M1, 5000);
+    list = [M2];
     server.sockets[0]?.terminate();
     await until(() => server.sockets.length === 2 && events.connected(), 5000);
     expect(await ended).toBe('gone');
-    expect(events.running()).toEqual(['m2']);
-    server.sockets[1]?.send(JSON.stringify({ type: 'move_failed', uuid: 'm2', details: 'Backend not running' }));
-    expect(await events.whenEnded('m2', 1000)).toBe('failed');
+    expect(events.running()).toEqual([M2]);
+    server.sockets[1]?.send(JSON.stringify({ type: 'move_failed', uuid: M2, details: 'Backend not running' }));
+    expect(await events.whenEnded(M2, 1000)).toBe('failed');
+  });
+
+  it('takes only events of a documented type about a move named by a UUID', async () => {
+    const server = await fakeUpdates();
+    const events = track(
+      createMoveEvents({ daemon: { baseUrl: server.url, runningMoves: async () => [] }, log: silentLog }),
+    );
+    const seen: { uuid: unknown }[] = [];
+    events.onEvent((event) => seen.push(event));
+    events.start();
+    await until(() => server.sockets.length === 1 && events.connected());
+    const socket = server.sockets[0]!;
+    for (const frame of [
+      'null',
+      '[]',
+      '"move_started"',
+      '{not json',
+      JSON.stringify({ type: 'move_started', uuid: 'm1', details: '' }),
+      JSON.stringify({ type: 'move_started', uuid: `${M1}/../stop`, details: '' }),
+      JSON.stringify({ type: 'move_started', uuid: 7, details: '' }),
+      JSON.stringify({ type: 'constructor', uuid: M1, details: '' }),
+      JSON.stringify({ type: '__proto__', uuid: M1, details: '' }),
+      JSON.stringify({ type: 'move_paused', uuid: M1, details: '' }),
+    ])
+      socket.send(frame);
+    socket.send(JSON.stringify({ type: 'move_started', uuid: M2, details: { odd: true } }));
+    await until(() => seen.at(-1)?.uuid === M2);
+    // Only M2 is running: an odd frame that had counted would be here too, and STOP would send it.
+    expect(events.running()).toEqual([M2]);
+    expect(seen).toEqual([{ type: 'move_started', uuid: M2, details: '' }]);
+    socket.send(JSON.stringify({ type: 'move_completed', uuid: M2, details: 'done' }));
+    expect(await events.whenEnded(M2, 1000)).toBe('completed');
+  });
+
+  it('reads from /running only the moves named by a UUID', async () => {
+    const odd = [{ uuid: M1 }, null, 7, M2, { uuid: 5 }, { uuid: 'undefined' }, { uuid: `${M2} ` }, { uuid: M9 }];
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(odd)),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const daemon = new HttpDaemonClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    cleanups.push(() => daemon.close());
+    // A null entry threw; a uuid of another type became the string 'undefined' or '5', sent back by STOP.
+    expect(await daemon.runningMoves()).toEqual([M1, M9]);
   });
 
   it('polls /running while no socket can be opened, and times out when that fails too', async () => {
     const server = await fakeUpdates();
     const url = server.url;
     await new Promise<void>((resolve) => server.wss.close(() => resolve()));
-    let list = ['m1'];
+    let list = [M1];
     let down = false;
     const runningMoves = async () => {
       if (down) throw new Error('unreachable');
@@ -84,10 +135,10 @@ describe('move events: reconnects and fallbacks', () => {
     };
     const events = track(createMoveEvents({ daemon: { baseUrl: url, runningMoves }, log: silentLog, pollMs: 20 }));
     events.start();
-    const ended = events.whenEnded('m1', 5000);
+    const ended = events.whenEnded(M1, 5000);
     list = [];
     expect(await ended).toBe('gone');
     down = true;
-    expect(await events.whenEnded('m9', 100)).toBe('timeout');
+    expect(await events.whenEnded(M9, 100)).toBe('timeout');
   });
 });

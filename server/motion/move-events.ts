@@ -11,7 +11,7 @@
  */
 import WebSocket from 'ws';
 import { createBackoff } from '../daemon/backoff.ts';
-import type { DaemonClient } from '../daemon/daemon-client.ts';
+import { isMoveUuid, type DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveEvent } from '../daemon/wire.ts';
 import type { Log } from '../log.ts';
 
@@ -35,11 +35,32 @@ export interface MoveEventsOptions {
   pollMs?: number;
 }
 
-const END_OF: Record<string, MoveEnd> = {
+const END_OF: Record<Exclude<MoveEvent['type'], 'move_started'>, MoveEnd> = {
   move_completed: 'completed',
   move_cancelled: 'cancelled',
   move_failed: 'failed',
 };
+
+const isEventType = (type: unknown): type is MoveEvent['type'] =>
+  type === 'move_started' || (typeof type === 'string' && Object.hasOwn(END_OF, type));
+
+/**
+ * One frame of the updates socket, read member by member: an event of a type the daemon documents
+ * about a move it names by UUID, or undefined. Every UUID taken here may later be stopped by STOP
+ * (arbiter.ts), so nothing else is.
+ */
+export function readMoveEvent(text: string): MoveEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { type, uuid, details } = value as Record<string, unknown>;
+  if (!isEventType(type) || !isMoveUuid(uuid)) return undefined;
+  return { type, uuid, details: typeof details === 'string' ? details : '' };
+}
 /** Ends remembered for moves whose waiter registers after the event (a 0 s goto ends at once). */
 const REMEMBER_ENDED = 256;
 
@@ -167,17 +188,12 @@ class MoveEventStream implements MoveEvents {
   }
 
   private accept(text: string): void {
-    let event: MoveEvent;
-    try {
-      event = JSON.parse(text) as MoveEvent;
-    } catch {
-      return;
-    }
-    if (typeof event?.uuid !== 'string') return;
+    const event = readMoveEvent(text);
+    if (event === undefined) return;
     if (event.type === 'move_started') {
       if (!this.ended.has(event.uuid)) this.live.add(event.uuid);
-    } else if (END_OF[event.type]) {
-      this.end(event.uuid, END_OF[event.type] as MoveEnd);
+    } else {
+      this.end(event.uuid, END_OF[event.type]);
     }
     for (const listener of this.listeners) {
       try {
