@@ -39,6 +39,8 @@ describe('the daemon move files in the hub cache', () => {
       { time: [0], set_target_data: [{}] },
       { time: [1, 0], set_target_data: [{}, {}] },
       { time: 'x', set_target_data: [] },
+      // A span too long for a number: Infinity, which JSON would send as null.
+      { time: [-1e308, 1e308], set_target_data: [{}, {}] },
     ]) {
       expect(moveFileSeconds(notAMove)).toBeNull();
     }

@@ -36,7 +36,8 @@ export function moveFileSeconds(value: unknown): number | null {
   const first = time[0];
   const last = time[time.length - 1];
   if (typeof first !== 'number' || typeof last !== 'number' || !(last > first)) return null;
-  return (samples.length * (last - first)) / time.length;
+  const seconds = (samples.length * (last - first)) / time.length;
+  return Number.isFinite(seconds) ? seconds : null;
 }
 
 async function jsonFiles(dir: string): Promise<string[]> {
