@@ -72,16 +72,19 @@ interface ManifestFile {
 /** Checks the manifest document against the pointer. */
 export function checkManifest(raw: Uint8Array, pointer: FirmwarePointer): Outcome<ManifestFile[], BundleRefusal> {
   if (sha256Hex(raw) !== pointer.sha256) return refuse('manifest sha256 does not match the pointer');
-  let doc: { version?: unknown; files?: unknown };
+  let parsed: unknown;
   try {
-    doc = JSON.parse(Buffer.from(raw).toString('utf8')) as typeof doc;
+    parsed = JSON.parse(Buffer.from(raw).toString('utf8'));
   } catch {
     return refuse('manifest is not JSON');
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return refuse('manifest is not a JSON object');
+  const doc = parsed as { version?: unknown; files?: unknown };
   if (doc.version !== pointer.version) return refuse('manifest version differs from the pointer');
   if (!Array.isArray(doc.files) || doc.files.length === 0) return refuse('manifest lists no files');
   const files: ManifestFile[] = [];
-  for (const f of doc.files as Array<Record<string, unknown>>) {
+  for (const f of doc.files as Array<Record<string, unknown> | null>) {
     if (typeof f?.name !== 'string' || !SAFE_NAME.test(f.name)) return refuse('manifest has an unsafe file name');
     if (typeof f.sha256 !== 'string' || !SHA256.test(f.sha256)) return refuse(`manifest file ${f.name} has no sha256`);
     if (typeof f.url !== 'string') return refuse(`manifest file ${f.name} has no url`);
@@ -122,13 +125,24 @@ export async function stageBundle(
   const listed = checkManifest(manifest.value, pointer);
   if (!listed.ok) return listed;
   const incoming = join(root, `.incoming-${randomBytes(6).toString('hex')}`);
-  const outcome = await downloadInto(download, incoming, listed.value);
-  if (!outcome.ok) {
-    await rm(incoming, { recursive: true, force: true });
-    return outcome;
+  try {
+    const outcome = await downloadInto(download, incoming, listed.value);
+    if (!outcome.ok) {
+      await rm(incoming, { recursive: true, force: true });
+      return outcome;
+    }
+    await writeFileAtomic(join(incoming, 'manifest.json'), manifest.value);
+    return { ok: true, value: await promote(root, incoming, pointer, listed.value) };
+  } catch (error) {
+    // This computer's side (a full disk, a folder it may not write): tried again later, and the
+    // status says so rather than staying at "downloading".
+    await rm(incoming, { recursive: true, force: true }).catch(() => undefined);
+    const message = error instanceof Error ? error.message : String(error);
+    return {
+      ok: false,
+      failure: { kind: 'download', message: `could not stage it here: ${message}`, transient: true },
+    };
   }
-  await writeFileAtomic(join(incoming, 'manifest.json'), manifest.value);
-  return { ok: true, value: await promote(root, incoming, pointer, listed.value) };
 }
 
 /** Streams each file to disk, verified by its sha256 before the next one starts. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../platform-client.ts';
@@ -198,6 +198,44 @@ describe('firmware pointer', () => {
       state: 'failed',
       message: 'manifest sha256 does not match the pointer',
     });
+  });
+
+  it('refuses a manifest that is JSON but not an object, or lists files that are not objects', async () => {
+    const u = updater();
+    await startWith(u);
+    await h.client.start();
+    // Each on a channel of its own, so that choosing the channel asks for it at once.
+    for (const [channel, manifest, message] of [
+      ['odd-null', 'null', 'manifest is not a JSON object'],
+      ['odd-list', '[1, 2]', 'manifest is not a JSON object'],
+      ['odd-files', JSON.stringify({ version: '1.3.0', files: [null] }), 'manifest has an unsafe file name'],
+    ] as const) {
+      const url = h.emu.hostFile(`/fw/${channel}.json`, manifest);
+      const pointer = { channel, version: '1.3.0', url, sha256: sha(manifest) };
+      expect((await h.owned('POST', '/api/firmware/manifest', pointer)).status).toBe(200);
+      expect(await h.client.setFirmwareChannel(channel)).toEqual({ ok: true, value: undefined });
+      await h.sched.advance(0);
+      expect(h.client.status().firmware, manifest).toMatchObject({ state: 'failed', message });
+    }
+  });
+
+  it('says why when the bundle cannot be written here, tries again, and leaves no half-staged folder', async () => {
+    const u = updater();
+    await startWith(u);
+    // A file where the staged folder goes: the download verifies, then promoting it fails.
+    await mkdir(join(h.dataDir, 'firmware'), { recursive: true });
+    await writeFile(join(h.dataDir, 'firmware', 'staged'), 'in the way');
+    await publish('1.1.0', { 'app.js': 'console.log(1)' });
+    await h.client.start();
+    await h.sched.advance(0);
+    expect(h.client.status().firmware).toMatchObject({
+      state: 'failed',
+      message: expect.stringMatching(/^could not stage it here: E(EXIST|NOTDIR)/),
+    });
+    expect((await readdir(join(h.dataDir, 'firmware'))).filter((n) => n.startsWith('.incoming-'))).toEqual([]);
+    await rm(join(h.dataDir, 'firmware', 'staged'));
+    await h.sched.advance(60_000);
+    expect(h.client.status().firmware).toMatchObject({ state: 'staged', staged: '1.1.0' });
   });
 
   it('refuses a downgrade unless the pointer is forced', async () => {
