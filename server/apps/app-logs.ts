@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import WebSocket from 'ws';
 import type { AppLogs } from '../contract/apps.ts';
 import { appLines, parseJournal } from './journal-lines.ts';
+import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
 
 export const DAEMON_UNIT = 'reachy-mini-daemon';
 
@@ -25,11 +26,14 @@ export interface AppLogDeps {
   logStream?: (url: string) => Promise<CommandResult>;
 }
 
+/** The most of the daemon's log one read takes, from journalctl or from the log stream. */
+const LOG_READ_LIMIT = 8 * 1024 * 1024;
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export function runJournalctl(args: string[]): Promise<CommandResult> {
   return new Promise((resolve) => {
-    execFile('journalctl', args, { timeout: 5000, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile('journalctl', args, { timeout: 5000, maxBuffer: LOG_READ_LIMIT }, (error, stdout, stderr) => {
       if (error) resolve({ ok: false, error: (stderr || error.message).trim().split('\n')[0] ?? 'journalctl failed' });
       else resolve({ ok: true, stdout });
     });
@@ -40,7 +44,8 @@ export function runJournalctl(args: string[]): Promise<CommandResult> {
 export function readLogStream(url: string, quietMs = 700, maxMs = 3000): Promise<CommandResult> {
   return new Promise((resolve) => {
     const lines: string[] = [];
-    const ws = new WebSocket(url);
+    let bytes = 0;
+    const ws = new WebSocket(url, daemonSocketOptions());
     let quiet: NodeJS.Timeout | undefined;
     const finish = (result: CommandResult) => {
       clearTimeout(quiet);
@@ -57,6 +62,9 @@ export function readLogStream(url: string, quietMs = 700, maxMs = 3000): Promise
     ws.on('message', (data: Buffer) => {
       const text = data.toString('utf8');
       if (text !== '') lines.push(text);
+      bytes += data.length;
+      // A stream that never goes quiet or floods: what came so far is the answer.
+      if (bytes >= LOG_READ_LIMIT) return finish({ ok: true, stdout: lines.join('\n') });
       rearm();
     });
     ws.on('unexpected-response', (_req, res) =>

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import type { AppJob, AppJobCommand, AppJobStatus } from '../contract/apps.ts';
 import { jobStatusOf, type DaemonApps } from '../daemon/apps-client.ts';
 import type { Log } from '../log.ts';
+import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
 
 export interface JobTrackerDeps {
   apps: Pick<DaemonApps, 'jobStatus' | 'jobSocketUrl'>;
@@ -77,7 +78,7 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
       }, pollMs);
       timers.add(timer);
     };
-    const ws = new WebSocket(deps.apps.jobSocketUrl(job.id));
+    const ws = new WebSocket(deps.apps.jobSocketUrl(job.id), daemonSocketOptions());
     sockets.add(ws);
     ws.on('open', () => void read());
     ws.on('message', (data: Buffer) => {

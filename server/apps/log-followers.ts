@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import WebSocket from 'ws';
 import { splitJournalLine } from './journal-lines.ts';
+import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
 
 /** What a follower reports: one message of the daemon, with its ISO time when known. */
 export type OnMessage = (time: string | null, message: string) => void;
@@ -139,7 +140,7 @@ export type StreamFollower = (options: StreamFollowOptions) => Following;
 
 export const followLogStream: StreamFollower = (options) => {
   let stopped = false;
-  const ws = new WebSocket(options.url);
+  const ws = new WebSocket(options.url, daemonSocketOptions());
   const end = (reason: string) => {
     if (stopped) return;
     stopped = true;

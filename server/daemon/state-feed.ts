@@ -16,6 +16,7 @@ import { RestFallback } from './rest-fallback.ts';
 import { StatusPoll, type StatusListener } from './status-poll.ts';
 import { readFullState } from './full-state.ts';
 import type { DaemonStatus, FullState } from './wire.ts';
+import { daemonSocketOptions } from './daemon-socket.ts';
 
 export interface StateFeedOptions {
   daemon: DaemonClient;
@@ -200,7 +201,7 @@ export class StateFeed {
     const generation = ++this.generation;
     const hz = this.rateHz;
     const url = `${this.daemon.baseUrl.replace(/^http/, 'ws')}/api/state/ws/full?frequency=${hz}&with_doa=true&with_imu=true`;
-    const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
+    const socket = new WebSocket(url, daemonSocketOptions());
     this.socket = socket;
     socket.on('open', () => {
       if (generation !== this.generation) return;

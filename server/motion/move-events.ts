@@ -14,6 +14,7 @@ import { createBackoff } from '../daemon/backoff.ts';
 import { isMoveUuid, type DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveEvent } from '../daemon/wire.ts';
 import type { Log } from '../log.ts';
+import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
 
 /** How a move ended; `gone` means it left /running while events were not flowing. */
 export type MoveEnd = 'completed' | 'cancelled' | 'failed' | 'gone' | 'timeout';
@@ -143,7 +144,7 @@ class MoveEventStream implements MoveEvents {
     if (this.stopped) return;
     const generation = ++this.generation;
     const url = `${this.options.daemon.baseUrl.replace(/^http/, 'ws')}/api/move/ws/updates`;
-    const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
+    const socket = new WebSocket(url, daemonSocketOptions());
     this.socket = socket;
     socket.on('open', () => {
       if (generation !== this.generation) return;

@@ -10,6 +10,7 @@ import { systemClock, type TimerClock } from '../clock.ts';
 import { createBackoff } from '../daemon/backoff.ts';
 import type { FullBodyTarget } from '../daemon/wire.ts';
 import type { Log } from '../log.ts';
+import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
 
 export interface TargetStreamOptions {
   baseUrl: string;
@@ -137,7 +138,7 @@ class SetTargetStream implements TargetStream {
     if (this.socket || this.clock.now() < this.nextAttemptAt) return;
     const generation = ++this.generation;
     const url = `${this.options.baseUrl.replace(/^http/, 'ws')}/api/move/ws/set_target`;
-    const socket = new WebSocket(url, { handshakeTimeout: 2000, perMessageDeflate: false });
+    const socket = new WebSocket(url, daemonSocketOptions());
     this.socket = socket;
     socket.on('open', () => {
       if (generation === this.generation) this.backoff.reset();
