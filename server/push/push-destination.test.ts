@@ -165,7 +165,8 @@ describe('the default agent', () => {
     // The control: an agent without the rule reaches the listener, so the count can move.
     const { Agent: PlainAgent } = await import('node:https');
     const before = connections;
-    expect(await attempt(new PlainAgent({ keepAlive: false }))).toBe('ECONNRESET');
+    // The listener hangs up at once: a reset, whatever this Node calls it, but not the rule's refusal.
+    expect(await attempt(new PlainAgent({ keepAlive: false }))).not.toBe('EPUSHNOTINTERNET');
     expect(connections).toBe(before + 1);
 
     expect(await attempt(pushAgent())).toBe('EPUSHNOTINTERNET');
