@@ -68,7 +68,13 @@ describe('the host name', () => {
 
 describe('the address', () => {
   it('is on the internet unless a special-purpose block holds it', () => {
-    for (const address of ['8.8.8.8', '142.250.74.10', '2a00:1450:4007:80e::200a', '64:ff9b::808:808'])
+    for (const address of [
+      '8.8.8.8',
+      '142.250.74.10',
+      '2a00:1450:4007:80e::200a',
+      '64:ff9b::808:808',
+      '::ffff:8.8.8.8',
+    ])
       expect(isInternetAddress(address), address).toBe(true);
     for (const address of [
       '0.0.0.0',
@@ -90,6 +96,8 @@ describe('the address', () => {
       'ff02::fb',
       '::ffff:127.0.0.1',
       '::ffff:192.168.1.1',
+      '::ffff:7f00:1',
+      '0:0:0:0:0:ffff:c0a8:101',
       'not an address',
     ])
       expect(isInternetAddress(address), address).toBe(false);

@@ -73,9 +73,23 @@ for (const [network, prefix] of [
 ] as const)
   NOT_INTERNET.addSubnet(network, prefix, 'ipv6');
 
+/**
+ * The IPv4 address inside an IPv4-mapped IPv6 one, in any spelling (`::ffff:127.0.0.1`,
+ * `::ffff:7f00:1`, `0:0:0:0:0:ffff:7f00:1`), else undefined. URL writes IPv6 in one canonical form.
+ */
+function mappedIpv4(address: string): string | undefined {
+  if (isIP(address) !== 6) return undefined;
+  const canonical = new URL(`http://[${address}]/`).hostname;
+  const hex = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(canonical);
+  if (!hex) return undefined;
+  const high = parseInt(hex[1] as string, 16);
+  const low = parseInt(hex[2] as string, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
 /** True for an address on the internet; an IPv4-mapped IPv6 address is judged by its IPv4 part. */
 export function isInternetAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  const mapped = mappedIpv4(address);
   if (mapped !== undefined) return isInternetAddress(mapped);
   const family = isIP(address);
   if (family === 0) return false;
