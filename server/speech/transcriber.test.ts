@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeTranscription, type FakeTranscription } from '../personas/voice/testing/fake-transcription.ts';
 import { synth } from '../personas/voice/testing/synthetic-audio.ts';
 import { pcm16Wav } from './wav.ts';
-import { createOpenAiTranscriber } from './transcriber.ts';
+import { createOpenAiTranscriber, mostCharactersIn } from './transcriber.ts';
 import { fetchThenCollect, startTrickleServer } from '../testing/trickle-server.ts';
 
 let fake: FakeTranscription;
@@ -25,6 +25,18 @@ describe('OpenAI-compatible transcriber', () => {
       language: 'en',
       sampleRate: 16_000,
     });
+  });
+
+  it('refuses an answer longer than the utterance could hold, which would become the prompt', async () => {
+    const t = createOpenAiTranscriber({ baseUrl: fake.url, model: 'whisper-1', key: 'sk-test' });
+    // 0.75 s of audio: at most 200 + 38 characters.
+    expect(mostCharactersIn(wav)).toBe(238);
+    fake.setScript(() => 'a'.repeat(238));
+    expect(await t.transcribe(wav, signal())).toHaveLength(238);
+    fake.setScript(() => `${'a'.repeat(200)} ${'b'.repeat(100_000)}`);
+    await expect(t.transcribe(wav, signal())).rejects.toThrow(
+      'transcription failed: the answer has 100201 characters, more than this utterance could hold (238)',
+    );
   });
 
   it("reports the service's own error message", async () => {

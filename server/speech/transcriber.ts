@@ -8,6 +8,7 @@
  * (server/wheeled/voice/offline-voice.ts); the WAV they upload is server/speech/wav.ts's pcm16Wav.
  */
 import { withDeadline } from '../deadline.ts';
+import { readWavInfo } from './wav.ts';
 
 export interface Transcriber {
   /** The text of one utterance ('' when the service heard nothing). */
@@ -37,6 +38,21 @@ function errorMessage(status: number, body: unknown): string {
   const error = (body as { error?: { message?: unknown } } | null)?.error;
   const message = typeof error?.message === 'string' ? error.message : '';
   return `transcription failed: HTTP ${status}${message ? ` ${message}` : ''}`;
+}
+
+/**
+ * The most text an utterance of this WAV's length can transcribe to. Fast speech is about 4 words,
+ * some 25 characters, a second; twice that and a margin is no limit for a person, while a service
+ * that answers more is not transcribing this audio, and its text would become the agent's prompt.
+ */
+export function mostCharactersIn(wav: Buffer): number {
+  let seconds = 0;
+  try {
+    seconds = readWavInfo(wav).seconds;
+  } catch {
+    // Not a WAV this module wrote: only the margin.
+  }
+  return 200 + Math.ceil(seconds * 50);
 }
 
 export function createOpenAiTranscriber(options: TranscriberOptions): Transcriber {
@@ -70,7 +86,13 @@ export function createOpenAiTranscriber(options: TranscriberOptions): Transcribe
       if (!response.ok) throw new TranscriptionError(errorMessage(response.status, body));
       const text = (body as { text?: unknown } | null)?.text;
       if (typeof text !== 'string') throw new TranscriptionError('transcription failed: the answer has no text');
-      return text.trim();
+      const heard = text.trim();
+      const most = mostCharactersIn(wav);
+      if (heard.length > most)
+        throw new TranscriptionError(
+          `transcription failed: the answer has ${heard.length} characters, more than this utterance could hold (${most})`,
+        );
+      return heard;
     },
   };
 }
