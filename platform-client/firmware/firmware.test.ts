@@ -102,8 +102,9 @@ describe('firmware pointer', () => {
     expect(u.applied[0]).toMatchObject({ version: '1.1.0', dir, force: false });
     expect(h.client.status().firmware).toMatchObject({ state: 'applied', staged: null, currentVersion: '1.1.0' });
     const { message: restart, lastCheckedAt: checked } = h.client.status().firmware;
-    // The install runs at the next start: later polls that find nothing newer keep saying so.
-    await h.sched.advance(2 * 3600_000);
+    // The install runs at the next start: the next hourly poll, which finds nothing newer, keeps
+    // saying so. (An hour of the relay's 5 s polls and the heartbeats is some 900 emulator requests.)
+    await h.sched.advance(HOUR);
     expect(h.client.status().firmware.lastCheckedAt).toBeGreaterThan(checked ?? Infinity);
     expect(h.client.status().firmware).toMatchObject({ state: 'applied', currentVersion: '1.1.0', message: restart });
     // The owner's event ring hears of it (device_note).
