@@ -13,6 +13,7 @@ import { spawn as spawnProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import WebSocket from 'ws';
+import { parseJsonObject } from '../json-object.ts';
 import { splitJournalLine } from './journal-lines.ts';
 import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
 
@@ -79,14 +80,8 @@ export interface JournalEntry {
  * throw: an exception there would be uncaught and end the cockpit.
  */
 export function readJournalEntry(line: string): JournalEntry | undefined {
-  let entry: unknown;
-  try {
-    entry = JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return undefined;
-  const fields = entry as Record<string, unknown>;
+  const fields = parseJsonObject(line);
+  if (fields === undefined) return undefined;
   return {
     time: isoFromMicros(fields['__REALTIME_TIMESTAMP']),
     message: journalText(fields['MESSAGE']),

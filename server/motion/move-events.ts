@@ -15,6 +15,7 @@ import { isMoveUuid, type DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveEvent } from '../daemon/wire.ts';
 import type { Log } from '../log.ts';
 import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
+import { parseJsonObject } from '../json-object.ts';
 
 /** How a move ended; `gone` means it left /running while events were not flowing. */
 export type MoveEnd = 'completed' | 'cancelled' | 'failed' | 'gone' | 'timeout';
@@ -51,14 +52,7 @@ const isEventType = (type: unknown): type is MoveEvent['type'] =>
  * (arbiter.ts), so nothing else is.
  */
 export function readMoveEvent(text: string): MoveEvent | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { type, uuid, details } = value as Record<string, unknown>;
+  const { type, uuid, details } = parseJsonObject(text) ?? {};
   if (!isEventType(type) || !isMoveUuid(uuid)) return undefined;
   return { type, uuid, details: typeof details === 'string' ? details : '' };
 }

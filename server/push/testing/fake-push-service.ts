@@ -8,10 +8,11 @@
  * to answer 404 or 410 (gone) or any other status.
  */
 import { randomBytes } from 'node:crypto';
-import type { LookupAddress, LookupOptions } from 'node:dns';
+import type { LookupOptions } from 'node:dns';
 import { Agent, createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LookupCallback } from '../push-destination.ts';
 import { createCaCertificate, generateRsaKeyPair, issueServerCertificate } from '../../auth/tls-certs.ts';
 import { verifyVapid, type VapidClaims } from './vapid-verify.ts';
 import { createReceiver, decryptAes128gcm, subscriptionOf, type Receiver } from './web-push-receiver.ts';
@@ -47,8 +48,6 @@ export interface FakePushService {
   next(match?: (push: ReceivedPush) => boolean, timeoutMs?: number): Promise<ReceivedPush>;
   close(): Promise<void>;
 }
-
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {

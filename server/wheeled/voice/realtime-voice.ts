@@ -7,6 +7,7 @@
  * session uses push-to-talk (turn_detection null), matching the dashboard's button.
  */
 import WebSocket from 'ws';
+import { parseJsonObject } from '../../json-object.ts';
 import type { Log } from '../../log.ts';
 import type { VoiceIo, VoiceSession } from './offline-voice.ts';
 import type { RealtimeConfig } from './voice-settings.ts';
@@ -73,14 +74,8 @@ export function createRealtimeVoice(deps: {
   upstream.on('message', (data) => {
     // The server is whatever the owner configured: anything that is not a JSON object is no
     // event. A `null` used to throw inside this listener, an uncaught exception in the cockpit.
-    let event: Upstream;
-    try {
-      const parsed: unknown = JSON.parse(data.toString());
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return;
-      event = parsed as Upstream;
-    } catch {
-      return;
-    }
+    const event = parseJsonObject(data.toString()) as Upstream | undefined;
+    if (event === undefined) return;
     switch (event.type) {
       case 'response.audio.delta':
       case 'response.output_audio.delta':
