@@ -5,6 +5,8 @@
  * Tool calls run one after another: they move one robot, and the arbiter would cancel a move
  * started in parallel anyway.
  */
+import { ROW_TEXT_LIMIT } from './log-row.ts';
+import { tooManyCalls, TOOL_CALL_LIMIT } from './providers/answer-limits.ts';
 import { abortReason } from './providers/http-stream.ts';
 import type { ChatMessage, ModelProvider, ToolCall, ToolResultMessage } from './providers/types.ts';
 import { TOOL_IMAGES, type AgentTool, type ToolContext, type ToolOutput } from './tools/types.ts';
@@ -47,6 +49,12 @@ interface StepResult {
 
 const RESULT_LIMIT = 8000;
 
+/**
+ * The most text one model call may answer: what the agent log shows of a row. A model that runs
+ * on past it is stopped there (its stream closed), not left to stream until the watchdog fires.
+ */
+const ANSWER_TEXT_LIMIT = ROW_TEXT_LIMIT;
+
 async function modelStep(input: TurnLoopInput): Promise<StepResult> {
   const step: StepResult = { text: '', calls: [] };
   const specs = input.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
@@ -62,9 +70,13 @@ async function modelStep(input: TurnLoopInput): Promise<StepResult> {
     if (event.type === 'text') {
       step.text += event.text;
       input.sink.text(event.text);
+      if (step.text.length > ANSWER_TEXT_LIMIT)
+        return { ...step, error: `the model's answer ran past ${ANSWER_TEXT_LIMIT} characters` };
     } else if (event.type === 'reasoning') input.sink.reasoning(event.text);
-    else if (event.type === 'tool_call')
+    else if (event.type === 'tool_call') {
+      if (step.calls.length >= TOOL_CALL_LIMIT) return { ...step, error: tooManyCalls };
       step.calls.push(event.invalid ? { call: event.call, invalid: event.invalid } : { call: event.call });
+    }
     else if (event.type === 'remote_tool') {
       if (event.outcome) input.sink.toolEnd(event.call, event.outcome);
       else input.sink.toolStart(event.call);

@@ -6,6 +6,15 @@
  * `thinking_delta` (extended thinking), `signature_delta` (ignored) and `input_json_delta`,
  * whose `partial_json` pieces join into the tool_use block's input, complete at its stop.
  */
+import {
+  appendBounded,
+  argsTooLong,
+  BLOCK_LIMIT,
+  tooManyCalls,
+  TOOL_ARGS_LIMIT,
+  TOOL_CALL_LIMIT,
+  TOOL_NAME_LIMIT,
+} from './answer-limits.ts';
 import type { ProviderEvent } from './types.ts';
 import { indexAt, isObject, objectAt, textAt, type Json } from './wire-read.ts';
 
@@ -14,10 +23,14 @@ interface Block {
   id?: string;
   name?: string;
   json: string;
+  /** The input ran past TOOL_ARGS_LIMIT: the call is refused as invalid. */
+  overflow: boolean;
 }
 
 export class AnthropicStreamDecoder {
   private readonly blocks = new Map<number, Block>();
+  private blocksOpened = 0;
+  private toolUses = 0;
   private stopReason: string | undefined;
   private finished = false;
 
@@ -70,7 +83,14 @@ export class AnthropicStreamDecoder {
 
   private blockStart(index: number, block: Json): ProviderEvent[] {
     const type = textAt(block.type) ?? 'text';
-    this.blocks.set(index, { type, id: textAt(block.id), name: textAt(block.name), json: '' });
+    this.blocksOpened += 1;
+    if (this.blocksOpened > BLOCK_LIMIT)
+      return this.fail(`the model opened more than ${BLOCK_LIMIT} content blocks in one answer`);
+    if (type === 'tool_use') this.toolUses += 1;
+    if (this.toolUses > TOOL_CALL_LIMIT) return this.fail(tooManyCalls);
+    const id = textAt(block.id)?.slice(0, TOOL_NAME_LIMIT);
+    const name = textAt(block.name)?.slice(0, TOOL_NAME_LIMIT);
+    this.blocks.set(index, { type, id, name, json: '', overflow: false });
     const text = textAt(block.text);
     if (type === 'text' && text) return [{ type: 'text', text }];
     const thinking = textAt(block.thinking);
@@ -86,7 +106,11 @@ export class AnthropicStreamDecoder {
     if (type === 'thinking_delta' && thinking) return [{ type: 'reasoning', text: thinking }];
     if (type === 'input_json_delta') {
       const block = this.blocks.get(index);
-      if (block) block.json += textAt(delta.partial_json) ?? '';
+      if (block) {
+        const json = appendBounded(block.json, textAt(delta.partial_json) ?? '', TOOL_ARGS_LIMIT);
+        block.json = json.text;
+        block.overflow ||= json.over;
+      }
     }
     return [];
   }
@@ -97,6 +121,7 @@ export class AnthropicStreamDecoder {
     if (!block || block.type !== 'tool_use') return [];
     const id = block.id ?? `toolu_${index}`;
     const name = block.name ?? '';
+    if (block.overflow) return [{ type: 'tool_call', call: { id, name, input: {} }, invalid: argsTooLong }];
     // A tool without parameters streams no input_json_delta at all (or an empty one).
     if (block.json.trim() === '') return [{ type: 'tool_call', call: { id, name, input: {} } }];
     try {

@@ -7,6 +7,14 @@
  * string); some servers (Ollama) send a whole call in one piece. Calls are complete once
  * `finish_reason` or `[DONE]` arrives. An error inside the stream is a frame `{error: {...}}`.
  */
+import {
+  appendBounded,
+  argsTooLong,
+  tooManyCalls,
+  TOOL_ARGS_LIMIT,
+  TOOL_CALL_LIMIT,
+  TOOL_NAME_LIMIT,
+} from './answer-limits.ts';
 import { errorMessageOf } from './http-stream.ts';
 import type { ProviderEvent } from './types.ts';
 import { indexAt, isObject, listAt, objectAt, textAt, type Json } from './wire-read.ts';
@@ -15,6 +23,8 @@ interface PendingCall {
   id: string;
   name: string;
   args: string;
+  /** The arguments ran past TOOL_ARGS_LIMIT: the call is refused as invalid. */
+  overflow: boolean;
 }
 
 export class OpenAiStreamDecoder {
@@ -45,7 +55,7 @@ export class OpenAiStreamDecoder {
       out.push(model ? { type: 'start', model } : { type: 'start' });
     }
     const choice = objectAt(listAt(chunk.choices)[0]);
-    this.absorb(objectAt(choice.delta), out);
+    if (!this.absorb(objectAt(choice.delta), out)) return [...out, ...this.fail(tooManyCalls)];
     const finishReason = textAt(choice.finish_reason);
     if (finishReason) this.finishReason = finishReason;
     return out;
@@ -58,7 +68,8 @@ export class OpenAiStreamDecoder {
     return this.fail('the model stream ended before the answer was complete');
   }
 
-  private absorb(delta: Json, out: ProviderEvent[]): void {
+  /** False when the delta opens more tool calls than one answer may have. */
+  private absorb(delta: Json, out: ProviderEvent[]): boolean {
     const reasoning = textAt(delta.reasoning_content) ?? textAt(delta.reasoning);
     if (reasoning) out.push({ type: 'reasoning', text: reasoning });
     const content = textAt(delta.content);
@@ -67,13 +78,17 @@ export class OpenAiStreamDecoder {
       const piece = objectAt(item);
       const fn = objectAt(piece.function);
       const index = indexAt(piece.index) ?? this.calls.size;
-      const call = this.calls.get(index) ?? { id: '', name: '', args: '' };
+      if (!this.calls.has(index) && this.calls.size >= TOOL_CALL_LIMIT) return false;
+      const call = this.calls.get(index) ?? { id: '', name: '', args: '', overflow: false };
       const id = textAt(piece.id);
-      if (id) call.id = id;
-      call.name += textAt(fn.name) ?? '';
-      call.args += textAt(fn.arguments) ?? '';
+      if (id) call.id = id.slice(0, TOOL_NAME_LIMIT);
+      call.name = appendBounded(call.name, textAt(fn.name) ?? '', TOOL_NAME_LIMIT).text;
+      const args = appendBounded(call.args, textAt(fn.arguments) ?? '', TOOL_ARGS_LIMIT);
+      call.args = args.text;
+      call.overflow ||= args.over;
       this.calls.set(index, call);
     }
+    return true;
   }
 
   private finish(): ProviderEvent[] {
@@ -94,6 +109,7 @@ export class OpenAiStreamDecoder {
 
 function toolCallEvent(call: PendingCall, index: number): ProviderEvent {
   const id = call.id || `call_${index}`;
+  if (call.overflow) return { type: 'tool_call', call: { id, name: call.name, input: {} }, invalid: argsTooLong };
   const text = call.args.trim();
   if (text === '') return { type: 'tool_call', call: { id, name: call.name, input: {} } };
   try {
