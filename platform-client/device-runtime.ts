@@ -135,6 +135,11 @@ function firmwareParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: FirmwareP
 interface FastLoops {
   start(): void;
   stop(): void;
+  /**
+   * Stops them for a refused token, and moves the heartbeat already planned at the 30 s pace to
+   * the halted one: it would otherwise still go out once more with the refused token.
+   */
+  halt(): void;
   /** Whether the runtime is started (a late success after stop() must not restart anything). */
   active: boolean;
 }
@@ -165,7 +170,7 @@ function reactToOutcome(
   deps.tokenWatch.refused();
   if (!strikes.strike(now)) return;
   log.warn('platform refused the token repeatedly; halting the fast loops', { strikes: strikes.state().count });
-  fast.stop();
+  fast.halt();
   status.update({ halted: { reason: 'token_rejected', since: now, message: HALT_MESSAGE } });
 }
 
@@ -183,6 +188,10 @@ export function createDeviceRuntime(deps: DeviceRuntimeDeps): DeviceRuntime {
     stop() {
       relay.loop.stop();
       firmware?.loop.stop();
+    },
+    halt() {
+      this.stop();
+      if (this.active) heartbeat.start(CADENCE.haltedHeartbeatMs);
     },
   };
   return {
@@ -208,7 +217,7 @@ export function createDeviceRuntime(deps: DeviceRuntimeDeps): DeviceRuntime {
     haltNow(reason, message) {
       const now = deps.scheduler.now();
       deps.strikes.haltNow(now);
-      fast.stop();
+      fast.halt();
       deps.status.update({ halted: { reason, since: now, message } });
     },
   };

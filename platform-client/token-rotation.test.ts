@@ -5,6 +5,7 @@ let h: Harness;
 afterEach(() => h?.close());
 
 const polls = () => h.times('PUT', '/api/devices/relay');
+const beats = () => h.times('POST', '/api/devices/heartbeat');
 /** The check behind the notice asks the platform (the owner's device list): wait for its answer. */
 const noticed = () => vi.waitFor(() => expect(h.client.status().tokenNotice).not.toBeNull());
 
@@ -64,6 +65,20 @@ describe('a refused device token is told to the owner at once', () => {
       ok: false,
       failure: { kind: 'bad_request', message: expect.stringMatching(/no longer one of the owner's devices/) },
     });
+  });
+
+  it('removed: the heartbeat planned before the halt waits for the halted cadence too', async () => {
+    await enrolled(true);
+    await h.owned('DELETE', '/api/devices', { deviceId: h.device.deviceId });
+    await h.sched.advance(5_000);
+    await noticed();
+    expect(h.client.status().halted).toMatchObject({ reason: 'device_removed' });
+    // The beat planned for 30 s, at the pace before the halt, would go out with the dead token.
+    const beatsAtHalt = beats().length;
+    await h.sched.advance(5 * 60_000 - 1);
+    expect(beats().length).toBe(beatsAtHalt);
+    await h.sched.advance(1);
+    expect(beats().length).toBe(beatsAtHalt + 1);
   });
 
   it('without an owner session: tells the owner at the first 401, leaves the halt to the strike policy', async () => {
