@@ -156,6 +156,22 @@ describe('platform chat stream', () => {
     }
   });
 
+  it('ends the turn on a frame longer than 1 MiB, without reading on', async () => {
+    const piece = `data: ${'y'.repeat(64 * 1024)}\n`;
+    const fetchLong: FetchLike = async (url, init) => {
+      if (new URL(url).pathname !== '/api/chat') return fetch(url, init);
+      await (await fetch(url, init)).arrayBuffer();
+      // 4 MiB of data lines and no blank line: one frame that never ends.
+      const body = `data: {"type":"modelContentBlockDeltaEvent","textDelta":"a","seq":0}\n\n${piece.repeat(64)}`;
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    };
+    await ready(true, fetchLong);
+    expect(await collect(h.client.chat(input()))).toEqual([
+      { type: 'text', text: 'a' },
+      { type: 'error', error: 'the platform sent a frame longer than 1 MiB' },
+    ]);
+  });
+
   it('aborts the turn on a gap in seq', async () => {
     await ready();
     h.emu.setChatScript((turn) => {

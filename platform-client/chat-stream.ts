@@ -20,7 +20,7 @@ import type { DeviceIdentity } from './identity.ts';
 import { CHAT, PATHS } from './limits.ts';
 import type { Upload } from './media-offload.ts';
 import { httpFailure, thrownFailure, tookUnreadably, type PlatformHttp } from './platform-http.ts';
-import { sseData } from './sse-frames.ts';
+import { FrameTooLong, sseData } from './sse-frames.ts';
 import type { FetchLike, Scheduler } from './types.ts';
 
 /** Dependencies of the chat stream. */
@@ -172,7 +172,11 @@ async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGe
     // [DONE] ends every exit path; a body without it was cut off (docs/platform.md, "Chat stream").
     yield { type: 'error', error: stopper.why() ?? 'the chat stream was cut off before [DONE]' };
   } catch (error) {
-    yield { type: 'error', error: stopper.why() ?? thrownFailure(error, deps.watchdogMs ?? CHAT.watchdogMs).message };
+    const failure = error instanceof FrameTooLong ? error.message : undefined;
+    yield {
+      type: 'error',
+      error: stopper.why() ?? failure ?? thrownFailure(error, deps.watchdogMs ?? CHAT.watchdogMs).message,
+    };
   } finally {
     stopper.dispose();
   }

@@ -197,4 +197,18 @@ describe('ask stream edge cases', () => {
     await expect(cancelled).rejects.toThrow(/cancelled/);
     await expect(cancelled).rejects.not.toBeInstanceOf(AskError);
   });
+
+  it('refuses a line longer than 1 MiB as a bad response, without reading on', async () => {
+    // 4 MiB of one line: a reader without the bound takes it all and ends "cut off before [DONE]".
+    const piece = 'x'.repeat(64 * 1024);
+    const ask = createDeviceAsk({
+      identity: () => identity,
+      scheduler: createManualScheduler(),
+      fetch: scriptedFetch(['data: {"t":"', ...Array<string>(64).fill(piece)]),
+      onOutcome: quietOutcome,
+    });
+    await expect(collect(ask({ text: 'x', signal: signal() }))).rejects.toMatchObject({
+      failure: { kind: 'bad_response', message: 'the platform sent a line longer than 1 MiB', retryable: true },
+    });
+  });
 });

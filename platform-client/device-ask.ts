@@ -10,7 +10,7 @@ import { NOT_ENROLLED } from './device-api.ts';
 import type { DeviceIdentity } from './identity.ts';
 import { ASK, PATHS } from './limits.ts';
 import { httpFailure, thrownFailure, type PlatformAnswer } from './platform-http.ts';
-import { sseData } from './sse-frames.ts';
+import { FrameTooLong, sseData } from './sse-frames.ts';
 import type { FetchLike, Outcome, PlatformFailure, Scheduler } from './types.ts';
 
 /** One streamed piece of the answer: text, or the platform's in-stream error. */
@@ -136,6 +136,8 @@ function stoppedError(guard: Guard, error: unknown, overallMs: number): Error {
         retryable: true,
       });
     default:
+      if (error instanceof FrameTooLong)
+        return new AskError({ kind: 'bad_response', message: error.message, retryable: true });
       return new AskError(thrownFailure(error, overallMs));
   }
 }

@@ -98,6 +98,18 @@ export const LIMITS = Object.freeze({
   firmwareUrlChars: 512,
 });
 
+/**
+ * The most the client reads of what the platform sends: the robot's own ceilings, not the
+ * platform's limits. The largest answers it expects are the owner's device list, a relay claim
+ * (at most 5 envelopes of 8192 bytes) and a firmware manifest; a chat frame is one delta.
+ */
+export const READ = Object.freeze({
+  answerBytes: 4 * 1024 * 1024,
+  manifestBytes: 1024 * 1024,
+  /** One line, and one frame's data, of a server-sent event stream. */
+  sseFrameChars: 1024 * 1024,
+});
+
 /** Pattern of a task id (docs/platform.md, "Devices"). */
 export const TASK_ID_PATTERN = /^[A-Za-z0-9_-]{1,48}$/;
 /**

@@ -51,7 +51,7 @@ describe('createPlatformHttp', () => {
       ok: false,
       failure: { kind: 'timeout', message: 'platform did not answer within 0.2 s', retryable: true },
     });
-    expect(await http.getBytes(`${url}/firmware/manifest.json`)).toMatchObject({
+    expect(await http.getBytes(`${url}/firmware/manifest.json`, 1024)).toMatchObject({
       ok: false,
       failure: { kind: 'timeout' },
     });

@@ -4,8 +4,9 @@
  * kind is decided on the status and the worker's exact error string. Raw fetch errors never
  * travel upward.
  */
+import { readBytesUpTo } from './body-read.ts';
 import { realDeadlineTimer, withDeadline, type DeadlineTimer } from './deadline.ts';
-import { CADENCE, WORKER_ERRORS } from './limits.ts';
+import { CADENCE, READ, WORKER_ERRORS } from './limits.ts';
 import type { FailureKind, FetchLike, Outcome, PlatformFailure } from './types.ts';
 
 /** One request to the platform. `path` is relative to the platform origin. */
@@ -28,8 +29,8 @@ export interface PlatformAnswer {
 /** The HTTP client of the platform. */
 export interface PlatformHttp {
   send(request: PlatformRequest): Promise<Outcome<PlatformAnswer>>;
-  /** GET an absolute URL as bytes (firmware manifests and files). */
-  getBytes(url: string): Promise<Outcome<Uint8Array>>;
+  /** GET an absolute URL as bytes (firmware manifests), of at most `maxBytes`. */
+  getBytes(url: string, maxBytes: number): Promise<Outcome<Uint8Array>>;
 }
 
 /** Options of createPlatformHttp. */
@@ -103,8 +104,16 @@ export function thrownFailure(error: unknown, timeoutMs: number): PlatformFailur
   return { kind: 'transport', message: `platform unreachable${cause ? ` (${cause})` : ''}`, retryable: true };
 }
 
+const MiB = (bytes: number) => `${bytes / (1024 * 1024)} MiB`;
+
+/** Marks a body longer than READ.answerBytes. */
+const TOO_LONG = Symbol('too long');
+
+/** The body as JSON: `{}` when empty, undefined when it is not JSON, TOO_LONG past the ceiling. */
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+  const bytes = await readBytesUpTo(response, READ.answerBytes);
+  if (bytes === null) return TOO_LONG;
+  const text = new TextDecoder().decode(bytes);
   if (text.length === 0) return {};
   try {
     return JSON.parse(text);
@@ -116,7 +125,11 @@ async function readJson(response: Response): Promise<unknown> {
 /** A whole answer as an outcome: the status decides, and a success must carry a JSON object. */
 async function answerOf(response: Response): Promise<Outcome<PlatformAnswer>> {
   const body = await readJson(response);
-  if (!response.ok) return { ok: false, failure: httpFailure(response.status, body) };
+  if (!response.ok) return { ok: false, failure: httpFailure(response.status, body === TOO_LONG ? undefined : body) };
+  if (body === TOO_LONG) {
+    const message = `platform answered with a body over ${MiB(READ.answerBytes)}`;
+    return { ok: false, failure: { kind: 'bad_response', status: response.status, message, retryable: true } };
+  }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return {
       ok: false,
@@ -165,15 +178,21 @@ export function createPlatformHttp(options: PlatformHttpOptions): PlatformHttp {
         return { ok: false, failure: thrownFailure(error, timeoutMs) };
       }
     },
-    async getBytes(url) {
+    async getBytes(url, maxBytes) {
       try {
         return await withDeadline(
           defaultMs,
           async (signal): Promise<Outcome<Uint8Array>> => {
             // Downloads may follow redirects (a CDN in front of storage): the sha256 check is what trusts them.
             const response = await fetchFn(url, { redirect: 'follow', signal });
-            if (!response.ok) return { ok: false, failure: httpFailure(response.status, await readJson(response)) };
-            return { ok: true, value: new Uint8Array(await response.arrayBuffer()) };
+            if (!response.ok) {
+              const body = await readJson(response);
+              return { ok: false, failure: httpFailure(response.status, body === TOO_LONG ? undefined : body) };
+            }
+            const bytes = await readBytesUpTo(response, maxBytes);
+            if (bytes !== null) return { ok: true, value: bytes };
+            const message = `the file is over ${MiB(maxBytes)}`;
+            return { ok: false, failure: { kind: 'bad_response', status: response.status, message, retryable: false } };
           },
           timer,
         );

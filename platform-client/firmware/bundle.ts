@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureDir, writeFileAtomic } from '../atomic-file.ts';
-import { LIMITS } from '../limits.ts';
+import { LIMITS, READ } from '../limits.ts';
 import type { PlatformHttp } from '../platform-http.ts';
 import { downloadToFile, type DownloadDeps } from './download.ts';
 import type { Outcome } from '../types.ts';
@@ -112,7 +112,7 @@ export async function stageBundle(
   pointer: FirmwarePointer,
 ): Promise<Outcome<StagedBundle, BundleRefusal>> {
   if (!checkPlatformUrl(pointer.url).ok) return refuse('the manifest URL is not https');
-  const manifest = await http.getBytes(pointer.url);
+  const manifest = await http.getBytes(pointer.url, READ.manifestBytes);
   if (!manifest.ok)
     return {
       ok: false,

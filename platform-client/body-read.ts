@@ -1,0 +1,38 @@
+/**
+ * Reading an answer's body with a ceiling. The platform, or whatever answers at its address, may
+ * send any length; the client holds at most `maxBytes` of it and stops reading there, so one
+ * answer cannot fill the robot's memory within a request's 15 s bound (body-read.test.ts).
+ */
+
+/** The body's bytes, or null when it is longer than `maxBytes` (the rest is not read). */
+export async function readBytesUpTo(response: Response, maxBytes: number): Promise<Uint8Array | null> {
+  const declared = Number(response.headers.get('content-length'));
+  const body = response.body;
+  if (!body) return new Uint8Array(0);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await body.cancel().catch(() => undefined);
+    return null;
+  }
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) return null;
+      parts.push(value);
+    }
+  } finally {
+    // Leaving early (too long, or a read that threw) must not leave the socket open.
+    await reader.cancel().catch(() => undefined);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
