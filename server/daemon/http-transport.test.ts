@@ -168,3 +168,34 @@ describe('the daemon transport when the daemon trickles its answer', () => {
     expect(clock.pending()).toBe(0);
   });
 });
+
+describe('the daemon transport when the daemon answers without end', () => {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const o of open.splice(0)) await o.close();
+  });
+
+  it('stops reading past 16 MiB and says so, without trying again', async () => {
+    // Twice the limit of one JSON list, then its end: a transport without the bound reads it all.
+    const d = await daemon((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/api/daemon/status') return res.end('{"state":"running"}');
+      res.write('[');
+      const piece = `${'"x",'.repeat(16 * 1024)}`;
+      for (let sent = 0; sent < 32 * 1024 * 1024; sent += piece.length) res.write(piece);
+      res.end('"x"]');
+    });
+    const transport = new HttpTransport({ baseUrl: d.url, timeoutMs: 60_000 });
+    open.push(d, transport);
+    await expect(transport.request({ path: '/api/apps/list-available' })).rejects.toMatchObject({
+      code: 'DAEMON_ERROR',
+      message: 'daemon answered GET /api/apps/list-available with more than 16 MiB',
+    });
+    expect(d.seen).toHaveLength(1);
+    // The cut socket is not reused: the next request is answered on another.
+    expect(await transport.request({ path: '/api/daemon/status' })).toEqual({
+      status: 200,
+      body: { state: 'running' },
+    });
+  });
+});

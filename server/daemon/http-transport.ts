@@ -43,6 +43,12 @@ export interface DaemonResponse {
  */
 const IDLE_SOCKET_MS = 1000;
 
+/**
+ * The longest answer read from the daemon. Its largest ones are lists (apps, moves, datasets) of
+ * some kilobytes; a daemon gone wrong must not fill the cockpit's memory with one answer.
+ */
+export const DAEMON_ANSWER_LIMIT = 16 * 1024 * 1024;
+
 /** Waiting callers per endpoint beyond which the daemon is treated as stalled. */
 const MAX_QUEUED_PER_ENDPOINT = 8;
 
@@ -64,6 +70,7 @@ export class HttpTransport {
       keepAliveTimeout: IDLE_SOCKET_MS,
       keepAliveMaxTimeout: IDLE_SOCKET_MS,
       connect: { timeout: 2000 },
+      maxResponseSize: DAEMON_ANSWER_LIMIT,
     });
   }
 
@@ -202,6 +209,9 @@ export function transportError(err: unknown, req: DaemonRequest, timeoutMs: numb
   if (err instanceof AppError) return err;
   const e = err as { name?: string; code?: string; cause?: { code?: string } };
   const what = `${req.method ?? 'GET'} ${req.path.split('?')[0]}`;
+  if (err instanceof undiciErrors.ResponseExceededMaxSizeError) {
+    return new AppError('DAEMON_ERROR', `daemon answered ${what} with more than ${DAEMON_ANSWER_LIMIT >> 20} MiB`);
+  }
   if (
     e.name === 'TimeoutError' ||
     e.name === 'AbortError' ||
