@@ -8,6 +8,7 @@
  * (server/wheeled/voice/offline-voice.ts); the WAV they upload is server/speech/wav.ts's pcm16Wav.
  */
 import { withDeadline } from '../deadline.ts';
+import { BodyTooLong, readJsonUpTo } from '../http-body.ts';
 import { readWavInfo } from './wav.ts';
 
 export interface Transcriber {
@@ -28,6 +29,9 @@ export interface TranscriberOptions {
 export const DEFAULT_TRANSCRIPTION_URL = 'https://api.openai.com/v1';
 export const DEFAULT_TRANSCRIPTION_MODEL = 'whisper-1';
 const TIMEOUT_MS = 30_000;
+
+/** The longest answer read: `{text}` for an utterance of seconds, a few kilobytes with segments. */
+const ANSWER_LIMIT = 1024 * 1024;
 
 /** A failure worth showing as it is (the service's own message, or what went wrong). */
 export class TranscriptionError extends Error {
@@ -73,12 +77,13 @@ export function createOpenAiTranscriber(options: TranscriberOptions): Transcribe
           options.timeoutMs ?? TIMEOUT_MS,
           async (bounded) => {
             const response = await doFetch(url, { method: 'POST', headers, body: form, signal: bounded });
-            return { response, body: (await response.json().catch(() => null)) as unknown };
+            return { response, body: (await readJsonUpTo(response, ANSWER_LIMIT)) ?? null };
           },
           { signal },
         );
       } catch (error) {
         if (signal.aborted) throw error;
+        if (error instanceof BodyTooLong) throw new TranscriptionError(`transcription failed: ${error.message}`);
         const cause = (error as { cause?: { code?: string } }).cause?.code;
         throw new TranscriptionError(`transcription service unreachable (${cause ?? (error as Error).message})`);
       }

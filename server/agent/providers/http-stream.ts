@@ -5,6 +5,7 @@
  * Anthropic's `{type: "error", error: {type, message}}` all occur.
  */
 import { readSse, type SseEvent } from './sse.ts';
+import { readTextUpTo } from '../../http-body.ts';
 import type { FetchLike, ProviderEvent } from './types.ts';
 import { messageOf } from '../../errors.ts';
 
@@ -58,9 +59,12 @@ export function errorMessageOf(text: string): string {
   return message.length > 300 ? `${message.slice(0, 297)}...` : message;
 }
 
+/** An error body longer than this is not read: the message shown is at most 300 characters of it. */
+const ERROR_BODY_LIMIT = 64 * 1024;
+
 async function readErrorBody(response: Response): Promise<string> {
   try {
-    return errorMessageOf((await response.text()).slice(0, 4000));
+    return errorMessageOf((await readTextUpTo(response, ERROR_BODY_LIMIT)).slice(0, 4000));
   } catch {
     return '';
   }

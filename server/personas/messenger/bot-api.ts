@@ -8,6 +8,7 @@
  * never logged: errors name the method, not the URL.
  */
 import { withDeadline } from '../../deadline.ts';
+import { BodyTooLong, readJsonUpTo } from '../../http-body.ts';
 import { readUpdates, type BotMessage, type BotUpdate, type BotUser } from './bot-updates.ts';
 
 export type { BotChat, BotMessage, BotUpdate, BotUser } from './bot-updates.ts';
@@ -38,6 +39,12 @@ export const MESSAGE_MAX = 4096;
 export const CAPTION_MAX = 1024;
 /** Every call but the long poll gives up after this long. */
 const CALL_TIMEOUT_MS = 20_000;
+
+/**
+ * The longest answer read from the bot API. Its largest is a page of getUpdates: at most 100
+ * updates of a message each (4096 characters of text and their entities), well under 1 MiB.
+ */
+const ANSWER_LIMIT = 4 * 1024 * 1024;
 
 type Answer = {
   ok?: unknown;
@@ -77,12 +84,17 @@ export function createBotApi(options: {
             body: form ? body : JSON.stringify(body),
             signal: bounded,
           });
-          return { status: response.status, answer: (await response.json().catch(() => null)) as Answer | null };
+          return {
+            status: response.status,
+            answer: ((await readJsonUpTo(response, ANSWER_LIMIT)) ?? null) as Answer | null,
+          };
         },
         { signal },
       );
     } catch (error) {
       if (signal.aborted) throw error;
+      if (error instanceof BodyTooLong)
+        throw new BotApiError(method, 0, `the bot API's answer is longer than ${error.limit}`);
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
       throw new BotApiError(method, 0, `the bot API is unreachable (${cause})`);
     }

@@ -101,6 +101,20 @@ describe('HTTP rover backend (FrodoBots SDK shape)', () => {
     }
   });
 
+  it('stops reading an answer past 8 MiB, and says so', async () => {
+    // 16 MiB of valid JSON: a rover reader without the bound takes it all and finds no frame.
+    const big = `{"pad":"${'x'.repeat(16 * 1024 * 1024)}"}`;
+    const huge = createHttpRover({ url: 'http://127.0.0.1:9', log: silentLog, fetch: async () => new Response(big) });
+    const seen: string[] = [];
+    const camera = huge.camera();
+    await camera?.start(
+      () => void seen.push('frame'),
+      (e) => void seen.push(e.message),
+    );
+    await camera?.stop();
+    expect(seen).toEqual(['GET /v2/front answered more than 8 MiB']);
+  });
+
   it('gives up a read that never ends at its deadline, even when garbage is collected meanwhile', async () => {
     const sdk = await startTrickleServer('{"battery":');
     const trickled = createHttpRover({

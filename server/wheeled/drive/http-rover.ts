@@ -8,6 +8,7 @@
  */
 import type { CameraFrame, CameraSource } from '../../camera/frame.ts';
 import { withDeadline } from '../../deadline.ts';
+import { BodyTooLong, readJsonUpTo } from '../../http-body.ts';
 import type { Log } from '../../log.ts';
 import { telemetryFromData, type OdometryOrigin } from './rover-telemetry.ts';
 import type { BackendPresence, BaseTelemetry, DriveBackend, DriveCommand } from './types.ts';
@@ -33,6 +34,9 @@ export interface HttpRoverOptions {
 }
 
 const ZERO: DriveCommand = Object.freeze({ linear: 0, angular: 0 });
+
+/** The longest answer read from the rover: its largest is a camera frame, a base64 JPEG. */
+const ANSWER_LIMIT = 8 * 1024 * 1024;
 
 export function createHttpRover(options: HttpRoverOptions): DriveBackend {
   const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
@@ -60,7 +64,11 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
   const getJson = (path: string) =>
     call(path, {}, async (res) => {
       if (!res.ok) throw new Error(`GET ${path} answered ${res.status}`);
-      return (await res.json()) as unknown;
+      const body = await readJsonUpTo(res, ANSWER_LIMIT).catch((error: unknown) => {
+        throw error instanceof BodyTooLong ? new Error(`GET ${path} answered more than ${error.limit}`) : error;
+      });
+      if (body === undefined) throw new Error(`GET ${path} answered with a body that is not JSON`);
+      return body;
     });
   const camera =
     options.cameraPath === null
