@@ -20,6 +20,9 @@ export const BLOCK_LIMIT = 64;
 
 export const tooManyCalls = `the model asked for more than ${TOOL_CALL_LIMIT} tool calls in one answer`;
 
+/** The platform's agent calls the robot's tools inside its one streamed turn (platform.ts). */
+export const tooManyTurnCalls = `the platform's agent asked for more than ${TOOL_CALL_LIMIT} robot tool calls in one turn`;
+
 export const argsTooLong = `the arguments ran past ${TOOL_ARGS_LIMIT / 1024} KiB`;
 
 /** Appends a streamed piece, keeping at most `limit` characters; `over` says whether any were lost. */

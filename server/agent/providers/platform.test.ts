@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { PlatformChat, PlatformChatEvent, PlatformChatInput } from '../../contract/platform.ts';
+import type {
+  PlatformChat,
+  PlatformChatEvent,
+  PlatformChatInput,
+  PlatformToolOutcome,
+} from '../../contract/platform.ts';
+import { TOOL_CALL_LIMIT, tooManyTurnCalls } from './answer-limits.ts';
 import { createPlatformProvider, platformMessages } from './platform.ts';
 import { collect } from './testing/collect.ts';
 import type { ToolResultMessage, ToolSpec } from './types.ts';
@@ -110,5 +116,22 @@ describe('platform provider', () => {
       { role: 'assistant', content: 'ok\n[called look {"yaw":30}]' },
       { role: 'user', content: '[result of look] {"ok":true}' },
     ]);
+  });
+
+  it(`runs at most ${TOOL_CALL_LIMIT} robot tool calls in one turn, answering the rest as refused`, async () => {
+    let ran = 0;
+    const runTool = (call: { id: string; name: string }): Promise<ToolResultMessage> => {
+      ran += 1;
+      return Promise.resolve({ id: call.id, name: call.name, content: '{"ok":true}', isError: false });
+    };
+    const outcomes: PlatformToolOutcome[] = [];
+    const p = chat(async function* (input) {
+      for (let i = 0; i < TOOL_CALL_LIMIT + 3; i += 1)
+        outcomes.push(await input.runTool({ name: 'look', toolUseId: `t${i}`, input: {} }));
+      yield { type: 'done', stopReason: 'end_turn' };
+    });
+    expect((await collect(createPlatformProvider(p), { tools: [LOOK], runTool })).last?.type).toBe('done');
+    expect(ran).toBe(TOOL_CALL_LIMIT);
+    expect(outcomes.slice(TOOL_CALL_LIMIT)).toEqual(Array(3).fill({ isError: true, text: tooManyTurnCalls }));
   });
 });

@@ -15,6 +15,7 @@ import type {
   PlatformToolCall,
   PlatformToolOutcome,
 } from '../../contract/platform.ts';
+import { TOOL_CALL_LIMIT, tooManyTurnCalls } from './answer-limits.ts';
 import { abortReason } from './http-stream.ts';
 import type { ChatMessage, ChatRequest, ModelProvider, ProviderEvent, ToolCall } from './types.ts';
 
@@ -55,10 +56,15 @@ const toolCallOf = (call: PlatformToolCall): ToolCall => ({
 
 async function* streamPlatform(platform: PlatformChat, request: ChatRequest): AsyncGenerator<ProviderEvent> {
   yield { type: 'start', model: 'platform' };
+  let robotCalls = 0;
   const stream = platform.chat({
     messages: platformMessages(request),
     tools: request.tools,
-    runTool: (call) => runRobotTool(request, call),
+    // Past the limit a call is answered as refused, not run: the platform's agent may loop.
+    runTool: (call) =>
+      ++robotCalls > TOOL_CALL_LIMIT
+        ? Promise.resolve({ isError: true, text: tooManyTurnCalls })
+        : runRobotTool(request, call),
     signal: request.signal,
   });
   try {
