@@ -3,7 +3,9 @@
  * the notice, gone ones are deleted, a failing service is counted and logged by origin and status
  * only: the endpoint path (the capability to reach that browser) never reaches the log.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { makeTempDir, recordingLog } from '../store/testing/temp-dir.ts';
 import { createPushSender } from './push-sender.ts';
 import { parseSubscription } from './subscription-input.ts';
@@ -55,4 +57,79 @@ it('sends to all but the excepted credential, prunes the gone, logs failures wit
   expect(warning).toMatchObject({ level: 'warn', service: service.origin, status: 503 });
   expect(JSON.stringify(records)).not.toContain(new URL(laptop).pathname);
   expect(service.refused).toEqual([]);
+});
+
+describe('a push service that does not end its answer', () => {
+  /** A sender over one subscription whose pushes `respond` answers, on a manual clock. */
+  async function oneBrowser(respond: (res: ServerResponse) => void) {
+    const { log, records } = recordingLog();
+    const dir = await makeTempDir('push-sender-slow-');
+    const keys = await loadVapidKeys({ dataDir: dir.dir, log });
+    const store = createSubscriptionStore({ dataDir: dir.dir, log });
+    await store.load(keys.publicKey);
+    const browser = service.subscribe();
+    await store.add('token', parseSubscription(browser.subscription));
+    service.respond(browser.subscription.endpoint, respond);
+    const clock = createManualClock();
+    const sender = createPushSender({
+      subscriptions: store,
+      vapid: () => ({ keys, subject: 'mailto:a@b.example' }),
+      log,
+      agent: service.agent,
+      timeoutMs: 10_000,
+      schedule: clock.schedule,
+    });
+    return { sender, clock, records, cleanup: dir.cleanup };
+  }
+
+  const payload = { title: 'Robot daemon unreachable', body: 'No answer.', url: '/', tag: 'daemon' };
+
+  it('gives up at the deadline when the answer trickles, and says so in the log', async () => {
+    let answered!: () => void;
+    const answering = new Promise<void>((resolve) => (answered = resolve));
+    const drips: NodeJS.Timeout[] = [];
+    const { sender, clock, records, cleanup } = await oneBrowser((res) => {
+      // A 201 whose body never ends: a byte now and then keeps any idle timeout from firing.
+      res.writeHead(201, { 'content-type': 'text/plain' });
+      res.write('.');
+      drips.push(setInterval(() => res.write('.'), 5));
+      answered();
+    });
+    try {
+      const sending = sender.send(payload);
+      await answering;
+      clock.advance(10_000);
+      expect(await sending).toEqual({ sent: 0, pruned: 0, failed: 1 });
+      expect(records.find((r) => r.msg === 'push not delivered')).toMatchObject({
+        reason: 'The operation was aborted due to timeout',
+      });
+    } finally {
+      for (const drip of drips) clearInterval(drip);
+      await cleanup();
+    }
+  });
+
+  it('reads no more than a short answer: a 201 that floods is sent, its flood left unread', async () => {
+    let written = 0;
+    const { sender, cleanup } = await oneBrowser((res) => {
+      res.writeHead(201, { 'content-type': 'text/plain' });
+      const piece = Buffer.alloc(64 * 1024, 0x2e);
+      // Written only as fast as the reader takes it: a reader that reads on gets 64 MiB, then the end.
+      const pump = () => {
+        while (written < 64 * 1024 * 1024) {
+          written += piece.length;
+          if (!res.write(piece)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      pump();
+    });
+    try {
+      expect(await sender.send(payload)).toEqual({ sent: 1, pruned: 0, failed: 0 });
+      expect(written).toBeLessThan(64 * 1024 * 1024);
+    } finally {
+      await cleanup();
+    }
+  });
 });

@@ -4,9 +4,17 @@
  * service answering 404 or 410 says the subscription is gone for good (RFC 8030 §7.3), so it is
  * deleted; any other failure is counted and logged by the push service's origin and status
  * only: an endpoint path is a capability to reach that browser, and never goes into a log.
+ *
+ * web-push builds the request and this file sends it. The endpoint is any host on the internet a
+ * keyed caller named, and web-push's own send bounds only silence (a socket idle timeout) and
+ * gathers the whole answer: a service that trickles its answer would hold a send, and the
+ * console's test route, for good. Here each push has one deadline, the answer included
+ * (server/deadline.ts), and no more than RESPONSE_LIMIT of its body is read.
  */
-import type { Agent } from 'node:https';
+import { request, type Agent } from 'node:https';
 import webpush from 'web-push';
+import type { Schedule } from '../clock.ts';
+import { withDeadline } from '../deadline.ts';
 import type { SendResult } from '../contract/push.ts';
 import type { Log } from '../log.ts';
 import type { PushPayload } from './kinds.ts';
@@ -33,7 +41,10 @@ export interface PushSenderDeps {
    * connects only to addresses on the internet (push-destination.ts).
    */
   agent?: Agent;
+  /** One push's deadline, from the connection to the end of the answer (default 10 s). */
   timeoutMs?: number;
+  /** The deadline's timer; tests pass a manual clock's. */
+  schedule?: Schedule;
 }
 
 /** A notice about the robot is stale after a few hours; the push service may drop it then. */
@@ -41,6 +52,44 @@ const TTL_SECONDS = 4 * 3600;
 const GONE = new Set([404, 410]);
 
 type Outcome = 'sent' | 'gone' | 'failed';
+
+/** A push service answers with a status and, at most, a short reason: more is not read. */
+const RESPONSE_LIMIT = 16 * 1024;
+
+/** A failure with the push service's status, as web-push's WebPushError carries it. */
+class PushRefused extends Error {
+  constructor(readonly statusCode: number) {
+    super(`the push service answered ${statusCode}`);
+  }
+}
+
+/**
+ * POSTs web-push's request; resolves with the answer's status once its body has ended, or has
+ * run past RESPONSE_LIMIT (then the socket is closed: the status is all that counts).
+ */
+function post(details: webpush.RequestDetails, agent: Agent, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      details.endpoint,
+      { method: details.method, headers: details.headers, agent, signal },
+      (answer) => {
+        const status = answer.statusCode ?? 0;
+        let seen = 0;
+        answer.on('data', (chunk: Buffer) => {
+          seen += chunk.length;
+          if (seen > RESPONSE_LIMIT) {
+            answer.destroy();
+            resolve(status);
+          }
+        });
+        answer.on('end', () => resolve(status));
+        answer.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(details.body ?? undefined);
+  });
+}
 
 /** RFC 8030 §5.4: a Topic is at most 32 base64url characters; other tags simply go without one. */
 function topicOf(tag: string): string | undefined {
@@ -63,15 +112,17 @@ export function createPushSender(deps: PushSenderDeps): PushSender {
     const { keys, subject } = deps.vapid();
     const topic = topicOf(tag);
     try {
-      await webpush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, body, {
+      const details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: sub.keys }, body, {
         vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
         TTL: TTL_SECONDS,
         urgency: options.urgent ? 'high' : 'normal',
         contentEncoding: 'aes128gcm',
-        timeout,
         ...(topic ? { topic } : {}),
-        agent,
       });
+      const status = await withDeadline(timeout, (signal) => post(details, agent, signal), {
+        ...(deps.schedule ? { schedule: deps.schedule } : {}),
+      });
+      if (status < 200 || status > 299) throw new PushRefused(status);
       return 'sent';
     } catch (error) {
       const status = (error as { statusCode?: unknown }).statusCode;

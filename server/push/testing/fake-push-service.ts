@@ -41,6 +41,8 @@ export interface FakePushService {
   subscribe(): { subscription: ReturnType<typeof subscriptionOf>; receiver: Receiver };
   /** Pushes to this endpoint get `status` from now on (404/410: gone; 500: failing). */
   answer(endpoint: string, status: number): void;
+  /** Pushes to this endpoint are answered by `respond` from now on (a service that trickles, or floods). */
+  respond(endpoint: string, respond: (res: ServerResponse) => void): void;
   readonly received: ReceivedPush[];
   /** Pushes refused for breaking the protocol, with the reason: a test expects none. */
   readonly refused: { endpoint: string; reason: string }[];
@@ -95,6 +97,7 @@ export async function startFakePushService(): Promise<FakePushService> {
   const tls = tlsMaterial();
   const receivers = new Map<string, Receiver>();
   const answers = new Map<string, number>();
+  const responders = new Map<string, (res: ServerResponse) => void>();
   const received: ReceivedPush[] = [];
   const refused: { endpoint: string; reason: string }[] = [];
   const waiters = new Set<() => void>();
@@ -111,6 +114,8 @@ export async function startFakePushService(): Promise<FakePushService> {
     if (req.method !== 'POST' || !receiver) return refuse(404, 'no such subscription');
     const status = answers.get(endpoint);
     if (status !== undefined) return void res.writeHead(status).end();
+    const respond = responders.get(endpoint);
+    if (respond) return respond(res);
     if (req.headers['content-encoding'] !== 'aes128gcm') return refuse(415, 'content encoding must be aes128gcm');
     const ttl = Number(req.headers['ttl']);
     if (!Number.isInteger(ttl) || ttl < 0) return refuse(400, 'TTL header missing or invalid');
@@ -154,6 +159,9 @@ export async function startFakePushService(): Promise<FakePushService> {
     },
     answer(endpoint, status) {
       answers.set(endpoint, status);
+    },
+    respond(endpoint, respond) {
+      responders.set(endpoint, respond);
     },
     next(match = () => true, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
