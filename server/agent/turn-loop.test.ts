@@ -57,7 +57,7 @@ describe('turn loop bounds', () => {
     });
     const result = await run(provider);
     expect(result).toMatchObject({ ok: false, error: `the model's answer ran past ${ROW_TEXT_LIMIT} characters` });
-    expect(result.text.length).toBeLessThanOrEqual(ROW_TEXT_LIMIT + 100);
+    expect(result.text.length).toBe(ROW_TEXT_LIMIT);
     expect(provider.closed()).toBe(true);
     expect(provider.read()).toBeLessThan(ROW_TEXT_LIMIT / 100 + 5);
   });

@@ -70,8 +70,10 @@ async function modelStep(input: TurnLoopInput): Promise<StepResult> {
     if (event.type === 'text') {
       step.text += event.text;
       input.sink.text(event.text);
-      if (step.text.length > ANSWER_TEXT_LIMIT)
-        return { ...step, error: `the model's answer ran past ${ANSWER_TEXT_LIMIT} characters` };
+      if (step.text.length > ANSWER_TEXT_LIMIT) {
+        const error = `the model's answer ran past ${ANSWER_TEXT_LIMIT} characters`;
+        return { ...step, text: step.text.slice(0, ANSWER_TEXT_LIMIT), error };
+      }
     } else if (event.type === 'reasoning') input.sink.reasoning(event.text);
     else if (event.type === 'tool_call') {
       if (step.calls.length >= TOOL_CALL_LIMIT) return { ...step, error: tooManyCalls };
