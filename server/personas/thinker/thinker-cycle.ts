@@ -17,8 +17,9 @@ export interface ActionOutcome {
   /** The journal line. */
   text: string;
   tool: ToolRecord;
+  /** The model was asked and failed (not: declined to act): the thinker rests it (thinker.ts). */
+  modelFailed?: true;
 }
-
 
 async function runOne(tool: AgentTool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolRecord> {
   try {
@@ -82,5 +83,9 @@ export async function actByModel(
     };
   const fallback = await actByRules(kind, tool, deps, ctx);
   const why = result.ok ? 'the model did not act' : `the model failed: ${result.error}`;
-  return { ...fallback, text: `${fallback.text} (${why}; the rules chose)` };
+  return {
+    ...fallback,
+    text: `${fallback.text} (${why}; the rules chose)`,
+    ...(result.ok ? {} : { modelFailed: true }),
+  };
 }

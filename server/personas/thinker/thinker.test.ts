@@ -59,7 +59,12 @@ afterEach(async () => {
   await dir.cleanup();
 });
 
-async function build(model?: ModelProvider, intervalSeconds = 30): Promise<Setup> {
+/** `model`: the configured provider, or a function answering the current one (settings that change). */
+async function build(
+  model?: ModelProvider | (() => ModelProvider),
+  intervalSeconds = 30,
+  now?: () => number,
+): Promise<Setup> {
   const calls: Call[] = [];
   const autonomy = createAutonomyRegistry(silentLog);
   const services = new Map<string, ServiceState>();
@@ -88,7 +93,7 @@ async function build(model?: ModelProvider, intervalSeconds = 30): Promise<Setup
     recentEvents: () => world.events,
     agentLog,
     model: model
-      ? { configured: () => true, provider: () => model }
+      ? { configured: () => true, provider: typeof model === 'function' ? model : () => model }
       : {
           configured: () => false,
           provider: () => {
@@ -98,6 +103,7 @@ async function build(model?: ModelProvider, intervalSeconds = 30): Promise<Setup
     intervalSeconds,
     log: silentLog,
     random: () => 0.3,
+    ...(now ? { now } : {}),
   });
   setup = { thinker, calls, autonomy, services, agentLog, world };
   return setup;
@@ -235,5 +241,79 @@ describe('thinker with a model', () => {
     expect(journal(s).at(-1)?.text).toMatch(
       /\(the model failed: the model server answered 503: model is loading; the rules chose\)$/,
     );
+  });
+
+  it('rests a failing model: the rules act alone for 1, then 2 min, and the model is asked again after', async () => {
+    let clock = 1_000_000;
+    fake = await startFakeOpenAi({ script: () => ({ kind: 'http_error', status: 503, message: 'down' }) });
+    const s = await build(createOpenAiProvider({ baseUrl: fake.url, model: 'fake' }), 30, () => clock);
+    s.thinker.start();
+    const asked = () => fake!.requests.length;
+
+    expect(await s.thinker.cycle()).toMatchObject({ acted: true });
+    expect(asked()).toBe(1);
+    clock += 30_000;
+    expect(await s.thinker.cycle()).toMatchObject({ acted: true });
+    expect(asked()).toBe(1);
+    expect(journal(s).at(-1)?.text).toMatch(
+      /\(the model failed 1 time in a row and is asked again in 30 s; the rules chose\)$/,
+    );
+    clock += 30_000;
+    await s.thinker.cycle();
+    expect(asked()).toBe(2);
+    // A second failure in a row: two minutes.
+    clock += 119_000;
+    await s.thinker.cycle();
+    expect(asked()).toBe(2);
+    clock += 1_000;
+    fake.setScript((r) => ({ kind: 'answer', toolCalls: [{ name: r.toolNames[0]!, input: {} }] }));
+    await s.thinker.cycle();
+    expect(asked()).toBe(3);
+    // An answer ends the rest: the next cycle asks at once.
+    await s.thinker.cycle();
+    expect(asked()).toBe(4);
+  });
+
+  it('asks a rested model again at once when its settings change', async () => {
+    const clock = 1_000_000;
+    fake = await startFakeOpenAi({ script: () => ({ kind: 'http_error', status: 503, message: 'down' }) });
+    let provider = createOpenAiProvider({ baseUrl: fake.url, model: 'fake' });
+    const s = await build(
+      () => provider,
+      30,
+      () => clock,
+    );
+    s.thinker.start();
+    await s.thinker.cycle();
+    await s.thinker.cycle();
+    expect(fake.requests).toHaveLength(1);
+    // Saved settings build a new provider (model-settings.ts): the rest was the old one's.
+    provider = createOpenAiProvider({ baseUrl: fake.url, model: 'fake-2' });
+    await s.thinker.cycle();
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('rests a model that hangs past the watchdog like one that fails', async () => {
+    vi.useFakeTimers();
+    let asked = 0;
+    const hung: ModelProvider = {
+      kind: 'openai',
+      model: 'hung',
+      async *stream(request) {
+        asked += 1;
+        await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+        yield { type: 'error', error: 'aborted' };
+      },
+    };
+    const clock = 1_000_000;
+    const s = await build(hung, 30, () => clock);
+    s.thinker.start();
+    const first = s.thinker.cycle();
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(await first).toMatchObject({ acted: true });
+    expect(asked).toBe(1);
+    expect(await s.thinker.cycle()).toMatchObject({ acted: true });
+    expect(asked).toBe(1);
+    expect(journal(s).at(-1)?.text).toMatch(/asked again in 60 s; the rules chose\)$/);
   });
 });

@@ -5,6 +5,11 @@
  * "thinker"). It registers with the autonomy registry, so demo mode and the latched stop pause
  * it (a pause also cuts a cycle short); it holds still while the robot sleeps or an operator
  * is busy (thinker-gates.ts). Its state is shown in the state object under services.thinker.
+ *
+ * A model that fails is rested: the rules act alone for 1 min after a failure, then 2, 4… up
+ * to 30 min after more in a row, and the model is asked again when that time is up or its
+ * settings change. Without the rest, a model server that is down or refusing was asked every
+ * cycle, each time waiting for its failure (up to the 20 s watchdog) before the rules acted.
  */
 import type { RobotState, ServiceState } from '../../contract/state.ts';
 import type { EventFrame } from '../../contract/ws.ts';
@@ -55,6 +60,10 @@ export interface Thinker {
 export const FIRST_CYCLE_MAX_S = 15;
 const THINKER_LIMITS: WatchdogLimits = { overallMs: 30_000, idleMs: 20_000 };
 
+/** The model's rest after its first failure in a row, doubled per further failure, and the longest. */
+export const MODEL_REST_FIRST_MS = 60_000;
+export const MODEL_REST_MAX_MS = 30 * 60_000;
+
 export function createThinker(deps: ThinkerDeps): Thinker {
   return new ThinkerLoop(deps);
 }
@@ -70,6 +79,10 @@ class ThinkerLoop implements Thinker {
   private timer: NodeJS.Timeout | undefined;
   private inFlight: AbortController | undefined;
   private unregister: (() => void) | undefined;
+  /** Failures in a row of `restedModel`, and until when the rules act alone. */
+  private modelFailures = 0;
+  private modelRestsUntil = 0;
+  private restedModel: ModelProvider | undefined;
 
   constructor(private readonly deps: ThinkerDeps) {
     this.tools = thinkerTools(deps.control, deps.moves);
@@ -146,18 +159,42 @@ class ThinkerLoop implements Thinker {
   private async act(kind: ActionKind): Promise<ActionOutcome> {
     const controller = (this.inFlight = new AbortController());
     const unwatch = watchLatch(this.deps.control.latch, controller);
-    const watchdog = startWatchdog(this.deps.limits ?? THINKER_LIMITS, (reason) => controller.abort(reason));
+    let watchdogFired = false;
+    const watchdog = startWatchdog(this.deps.limits ?? THINKER_LIMITS, (reason) => {
+      watchdogFired = true;
+      controller.abort(reason);
+    });
     const ctx = { signal: controller.signal, fleet: false, persona: 'thinker', credential: 'system' as const };
     const base = { moves: this.deps.moves, random: this.random };
     try {
       if (!this.deps.model.configured()) return await actByRules(kind, this.tools[kind], base, ctx);
       const provider = this.deps.model.provider();
-      return await actByModel(kind, this.tools[kind], { ...base, provider, watchdog }, ctx);
+      if (provider !== this.restedModel) this.modelFailures = 0;
+      if (this.modelFailures > 0 && this.now() < this.modelRestsUntil) {
+        const outcome = await actByRules(kind, this.tools[kind], base, ctx);
+        const seconds = Math.ceil((this.modelRestsUntil - this.now()) / 1000);
+        const why = `the model failed ${this.modelFailures} time${this.modelFailures === 1 ? '' : 's'} in a row and is asked again in ${seconds} s`;
+        return { ...outcome, text: `${outcome.text} (${why}; the rules chose)` };
+      }
+      const outcome = await actByModel(kind, this.tools[kind], { ...base, provider, watchdog }, ctx);
+      // A pause or the latched stop says nothing about the model; its watchdog firing does.
+      if (watchdogFired || !controller.signal.aborted)
+        this.restModel(provider, watchdogFired || outcome.modelFailed === true);
+      return outcome;
     } finally {
       watchdog.stop();
       unwatch();
       this.inFlight = undefined;
     }
+  }
+
+  /** Counts a failure in a row and sets the rest after it, or clears both after an answer. */
+  private restModel(provider: ModelProvider, failed: boolean): void {
+    this.restedModel = provider;
+    this.modelFailures = failed ? this.modelFailures + 1 : 0;
+    if (!failed) return;
+    const rest = Math.min(MODEL_REST_FIRST_MS * 2 ** (this.modelFailures - 1), MODEL_REST_MAX_MS);
+    this.modelRestsUntil = this.now() + rest;
   }
 
   private schedule(ms: number): void {
