@@ -2,6 +2,8 @@
  * Reading an answer's body with a ceiling. The platform, or whatever answers at its address, may
  * send any length; the client holds at most `maxBytes` of it and stops reading there, so one
  * answer cannot fill the robot's memory within a request's 15 s bound (body-read.test.ts).
+ * server/http-body.ts is the same reader for the server, which this library may not import
+ * (README.md).
  */
 
 /** The body's bytes, or null when it is longer than `maxBytes` (the rest is not read). */
