@@ -17,6 +17,14 @@ export const REALTIME_RATE = 24_000;
 
 type Upstream = Record<string, unknown> & { type?: unknown };
 
+/**
+ * The endpoint is whatever the owner configured, so what it may make the cockpit hold is bounded:
+ * a frame of at most 4 MiB (an audio delta is a few kilobytes; ws would take 100 MiB), and an
+ * answer's transcript of at most 20,000 characters (the agent log's row).
+ */
+const FRAME_LIMIT = 4 * 1024 * 1024;
+const TRANSCRIPT_LIMIT = 20_000;
+
 export function createRealtimeVoice(deps: {
   io: VoiceIo;
   config: RealtimeConfig;
@@ -28,6 +36,8 @@ export function createRealtimeVoice(deps: {
   const upstream = new WebSocket(target, {
     headers: { 'OpenAI-Beta': 'realtime=v1', ...(config.key ? { Authorization: `Bearer ${config.key}` } : {}) },
     handshakeTimeout: 10_000,
+    maxPayload: FRAME_LIMIT,
+    perMessageDeflate: false,
   });
   const waiting: string[] = [];
   let stopping = false;
@@ -83,10 +93,11 @@ export function createRealtimeVoice(deps: {
         break;
       case 'response.audio_transcript.delta':
       case 'response.output_audio_transcript.delta':
-        if (typeof event.delta === 'string') transcript += event.delta;
+        if (typeof event.delta === 'string') transcript = (transcript + event.delta).slice(0, TRANSCRIPT_LIMIT);
         break;
       case 'conversation.item.input_audio_transcription.completed':
-        if (typeof event.transcript === 'string') io.send({ type: 'transcript', role: 'user', text: event.transcript });
+        if (typeof event.transcript === 'string')
+          io.send({ type: 'transcript', role: 'user', text: event.transcript.slice(0, TRANSCRIPT_LIMIT) });
         break;
       case 'response.done':
         if (transcript !== '') io.send({ type: 'transcript', role: 'assistant', text: transcript });
@@ -110,6 +121,8 @@ export function createRealtimeVoice(deps: {
   );
   upstream.on('error', (error) => {
     deps.log.warn('realtime voice upstream error', { error: error.message });
+    if ((error as { code?: string }).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH')
+      return fail(`the realtime endpoint sent a frame over ${FRAME_LIMIT / (1024 * 1024)} MiB`);
     fail(`the realtime endpoint is unreachable: ${error.message}`);
   });
   upstream.on('close', () => fail('the realtime endpoint closed the session'));

@@ -177,6 +177,62 @@ describe('/ws/voice, realtime', () => {
     expect(socket.frames.filter((f) => f.type === 'error')).toEqual([]);
   });
 
+  it('keeps at most 20,000 characters of an answer transcript', async () => {
+    const long = Array.from({ length: 25 }, () =>
+      JSON.stringify({ type: 'response.audio_transcript.delta', delta: 'a'.repeat(1000) }),
+    );
+    realtime = await startFakeRealtime({ key: 'rt-key', oddFrames: long });
+    extra = realtime;
+    h = await startWheeledHarness();
+    await h.call('/api/console/voice', {
+      method: 'PUT',
+      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
+    });
+    socket = await openSocket(voiceUrl(h));
+    socket.ws.send(JSON.stringify({ type: 'stop' }));
+    expect(await socket.closed).toBe(1000);
+    expect(socket.frames).toContainEqual({ type: 'transcript', role: 'assistant', text: 'a'.repeat(20_000) });
+  });
+
+  it('ends the session on a frame over 4 MiB', async () => {
+    // An event of no interest, 5 MiB long: held whole, it was ignored.
+    const huge = JSON.stringify({ type: 'rate_limits.updated', pad: 'x'.repeat(5 * 1024 * 1024) });
+    realtime = await startFakeRealtime({ key: 'rt-key', oddFrames: [huge] });
+    extra = realtime;
+    h = await startWheeledHarness();
+    await h.call('/api/console/voice', {
+      method: 'PUT',
+      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
+    });
+    socket = await openSocket(voiceUrl(h));
+    expect(await socket.next((f) => f.type === 'error')).toEqual({
+      type: 'error',
+      error: 'the realtime endpoint sent a frame over 4 MiB',
+    });
+    expect(await socket.closed).toBe(1000);
+  });
+
+  it('ends the session with 1013 when the browser stops reading, instead of buffering on', async () => {
+    // 32 MiB of audio at once, to a browser that reads nothing: more than the socket's buffers hold.
+    realtime = await startFakeRealtime({ key: 'rt-key', audioBytes: 32 * 1024 * 1024 });
+    extra = realtime;
+    h = await startWheeledHarness();
+    await h.call('/api/console/voice', {
+      method: 'PUT',
+      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
+    });
+    socket = await openSocket(voiceUrl(h));
+    await socket.next((f) => f.type === 'voice_meta');
+    socket.ws.pause();
+    socket.ws.send(JSON.stringify({ type: 'stop' }));
+    // The session gave up: it closed its realtime connection while the browser still read nothing.
+    await realtime.disconnected();
+    socket.ws.resume();
+    expect(await socket.closed).toBe(1013);
+    const sent = Math.ceil((32 * 1024 * 1024) / 49_152);
+    expect(socket.frames.filter((f) => f.type === 'audio').length).toBeLessThan(sent);
+  });
+
   it('reports a refused realtime connection as an error frame', async () => {
     realtime = await startFakeRealtime({ key: 'right-key' });
     extra = realtime;

@@ -47,21 +47,42 @@ function openSession(deps: VoiceSocketDeps, io: VoiceIo, credential: CredentialK
   });
 }
 
+/**
+ * What may wait unsent for one browser: some minutes of speech. Past it the browser is not
+ * keeping up (or a realtime endpoint floods), and the session ends rather than buffer on.
+ */
+const SEND_BUFFER_LIMIT = 4 * 1024 * 1024;
+
 export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) => void {
   return (client) => {
     // Audio frames are never dropped for a slow reader the way state frames are: each is a
-    // piece of one sentence. They are small (100 ms ≈ 4-5 KB) and there are few of them.
+    // piece of one sentence. They are small (100 ms ≈ 4-5 KB) and there are few of them, so a
+    // browser that lets SEND_BUFFER_LIMIT pile up has stopped reading: the session ends, 1013.
+    // The session, once open: the overrun ends it (no frame is sent before it exists).
+    const open: { session?: VoiceSession } = {};
+    let overrun = false;
     const io: VoiceIo = {
       send: (frame) => {
-        if (client.ws.readyState === client.ws.OPEN) client.ws.send(JSON.stringify(frame));
+        if (overrun || client.ws.readyState !== client.ws.OPEN) return;
+        if (client.ws.bufferedAmount > SEND_BUFFER_LIMIT) {
+          overrun = true;
+          deps.log.warn('voice socket: the browser is not keeping up; the session ends', {
+            buffered: client.ws.bufferedAmount,
+          });
+          client.ws.close(1013, 'the browser is not keeping up');
+          open.session?.close();
+          return;
+        }
+        client.ws.send(JSON.stringify(frame));
       },
       end: () => client.ws.close(1000, 'voice session over'),
     };
     const credential = (client.caller.kind === 'anonymous' ? 'token' : client.caller.kind) as CredentialKind;
-    const session = openSession(deps, io, credential);
+    const opened = openSession(deps, io, credential);
+    open.session = opened;
     client.onMessage((data: RawData, isBinary: boolean) => {
       if (isBinary)
-        return session.audio(
+        return opened.audio(
           Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data),
         );
       let message: unknown;
@@ -71,10 +92,10 @@ export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) =>
         return io.send({ type: 'error', error: 'text frames must be JSON: {type: "stop"} or {type: "text", text}' });
       }
       const type = (message as { type?: unknown } | null)?.type;
-      if (type === 'stop') return session.stop();
-      if (type === 'text') return session.text((message as { text?: unknown }).text);
+      if (type === 'stop') return opened.stop();
+      if (type === 'text') return opened.text((message as { text?: unknown }).text);
       io.send({ type: 'error', error: `unknown message type ${JSON.stringify(type ?? null)} (stop, text)` });
     });
-    client.ws.on('close', () => session.close());
+    client.ws.on('close', () => opened.close());
   };
 }

@@ -12,6 +12,8 @@ export interface FakeRealtime {
   events: Array<Record<string, unknown>>;
   /** Bytes of audio appended since start. */
   appendedBytes(): number;
+  /** Resolves when a client's connection has closed. */
+  disconnected(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,8 @@ export async function startFakeRealtime(options: {
   key: string;
   /** Raw frames sent right after session.created, for a test of what a server may send. */
   oddFrames?: readonly string[];
+  /** Answer with this many bytes of audio (in 48 KB deltas) instead of REALTIME_AUDIO: a flood. */
+  audioBytes?: number;
 }): Promise<FakeRealtime> {
   const wss = new WebSocketServer({
     port: 0,
@@ -38,7 +42,10 @@ export async function startFakeRealtime(options: {
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const events: Array<Record<string, unknown>> = [];
   let appended = 0;
+  let gone: () => void = () => undefined;
+  const disconnected = new Promise<void>((resolve) => (gone = resolve));
   wss.on('connection', (ws) => {
+    ws.on('close', () => gone());
     const send = (event: Record<string, unknown>) => ws.send(JSON.stringify(event));
     send({ type: 'session.created', session: { id: 'sess_fake' } });
     for (const frame of options.oddFrames ?? []) ws.send(frame);
@@ -48,7 +55,10 @@ export async function startFakeRealtime(options: {
       if (event.type === 'input_audio_buffer.append') appended += Buffer.from(String(event.audio), 'base64').length;
       if (event.type === 'session.update') send({ type: 'session.updated', session: event.session });
       if (event.type === 'response.create') {
-        for (const delta of REALTIME_AUDIO) send({ type: 'response.audio.delta', response_id: 'r1', delta });
+        const audio = options.audioBytes
+          ? Array<string>(Math.ceil(options.audioBytes / 49_152)).fill(Buffer.alloc(49_152).toString('base64'))
+          : REALTIME_AUDIO;
+        for (const delta of audio) send({ type: 'response.audio.delta', response_id: 'r1', delta });
         send({ type: 'response.audio_transcript.delta', response_id: 'r1', delta: 'Hello from ' });
         send({ type: 'response.audio_transcript.delta', response_id: 'r1', delta: 'the rover.' });
         send({ type: 'response.done', response: { id: 'r1', status: 'completed' } });
@@ -59,6 +69,7 @@ export async function startFakeRealtime(options: {
     url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v1/realtime`,
     events,
     appendedBytes: () => appended,
+    disconnected: () => disconnected,
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();
