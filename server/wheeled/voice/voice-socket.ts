@@ -58,7 +58,7 @@ export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) =>
     // Audio frames are never dropped for a slow reader the way state frames are: each is a
     // piece of one sentence. They are small (100 ms ≈ 4-5 KB) and there are few of them, so a
     // browser that lets SEND_BUFFER_LIMIT pile up has stopped reading: the session ends, 1013.
-    // The session, once open: the overrun ends it (no frame is sent before it exists).
+    // The session, once open: an overrun ends it (none can come sooner: nothing is buffered yet).
     const open: { session?: VoiceSession } = {};
     let overrun = false;
     const io: VoiceIo = {
