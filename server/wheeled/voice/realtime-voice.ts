@@ -20,7 +20,7 @@ type Upstream = Record<string, unknown> & { type?: unknown };
 /**
  * The endpoint is whatever the owner configured, so what it may make the cockpit hold is bounded:
  * a frame of at most 4 MiB (an audio delta is a few kilobytes; ws would take 100 MiB), and an
- * answer's transcript of at most 20,000 characters (the agent log's row).
+ * answer's transcript of at most 20,000 characters (as much as the agent log keeps of a row).
  */
 const FRAME_LIMIT = 4 * 1024 * 1024;
 const TRANSCRIPT_LIMIT = 20_000;
