@@ -34,7 +34,8 @@ describe('HTTP rover backend (FrodoBots SDK shape)', () => {
   });
 
   it('repeats the command while the frame runs and sends a zero command at its deadline', async () => {
-    backend.drive({ linear: 0.6, angular: -0.2 }, Date.now() + 350);
+    const deadline = Date.now() + 350;
+    backend.drive({ linear: 0.6, angular: -0.2 }, deadline);
     expect(await until(() => rover.commands.some((c) => c.linear === 0 && c.angular === 0))).toBe(true);
     const moving = rover.commands.filter((c) => c.linear === 0.6);
     expect(moving.length).toBeGreaterThanOrEqual(3);
@@ -42,7 +43,10 @@ describe('HTTP rover backend (FrodoBots SDK shape)', () => {
     const stop = rover.commands.find((c) => c.linear === 0);
     // The zero command comes at the deadline, not before it; how late a loaded machine delivers
     // it over HTTP is not this test's business (the base's own timing runs on a fake clock).
-    expect((stop?.at ?? 0) - (moving[0]?.at ?? 0)).toBeGreaterThanOrEqual(300);
+    // Measured against the deadline itself: the first command's arrival is as late as the
+    // machine is busy, so a span from it shrank below 300 ms under load. The 2 ms allow for
+    // the timer's loop clock and Date.now reading a millisecond apart.
+    expect(stop?.at ?? 0).toBeGreaterThanOrEqual(deadline - 2);
     // Nothing after the stop: the next command the rover hears is the next drive, sent now.
     const count = rover.commands.length;
     backend.drive({ linear: 0.1, angular: 0 }, Date.now() + 1000);
