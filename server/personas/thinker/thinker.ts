@@ -9,7 +9,7 @@
  * A model that fails is rested: the rules act alone for 1 min after a failure, then 2, 4… up
  * to 30 min after more in a row, and the model is asked again when that time is up or its
  * settings change. Without the rest, a model server that is down or refusing was asked every
- * cycle, each time waiting for its failure (up to the 20 s watchdog) before the rules acted.
+ * cycle, and one that hung held each cycle until the 20 s watchdog, with no gesture at all.
  */
 import type { RobotState, ServiceState } from '../../contract/state.ts';
 import type { EventFrame } from '../../contract/ws.ts';
