@@ -5,6 +5,7 @@
  * at `modelContentBlockStartEvent` filling in a frame that omits it.
  */
 import type { PlatformChatEvent, PlatformToolCall } from '../server/contract/platform.ts';
+import { platformWords } from './platform-http.ts';
 
 /** What one frame asks of the stream reader. */
 export type FrameAction =
@@ -32,6 +33,20 @@ function reasoningText(value: unknown): string | undefined {
   return str(value) ?? str(obj(value).text);
 }
 
+/** Why a tool result is an error, or undefined when it is not one: its text blocks, else its content as JSON. */
+function errorOf(raw: Record<string, unknown>): string | undefined {
+  const error = str(raw.error);
+  if (error !== undefined || raw.status !== 'error') return error;
+  const texts = Array.isArray(raw.content) ? raw.content.flatMap((block) => str(obj(block).text) ?? []) : [];
+  return texts.length > 0 ? texts.join(' ') : (JSON.stringify(raw.content ?? 'failed') ?? 'failed');
+}
+
+/** The platform's error for a tool it should have left to the robot. */
+function platformRefusedNotice(tool: string, error: string): FrameAction {
+  const text = `the platform answered the robot's ${tool} tool itself, as failed (${platformWords(error)}); its model is not given what the robot did`;
+  return { kind: 'event', event: { type: 'notice', text } };
+}
+
 /** Creates a reader; `clientTools` are the names the robot runs itself. */
 export function createFrameReader(clientTools: ReadonlySet<string>): FrameReader {
   let lastSeq: number | null = null;
@@ -47,10 +62,15 @@ export function createFrameReader(clientTools: ReadonlySet<string>): FrameReader
 
   const toolEnd = (raw: Record<string, unknown>): FrameAction[] => {
     const call = callOf(raw);
-    // Client-side tools are reported by whoever ran them; a result is reported once.
-    if (clientIds.has(call.toolUseId) || ended.has(call.toolUseId)) return [];
+    // A result is reported once.
+    if (ended.has(call.toolUseId)) return [];
     ended.add(call.toolUseId);
-    const error = str(raw.error) ?? (raw.status === 'error' ? JSON.stringify(raw.content ?? 'failed') : undefined);
+    const error = errorOf(raw);
+    // The robot's own tools are reported by whoever ran them. But a platform that answers one of
+    // them itself with an error (the running platform answers every device tool "not found in
+    // registry", platform-client/README.md) has told its model the call failed, whatever the robot
+    // did: the owner is told so, or the answer that follows reads as a mystery.
+    if (clientIds.has(call.toolUseId)) return error === undefined ? [] : [platformRefusedNotice(call.name, error)];
     const outcome = error !== undefined ? { error } : { result: raw.content ?? null };
     return [{ kind: 'event', event: { type: 'tool_end', call, outcome } }];
   };
@@ -108,7 +128,7 @@ export function createFrameReader(clientTools: ReadonlySet<string>): FrameReader
           return [{ kind: 'event', event: { type: 'notice', text } }];
         }
         case 'error':
-          return [{ kind: 'failed', error: str(frame.error) ?? 'the platform reported an error' }];
+          return [{ kind: 'failed', error: platformWords(str(frame.error) ?? 'the platform reported an error') }];
         default:
           // Lifecycle markers, metadata, tool stream updates: nothing for the robot to act on.
           return [{ kind: 'none' }];

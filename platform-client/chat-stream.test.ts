@@ -92,9 +92,35 @@ describe('platform chat stream', () => {
     const url = (result!.payload as { images: Array<{ url: string }> }).images[0]!.url;
     expect(h.emu.ctx.media.get(url.split('/media/')[1]!)?.bytes).toEqual(png);
     // The robot's own tool is reported by whoever ran it, not as a platform tool.
-    expect(events.filter((e) => e.type === 'tool_start' || e.type === 'tool_end')).toEqual([]);
+    expect(events.filter((e) => e.type === 'tool_start' || e.type === 'tool_end' || e.type === 'notice')).toEqual([]);
     expect(texts(events)).toBe(`I see ${url}`);
     expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' });
+  });
+
+  it("says so when the platform answers the robot's tool itself as failed, as the running platform does", async () => {
+    await ready();
+    const refusal = "Tool 'look' not found in registry";
+    h.emu.setChatScript(async (turn) => {
+      await turn.callTool('look', { yaw: 20 }, { answeredHere: refusal });
+      turn.say('Looked left.');
+    });
+    const calls: unknown[] = [];
+    const events = await collect(
+      h.client.chat(input({ runTool: (call) => (calls.push(call), Promise.resolve({ isError: false, text: 'ok' })) })),
+    );
+    // The robot still runs it and reports it; the owner is told what the platform's model was told.
+    expect(calls).toEqual([{ name: 'look', toolUseId: 'tooluse_1', input: { yaw: 20 } }]);
+    expect(h.emu.chat.results).toEqual([
+      { toolUseId: 'tooluse_1', payload: expect.objectContaining({ status: 'success' }) },
+    ]);
+    expect(events.filter((e) => e.type !== 'text')).toEqual([
+      {
+        type: 'notice',
+        text: `the platform answered the robot's look tool itself, as failed (${refusal}); its model is not given what the robot did`,
+      },
+      { type: 'done', stopReason: 'end_turn' },
+    ]);
+    expect(texts(events)).toBe('Looked left.');
   });
 
   it('goes on when the platform took a tool result but answered with an odd body', async () => {
@@ -225,6 +251,11 @@ describe('platform chat stream', () => {
       type: 'error',
       error: 'the platform answered: model overloaded',
     });
+    // The platform's words reach the log bounded, as every platform error string does.
+    h.emu.chat.preflightError = 'e'.repeat(5000);
+    expect(await collect(h.client.chat(input()))).toEqual([
+      { type: 'error', error: `the platform answered: ${'e'.repeat(200)}…` },
+    ]);
   });
 
   it('sends at most 31 messages: the system message and the newest 30, starting at a user message', async () => {

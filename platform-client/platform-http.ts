@@ -65,6 +65,11 @@ export function kindOfStatus(status: number, workerError: string | undefined): F
 /** The most of the platform's error string a failure's message repeats. */
 const ERROR_CHARS = 200;
 
+/** The platform's own words, bounded for the dashboard and the log whatever it sent. */
+export function platformWords(text: string): string {
+  return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS)}…` : text;
+}
+
 /** Turns an HTTP error status and body into a failure value. */
 export function httpFailure(status: number, body: unknown): PlatformFailure {
   const workerError =
@@ -73,10 +78,7 @@ export function httpFailure(status: number, body: unknown): PlatformFailure {
   const failure: PlatformFailure = {
     kind,
     status,
-    // The platform's words reach the dashboard and the log: bounded, whatever it sent.
-    message: workerError
-      ? `platform answered ${status}: ${workerError.length > ERROR_CHARS ? `${workerError.slice(0, ERROR_CHARS)}…` : workerError}`
-      : `platform answered ${status}`,
+    message: workerError ? `platform answered ${status}: ${platformWords(workerError)}` : `platform answered ${status}`,
     retryable: kind === 'unavailable' || (body as { retryable?: unknown })?.retryable === true,
   };
   if (workerError !== undefined) failure.workerError = workerError;

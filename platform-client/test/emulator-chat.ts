@@ -42,8 +42,10 @@ export interface EmuChatTurn {
   /**
    * Calls a client-side tool: toolStart, beforeToolCallEvent, then waits for the device's
    * tool-result and reports it as afterToolCallEvent (image bytes elided). Resolves with the payload.
+   * With `answeredHere`, acts as the running platform does for a tool not in its own registry:
+   * reports that error at once and goes on, taking the device's tool-result later unread.
    */
-  callTool(name: string, input: unknown): Promise<unknown>;
+  callTool(name: string, input: unknown, options?: { answeredHere?: string }): Promise<unknown>;
   /** Skips one `seq` number, as a dropped frame would. */
   dropFrame(): void;
   /** Stops the `: ping` keep-alive (a stalled platform). */
@@ -139,11 +141,17 @@ export function chatRoute(chat: EmuChat) {
           say: (...pieces) => {
             for (const textDelta of pieces) emit({ type: 'modelContentBlockDeltaEvent', textDelta });
           },
-          callTool: (name, input) => {
+          callTool: (name, input, options) => {
             const toolUseId = `tooluse_${(chat.nextToolUse += 1)}`;
             emit({ type: 'modelContentBlockStartEvent', toolStart: { name, toolUseId } });
             emit({ type: 'modelContentBlockStopEvent' });
             emit({ type: 'beforeToolCallEvent', toolCall: { name, toolUseId, input } });
+            if (options?.answeredHere !== undefined) {
+              chat.waiting.set(toolUseId, { userId, resolve: () => undefined });
+              const content = [{ text: options.answeredHere }];
+              emit({ type: 'afterToolCallEvent', toolResult: { name, toolUseId, status: 'error', content } });
+              return Promise.resolve(content);
+            }
             return new Promise((resolve) => {
               chat.waiting.set(toolUseId, {
                 userId,
