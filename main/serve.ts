@@ -7,11 +7,11 @@
  * unit that keeps it running (main/install-service.ts); `serve -- supervise [flags]` runs it
  * under the console's own restart loop instead, for hosts without systemd.
  */
-import { join } from 'node:path';
 import {
   ConfigError,
   createLog,
   describeMintedToken,
+  ownerTokenWhere,
   runMintTokenCommand,
   startWheeledServer,
   type Cockpit,
@@ -43,13 +43,13 @@ async function main(): Promise<void> {
   const { config, ownerToken } = await boot(args.flags);
   if (config.robot === 'wheeled') {
     const b = await startB(config, ownerToken);
-    say([`cockpit: wheeled server on ${b.url}`, `cockpit: owner token in ${join(config.dataDir, 'owner-token')}`]);
+    say([`cockpit: wheeled server on ${b.url}`, `cockpit: ${ownerTokenWhere(config.dataDir, config.token)}`]);
     stopOnSignals(b);
     return announceReady({ b: { url: b.url, port: b.port } });
   }
   const composed = await composeCockpit({ flags: args.flags });
   const { cockpit } = composed;
-  announce(cockpit, composed.config.dataDir, platformLine(composed.platform.status()));
+  announce(cockpit, composed.config, platformLine(composed.platform.status()));
   const a = { url: cockpit.url, port: cockpit.port, simulated: cockpit.simulated };
   if (config.robot !== 'both') {
     stopOnSignals(composed);
@@ -106,13 +106,13 @@ function platformLine(status: { enrolled: boolean; platformUrl: string | null; d
     : 'cockpit: not enrolled on the platform (enrol from the dashboard, or set ROBOT_PLATFORM_URL / ROBOT_DEVICE_ID / ROBOT_DEVICE_TOKEN)';
 }
 
-function announce(cockpit: Cockpit, dataDir: string, platform: string): void {
+function announce(cockpit: Cockpit, config: Config, platform: string): void {
   say([
     `cockpit: desktop server on ${cockpit.url}`,
     cockpit.simulated
       ? `cockpit: simulated robot daemon on ${cockpit.daemonUrl}`
       : `cockpit: robot daemon at ${cockpit.daemonUrl}`,
-    `cockpit: owner token in ${join(dataDir, 'owner-token')}`,
+    `cockpit: ${ownerTokenWhere(config.dataDir, config.token)}`,
     platform,
   ]);
 }

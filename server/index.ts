@@ -34,7 +34,7 @@ export type { Config, Flags } from './config.ts';
 export { loadConfig, ConfigError, CONFIG_KEYS, defaultDataDir } from './config.ts';
 export { createLog, redact, stderrSink, type Log } from './log.ts';
 export { createLogRing, teeSink, type LogRing } from './diagnostics/log-ring.ts';
-export { ensureOwnerToken } from './auth/owner-token.ts';
+export { ensureOwnerToken, ownerTokenWhere } from './auth/owner-token.ts';
 export { writeFileAtomic } from './store/atomic-write.ts';
 export { COCKPIT_VERSION } from './version.ts';
 export {

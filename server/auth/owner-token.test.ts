@@ -2,7 +2,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
-import { ensureOwnerToken } from './owner-token.ts';
+import { ensureOwnerToken, ownerTokenWhere } from './owner-token.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -34,5 +34,13 @@ describe('ensureOwnerToken', () => {
     await writeFile(file, 'short\n');
     await expect(ensureOwnerToken(dir)).rejects.toThrow(/owner-token/);
     expect(await readFile(file, 'utf8')).toBe('short\n');
+  });
+});
+
+describe('ownerTokenWhere', () => {
+  it('names the file only when the token is kept there', () => {
+    expect(ownerTokenWhere('/data')).toBe('owner token in /data/owner-token');
+    // A configured token writes no file: pointing at one would send the operator to nothing.
+    expect(ownerTokenWhere('/data', 'configured-token-123')).toBe('owner token: the configured ROBOT_TOKEN');
   });
 });

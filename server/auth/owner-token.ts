@@ -36,6 +36,13 @@ export async function ensureOwnerToken(dataDir: string, configured?: string): Pr
   return token;
 }
 
+/** Where an operator finds the owner token, for start-up lines (never the token itself: logs are kept). */
+export function ownerTokenWhere(dataDir: string, configured?: string): string {
+  return configured !== undefined
+    ? 'owner token: the configured ROBOT_TOKEN'
+    : `owner token in ${join(dataDir, OWNER_TOKEN_FILE)}`;
+}
+
 async function readStored(file: string): Promise<string | undefined> {
   try {
     return (await readFile(file, 'utf8')).trim();
