@@ -7,6 +7,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import { realSchedule } from '../clock.ts';
 import { WS_CLOSE } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { HostAllowlist } from './host-allowlist.ts';
@@ -233,13 +234,14 @@ export class WsHub {
     this.countChanged(path, set.size);
     this.alive.set(ws, true);
     ws.on('pong', () => this.alive.set(ws, true));
-    // Credentials are checked again when a passkey session runs out.
-    const expiry = caller.expiresAt
-      ? setTimeout(() => ws.close(WS_CLOSE.UNAUTHORIZED, 'session expired'), Math.max(0, caller.expiresAt - Date.now()))
+    // Credentials are checked again when a passkey session or a service token runs out. The
+    // clock's timer, not a bare setTimeout: a token months away would overflow Node's timer,
+    // which then fires at once and closed a new socket of a 30-day persona token straight away.
+    const cancelExpiry = caller.expiresAt
+      ? realSchedule(() => ws.close(WS_CLOSE.UNAUTHORIZED, 'session expired'), caller.expiresAt - Date.now())
       : undefined;
-    expiry?.unref();
     ws.on('close', () => {
-      clearTimeout(expiry);
+      cancelExpiry?.();
       set.delete(client);
       this.countChanged(path, set.size);
     });

@@ -135,4 +135,20 @@ describe('/ws/chat', () => {
     expect(await socket.next((f) => f.type === 'control_ack' && f.ok === true)).toBeDefined();
     expect(h.server.base.state().driving?.driver).toBe('thinker');
   });
+
+  it("keeps the socket of a service token that runs for a month (as in the README's mint-token example)", async () => {
+    h = await startWheeledHarness();
+    const month = (await h.server.mintServiceToken({ sub: 'thinker', name: 'persona', ttlSeconds: 2_592_000 })).token;
+    socket = await openSocket(chatUrl(h, month));
+    // The expiry timer used to overflow and fire at once (4401 "session expired"): by the time an
+    // HTTP round trip and a ping are answered it had closed the socket.
+    expect((await h.call('/api/state', { token: month })).status).toBe(200);
+    sendJson(socket, { type: 'ping' });
+    const first = await Promise.race([
+      socket.next((f) => f.type === 'pong').then(() => 'pong'),
+      socket.closed.then((code) => `closed ${code}`),
+    ]);
+    expect(first).toBe('pong');
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
+  });
 });
