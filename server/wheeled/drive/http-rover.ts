@@ -90,7 +90,9 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
   const pump = async () => {
     inFlight = true;
     while (pending) {
-      const command = pending;
+      // Motion never leaves after its frame's deadline, here as in the repeat timer: a command
+      // that waited behind a slow answer while the event loop was held up is stale by now.
+      const command = pending === ZERO || now() < deadline ? pending : ZERO;
       pending = undefined;
       try {
         await post(command);
@@ -157,7 +159,9 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
       commanded = command;
       deadline = untilMs;
       send(command);
-      repeat = setInterval(() => send(commanded), options.resendMs ?? 200);
+      // When the event loop was held up, the repeat timer (due before the deadline) runs before
+      // the deadline's own timer; it used to send the stale command after the frame was over.
+      repeat = setInterval(() => (now() < deadline ? send(commanded) : halt()), options.resendMs ?? 200);
       expiry = setTimeout(halt, untilMs - t);
       repeat.unref();
       expiry.unref();

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { silentLog } from '../../log.ts';
+import { createHttpRover } from './http-rover.ts';
+import type { DriveCommand } from './types.ts';
+
+type Answer = (command: DriveCommand) => Response | Promise<Response>;
+
+/**
+ * The HTTP rover's own frame watchdog on fake timers and a hand-set clock, so a held-up event
+ * loop (every timer late at once) is made exactly, not hoped for. `heard` is every command the
+ * rover received, in order.
+ */
+function roverOnFakeTime(answer: Answer = () => Response.json({ message: 'ok' })) {
+  const heard: DriveCommand[] = [];
+  const clock = { t: 0 };
+  const fetchFake = async (_url: string | URL | Request, init?: RequestInit) => {
+    const command = (JSON.parse(String(init?.body)) as { command: DriveCommand }).command;
+    heard.push(command);
+    return answer(command);
+  };
+  const rover = createHttpRover({
+    url: 'http://rover.invalid',
+    log: silentLog,
+    fetch: fetchFake as typeof fetch,
+    cameraPath: null,
+    resendMs: 200,
+    now: () => clock.t,
+  });
+  return { rover, heard, clock };
+}
+
+const ZERO = { linear: 0, angular: 0 };
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('HTTP rover frame deadline', () => {
+  it('sends no motion after the deadline when the event loop was held up past it', async () => {
+    vi.useFakeTimers();
+    const { rover, heard, clock } = roverOnFakeTime();
+    rover.drive({ linear: 0.5, angular: 0 }, 500);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(heard).toEqual([{ linear: 0.5, angular: 0 }]);
+    // Held up for 2 s: the repeat timer (due at 200 ms) and the deadline's (500 ms) run late, in that order.
+    clock.t = 2000;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(heard).toEqual([{ linear: 0.5, angular: 0 }, ZERO]);
+  });
+
+  it('sends no motion that waited behind a slow answer until after the deadline', async () => {
+    vi.useFakeTimers();
+    let release: (() => void) | undefined;
+    const { rover, heard, clock } = roverOnFakeTime(
+      (command) =>
+        new Promise<Response>((resolve) => {
+          const ok = () => resolve(Response.json({ message: 'ok' }));
+          // The first command's answer is held by the test; the rest answer at once.
+          if (command.linear === 0.5 && !release) release = ok;
+          else ok();
+        }),
+    );
+    rover.drive({ linear: 0.5, angular: 0 }, 500);
+    await vi.advanceTimersByTimeAsync(200);
+    // The repeat came while the first command was unanswered: it waits, latest-only.
+    expect(heard).toEqual([{ linear: 0.5, angular: 0 }]);
+    // The loop is held up past the deadline, and the slow answer is the first thing it sees.
+    clock.t = 2000;
+    release?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(heard).toEqual([{ linear: 0.5, angular: 0 }, ZERO]);
+  });
+});
