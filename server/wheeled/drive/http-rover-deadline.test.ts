@@ -70,4 +70,36 @@ describe('HTTP rover frame deadline', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(heard).toEqual([{ linear: 0.5, angular: 0 }, ZERO]);
   });
+
+  it('sends a stop the rover refused again until the rover takes it', async () => {
+    vi.useFakeTimers();
+    let refuse = 2;
+    const { rover, heard, clock } = roverOnFakeTime((command) =>
+      command.linear === 0 && refuse-- > 0 ? Response.json({ detail: 'busy' }, { status: 503 }) : Response.json({}),
+    );
+    rover.drive({ linear: 0.5, angular: 0 }, 1000);
+    await vi.advanceTimersByTimeAsync(0);
+    clock.t = 100;
+    rover.stop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(heard).toEqual([{ linear: 0.5, angular: 0 }, ZERO]);
+    // Refused twice, then taken; after that the rover hears nothing more, however long.
+    clock.t = 2000;
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(heard).toEqual([{ linear: 0.5, angular: 0 }, ZERO, ZERO, ZERO]);
+  });
+
+  it('gives up a refused stop once a new frame drives', async () => {
+    vi.useFakeTimers();
+    const { rover, heard } = roverOnFakeTime((command) =>
+      command.linear === 0 ? Response.json({ detail: 'busy' }, { status: 503 }) : Response.json({}),
+    );
+    rover.stop();
+    await vi.advanceTimersByTimeAsync(0);
+    rover.drive({ linear: 0.3, angular: 0 }, 1000);
+    // The stop's retry falls due while the frame runs: the frame's repeats go out, no zero.
+    await vi.advanceTimersByTimeAsync(500);
+    const drive = { linear: 0.3, angular: 0 };
+    expect(heard).toEqual([ZERO, drive, drive, drive]);
+  });
 });

@@ -57,6 +57,9 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
   let poller: NodeJS.Timeout | undefined;
   let inFlight = false;
   let pending: DriveCommand | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+  const resendMs = options.resendMs ?? 200;
 
   // One deadline per call, the body read included, whatever the collector does (server/deadline.ts).
   const call = <T>(path: string, init: RequestInit, read: (res: Response) => Promise<T>) =>
@@ -99,9 +102,20 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
       } catch (error) {
         problem = `drive command failed: ${(error as Error).message}`;
         log.warn('rover command failed', { error: (error as Error).message });
+        if (command === ZERO) retryStop();
       }
     }
     inFlight = false;
+  };
+  // A stop the rover refused or never answered (busy, timed out) used to be the last word: a
+  // rover that holds the last command it took drove on, and nothing told it otherwise. The zero
+  // goes again until the rover takes it, a new frame drives, or the backend closes.
+  const retryStop = () => {
+    clearTimeout(retry);
+    retry = setTimeout(() => {
+      if (!closed && (commanded === ZERO || now() >= deadline)) send(ZERO);
+    }, resendMs);
+    retry.unref();
   };
   const send = (command: DriveCommand) => {
     pending = command;
@@ -149,6 +163,7 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
     async close() {
       clearInterval(poller);
       halt();
+      closed = true;
       while (inFlight) await new Promise((resolve) => setTimeout(resolve, 10));
     },
     drive(command, untilMs) {
@@ -161,7 +176,7 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
       send(command);
       // When the event loop was held up, the repeat timer (due before the deadline) runs before
       // the deadline's own timer; it used to send the stale command after the frame was over.
-      repeat = setInterval(() => (now() < deadline ? send(commanded) : halt()), options.resendMs ?? 200);
+      repeat = setInterval(() => (now() < deadline ? send(commanded) : halt()), resendMs);
       expiry = setTimeout(halt, untilMs - t);
       repeat.unref();
       expiry.unref();
