@@ -24,6 +24,12 @@ type Upstream = Record<string, unknown> & { type?: unknown };
  */
 const FRAME_LIMIT = 4 * 1024 * 1024;
 const TRANSCRIPT_LIMIT = 20_000;
+/**
+ * What may wait for the endpoint to take it: a minute of speech, base64. An endpoint that never
+ * finishes its handshake (for up to 10 s) or stops reading used to have the cockpit hold every
+ * byte the browser sent meanwhile; past this the session ends instead.
+ */
+const UPLINK_LIMIT = 4 * 1024 * 1024;
 
 export function createRealtimeVoice(deps: {
   io: VoiceIo;
@@ -40,6 +46,7 @@ export function createRealtimeVoice(deps: {
     perMessageDeflate: false,
   });
   const waiting: string[] = [];
+  let waitingBytes = 0;
   let stopping = false;
   let closed = false;
   let transcript = '';
@@ -53,9 +60,18 @@ export function createRealtimeVoice(deps: {
   });
 
   const up = (event: Record<string, unknown>) => {
+    if (closed) return;
     const text = JSON.stringify(event);
+    const backlog = upstream.readyState === WebSocket.OPEN ? upstream.bufferedAmount : waitingBytes;
+    if (backlog + text.length > UPLINK_LIMIT)
+      return fail(
+        `the realtime endpoint is not taking the audio as fast as it comes (over ${UPLINK_LIMIT / (1024 * 1024)} MiB waiting)`,
+      );
     if (upstream.readyState === WebSocket.OPEN) upstream.send(text);
-    else if (upstream.readyState === WebSocket.CONNECTING) waiting.push(text);
+    else if (upstream.readyState === WebSocket.CONNECTING) {
+      waiting.push(text);
+      waitingBytes += text.length;
+    }
   };
   const fail = (message: string) => {
     if (closed) return;
@@ -80,6 +96,7 @@ export function createRealtimeVoice(deps: {
       }),
     );
     for (const text of waiting.splice(0)) upstream.send(text);
+    waitingBytes = 0;
   });
   upstream.on('message', (data) => {
     // The server is whatever the owner configured: anything that is not a JSON object is no
