@@ -129,7 +129,7 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
     send(ZERO);
   };
 
-  const poll = async () => {
+  const poll = oneAtATime(async () => {
     try {
       const data = await getJson('/data');
       telemetry = telemetryFromData(data, {
@@ -149,7 +149,7 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
         problem = `the rover at ${base} does not answer: ${(error as Error).message}`;
       }
     }
-  };
+  });
 
   return {
     kind: 'http',
@@ -203,7 +203,7 @@ function roverCamera(
   return {
     name: `rover camera ${path}`,
     async start(onFrame: (frame: CameraFrame) => void, onError: (error: Error) => void) {
-      const grab = async () => {
+      const grab = oneAtATime(async () => {
         try {
           const answer = await getJson(path);
           const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
@@ -217,7 +217,7 @@ function roverCamera(
         } catch (error) {
           onError(error instanceof Error ? error : new Error(String(error)));
         }
-      };
+      });
       timer = setInterval(() => void grab(), Math.round(1000 / Math.max(1, fps)));
       timer.unref();
       await grab();
@@ -227,4 +227,15 @@ function roverCamera(
       timer = undefined;
     },
   };
+}
+
+/**
+ * Runs `work` unless its last run is still going. The polls ask again only once the rover has
+ * answered: a slow rover used to get a new request every period on top of those it had not
+ * answered (six telemetry and eight camera reads at a time within the timeout), and a late
+ * answer then overwrote the pose of a newer one.
+ */
+function oneAtATime(work: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= work().finally(() => (running = undefined)));
 }
