@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLog } from '../../log.ts';
+import { createLog, silentLog, type Log, type LogRecord } from '../../log.ts';
 import { createHttpRover } from './http-rover.ts';
 import type { DriveCommand } from './types.ts';
 
@@ -10,7 +10,7 @@ type Answer = (command: DriveCommand) => Response | Promise<Response>;
  * loop (every timer late at once) is made exactly, not hoped for. `heard` is every command the
  * rover received, in order.
  */
-function roverOnFakeTime(answer: Answer = () => Response.json({ message: 'ok' })) {
+function roverOnFakeTime(answer: Answer = () => Response.json({ message: 'ok' }), log: Log = silentLog) {
   const heard: DriveCommand[] = [];
   const clock = { t: 0 };
   const fetchFake = async (_url: string | URL | Request, init?: RequestInit) => {
@@ -20,7 +20,7 @@ function roverOnFakeTime(answer: Answer = () => Response.json({ message: 'ok' })
   };
   const rover = createHttpRover({
     url: 'http://rover.invalid',
-    log: silentLog,
+    log,
     fetch: fetchFake as typeof fetch,
     cameraPath: null,
     resendMs: 200,
@@ -101,5 +101,27 @@ describe('HTTP rover frame deadline', () => {
     await vi.advanceTimersByTimeAsync(500);
     const drive = { linear: 0.3, angular: 0 };
     expect(heard).toEqual([ZERO, drive, drive, drive]);
+  });
+
+  it('logs a stop the rover keeps refusing once, not at every resend', async () => {
+    vi.useFakeTimers();
+    const warnings: LogRecord[] = [];
+    const log = createLog({ sink: (r) => r.level === 'warn' && warnings.push(r) });
+    let refuse = 20;
+    const { rover, heard, clock } = roverOnFakeTime(
+      (command) =>
+        command.linear === 0 && refuse-- > 0 ? Response.json({ detail: 'busy' }, { status: 503 }) : Response.json({}),
+      log,
+    );
+    rover.stop();
+    clock.t = 5000;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(heard).toHaveLength(21);
+    expect(warnings.map((w) => w.error)).toEqual(['the rover refused a command (503)']);
+    // Once a command got through, the next failure is news again.
+    refuse = 1;
+    rover.stop();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(warnings).toHaveLength(2);
   });
 });

@@ -58,6 +58,8 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
   let inFlight = false;
   let pending: DriveCommand | undefined;
   let retry: NodeJS.Timeout | undefined;
+  /** The last command failure logged; the same again is not logged until a command gets through. */
+  let lastCommandError: string | undefined;
   let closed = false;
   const resendMs = options.resendMs ?? 200;
 
@@ -99,9 +101,13 @@ export function createHttpRover(options: HttpRoverOptions): DriveBackend {
       pending = undefined;
       try {
         await post(command);
+        lastCommandError = undefined;
       } catch (error) {
-        problem = `drive command failed: ${(error as Error).message}`;
-        log.warn('rover command failed', { error: (error as Error).message });
+        const message = (error as Error).message;
+        problem = `drive command failed: ${message}`;
+        // A stop resent every 200 ms to a rover that stays down would log five lines a second.
+        if (message !== lastCommandError) log.warn('rover command failed', { error: message });
+        lastCommandError = message;
         if (command === ZERO) retryStop();
       }
     }
