@@ -29,7 +29,7 @@ import { runSupervised } from './supervised-run.ts';
 
 installFatalNet({ scope: 'cockpit' });
 
-const say = (lines: string[]) => process.stdout.write(`${lines.join('\n')}\n`);
+const say = (lines: string[]) => lines.length > 0 && process.stdout.write(`${lines.join('\n')}\n`);
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
@@ -41,6 +41,11 @@ async function main(): Promise<void> {
   else if (args.command !== undefined)
     throw new Error(`unknown command "${args.command}" (known: mint-token, install-service, supervise)`);
   const { config, ownerToken } = await boot(args.flags);
+  say(
+    config.ignored.map(
+      (name) => `cockpit: ${name} is not a setting of this cockpit; ignored (README.md, "Configuration")`,
+    ),
+  );
   if (config.robot === 'wheeled') {
     const b = await startB(config, ownerToken);
     say([`cockpit: wheeled server on ${b.url}`, `cockpit: ${ownerTokenWhere(config.dataDir, config.token)}`]);

@@ -52,6 +52,17 @@ describe('loadConfig', () => {
     expect((error as ConfigError).problems).toHaveLength(3);
   });
 
+  it('names what looks like a setting and is not one, and starts anyway', () => {
+    const c = loadConfig({
+      ...base,
+      env: { ROBOT_PORT: '9000', ROBOT_HTTP_PORT: '9001', ROBOT_REAL_DAEMON_CACHE: '/cache', PATH: '/bin' },
+      settings: { ROBOT_WS_HZ: 20, ROBOT_WSHZ: 30, theme: 'dark' },
+    });
+    expect(c.httpPort).toBe(9001);
+    expect(c.ignored).toEqual(['ROBOT_PORT', 'ROBOT_WSHZ in settings.json', 'theme in settings.json']);
+    expect(loadConfig(base).ignored).toEqual([]);
+  });
+
   it("keeps the restart loop's spare process unless ROBOT_SPARE=0", () => {
     expect(loadConfig(base).spare).toBe(true);
     expect(loadConfig({ ...base, env: { ROBOT_SPARE: '0' } }).spare).toBe(false);

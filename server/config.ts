@@ -60,6 +60,8 @@ export interface Config {
    * a faster restart after a crash for one idle process's memory (main/supervisor.ts).
    */
   readonly spare: boolean;
+  /** Variables and settings.json keys given that are not settings (a typo, or another program's), said at start. */
+  readonly ignored: readonly string[];
 }
 
 export interface RecorderConfig {
@@ -71,7 +73,11 @@ export interface RecorderConfig {
 }
 
 /** The recorder's defaults, also shown in the README's configuration table (a test compares them). */
-export const RECORDER_DEFAULTS: RecorderConfig = Object.freeze({ maxMinutes: 10, maxBytes: 500 * 1024 * 1024, cameraFps: 5 });
+export const RECORDER_DEFAULTS: RecorderConfig = Object.freeze({
+  maxMinutes: 10,
+  maxBytes: 500 * 1024 * 1024,
+  cameraFps: 5,
+});
 
 /** A device identity on the hosted platform, as the platform client's enrolment takes it. */
 export interface PlatformIdentity {
@@ -97,7 +103,6 @@ export class ConfigError extends Error {
     this.problems = problems;
   }
 }
-
 
 /** The OS app-data folder, where credentials and settings live by default. */
 export function defaultDataDir(platform: NodeJS.Platform, home: string, env: ConfigSources['env']): string {
@@ -140,6 +145,7 @@ export function loadConfig(sources: ConfigSources): Config {
   if (given.has('ROBOT_PLATFORM_SESSION_TOKEN') && !given.has('ROBOT_PLATFORM_URL'))
     problems.push('ROBOT_PLATFORM_SESSION_TOKEN needs ROBOT_PLATFORM_URL, ROBOT_DEVICE_ID and ROBOT_DEVICE_TOKEN');
   if (problems.length > 0) throw new ConfigError(problems);
+  const ignored = ignoredNames(env, settings);
 
   const home = sources.home ?? homedir();
   const platform = sources.platform ?? process.platform;
@@ -180,12 +186,32 @@ export function loadConfig(sources: ConfigSources): Config {
     roverUrl: parsed.ROBOT_ROVER_URL,
     recorder: Object.freeze({
       maxMinutes: parsed.ROBOT_RECORD_MINUTES ?? RECORDER_DEFAULTS.maxMinutes,
-      maxBytes: parsed.ROBOT_RECORD_MB !== undefined ? parsed.ROBOT_RECORD_MB * 1024 * 1024 : RECORDER_DEFAULTS.maxBytes,
+      maxBytes:
+        parsed.ROBOT_RECORD_MB !== undefined ? parsed.ROBOT_RECORD_MB * 1024 * 1024 : RECORDER_DEFAULTS.maxBytes,
       cameraFps: parsed.ROBOT_RECORD_FPS ?? RECORDER_DEFAULTS.cameraFps,
     }),
     mdns: parsed.ROBOT_MDNS ?? true,
     spare: parsed.ROBOT_SPARE ?? true,
+    ignored: Object.freeze(ignored),
   });
+}
+
+/** ROBOT_ variables that are not settings but are read by a tool of this repo (server/real-daemon/venv.ts). */
+const TOOL_VARIABLES: ReadonlySet<string> = new Set(['ROBOT_REAL_DAEMON_CACHE']);
+
+/**
+ * What looks like a setting and is not one. A typo (ROBOT_PORT for ROBOT_HTTP_PORT) used to be
+ * dropped without a word, and the cockpit listened where the operator had not asked it to. Not
+ * an error: another program may use a ROBOT_ name, and an older settings.json may keep a key
+ * this version no longer reads.
+ */
+function ignoredNames(env: ConfigSources['env'], settings: Readonly<Record<string, unknown>>): string[] {
+  const known = new Set<string>(CONFIG_KEYS);
+  const fromEnv = Object.keys(env).filter(
+    (name) => name.startsWith('ROBOT_') && env[name] !== undefined && !known.has(name) && !TOOL_VARIABLES.has(name),
+  );
+  const fromSettings = Object.keys(settings).filter((name) => !known.has(name));
+  return [...fromEnv.sort(), ...fromSettings.sort().map((name) => `${name} in settings.json`)];
 }
 
 const PLATFORM_KEYS = ['ROBOT_PLATFORM_URL', 'ROBOT_DEVICE_ID', 'ROBOT_DEVICE_TOKEN'] as const;
