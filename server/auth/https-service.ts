@@ -15,6 +15,13 @@ import { renderTrustPage } from './trust-page.ts';
 
 const RENEW_CHECK_MS = 12 * 3600_000;
 
+/**
+ * A connection must finish its TLS handshake within this, as a plain HTTP one must send its
+ * headers (SERVER_OPTIONS.headersTimeout). Node's own default is 120 s, so a crowd of silent
+ * connections to the HTTPS port held a socket each for two minutes before any HTTP timeout applied.
+ */
+export const TLS_HANDSHAKE_MS = 10_000;
+
 export interface HttpsService {
   readonly tls: TlsMaterial;
   /** Built lazily: only when an HTTPS port is configured. */
@@ -25,10 +32,21 @@ export interface HttpsService {
   stop(): void;
 }
 
-export async function createHttpsService(options: { dataDir: string; log: Log; leaf?: string }): Promise<HttpsService> {
+export async function createHttpsService(options: {
+  dataDir: string;
+  log: Log;
+  leaf?: string;
+  handshakeMs?: number;
+}): Promise<HttpsService> {
   const identity = hostIdentity();
   const issue = () =>
-    ensureTls({ dataDir: options.dataDir, ...identity, clock: systemClock, log: options.log, ...(options.leaf ? { leaf: options.leaf } : {}) });
+    ensureTls({
+      dataDir: options.dataDir,
+      ...identity,
+      clock: systemClock,
+      log: options.log,
+      ...(options.leaf ? { leaf: options.leaf } : {}),
+    });
   let tls = await issue();
   let server: HttpsServer | undefined;
   const renew = setInterval(() => {
@@ -49,7 +67,11 @@ export async function createHttpsService(options: { dataDir: string; log: Log; l
       return tls;
     },
     server(listener) {
-      server ??= createHttpsServer({ ...SERVER_OPTIONS, key: tls.keyPem, cert: tls.certPem }, listener);
+      const handshakeTimeout = options.handshakeMs ?? TLS_HANDSHAKE_MS;
+      server ??= createHttpsServer(
+        { ...SERVER_OPTIONS, handshakeTimeout, key: tls.keyPem, cert: tls.certPem },
+        listener,
+      );
       return server;
     },
     secureBaseUrl,
