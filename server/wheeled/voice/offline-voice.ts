@@ -4,7 +4,8 @@
  * the agent answers and espeak-ng speaks the reply. Without one, nothing on this machine can
  * understand speech, and the robot says exactly that (announced in voice_meta's note as well);
  * a typed {type: "text"} is still answered aloud. Without a model it says that no model is
- * configured. Answers go out one at a time; after the answer to a stop the socket closes.
+ * configured. One answer at a time: a typed line while one is going is refused with an error
+ * frame; after the answer to a stop the socket closes.
  */
 import type { VoiceServerFrame } from '../../contract/wheeled.ts';
 import type { CredentialKind } from '../../contract/ws.ts';
@@ -65,6 +66,8 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
   let bytes = 0;
   let stopping = false;
   let queue: Promise<void> = Promise.resolve();
+  /** Answers queued or being spoken. */
+  let answering = 0;
 
   io.send({
     type: 'voice_meta',
@@ -101,6 +104,7 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
     return heard === '' ? say(NOTHING_HEARD_LINE) : reply(heard.slice(0, 600));
   };
   const enqueue = (work: () => Promise<void>) => {
+    answering += 1;
     queue = queue
       .then(work)
       .catch((error: unknown) => {
@@ -109,6 +113,7 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
         io.send({ type: 'error', error: (error as Error)?.message ?? String(error) });
       })
       .then(() => {
+        answering -= 1;
         if (!controller.signal.aborted) io.send({ type: 'done' });
       });
     return queue;
@@ -127,6 +132,9 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
       } catch (error) {
         return io.send({ type: 'error', error: (error as Error).message });
       }
+      // One question at a time, as on /ws/chat: each typed line used to queue another agent turn
+      // of up to 90 s, without limit, for a caller that never waited for an answer.
+      if (answering > 0) return io.send({ type: 'error', error: 'an answer is still going; wait for its done frame' });
       void enqueue(() => reply(prompt));
     },
     stop() {

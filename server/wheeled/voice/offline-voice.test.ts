@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { VoiceServerFrame } from '../../contract/wheeled.ts';
+import { silentLog } from '../../log.ts';
+import { pcm16Wav } from '../../speech/wav.ts';
+import type { WheeledTurnResult } from '../chat/wheeled-agent.ts';
+import { createOfflineVoice } from './offline-voice.ts';
+import { OFFLINE_RATE } from './speech-out.ts';
+
+/** An offline session whose agent answers only when the test releases it; speech is a short silence. */
+function heldSession() {
+  const frames: VoiceServerFrame[] = [];
+  const prompts: string[] = [];
+  const held: Array<(result: WheeledTurnResult) => void> = [];
+  const session = createOfflineVoice({
+    io: { send: (frame) => frames.push(frame), end: () => undefined },
+    agent: {
+      configured: () => true,
+      run: ({ prompt }) => {
+        prompts.push(prompt);
+        return new Promise((resolve) => held.push(resolve));
+      },
+    },
+    engine: {
+      name: 'silence',
+      synthesize: () => Promise.resolve({ wav: pcm16Wav(Buffer.alloc(OFFLINE_RATE / 5), OFFLINE_RATE), seconds: 0.1 }),
+    },
+    transcriber: undefined,
+    credential: 'token',
+    log: silentLog,
+  });
+  return { session, frames, prompts, held };
+}
+
+describe('offline voice, typed lines', () => {
+  it('refuses a typed line while an answer is going, and takes the next one after its done frame', async () => {
+    const { session, frames, prompts, held } = heldSession();
+    session.text('first');
+    await expect.poll(() => prompts).toEqual(['first']);
+    session.text('second');
+    session.text('third');
+    expect(frames.filter((f) => f.type === 'error')).toEqual([
+      { type: 'error', error: 'an answer is still going; wait for its done frame' },
+      { type: 'error', error: 'an answer is still going; wait for its done frame' },
+    ]);
+    held[0]!({ ok: true, text: 'one', seconds: 1, messages: [] });
+    await expect.poll(() => frames.some((f) => f.type === 'done')).toBe(true);
+    session.text('fourth');
+    await expect.poll(() => prompts).toEqual(['first', 'fourth']);
+    session.close();
+  });
+});
