@@ -7,6 +7,7 @@
  * session uses push-to-talk (turn_detection null), matching the dashboard's button.
  */
 import WebSocket from 'ws';
+import { realSchedule, type Schedule } from '../../clock.ts';
 import { parseJsonObject } from '../../json-object.ts';
 import type { Log } from '../../log.ts';
 import type { VoiceIo, VoiceSession } from './offline-voice.ts';
@@ -30,14 +31,21 @@ const TRANSCRIPT_LIMIT = 20_000;
  * byte the browser sent meanwhile; past this the session ends instead.
  */
 const UPLINK_LIMIT = 4 * 1024 * 1024;
+/**
+ * How long the endpoint may say nothing while an answer is due. One that took the request and
+ * then went quiet, connection open, left the browser waiting for a `done` that never came.
+ */
+export const ANSWER_SILENCE_MS = 30_000;
 
 export function createRealtimeVoice(deps: {
   io: VoiceIo;
   config: RealtimeConfig;
   instructions: string;
   log: Log;
+  schedule?: Schedule;
 }): VoiceSession {
   const { io, config } = deps;
+  const schedule = deps.schedule ?? realSchedule;
   const target = `${config.url}${config.url.includes('?') ? '&' : '?'}model=${encodeURIComponent(config.model)}`;
   const upstream = new WebSocket(target, {
     headers: { 'OpenAI-Beta': 'realtime=v1', ...(config.key ? { Authorization: `Bearer ${config.key}` } : {}) },
@@ -50,6 +58,20 @@ export function createRealtimeVoice(deps: {
   let stopping = false;
   let closed = false;
   let transcript = '';
+  /** Set while an answer is due: cancels the silence deadline. */
+  let cancelSilence: (() => void) | undefined;
+  const awaitAnswer = () => {
+    if (closed) return;
+    cancelSilence?.();
+    cancelSilence = schedule(
+      () => fail(`the realtime endpoint said nothing for ${ANSWER_SILENCE_MS / 1000} s while an answer was due`),
+      ANSWER_SILENCE_MS,
+    );
+  };
+  const answered = () => {
+    cancelSilence?.();
+    cancelSilence = undefined;
+  };
 
   io.send({
     type: 'voice_meta',
@@ -76,6 +98,7 @@ export function createRealtimeVoice(deps: {
   const fail = (message: string) => {
     if (closed) return;
     closed = true;
+    answered();
     io.send({ type: 'error', error: message });
     io.end();
     upstream.terminate();
@@ -103,6 +126,8 @@ export function createRealtimeVoice(deps: {
     // event. A `null` used to throw inside this listener, an uncaught exception in the cockpit.
     const event = parseJsonObject(data.toString()) as Upstream | undefined;
     if (event === undefined) return;
+    // Any word from the endpoint shows it is still at work on the answer.
+    if (cancelSilence) awaitAnswer();
     switch (event.type) {
       case 'response.audio.delta':
       case 'response.output_audio.delta':
@@ -117,6 +142,7 @@ export function createRealtimeVoice(deps: {
           io.send({ type: 'transcript', role: 'user', text: event.transcript.slice(0, TRANSCRIPT_LIMIT) });
         break;
       case 'response.done':
+        answered();
         if (transcript !== '') io.send({ type: 'transcript', role: 'assistant', text: transcript });
         transcript = '';
         io.send({ type: 'done' });
@@ -156,15 +182,18 @@ export function createRealtimeVoice(deps: {
         item: { type: 'message', role: 'user', content: [{ type: 'input_text', text: value.slice(0, 600) }] },
       });
       up({ type: 'response.create' });
+      awaitAnswer();
     },
     stop() {
       if (stopping) return;
       stopping = true;
       up({ type: 'input_audio_buffer.commit' });
       up({ type: 'response.create' });
+      awaitAnswer();
     },
     close() {
       closed = true;
+      answered();
       if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
       else upstream.close(1000);
     },

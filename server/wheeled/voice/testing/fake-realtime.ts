@@ -26,6 +26,8 @@ export async function startFakeRealtime(options: {
   oddFrames?: readonly string[];
   /** Answer with this many bytes of audio (in 48 KB deltas) instead of REALTIME_AUDIO: a flood. */
   audioBytes?: number;
+  /** Take response.create and never answer it, connection open: an endpoint gone quiet. */
+  mute?: boolean;
 }): Promise<FakeRealtime> {
   const wss = new WebSocketServer({
     port: 0,
@@ -54,7 +56,7 @@ export async function startFakeRealtime(options: {
       events.push(event);
       if (event.type === 'input_audio_buffer.append') appended += Buffer.from(String(event.audio), 'base64').length;
       if (event.type === 'session.update') send({ type: 'session.updated', session: event.session });
-      if (event.type === 'response.create') {
+      if (event.type === 'response.create' && !options.mute) {
         const audio = options.audioBytes
           ? Array<string>(Math.ceil(options.audioBytes / 49_152)).fill(Buffer.alloc(49_152).toString('base64'))
           : REALTIME_AUDIO;
