@@ -182,9 +182,12 @@ export function createControl(deps: ControlDeps): Control {
   };
   // Async, so a latched stop is a rejected promise like every other refusal. The app lock is
   // read before every manual motion: a daemon app or remote session holding the robot wins.
+  // The latch is asked again after the lock read: a STOP that landed while the daemon answered
+  // has already silenced the speaker, and a say (which no arbiter guards) would speak after it.
   const motion = async <T>(task: () => Promise<T>): Promise<T> => {
     p.latch.assertFree();
     await p.appLock.assertFree();
+    p.latch.assertFree();
     return task();
   };
   // A frame for a daemon that is down would go nowhere (target-stream.ts drops it while its socket
