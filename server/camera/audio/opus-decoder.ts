@@ -34,18 +34,44 @@ export interface OpusDecoder {
   close(): void;
 }
 
+/**
+ * Audio written and not yet decoded, at most (16 kHz samples). The decoder holds back one packet;
+ * three seconds behind means it hangs or has stopped reading, and its input would otherwise pile
+ * up in this process for as long as someone listens.
+ */
+const MAX_BEHIND = 3 * PCM_SAMPLE_RATE;
+
 export function startOpusDecoder(options: OpusDecoderOptions): OpusDecoder {
   const ogg = createOggOpusWriter({ channels: 1 });
+  let written = 0;
+  let decoded = 0;
+  let ended = false;
   const proc: FfmpegProcess = spawnFfmpeg({
     args: decoderArgs(),
     log: options.log,
-    onStdout: options.onPcm,
-    onExit: options.onExit,
+    onStdout: (chunk) => {
+      decoded += chunk.length / 2;
+      options.onPcm(chunk);
+    },
+    onExit: (reason) => {
+      ended = true;
+      options.onExit(reason);
+    },
     ...(options.ffmpegBinary ? { binary: options.ffmpegBinary } : {}),
   });
   proc.write(ogg.headers());
   return {
-    write: (opus, samples) => proc.write(ogg.packet(opus, samples)),
+    write(opus, samples) {
+      if (ended) return;
+      written += samples / 3;
+      if (written - decoded > MAX_BEHIND) {
+        ended = true;
+        proc.stop();
+        options.onExit(`the decoder fell ${MAX_BEHIND / PCM_SAMPLE_RATE} s behind`);
+        return;
+      }
+      proc.write(ogg.packet(opus, samples));
+    },
     close: () => proc.stop(),
   };
 }
