@@ -43,9 +43,18 @@ export interface TapOptions {
   ffmpegBinary?: string;
 }
 
+/**
+ * After a decoder ended by itself, this much audio (48 kHz samples: one second) is dropped before
+ * the next one starts. A decoder that cannot run (ffmpeg missing, or without libopus) would
+ * otherwise be spawned again, and its end logged, for every 20 ms packet while anyone listens.
+ */
+const RETRY_AFTER_SAMPLES = 48_000;
+
 export function createMicrophoneTap(options: TapOptions): MicrophoneTap {
   const listeners = new Set<MicrophoneListener>();
   let decoder: OpusDecoder | undefined;
+  /** Audio still to drop before the next decoder starts. */
+  let retryIn = 0;
   let wanted = false;
   let offTimer: NodeJS.Timeout | undefined;
 
@@ -65,10 +74,12 @@ export function createMicrophoneTap(options: TapOptions): MicrophoneTap {
       onPcm: (chunk) => {
         for (const listener of listeners) listener.pcm(chunk);
       },
-      // The next packet starts a fresh decoder; the listeners only miss what was in flight.
+      // A fresh decoder starts after a second of audio; the listeners miss what was in flight and that second.
       onExit: (reason) => {
         options.log.warn('microphone decoder ended; starting another', { reason });
-        if (decoder === started) decoder = undefined;
+        if (decoder !== started) return;
+        decoder = undefined;
+        retryIn = RETRY_AFTER_SAMPLES;
       },
       ...(options.ffmpegBinary ? { ffmpegBinary: options.ffmpegBinary } : {}),
     });
@@ -93,6 +104,10 @@ export function createMicrophoneTap(options: TapOptions): MicrophoneTap {
     },
     opus(packet, samples) {
       if (listeners.size === 0) return;
+      if (!decoder && retryIn > 0) {
+        retryIn -= samples;
+        return;
+      }
       decoder ??= startDecoder();
       decoder.write(packet, samples);
     },
