@@ -5,15 +5,21 @@
  * viewer is served from the one frame hub: no route ever opens its own camera client.
  */
 import type { Context } from 'koa';
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { FrameHub } from './frame-hub.ts';
 import type { VideoRelay } from './relay/video-relay.ts';
 import { serveMjpeg } from './mjpeg-stream.ts';
 import { AppError } from '../errors.ts';
 import type { RouteSpec } from '../http/route-table.ts';
 
+/** An MJPEG viewer that takes no part for this long is ended (mjpeg-stream.ts). */
+export const MJPEG_STALL_MS = 15_000;
+
 export interface CameraRouteOptions {
   /** How long a snapshot waits for a picture when none is current (default 3000 ms; a cold start needs ~0.5 s). */
   snapshotWaitMs?: number;
+  /** Times the MJPEG stall bound (server/clock.ts). */
+  clock?: TimerClock;
 }
 
 async function snapshot(hub: FrameHub, ctx: Context, waitMs: number): Promise<void> {
@@ -33,6 +39,7 @@ async function snapshot(hub: FrameHub, ctx: Context, waitMs: number): Promise<vo
 
 export function cameraRoutes(hub: FrameHub, options: CameraRouteOptions = {}): RouteSpec[] {
   const waitMs = options.snapshotWaitMs ?? 3000;
+  const stall = { clock: options.clock ?? systemClock, ms: MJPEG_STALL_MS };
   return [
     {
       method: 'GET',
@@ -60,7 +67,7 @@ export function cameraRoutes(hub: FrameHub, options: CameraRouteOptions = {}): R
         if (!hub.configured) throw new AppError('CAMERA_NO_FRAME', 'no camera is configured');
         // The stream writes the socket itself, with backpressure; Koa must not answer for it.
         ctx.respond = false;
-        await serveMjpeg(hub, ctx.res);
+        await serveMjpeg(hub, ctx.res, stall);
       },
     },
   ];

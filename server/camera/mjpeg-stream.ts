@@ -2,9 +2,11 @@
  * GET /api/stream: multipart/x-mixed-replace MJPEG, one part per JPEG frame. Each viewer is a
  * hub subscriber whose delivery finishes when its socket drained, so a viewer that reads
  * slowly (or not at all) gets fewer frames and holds at most one in its socket buffer; the
- * others are not slowed. The stream ends when the viewer goes or the hub stops.
+ * others are not slowed. The stream ends when the viewer goes, the hub stops, or a part has
+ * waited too long for a viewer that takes nothing.
  */
 import type { ServerResponse } from 'node:http';
+import type { TimerClock } from '../clock.ts';
 import type { FrameHub } from './frame-hub.ts';
 import type { CameraFrame } from './frame.ts';
 
@@ -26,9 +28,26 @@ export function partHeader(frame: CameraFrame & { jpeg: Buffer }): string {
   );
 }
 
-function drained(res: ServerResponse): Promise<void> {
+export interface MjpegStall {
+  clock: TimerClock;
+  /** A part not taken within this long ends the stream. */
+  ms: number;
+}
+
+/**
+ * Resolves when the viewer has taken the part. A viewer that takes nothing for `stall.ms` is
+ * gone without saying so (out of range, or holding the connection unread): the kernel would
+ * keep its socket for many minutes, or for ever, and the stream its JPEG subscription with it.
+ */
+function drained(res: ServerResponse, stall: MjpegStall): Promise<void> {
   return new Promise((resolve, reject) => {
+    const cancel = stall.clock.schedule(() => {
+      done();
+      res.destroy();
+      reject(new Error(`viewer took nothing for ${stall.ms} ms`));
+    }, stall.ms);
     const done = (): void => {
+      cancel();
       res.off('drain', onDrain);
       res.off('close', onClose);
     };
@@ -46,7 +65,7 @@ function drained(res: ServerResponse): Promise<void> {
 }
 
 /** Takes over the response until the viewer leaves; resolves then. */
-export function serveMjpeg(hub: FrameHub, res: ServerResponse): Promise<void> {
+export function serveMjpeg(hub: FrameHub, res: ServerResponse, stall: MjpegStall): Promise<void> {
   res.writeHead(200, MJPEG_HEADERS);
   res.flushHeaders();
   return new Promise((resolve) => {
@@ -68,7 +87,7 @@ export function serveMjpeg(hub: FrameHub, res: ServerResponse): Promise<void> {
         res.write(frame.jpeg);
         const room = res.write('\r\n');
         res.uncork();
-        if (!room) await drained(res);
+        if (!room) await drained(res, stall);
       },
       finish,
     );
