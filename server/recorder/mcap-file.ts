@@ -4,7 +4,7 @@
  */
 import { McapIndexedReader, McapWriter, type IWritable, type McapTypes } from '@mcap/core';
 import type { FileHandle } from 'node:fs/promises';
-import { open, stat } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import { FILE_MODE } from '../store/atomic-write.ts';
 import { CHANNEL_KINDS, CHANNELS, schemaName, type ChannelKind } from './schemas.ts';
 
@@ -35,8 +35,15 @@ class FileWritable implements IWritable {
 export interface McapFileWriter {
   /** Bytes handed to the file so far (closed chunks plus header). */
   readonly bytes: number;
+  /**
+   * Adds a message; a chunk that is full is written. After a failed write the writer still holds
+   * the chunk it could not write and would write it again with the next one: abandon the file.
+   */
   add(kind: ChannelKind, ms: number, data: Uint8Array): Promise<void>;
-  /** Writes the last chunk and the summary with its indexes, then closes the file. */
+  /**
+   * Writes the last chunk and the summary with its indexes, then closes the file. The handle is
+   * closed even when a write fails.
+   */
   close(): Promise<void>;
   /** Closes the file without a summary (shutdown in a hurry, tests of a killed writer). */
   abandon(): Promise<void>;
@@ -46,7 +53,15 @@ export async function createMcapFile(path: string): Promise<McapFileWriter> {
   const handle = await open(path, 'wx', FILE_MODE);
   const writable = new FileWritable(handle);
   const writer = new McapWriter({ writable, chunkSize: CHUNK_BYTES });
-  await writer.start({ profile: '', library: 'robot-cockpit recorder' });
+  try {
+    await writer.start({ profile: '', library: 'robot-cockpit recorder' });
+  } catch (error) {
+    // A full disk refuses even the header: the file holds nothing, and a handle left open here
+    // would be one more leaked each time the caller tries again.
+    await handle.close().catch(() => {});
+    await rm(path, { force: true }).catch(() => {});
+    throw error;
+  }
   const ids = new Map<ChannelKind, number>();
   for (const kind of CHANNEL_KINDS) {
     const schemaId = await writer.registerSchema({

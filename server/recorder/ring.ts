@@ -58,11 +58,19 @@ export function createRing(options: RingOptions): Ring {
   let pending = 0;
   let dropped = 0;
   let problem: string | null = null;
+  /**
+   * Set by a failed write (a full disk, a file in the way): records are dropped and counted
+   * instead of each trying the disk again, until the next prune tries once more.
+   */
+  let refused = false;
+  /** Files a failed write or close left without their index; indexed once writes succeed again. */
+  const unindexed: Segment[] = [];
 
   const enqueue = (task: () => Promise<void>): Promise<void> => {
     const run = queue.then(task).catch((error: unknown) => {
+      // Once per failure, not once per record dropped after it.
+      if (problem === null) options.log.warn('recorder write failed', { error: String(error) });
       problem = `recorder write failed: ${String(error)}`;
-      options.log.warn('recorder write failed', { error: String(error) });
     });
     queue = run;
     return run;
@@ -94,7 +102,13 @@ export function createRing(options: RingOptions): Ring {
     if (!current) return;
     const { file, segment } = current;
     current = undefined;
-    await file.close();
+    try {
+      await file.close();
+    } catch (error) {
+      // Its whole chunks are on disk; it is indexed once the disk takes writes again.
+      unindexed.push(segment);
+      throw error;
+    }
     segment.bytes = (await stat(segment.path)).size;
     finished.push(segment);
     // The bounds hold between ticks too: a closed segment makes room at once.
@@ -102,18 +116,57 @@ export function createRing(options: RingOptions): Ring {
   };
 
   const writeNow = async (kind: ChannelKind, ms: number, data: Uint8Array): Promise<void> => {
-    if (current && (ms - current.segment.startMs >= options.segmentMs || current.file.bytes >= segmentBytes))
-      await closeCurrent();
-    if (!current) {
-      let startMs = ms;
-      // Two segments in one millisecond (a rotate for a save, then the next message) keep apart.
-      while (finished.some((s) => s.startMs === startMs)) startMs += 1;
-      const path = join(options.dir, `seg-${String(startMs).padStart(13, '0')}.mcap`);
-      current = { file: await createMcapFile(path), segment: { path, startMs, endMs: ms, bytes: 0 } };
+    if (refused) {
+      dropped += 1;
+      return;
     }
-    await current.file.add(kind, ms, data);
-    current.segment.endMs = Math.max(current.segment.endMs, ms);
+    try {
+      if (current && (ms - current.segment.startMs >= options.segmentMs || current.file.bytes >= segmentBytes))
+        await closeCurrent();
+      if (!current) {
+        let startMs = ms;
+        // Two segments in one millisecond (a rotate for a save, then the next message) keep apart.
+        while ([...finished, ...unindexed].some((s) => s.startMs === startMs)) startMs += 1;
+        const path = join(options.dir, `seg-${String(startMs).padStart(13, '0')}.mcap`);
+        current = { file: await createMcapFile(path), segment: { path, startMs, endMs: ms, bytes: 0 } };
+      }
+      await current.file.add(kind, ms, data);
+      current.segment.endMs = Math.max(current.segment.endMs, ms);
+    } catch (error) {
+      // The writer still holds the chunk it could not write and would write it again, bigger,
+      // with every later record: the file ends here, at its last whole chunk.
+      const broken = current;
+      current = undefined;
+      if (broken) {
+        await broken.file.abandon().catch(() => {});
+        unindexed.push(broken.segment);
+      }
+      refused = true;
+      dropped += 1;
+      throw error;
+    }
+    if (problem !== null) options.log.info('recorder writing again', { after: problem });
     problem = null;
+  };
+
+  /** Gives the files a failed write left their index, now that the disk takes writes again. */
+  const indexUnindexed = async (): Promise<void> => {
+    for (const segment of [...unindexed]) {
+      try {
+        await recoverFile(segment.path);
+        segment.endMs = (await lastMessageMs(segment.path)) ?? segment.startMs;
+      } catch (error) {
+        // Gone (deleted by hand): nothing left to index.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        unindexed.splice(unindexed.indexOf(segment), 1);
+        continue;
+      }
+      unindexed.splice(unindexed.indexOf(segment), 1);
+      segment.bytes = (await stat(segment.path)).size;
+      // Older than the segments written since: it goes before them, and is pruned before them.
+      const later = finished.findIndex((s) => s.startMs > segment.startMs);
+      finished.splice(later === -1 ? finished.length : later, 0, segment);
+    }
   };
 
   return {
@@ -154,7 +207,17 @@ export function createRing(options: RingOptions): Ring {
     },
     rotate: () => enqueue(closeCurrent),
     segments: () => finished,
-    prune: (now) => enqueue(() => pruneNow(now)),
+    prune: (now) =>
+      enqueue(async () => {
+        // Writes have succeeded since the last failure: the disk has room again.
+        const writing = !refused && problem === null;
+        refused = false;
+        try {
+          if (writing) await indexUnindexed();
+        } finally {
+          await pruneNow(now);
+        }
+      }),
     stats(now) {
       const all = [...finished, ...(current ? [current.segment] : [])];
       const bytes = finished.reduce((sum, s) => sum + s.bytes, 0) + (current?.file.bytes ?? 0);
