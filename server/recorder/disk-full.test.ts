@@ -19,6 +19,7 @@ vi.mock('node:fs/promises', async (importOriginal) => {
 let rig: RecorderRig | undefined;
 afterEach(async () => {
   disk.full = false;
+  disk.room = Infinity;
   await rig?.close();
   rig = undefined;
 });

@@ -5,7 +5,7 @@
  */
 import { McapStreamReader } from '@mcap/core';
 import { readFile, rename, rm } from 'node:fs/promises';
-import { createMcapFile, msOf } from './mcap-file.ts';
+import { createMcapFile, msOf, openMcapReader } from './mcap-file.ts';
 import { kindOfTopic, type ChannelKind } from './schemas.ts';
 
 export interface Recovered {
@@ -39,14 +39,33 @@ export function salvage(bytes: Uint8Array): Salvage {
   return { complete: reader.done(), messages };
 }
 
+/** Whether the official indexed reader opens the file: its footer and summary point where they say. */
+async function opensIndexed(path: string): Promise<boolean> {
+  try {
+    await (await openMcapReader(path)).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function recoverFile(path: string): Promise<Recovered> {
   const found = salvage(await readFile(path));
-  if (found.complete) return { messages: found.messages.length, wasComplete: true };
+  // A footer whose offsets lie reads to the end as a stream, yet no indexed reader opens it:
+  // rewritten like a torn file, since its chunks are whole.
+  if (found.complete && (await opensIndexed(path))) return { messages: found.messages.length, wasComplete: true };
   const temp = `${path}.recovering`;
   await rm(temp, { force: true });
   const out = await createMcapFile(temp);
-  for (const m of found.messages) await out.add(m.kind, m.ms, m.data);
-  await out.close();
+  try {
+    for (const m of found.messages) await out.add(m.kind, m.ms, m.data);
+    await out.close();
+  } catch (error) {
+    // The damaged file is still there, whole, for the next try; the copy and its handle go.
+    await out.abandon().catch(() => {});
+    await rm(temp, { force: true });
+    throw error;
+  }
   await rename(temp, path);
   return { messages: found.messages.length, wasComplete: false };
 }

@@ -63,8 +63,10 @@ export function createRing(options: RingOptions): Ring {
    * instead of each trying the disk again, until the next prune tries once more.
    */
   let refused = false;
-  /** Files a failed write or close left without their index; indexed once writes succeed again. */
+  /** Files a failed write or close (or start-up) left without their index; indexed once writes succeed. */
   const unindexed: Segment[] = [];
+  /** A record has been written since the ring opened or last failed: the disk takes writes. */
+  let writing = false;
 
   const enqueue = (task: () => Promise<void>): Promise<void> => {
     const run = queue.then(task).catch((error: unknown) => {
@@ -142,26 +144,28 @@ export function createRing(options: RingOptions): Ring {
         unindexed.push(broken.segment);
       }
       refused = true;
+      writing = false;
       dropped += 1;
       throw error;
     }
+    writing = true;
     if (problem !== null) options.log.info('recorder writing again', { after: problem });
     problem = null;
   };
 
-  /** Gives the files a failed write left their index, now that the disk takes writes again. */
+  /**
+   * Indexes the files a failed write (or start-up) left without one, now that the disk takes
+   * writes again. One try each: a file that still fails is left on disk for the next start.
+   */
   const indexUnindexed = async (): Promise<void> => {
-    for (const segment of [...unindexed]) {
+    for (const segment of unindexed.splice(0)) {
       try {
         await recoverFile(segment.path);
         segment.endMs = (await lastMessageMs(segment.path)) ?? segment.startMs;
       } catch (error) {
-        // Gone (deleted by hand): nothing left to index.
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        unindexed.splice(unindexed.indexOf(segment), 1);
+        options.log.warn('ring segment left for the next start', { path: segment.path, error: String(error) });
         continue;
       }
-      unindexed.splice(unindexed.indexOf(segment), 1);
       segment.bytes = (await stat(segment.path)).size;
       // Older than the segments written since: it goes before them, and is pruned before them.
       const later = finished.findIndex((s) => s.startMs > segment.startMs);
@@ -175,10 +179,10 @@ export function createRing(options: RingOptions): Ring {
       const names = (await readdir(options.dir)).filter((n) => NAME.test(n)).sort();
       for (const name of names) {
         const path = join(options.dir, name);
+        const startMs = Number(NAME.exec(name)?.[1]);
         try {
           // A segment left open by a crash gets its index now; a finished one is left as it is.
           await recoverFile(path);
-          const startMs = Number(NAME.exec(name)?.[1]);
           finished.push({
             path,
             startMs,
@@ -186,8 +190,11 @@ export function createRing(options: RingOptions): Ring {
             bytes: (await stat(path)).size,
           });
         } catch (error) {
-          options.log.warn('unreadable ring segment removed', { name, error: String(error) });
-          await rm(path, { force: true });
+          // A disk that refuses the rewrite (full) or a directory in the way is no reason to
+          // delete the last minutes, nor to keep the cockpit from starting: it is tried again
+          // once writes succeed, and left on disk for the next start if that fails too.
+          options.log.warn('ring segment not indexed yet', { name, error: String(error) });
+          unindexed.push({ path, startMs, endMs: startMs, bytes: 0 });
         }
       }
     },
@@ -209,8 +216,6 @@ export function createRing(options: RingOptions): Ring {
     segments: () => finished,
     prune: (now) =>
       enqueue(async () => {
-        // Writes have succeeded since the last failure: the disk has room again.
-        const writing = !refused && problem === null;
         refused = false;
         try {
           if (writing) await indexUnindexed();

@@ -1,6 +1,6 @@
 /**
  * A disk that can fill up: `node:fs/promises` with file handles whose writes fail with ENOSPC
- * while `disk.full` is set, as a full data partition answers. A test swaps the module in with
+ * while `disk.full` is set or once `disk.room` bytes are used, as a full data partition answers. A test swaps the module in with
  * vi.mock and this wrapper; reads, renames and deletes are left as they are. It also counts the
  * handles it opened and has not seen closed, so a test can tell a leak.
  */
@@ -9,6 +9,8 @@ import type * as FsPromises from 'node:fs/promises';
 export interface FullDisk {
   /** Writes fail with ENOSPC while set. */
   full: boolean;
+  /** Bytes left before writes fail with ENOSPC (Infinity: as many as the real disk takes). */
+  room: number;
   /** Handles opened and not closed yet. */
   openHandles(): number;
   /** Bytes every write call was asked to write, whether or not it could. */
@@ -17,6 +19,7 @@ export interface FullDisk {
 
 export const disk: FullDisk & { opened: Set<FsPromises.FileHandle>; asked: number } = {
   full: false,
+  room: Infinity,
   opened: new Set(),
   asked: 0,
   openHandles: () => disk.opened.size,
@@ -38,8 +41,10 @@ export function withFullDisk(real: typeof FsPromises): typeof FsPromises {
     return Object.assign(handle, {
       write: async (...a: unknown[]) => {
         const data = a[0] as Uint8Array | string;
-        disk.asked += typeof a[2] === 'number' ? a[2] : typeof data === 'string' ? data.length : data.byteLength;
-        if (disk.full) throw enospc();
+        const length = typeof a[2] === 'number' ? a[2] : typeof data === 'string' ? data.length : data.byteLength;
+        disk.asked += length;
+        if (disk.full || length > disk.room) throw enospc();
+        disk.room -= length;
         return write(...a);
       },
       writeFile: async (...a: Parameters<typeof writeFile>) => {
