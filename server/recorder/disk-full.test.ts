@@ -2,17 +2,17 @@
  * A full disk while the black box records: the recorder says so, drops and counts what it cannot
  * write instead of retrying every record, holds no growing buffer and leaks no file handles, and
  * once the disk has room it records again and keeps what reached the disk before it filled.
- * The disk is `node:fs/promises` with writes that fail with ENOSPC on request (testing/full-disk.ts).
+ * The disk is `node:fs/promises` with writes that fail with ENOSPC on request (server/testing/full-disk.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { salvage } from './recover.ts';
-import { disk } from './testing/full-disk.ts';
+import { disk } from '../testing/full-disk.ts';
 import { fakeState, readBack, startRecorderRig, type RecorderRig } from './testing/recorder-rig.ts';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const { withFullDisk } = await import('./testing/full-disk.ts');
+  const { withFullDisk } = await import('../testing/full-disk.ts');
   return withFullDisk(await importOriginal());
 });
 

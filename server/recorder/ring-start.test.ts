@@ -20,11 +20,11 @@ import { createFakeClock } from '../auth/testing/fake-clock.ts';
 import { silentLog } from '../log.ts';
 import { createMcapFile } from './mcap-file.ts';
 import { createRecorder, type Recorder } from './recorder.ts';
-import { disk } from './testing/full-disk.ts';
+import { disk } from '../testing/full-disk.ts';
 import { fakeState, readBack } from './testing/recorder-rig.ts';
 
 vi.mock('node:fs/promises', async (importOriginal) => {
-  const { withFullDisk } = await import('./testing/full-disk.ts');
+  const { withFullDisk } = await import('../testing/full-disk.ts');
   return withFullDisk(await importOriginal());
 });
 

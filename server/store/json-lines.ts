@@ -57,6 +57,11 @@ class FileLines<T> implements JsonLines<T> {
   #fileRows = 0;
   #queue: Pending<T>[] = [];
   #writing = false;
+  /**
+   * An append failed part-way (a full disk) and may have left part of a line at the end: the
+   * next row must not be glued onto it, so the next write rewrites the file instead.
+   */
+  #tornTail = false;
 
   constructor(options: JsonLinesOptions<T>) {
     this.#options = options;
@@ -124,7 +129,7 @@ class FileLines<T> implements JsonLines<T> {
   /** Appends the batch, or compacts when it would push the file past its bound. */
   async #writeBatch(batch: Pending<T>[]): Promise<void> {
     const next = [...this.#kept, ...batch.map((p) => deepFreeze(p.row))].slice(-this.#options.maxRows);
-    if (this.#fileRows + batch.length > this.#fileBound) {
+    if (this.#tornTail || this.#fileRows + batch.length > this.#fileBound) {
       await this.#rewrite(next);
     } else {
       await this.#appendDurably(batch.map((p) => p.line).join(''));
@@ -136,6 +141,7 @@ class FileLines<T> implements JsonLines<T> {
   async #rewrite(rows: readonly T[]): Promise<void> {
     await writeFileAtomic(this.#options.file, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
     this.#fileRows = rows.length;
+    this.#tornTail = false;
   }
 
   async #appendDurably(text: string): Promise<void> {
@@ -144,8 +150,13 @@ class FileLines<T> implements JsonLines<T> {
     if (created) await ensureDir(dir);
     const handle = await open(this.#options.file, 'a', FILE_MODE);
     try {
-      await handle.write(text);
+      // writeFile goes on after a short write (a nearly full disk writes what fits and says so),
+      // where one write() call would take part of the text for all of it.
+      await handle.writeFile(text);
       await handle.sync();
+    } catch (error) {
+      this.#tornTail = true;
+      throw error;
     } finally {
       await handle.close();
     }
