@@ -78,3 +78,21 @@ it('a full disk stops the recording cleanly, and it resumes with nothing that re
   expect(states.filter((ms) => ms < 5000)).toHaveLength(onDisk.length);
   expect(states.filter((ms) => ms >= 35_000)).toHaveLength(30);
 });
+
+it('saving, renaming, deleting and the camera switch on a full disk answer STORAGE_FAILED, and nothing changes', async () => {
+  rig = await startRecorderRig({ segmentMs: 10_000 });
+  const r = rig;
+  for (let s = 0; s < 20; s += 1) await second(r);
+  const saved = await r.recorder.keepLast(1, 'before');
+  disk.full = true;
+  const refusal = { code: 'STORAGE_FAILED', status: 503, message: expect.stringContaining('ENOSPC') };
+  await expect(r.recorder.keepLast(1)).rejects.toMatchObject(refusal);
+  await expect(r.recorder.kept.rename(saved.id, 'after')).rejects.toMatchObject(refusal);
+  await expect(r.recorder.kept.remove(saved.id)).rejects.toMatchObject(refusal);
+  await expect(r.recorder.setCamera(false)).rejects.toMatchObject(refusal);
+  disk.full = false;
+  expect(r.recorder.kept.list()).toEqual([saved]);
+  expect(r.recorder.cameraOn()).toBe(true);
+  await second(r);
+  await expect(r.recorder.keepLast(1)).resolves.toMatchObject({ reason: 'manual' });
+});

@@ -12,6 +12,7 @@ import type { Log } from '../log.ts';
 import { ensureDir } from '../store/atomic-write.ts';
 import { createJsonDocument, type JsonDocument } from '../store/json-document.ts';
 import { describeFile } from './mcap-file.ts';
+import { storageFailed } from './storage-failed.ts';
 
 export const RECORDING_ID = /^rec-[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/;
 export const NAME_MAX = 80;
@@ -109,14 +110,22 @@ export function createKeptStore(options: { dir: string; log: Log; now: () => num
     },
     async rename(id, name) {
       find(id);
-      const next = await doc.update((cur) => ({
-        recordings: cur.recordings.map((r) => (r.id === id ? { ...r, name } : r)),
-      }));
+      const next = await doc
+        .update((cur) => ({
+          recordings: cur.recordings.map((r) => (r.id === id ? { ...r, name } : r)),
+        }))
+        .catch((error: unknown) => {
+          throw storageFailed(error, 'the new name could not be saved; nothing changed');
+        });
       return next.recordings.find((r) => r.id === id) as KeptRecording;
     },
     async remove(id) {
       find(id);
-      await doc.update((cur) => ({ recordings: cur.recordings.filter((r) => r.id !== id) }));
+      await doc
+        .update((cur) => ({ recordings: cur.recordings.filter((r) => r.id !== id) }))
+        .catch((error: unknown) => {
+          throw storageFailed(error, 'the recording could not be deleted; nothing changed');
+        });
       await rm(fileOf(id), { force: true });
     },
     fileOf: (id) => fileOf(find(id).id),

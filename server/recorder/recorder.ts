@@ -18,6 +18,7 @@ import { createKeptStore, defaultName, type KeptStore } from './kept-store.ts';
 import { createRing } from './ring.ts';
 import { createScrubber } from './scrub.ts';
 import { createStopWindows } from './stop-windows.ts';
+import { storageFailed } from './storage-failed.ts';
 import { CHANNELS, type ChannelKind } from './schemas.ts';
 
 export interface RecorderOptions {
@@ -122,7 +123,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
       });
     });
     keeps = task.catch(() => {});
-    return task;
+    return task.catch((error: unknown) => {
+      throw storageFailed(error, 'the recording could not be kept');
+    });
   };
 
   const keepDueStops = async (force: boolean) => {
@@ -216,7 +219,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
     cameraOn: () => settings.get().camera,
     async setCamera(on) {
-      await settings.save({ camera: on });
+      await settings.save({ camera: on }).catch((error: unknown) => {
+        throw storageFailed(error, 'the camera setting could not be saved; nothing changed');
+      });
       for (const listener of cameraListeners) listener(on);
     },
     onCameraChange(listener) {
