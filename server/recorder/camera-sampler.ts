@@ -46,6 +46,10 @@ export function createCameraSampler(deps: CameraSamplerDeps): CameraSampler {
   };
   const scheduleNext = () => {
     const now = deps.clock.now();
+    // The wall clock was set back (more than a slot before the tick just run): the ticks count
+    // from now, or the next would wait until the clock reads the old time again, an hour for an
+    // hour's step, and record nothing meanwhile.
+    if (now < anchor + (slot - 1) * gap()) anchor = now - slot * gap();
     slot += 1;
     // Slots already past (the tick came late) are owed, not ticked through.
     const behind = Math.floor((now - (anchor + slot * gap())) / gap());
