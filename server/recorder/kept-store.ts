@@ -4,7 +4,7 @@
  * is written atomically, so they survive restarts and crashes.
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { KeepReason, KeptRecording } from '../contract/recordings.ts';
 import { AppError } from '../errors.ts';
@@ -48,6 +48,11 @@ export interface KeptStore {
   rename(id: string, name: string): Promise<KeptRecording>;
   remove(id: string): Promise<void>;
   fileOf(id: string): string;
+  /**
+   * The file of a listed recording, once it is known to be there: a file deleted by hand (to free
+   * a full disk) leaves its entry listed, and reading it is then a 404 that says so.
+   */
+  readable(id: string): Promise<string>;
 }
 
 export function createKeptStore(options: { dir: string; log: Log; now: () => number }): KeptStore {
@@ -129,6 +134,16 @@ export function createKeptStore(options: { dir: string; log: Log; now: () => num
       await rm(fileOf(id), { force: true });
     },
     fileOf: (id) => fileOf(find(id).id),
+    async readable(id) {
+      const file = fileOf(find(id).id);
+      try {
+        await stat(file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        throw new AppError('NOT_FOUND', `the file of ${id} is no longer on disk; delete the entry`);
+      }
+      return file;
+    },
   };
 }
 

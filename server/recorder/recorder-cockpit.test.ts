@@ -168,6 +168,20 @@ it('answers bad input with a 4xx and a code, never a 500', async () => {
   expect((await remoteRequest(`${cockpit.url}/api/console/recordings`)).status).toBe(401);
 });
 
+it('a kept recording whose file was deleted by hand answers 404 with a code, not a 500', async () => {
+  const saved = await authed('/api/console/recordings', { method: 'POST', body: JSON.stringify({ minutes: 1 }) });
+  expect(saved.status).toBe(201);
+  const kept = (await saved.json()) as KeptRecording;
+  rmSync(join(dataDir, 'recordings', 'kept', `${kept.id}.mcap`));
+  for (const path of ['replay', 'frame?t=0', 'file']) {
+    const res = await authed(`/api/console/recordings/${kept.id}/${path}`);
+    expect([path, res.status]).toEqual([path, 404]);
+    expect(((await res.json()) as { code: string }).code).toBe('NOT_FOUND');
+  }
+  // Its entry can still be deleted.
+  expect((await authed(`/api/console/recordings/${kept.id}`, { method: 'DELETE' })).status).toBe(200);
+});
+
 it('records control requests the gate refuses, with the kind of credential and never the credential', async () => {
   const look = `${cockpit.url}/api/control/look`;
   const body = JSON.stringify({ yaw: 3 });

@@ -110,7 +110,7 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       async handler(ctx) {
         const id = idOf(ctx);
         const entry = recorder.kept.get(id);
-        const file = recorder.kept.fileOf(id);
+        const file = await recorder.kept.readable(id);
         noStore(ctx);
         ctx.type = 'application/octet-stream';
         ctx.attachment(fileNameOf(entry.name));
@@ -127,7 +127,7 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
       async handler(ctx) {
         const id = idOf(ctx);
         noStore(ctx);
-        ctx.body = await buildReplay(recorder.kept.fileOf(id), recorder.kept.get(id));
+        ctx.body = await buildReplay(await recorder.kept.readable(id), recorder.kept.get(id));
       },
     },
     {
@@ -141,7 +141,7 @@ export function recordingRoutes(recorder: Recorder): RouteSpec[] {
         if (!Number.isFinite(t) || t < 0)
           throw new AppError('BAD_REQUEST', 't must be milliseconds from the start, 0 or more');
         const entry = recorder.kept.get(id);
-        const jpeg = await frameAt(recorder.kept.fileOf(id), Date.parse(entry.startedAt), t);
+        const jpeg = await frameAt(await recorder.kept.readable(id), Date.parse(entry.startedAt), t);
         if (!jpeg) throw new AppError('NOT_FOUND', 'this recording has no camera frames');
         ctx.set('Cache-Control', 'private, max-age=3600');
         ctx.type = 'image/jpeg';
