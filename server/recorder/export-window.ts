@@ -27,7 +27,10 @@ export async function exportWindow(
   let firstMs = Infinity;
   let lastMs = -Infinity;
   try {
-    for (const segment of segments.filter((s) => s.startMs <= toMs && s.endMs >= fromMs)) {
+    // Not filtered on startMs: a segment opened in the same millisecond as another is named (and
+    // started) a millisecond or more later than its first message (ring.ts), and a window ending
+    // at that message would skip it. The indexed reader skips a segment with nothing in the window.
+    for (const segment of segments.filter((s) => s.endMs >= fromMs)) {
       const { reader, close } = await openMcapReader(segment.path);
       try {
         for await (const message of reader.readMessages({ startTime: nsOf(fromMs), endTime: nsOf(toMs) })) {

@@ -131,6 +131,18 @@ describe('keeping what matters', () => {
     expect((await readBack(r.recorder.kept.fileOf(saved.id))).counts['/robot/state']).toBe(300);
   });
 
+  it('keeps a message written in the same millisecond as the save before it', async () => {
+    rig = await startRecorderRig();
+    const r = rig;
+    r.recorder.record('control', { action: 'look', credential: 'token', outcome: 'ok' });
+    await r.recorder.keepLast(1);
+    // The clock has not moved: this message opens a segment named a millisecond later than itself.
+    r.recorder.record('control', { action: 'stop', credential: 'token', outcome: 'ok' });
+    const second = await r.recorder.keepLast(1);
+    const back = await readBack(r.recorder.kept.fileOf(second.id));
+    expect(back.messages.map((m) => (m.value as { action: string }).action)).toEqual(['look', 'stop']);
+  });
+
   it('refuses a window longer than the ring, with a 400', async () => {
     rig = await startRecorderRig({ maxMinutes: 2 });
     await expect(rig.recorder.keepLast(3)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
