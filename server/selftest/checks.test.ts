@@ -1,9 +1,10 @@
 /** The self-test's pure parts: the tested daemon versions, the microphone's judgement, the runner's limits. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { releaseOf } from '../daemon/capabilities.ts';
 import type { DaemonStatus } from '../daemon/wire.ts';
 import { daemonChecks, versionTested } from './daemon-checks.ts';
 import { judgeCamera, judgeMicrophone, measure } from './media-checks.ts';
+import { motionCheck } from './motion-check.ts';
 import { runCheck, runChecks } from './run-checks.ts';
 
 describe('tested daemon versions', () => {
@@ -76,6 +77,36 @@ describe('the check runner', () => {
     ]);
     expect(result.checks[1]?.detail).toBe('The check failed: boom');
     expect(result.checks[2]?.detail).toBe('No answer within 0.05 s.');
+  });
+});
+
+describe('the joint check on a slow daemon', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('sends no move after its time ran out, when a step answers only then', async () => {
+    vi.useFakeTimers();
+    const moves: string[] = [];
+    let testMoveAnswered!: () => void;
+    const check = motionCheck({
+      confirmed: true,
+      appHolder: () => null,
+      lockHolder: async () => null,
+      latched: () => false,
+      testMove: () => {
+        moves.push('test move');
+        return new Promise<void>((resolve) => (testMoveAnswered = resolve));
+      },
+      home: async () => void moves.push('home'),
+      moveRunning: () => false,
+      state: () => undefined,
+    });
+    const result = runCheck(check, Date.now);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(await result).toMatchObject({ outcome: 'fail', detail: 'No answer within 15 s.' });
+    // The daemon answers the test move after the result is out: the check stops there.
+    testMoveAnswered();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(moves).toEqual(['test move']);
   });
 });
 

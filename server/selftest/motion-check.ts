@@ -68,10 +68,17 @@ async function stateAtTarget(deps: MotionDeps, maxMs: number): Promise<RobotStat
   return state;
 }
 
-async function moveAndRead(deps: MotionDeps): Promise<Finding> {
+async function moveAndRead(deps: MotionDeps, signal: AbortSignal): Promise<Finding> {
+  // A slow daemon can keep a step waiting past the check's time limit. Its result is out by then
+  // (a fail), so no further move goes out: the head would move after the self-test had answered,
+  // and under a self-test run again meanwhile.
+  const next = () => signal.throwIfAborted();
+  next();
   await deps.testMove(TEST_YAW);
+  next();
   await settled(deps, 5000);
   const state = await stateAtTarget(deps, 2000);
+  next();
   await deps.home();
   await settled(deps, 5000);
   if (!state)
@@ -108,7 +115,7 @@ export function motionCheck(deps: MotionDeps): Check {
     id: 'joints',
     title: 'Joints within limits after a test move',
     timeoutMs: 15_000,
-    run() {
+    run(signal) {
       if (!deps.confirmed)
         return Promise.resolve({
           outcome: 'skipped',
@@ -136,7 +143,7 @@ export function motionCheck(deps: MotionDeps): Check {
                 detail: `Not run: the robot is in use by ${locked}.`,
                 advice: 'Stop that app or end the remote session, then check again.',
               }
-            : moveAndRead(deps),
+            : moveAndRead(deps, signal),
         (error: unknown): Finding => ({
           outcome: 'skipped',
           detail: `Not run: the daemon did not say whether something holds the robot (${error instanceof Error ? error.message : String(error)}).`,

@@ -17,27 +17,29 @@ export interface Check {
   id: string;
   title: string;
   timeoutMs: number;
-  run(): Promise<Finding>;
+  /** `signal` aborts when the check has run out of time: a check that acts stops acting then. */
+  run(signal: AbortSignal): Promise<Finding>;
 }
 
 const RANK: Record<CheckOutcome, number> = { ok: 0, skipped: 0, warn: 1, fail: 2 };
 
 export async function runCheck(check: Check, now: () => number): Promise<SelfTestCheck> {
   const started = now();
+  const gaveUp = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Finding>((resolve) => {
-    timer = setTimeout(
-      () =>
-        resolve({
+    timer = setTimeout(() => {
+      // The result is out: a check that goes on must not move the robot after it.
+      gaveUp.abort(new Error(`the check ran out of its ${check.timeoutMs / 1000} s`));
+      resolve({
           outcome: 'fail',
           detail: `No answer within ${check.timeoutMs / 1000} s.`,
-          advice: 'Check that the robot is on and reachable, then run the check again.',
-        }),
-      check.timeoutMs,
-    );
+        advice: 'Check that the robot is on and reachable, then run the check again.',
+      });
+    }, check.timeoutMs);
   });
   const finding = await Promise.race([
-    check.run().catch((error: unknown): Finding => ({
+    check.run(gaveUp.signal).catch((error: unknown): Finding => ({
       outcome: 'fail',
       detail: `The check failed: ${messageOf(error)}`,
       advice: 'Check that the robot daemon is running and reachable, then run the check again.',
