@@ -32,8 +32,8 @@ export async function runCheck(check: Check, now: () => number): Promise<SelfTes
       // The result is out: a check that goes on must not move the robot after it.
       gaveUp.abort(new Error(`the check ran out of its ${check.timeoutMs / 1000} s`));
       resolve({
-          outcome: 'fail',
-          detail: `No answer within ${check.timeoutMs / 1000} s.`,
+        outcome: 'fail',
+        detail: `No answer within ${check.timeoutMs / 1000} s.`,
         advice: 'Check that the robot is on and reachable, then run the check again.',
       });
     }, check.timeoutMs);
