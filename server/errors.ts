@@ -41,6 +41,7 @@ export const ERROR_CODES = Object.freeze({
   DAEMON_ERROR: { kind: 'upstream', meaning: 'the daemon refused or failed the request' },
   STATE_UNAVAILABLE: { kind: 'unavailable', meaning: 'no fresh robot state yet' },
   CAMERA_NO_FRAME: { kind: 'unavailable', meaning: 'the camera has no frame yet' },
+  CAMERA_BUSY: { kind: 'unavailable', meaning: 'the camera already serves as many MJPEG viewers as it may' },
   NOT_CONFIGURED: { kind: 'unavailable', meaning: 'the feature needs configuration first' },
   PLATFORM_UNREACHABLE: { kind: 'unavailable', meaning: 'the hosted platform did not answer; try again' },
   STORAGE_FAILED: { kind: 'unavailable', meaning: 'a file in the data dir could not be written; nothing changed' },

@@ -20,7 +20,15 @@ export interface CameraRouteOptions {
   snapshotWaitMs?: number;
   /** Times the MJPEG stall bound (server/clock.ts). */
   clock?: TimerClock;
+  /** MJPEG streams open at once (default MJPEG_MAX_STREAMS); one more is refused with CAMERA_BUSY. */
+  maxStreams?: number;
 }
+
+/**
+ * Each MJPEG viewer is a socket written every picture. Without a bound any number of them could
+ * be opened (loopback callers need no key when loopback reads are on); the WebRTC relay has its own.
+ */
+export const MJPEG_MAX_STREAMS = 32;
 
 async function snapshot(hub: FrameHub, ctx: Context, waitMs: number): Promise<void> {
   const frame = await hub.snapshot(waitMs);
@@ -40,6 +48,8 @@ async function snapshot(hub: FrameHub, ctx: Context, waitMs: number): Promise<vo
 export function cameraRoutes(hub: FrameHub, options: CameraRouteOptions = {}): RouteSpec[] {
   const waitMs = options.snapshotWaitMs ?? 3000;
   const stall = { clock: options.clock ?? systemClock, ms: MJPEG_STALL_MS };
+  const maxStreams = options.maxStreams ?? MJPEG_MAX_STREAMS;
+  let streams = 0;
   return [
     {
       method: 'GET',
@@ -65,9 +75,19 @@ export function cameraRoutes(hub: FrameHub, options: CameraRouteOptions = {}): R
       summary: 'MJPEG stream (multipart/x-mixed-replace); one upstream camera client shared by all viewers',
       async handler(ctx) {
         if (!hub.configured) throw new AppError('CAMERA_NO_FRAME', 'no camera is configured');
+        if (streams >= maxStreams)
+          throw new AppError(
+            'CAMERA_BUSY',
+            `the camera already serves ${streams} MJPEG viewers; close one, or use the dashboard's video`,
+          );
         // The stream writes the socket itself, with backpressure; Koa must not answer for it.
         ctx.respond = false;
-        await serveMjpeg(hub, ctx.res, stall);
+        streams += 1;
+        try {
+          await serveMjpeg(hub, ctx.res, stall);
+        } finally {
+          streams -= 1;
+        }
       },
     },
   ];

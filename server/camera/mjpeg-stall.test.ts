@@ -4,6 +4,7 @@
  * clock: it must not keep a JPEG subscription, and with it the decoder and the robot's camera
  * session, for as long as the kernel keeps its socket. The viewer reads through a Unix socket,
  * whose small buffer fills after a few pictures, and is paused before the first byte arrives.
+ * Nor may any number of viewers be opened: past the bound one more is refused.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -49,11 +50,12 @@ function handFedHub(): { hub: FrameHub; emit(frame: CameraFrame): void } {
   return { hub, emit: (frame) => onFrame?.(frame) };
 }
 
-async function serve(hub: FrameHub, clock: ReturnType<typeof createManualClock>): Promise<string> {
+async function serve(hub: FrameHub, clock: ReturnType<typeof createManualClock>, maxStreams?: number): Promise<string> {
   const koa = new Koa();
   koa.use(errorHandler(silentLog));
   const router = new Router();
-  for (const route of cameraRoutes(hub, { clock })) router.get(route.path, route.handler as Koa.Middleware);
+  const options = { clock, ...(maxStreams === undefined ? {} : { maxStreams }) };
+  for (const route of cameraRoutes(hub, options)) router.get(route.path, route.handler as Koa.Middleware);
   koa.use(router.routes());
   const dir = mkdtempSync(join(tmpdir(), 'cockpit-mjpeg-'));
   const path = join(dir, 'a.sock');
@@ -99,4 +101,34 @@ it('ends a viewer that has taken nothing for the stall time, and only then', asy
   viewer.on('error', () => {});
   viewer.resume();
   await eventually(() => viewer.destroyed);
+});
+
+it('refuses a viewer past the bound with 503 CAMERA_BUSY, and takes one again once a viewer has gone', async () => {
+  const { hub } = handFedHub();
+  const path = await serve(hub, createManualClock(), 2);
+  const open = (): Socket => {
+    const viewer = connect(path);
+    cleanup.push(() => void viewer.destroy());
+    viewer.on('error', () => {});
+    viewer.write('GET /api/stream HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    return viewer;
+  };
+  const answer = (viewer: Socket) =>
+    new Promise<string>((resolve) => {
+      let text = '';
+      viewer.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\n') && (!text.startsWith('HTTP/1.1 503') || text.includes('}'))) resolve(text);
+      });
+    });
+  const first = open();
+  open();
+  await eventually(() => hub.stats().viewers.jpeg === 2);
+  const refused = await answer(open());
+  expect(refused).toMatch(/^HTTP\/1\.1 503/);
+  expect(refused).toContain('"code":"CAMERA_BUSY"');
+  first.destroy();
+  await eventually(() => hub.stats().viewers.jpeg === 1);
+  expect(await answer(open())).toMatch(/^HTTP\/1\.1 200/);
+  await eventually(() => hub.stats().viewers.jpeg === 2);
 });
