@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEspeakEngine } from './espeak.ts';
 import { readWavInfo } from './wav.ts';
@@ -26,6 +29,23 @@ describe('espeak-ng engine', () => {
     const pending = engine.synthesize('a long sentence '.repeat(60), abort.signal);
     abort.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('says an engine that writes without end wrote too much, not that it was slow', async () => {
+    // A stand-in that writes for ever: the output bound, not the 15 s limit, ends it.
+    const dir = mkdtempSync(join(tmpdir(), 'endless-espeak-'));
+    const command = join(dir, 'espeak-ng');
+    writeFileSync(command, '#!/bin/sh\nexec /usr/bin/yes RIFF\n', { mode: 0o755 });
+    try {
+      await expect(
+        createEspeakEngine({ command }).synthesize('hello', new AbortController().signal),
+      ).rejects.toMatchObject({
+        code: 'NOT_CONFIGURED',
+        message: 'espeak-ng wrote more than 16 MiB of audio',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('says so when the engine is missing', async () => {

@@ -56,6 +56,9 @@ export function createEspeakEngine(options: EspeakOptions = {}): SpeechEngine {
 function engineError(err: Error & { code?: unknown; killed?: boolean }, stderr: Buffer, timeout: number): AppError {
   if (err.name === 'AbortError') return new AppError('CONFLICT', 'speech interrupted by a newer utterance or the stop');
   if (err.code === 'ENOENT') return new AppError('NOT_CONFIGURED', 'the speech engine espeak-ng is not installed');
+  // Node kills the process, and says `killed`, for a full output buffer as for the timeout.
+  if (err.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+    return new AppError('NOT_CONFIGURED', `espeak-ng wrote more than ${MAX_OUTPUT / (1024 * 1024)} MiB of audio`);
   if (err.killed) return new AppError('TIMEOUT', `espeak-ng did not finish within ${timeout} ms`);
   const detail = stderr.toString('utf8').trim().slice(0, 200) || err.message;
   return new AppError('NOT_CONFIGURED', `espeak-ng failed: ${detail}`);
