@@ -11,13 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLog } from '../log.ts';
 import { makeTempDir, recordingLog } from '../store/testing/temp-dir.ts';
-import {
-  internetOnlyLookup,
-  isInternetAddress,
-  isPushServiceEndpoint,
-  pushAgent,
-  pushHostProblem,
-} from './push-destination.ts';
+import { isInternetAddress } from '../http/internet-address.ts';
+import { internetOnlyLookup, isPushServiceEndpoint, pushAgent, pushHostProblem } from './push-destination.ts';
 import { createPushSender } from './push-sender.ts';
 import { createSubscriptionStore, SUBSCRIPTIONS_FILE } from './subscriptions.ts';
 import { createReceiver, subscriptionOf } from './testing/web-push-receiver.ts';

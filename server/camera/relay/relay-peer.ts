@@ -11,6 +11,7 @@
  */
 import { RTCPeerConnection, RtpHeader, RtpPacket, useH264, type RTCRtpSender } from 'werift';
 import { guardPeer } from '../../peer-guard.ts';
+import { isLanCandidate } from './lan-candidate.ts';
 import type { RelayPacket } from './viewer-queue.ts';
 
 export interface RelayPeerEvents {
@@ -71,8 +72,7 @@ export class RelayPeer {
   }
 
   async candidate(candidate: string, sdpMid: string | undefined, sdpMLineIndex: number | undefined): Promise<void> {
-    // An mDNS name (`….local`) cannot be resolved here; the browser's checks reveal its address anyway.
-    if (candidate === '' || /\s[0-9a-f-]+\.local\s/i.test(candidate)) return;
+    if (!isLanCandidate(candidate)) return;
     await this.pc.addIceCandidate({ candidate, ...(sdpMid !== undefined ? { sdpMid } : {}), sdpMLineIndex: sdpMLineIndex ?? 0 });
   }
 
