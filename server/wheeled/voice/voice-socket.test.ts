@@ -125,6 +125,23 @@ describe('/ws/voice, offline', () => {
 
 describe('/ws/voice, realtime', () => {
   let realtime: FakeRealtime;
+
+  /** A fake realtime endpoint, a server set to use it, and a voice socket open on it. */
+  async function realtimeSession(
+    options: Omit<Parameters<typeof startFakeRealtime>[0], 'key'> = {},
+  ): Promise<OpenedSocket> {
+    realtime = await startFakeRealtime({ key: 'rt-key', ...options });
+    extra = realtime;
+    h = await startWheeledHarness();
+    await h.call('/api/console/voice', {
+      method: 'PUT',
+      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
+    });
+    const opened = await openSocket(voiceUrl(h));
+    socket = opened;
+    return opened;
+  }
+
   it('relays microphone audio to a realtime speech model and its audio back', async () => {
     realtime = await startFakeRealtime({ key: 'rt-key' });
     extra = realtime;
@@ -161,14 +178,7 @@ describe('/ws/voice, realtime', () => {
 
   it('skips what a realtime server sends that is not an event, and goes on', async () => {
     const oddFrames = ['null', '5', '"text"', '[1,2]', '{"type":7}', '{"type":"response.audio.delta","delta":5}', '{'];
-    realtime = await startFakeRealtime({ key: 'rt-key', oddFrames });
-    extra = realtime;
-    h = await startWheeledHarness();
-    await h.call('/api/console/voice', {
-      method: 'PUT',
-      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
-    });
-    socket = await openSocket(voiceUrl(h));
+    socket = await realtimeSession({ oddFrames });
     socket.ws.send(Buffer.alloc(4800));
     socket.ws.send(JSON.stringify({ type: 'stop' }));
     expect(await socket.closed).toBe(1000);
@@ -181,14 +191,7 @@ describe('/ws/voice, realtime', () => {
     const long = Array.from({ length: 25 }, () =>
       JSON.stringify({ type: 'response.audio_transcript.delta', delta: 'a'.repeat(1000) }),
     );
-    realtime = await startFakeRealtime({ key: 'rt-key', oddFrames: long });
-    extra = realtime;
-    h = await startWheeledHarness();
-    await h.call('/api/console/voice', {
-      method: 'PUT',
-      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
-    });
-    socket = await openSocket(voiceUrl(h));
+    socket = await realtimeSession({ oddFrames: long });
     socket.ws.send(JSON.stringify({ type: 'stop' }));
     expect(await socket.closed).toBe(1000);
     expect(socket.frames).toContainEqual({ type: 'transcript', role: 'assistant', text: 'a'.repeat(20_000) });
@@ -197,14 +200,7 @@ describe('/ws/voice, realtime', () => {
   it('ends the session on a frame over 4 MiB', async () => {
     // An event of no interest, 5 MiB long: held whole, it was ignored.
     const huge = JSON.stringify({ type: 'rate_limits.updated', pad: 'x'.repeat(5 * 1024 * 1024) });
-    realtime = await startFakeRealtime({ key: 'rt-key', oddFrames: [huge] });
-    extra = realtime;
-    h = await startWheeledHarness();
-    await h.call('/api/console/voice', {
-      method: 'PUT',
-      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
-    });
-    socket = await openSocket(voiceUrl(h));
+    socket = await realtimeSession({ oddFrames: [huge] });
     expect(await socket.next((f) => f.type === 'error')).toEqual({
       type: 'error',
       error: 'the realtime endpoint sent a frame over 4 MiB',
@@ -214,14 +210,7 @@ describe('/ws/voice, realtime', () => {
 
   it('ends the session with 1013 when the browser stops reading, instead of buffering on', async () => {
     // 32 MiB of audio at once, to a browser that reads nothing: more than the socket's buffers hold.
-    realtime = await startFakeRealtime({ key: 'rt-key', audioBytes: 32 * 1024 * 1024 });
-    extra = realtime;
-    h = await startWheeledHarness();
-    await h.call('/api/console/voice', {
-      method: 'PUT',
-      body: { provider: 'realtime', realtime: { url: realtime.url, key: 'rt-key', voice: 'verse' } },
-    });
-    socket = await openSocket(voiceUrl(h));
+    socket = await realtimeSession({ audioBytes: 32 * 1024 * 1024 });
     await socket.next((f) => f.type === 'voice_meta');
     socket.ws.pause();
     socket.ws.send(JSON.stringify({ type: 'stop' }));
