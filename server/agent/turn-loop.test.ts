@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROW_TEXT_LIMIT } from './log-row.ts';
 import { tooManyCalls, TOOL_CALL_LIMIT } from './providers/answer-limits.ts';
-import type { ModelProvider, ProviderEvent } from './providers/types.ts';
+import type { ModelProvider, ProviderEvent, ToolResultMessage } from './providers/types.ts';
 import { runTurnLoop, type TurnSink } from './turn-loop.ts';
 import { objectSchema, type AgentTool } from './tools/types.ts';
 
@@ -83,5 +83,46 @@ describe('turn loop bounds', () => {
     expect(result).toMatchObject({ ok: false, error: tooManyCalls });
     expect(runs).toBe(0);
     expect(provider.closed()).toBe(true);
+  });
+
+  it('runs no more tools than the turn allows when the model calls them inside its stream', async () => {
+    let runs = 0;
+    const wiggle: AgentTool = {
+      name: 'antennas',
+      description: 'wiggle',
+      inputSchema: objectSchema({}),
+      run: () => {
+        runs += 1;
+        return Promise.resolve({ ok: true });
+      },
+    };
+    const answers: ToolResultMessage[] = [];
+    // The platform's agent calls the robot's tools in the middle of its one streamed answer.
+    const provider: ModelProvider = {
+      kind: 'platform',
+      model: 'platform',
+      async *stream(request) {
+        yield { type: 'start' };
+        for (let i = 0; i < 3; i += 1) {
+          const answer = await request.runTool?.({ id: `c${i}`, name: 'antennas', input: {} });
+          if (answer) answers.push(answer);
+        }
+        yield { type: 'done', stopReason: 'end_turn' };
+      },
+    };
+    const result = await runTurnLoop({
+      provider,
+      system: 'You are a small robot.',
+      messages: [{ role: 'user', content: 'one gesture' }],
+      tools: [wiggle],
+      ctx: { signal: new AbortController().signal, fleet: false, persona: 'thinker', credential: 'system' },
+      sink: quietSink,
+      maxSteps: 1,
+      maxToolCalls: 1,
+    });
+    expect(result.ok).toBe(true);
+    expect(runs).toBe(1);
+    expect(answers.map((a) => a.isError)).toEqual([false, true, true]);
+    expect(answers[1]?.content).toContain('at most 1 tool call(s)');
   });
 });

@@ -55,7 +55,30 @@ const RESULT_LIMIT = 8000;
  */
 const ANSWER_TEXT_LIMIT = ROW_TEXT_LIMIT;
 
-async function modelStep(input: TurnLoopInput): Promise<StepResult> {
+/** Tool runs so far in this turn, whichever way the model asked for them. */
+interface RunCount {
+  runs: number;
+}
+
+/**
+ * Runs one call unless the turn has used up `maxToolCalls` (the thinker's one action): then it is
+ * answered as refused, not run. Counted call by call, since one answer may hold several calls and
+ * a provider that runs the robot's tools inside its stream (the platform's agent) asks for them
+ * one by one, never as a list the loop could count after the step.
+ */
+function runCounted(
+  input: TurnLoopInput,
+  call: ToolCall,
+  invalid: string | undefined,
+  count: RunCount,
+): Promise<ToolResultMessage> {
+  const max = input.maxToolCalls;
+  const refused = max !== undefined && count.runs >= max ? `this turn may make at most ${max} tool call(s)` : undefined;
+  count.runs += 1;
+  return runTool(input, call, refused ?? invalid);
+}
+
+async function modelStep(input: TurnLoopInput, count: RunCount): Promise<StepResult> {
   const step: StepResult = { text: '', calls: [] };
   const specs = input.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
   const stream = input.provider.stream({
@@ -63,7 +86,7 @@ async function modelStep(input: TurnLoopInput): Promise<StepResult> {
     messages: input.messages,
     tools: specs,
     signal: input.ctx.signal,
-    runTool: (call) => runTool(input, call, undefined),
+    runTool: (call) => runCounted(input, call, undefined, count),
   });
   for await (const event of stream) {
     input.onActivity?.();
@@ -138,9 +161,9 @@ async function runTool(input: TurnLoopInput, call: ToolCall, invalid: string | u
 export async function runTurnLoop(input: TurnLoopInput): Promise<TurnLoopResult> {
   const maxSteps = input.maxSteps ?? 8;
   const texts: string[] = [];
-  let toolCalls = 0;
+  const count: RunCount = { runs: 0 };
   for (let step = 0; step < maxSteps; step += 1) {
-    const result = await modelStep(input);
+    const result = await modelStep(input, count);
     input.sink.stepEnd();
     if (result.text.trim() !== '') texts.push(result.text.trim());
     const text = texts.join('\n');
@@ -148,11 +171,10 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnLoopResult>
     input.messages.push({ role: 'assistant', text: result.text, toolCalls: result.calls.map((c) => c.call) });
     if (result.calls.length === 0) return { ok: true, text };
     const results: ToolResultMessage[] = [];
-    for (const { call, invalid } of result.calls) results.push(await runTool(input, call, invalid));
+    for (const { call, invalid } of result.calls) results.push(await runCounted(input, call, invalid, count));
     input.messages.push({ role: 'tool', results });
-    toolCalls += results.length;
     if (input.ctx.signal.aborted) return { ok: false, error: abortReason(input.ctx.signal), text };
-    if (input.maxToolCalls !== undefined && toolCalls >= input.maxToolCalls) return { ok: true, text };
+    if (input.maxToolCalls !== undefined && count.runs >= input.maxToolCalls) return { ok: true, text };
   }
   return {
     ok: false,

@@ -60,7 +60,8 @@ export async function actByModel(
     reasoning: () => undefined,
     stepEnd: () => undefined,
     toolStart: () => undefined,
-    toolEnd: (call: ToolCall, outcome) => void (record = { name: call.name, input: call.input, ...outcome }),
+    // The first call is the action: any later one in the answer was refused (one action a cycle).
+    toolEnd: (call: ToolCall, outcome) => void (record ??= { name: call.name, input: call.input, ...outcome }),
   };
   const prompt = `Make ${ACTION_LABELS[kind]} now. In one reply, write one short journal line and call the ${tool.name} tool once.`;
   const result = await runTurnLoop({

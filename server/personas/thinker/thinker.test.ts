@@ -225,6 +225,25 @@ describe('thinker with a model', () => {
     ]);
   });
 
+  it('makes one gesture when the model answers with several calls, and journals the one it made', async () => {
+    fake = await startFakeOpenAi({
+      script: (r) => ({
+        kind: 'answer',
+        text: 'Curious, then cheerful, then calm.',
+        toolCalls: ['curious1', 'cheerful1', 'calming1'].map((name) => ({ name: r.toolNames[0]!, input: { name } })),
+      }),
+    });
+    const s = await build(createOpenAiProvider({ baseUrl: fake.url, model: 'fake' }));
+    s.thinker.start();
+    expect(await s.thinker.cycle()).toMatchObject({ acted: true, kind: 'emotion' });
+    expect(s.calls).toEqual([['express', 'curious1']]);
+    expect(journal(s)).toEqual([
+      expect.objectContaining({
+        tool: expect.objectContaining({ name: 'express', input: { name: 'curious1' }, result: expect.anything() }),
+      }),
+    ]);
+  });
+
   it("clamps the model's look to the gentle range, and falls back to the rules when the model fails", async () => {
     const inputs: Record<string, unknown> = { express: { name: 'attentive1' }, antennas: { right: 170, left: -170 } };
     fake = await startFakeOpenAi({
