@@ -11,6 +11,7 @@ import { ACTION_LABELS, planByRules, type ActionKind } from './thinker-actions.t
 import type { AgentTool, ToolContext } from '../../agent/tools/types.ts';
 import { runTurnLoop, type TurnSink } from '../../agent/turn-loop.ts';
 import type { Watchdog } from '../../agent/watchdog.ts';
+import { abortReason } from '../../agent/providers/http-stream.ts';
 import { messageOf } from '../../errors.ts';
 
 export interface ActionOutcome {
@@ -23,6 +24,9 @@ export interface ActionOutcome {
 
 async function runOne(tool: AgentTool, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolRecord> {
   try {
+    // Demo mode or a pause may have come while the move library was read: the gesture is off then.
+    // The latched stop would be refused by Control anyway; demo mode is not, it relies on this.
+    if (ctx.signal.aborted) throw new Error(abortReason(ctx.signal));
     return { name: tool.name, input, result: await tool.run(input, ctx) };
   } catch (error) {
     return { name: tool.name, input, error: messageOf(error) };

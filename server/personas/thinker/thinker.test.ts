@@ -4,6 +4,7 @@ import type { RobotState, ServiceState } from '../../contract/state.ts';
 import type { EventFrame } from '../../contract/ws.ts';
 import { silentLog } from '../../log.ts';
 import { createAutonomyRegistry } from '../../motion/autonomy.ts';
+import type { MoveLibrary } from '../../contract/motion.ts';
 import { groupMoves } from '../../motion/move-library.ts';
 import { EMOTIONS_DATASET, EMOTION_NAMES } from '../../sim/library-names.ts';
 import { makeTempDir } from '../../store/testing/temp-dir.ts';
@@ -64,6 +65,8 @@ async function build(
   model?: ModelProvider | (() => ModelProvider),
   intervalSeconds = 30,
   now?: () => number,
+  library: () => Promise<MoveLibrary> = async () =>
+    groupMoves([{ dataset: EMOTIONS_DATASET, names: [...EMOTION_NAMES] }]),
 ): Promise<Setup> {
   const calls: Call[] = [];
   const autonomy = createAutonomyRegistry(silentLog);
@@ -87,7 +90,7 @@ async function build(
   };
   const thinker = createThinker({
     control,
-    moves: { get: async () => groupMoves([{ dataset: EMOTIONS_DATASET, names: [...EMOTION_NAMES] }]) },
+    moves: { get: library },
     state: () => world.state,
     services,
     recentEvents: () => world.events,
@@ -163,6 +166,26 @@ describe('thinker on its schedule (rules, no model)', () => {
     await s.autonomy.resumeAll('demo');
     await vi.advanceTimersByTimeAsync(30_000);
     expect(s.calls).toHaveLength(1);
+  });
+
+  it('makes no gesture when demo mode comes while the move library is still being read', async () => {
+    let readLibrary: (() => void) | undefined;
+    const library = () =>
+      new Promise<MoveLibrary>((resolve) => {
+        readLibrary = () => resolve(groupMoves([{ dataset: EMOTIONS_DATASET, names: [...EMOTION_NAMES] }]));
+      });
+    const s = await build(undefined, 30, undefined, library);
+    s.thinker.start();
+    const cycle = s.thinker.cycle();
+    expect(readLibrary).toBeDefined();
+    await s.autonomy.pauseAll('demo');
+    readLibrary!();
+    expect(await cycle).toMatchObject({ acted: true, kind: 'emotion' });
+    expect(journal(s).at(-1)?.tool).toMatchObject({ name: 'express', error: expect.stringMatching(/demo mode/) });
+    // The next cycle after demo mode acts: the one before had sent nothing.
+    await s.autonomy.resumeAll('demo');
+    expect(await s.thinker.cycle()).toMatchObject({ acted: true, kind: 'antennas' });
+    expect(s.calls.map((c) => c[0])).toEqual(['antennas']);
   });
 
   it('holds still while the robot sleeps, a move runs or the operator was just active', async () => {
