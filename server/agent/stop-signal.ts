@@ -2,9 +2,11 @@
  * Ties a turn to the latched stop: the moment the operator's stop latches,
  * the turn's signal aborts, so a tool call still waiting is cancelled and no further model call
  * or tool runs. Control would refuse each later move with STOP_LATCHED anyway; aborting also
- * ends the turn instead of letting the model retry against a latched robot. The latch has no
- * events, and the autonomy registry does not call a second pause when demo mode already paused
- * everyone, so the latch itself is watched (100 ms is well under a person's reaction time).
+ * ends the turn instead of letting the model retry against a latched robot. The stop aborts the
+ * running turns itself (`abortTurns`, given to Control as a stop extra): a turn that only
+ * watched the latch went on moving the robot when the operator resumed before its next look.
+ * The watch stays for turns started while the latch holds (they end at once) and for callers
+ * built without the stop extra (100 ms is well under a person's reaction time).
  */
 import type { StopLatch } from '../motion/stop-latch.ts';
 
@@ -18,4 +20,14 @@ export function watchLatch(latch: Pick<StopLatch, 'engaged'>, controller: AbortC
   const timer = setInterval(check, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** The stop's part: aborts every running turn now; answers how many were running. */
+export function abortTurns(running: Iterable<AbortController>): number {
+  let count = 0;
+  for (const controller of running) {
+    count += 1;
+    if (!controller.signal.aborted) controller.abort(new Error(STOPPED_MESSAGE));
+  }
+  return count;
 }

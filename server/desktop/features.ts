@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import { createAgent, type Agent } from '../agent/agent.ts';
+import { abortTurns } from '../agent/stop-signal.ts';
 import { appLogsSocketHandler } from '../apps/app-log-socket.ts';
 import type { RecentAppLogs } from '../apps/app-logs.ts';
 import type { AppsService } from '../apps/apps-service.ts';
@@ -123,7 +124,7 @@ export function createDesktopFeatures({
   const tracking = robot.tracking;
   // The latch and the running turns are built before Control, so the stop is given what it ends
   // when it is built: the robot's app (whose service honours the same latch) and the agent's
-  // turns, counted in the set the agent keeps them in (the agent's tools use Control).
+  // turns, aborted from the set the agent keeps them in (the agent's tools use Control).
   const latch = createStopLatch(robot.services);
   const runningTurns = new Set<AbortController>();
   const { apps, appLogStream, appLogs } = createDesktopApps({ robot, latch, broadcast, log });
@@ -133,7 +134,7 @@ export function createDesktopFeatures({
     holds: tracking,
     log: log.child('control'),
     latch,
-    stopExtras: { app: () => apps.stopForEmergency(), runningTurns: () => runningTurns.size },
+    stopExtras: { app: () => apps.stopForEmergency(), abortTurns: () => abortTurns(runningTurns) },
     onStop: (stop) => push.stopped(stop),
   });
   const doa = createDoaTurner({

@@ -20,12 +20,14 @@ import type { StopLatch } from './stop-latch.ts';
 
 /**
  * What else a stop ends, owned by other features and given to Control when it is built: the
- * robot's app (stopped through the daemon, then checked gone) and the agent's turns (they watch
- * the latch and abort themselves; the stop only counts them for the receipt).
+ * robot's app (stopped through the daemon, then checked gone) and the agent's turns (aborted at
+ * once, right after the latch: a turn left to notice the latch by itself could miss a stop that
+ * was resumed before it looked, and move the robot after the stop).
  */
 export interface StopExtras {
   app?: () => Promise<AppStopReport>;
-  runningTurns?: () => number;
+  /** Aborts the agent's running turns and answers how many there were. */
+  abortTurns?: () => number;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function emergencyStop(
   const reelAborted = deps.reel.status().running;
   deps.reel.abort('stop', credential);
   const activePersonas = Object.values(deps.autonomy.status()).filter((p) => !p.paused).length;
-  const turns = deps.extras?.runningTurns?.() ?? 0;
+  const turns = deps.extras?.abortTurns?.() ?? 0;
   // Personas may take a while to pause (a service stop): never hold the stop's answer for them.
   void deps.autonomy.pauseAll('stop');
   const [moves, speech, app] = await Promise.all([
