@@ -9,5 +9,14 @@ export interface Holds {
   release(name: string): void;
 }
 
+/**
+ * What the latched stop asks of face tracking: paused from the stop until the resume, with no
+ * expiry. The stop releases every move's hold, and tracking would otherwise take the head again
+ * at once, while the operator has been told nothing moves until resume.
+ */
+export interface StopHold {
+  stopLatched(on: boolean): void;
+}
+
 /** For a robot without face tracking: nothing to pause. */
-export const noHolds: Holds = Object.freeze({ take: () => {}, release: () => {} });
+export const noHolds: Holds & StopHold = Object.freeze({ take: () => {}, release: () => {}, stopLatched: () => {} });

@@ -19,7 +19,7 @@ export interface TrackingStatus {
   x: number | null;
   y: number | null;
   holds: LiveHold[];
-  /** Enabled, and a hold has the weight at 0. */
+  /** Enabled, and a hold (or the latched stop) has the weight at 0. */
   paused: boolean;
   /**
    * Which face tracker does the work, as the daemon reports it: the daemon and its version, or

@@ -34,7 +34,7 @@ import { createMoveEvents, type MoveEvents } from './move-events.ts';
 import type { MoveLibraryCache } from './move-library.ts';
 import { createAutonomyRegistry, type AutonomyRegistry, type AutonomyStatus } from './autonomy.ts';
 import { receipt, type Emit } from './receipts.ts';
-import { noHolds, type Holds } from '../holds.ts';
+import { noHolds, type Holds, type StopHold } from '../holds.ts';
 import { createReel, type Reel } from './reel.ts';
 import type { ReelStep } from './reel-script.ts';
 import * as robotControls from './robot-controls.ts';
@@ -55,8 +55,8 @@ export interface ControlDeps {
   };
   /** The event log: assigns id and time, broadcasts `{type: "event"}` on /ws. */
   emit: Emit;
-  /** Face-tracking holds; nothing to pause until then. */
-  holds?: Holds;
+  /** Face-tracking holds, and its pause while the stop is latched; nothing to pause until then. */
+  holds?: Holds & StopHold;
   log: Log;
   engine?: SpeechEngine;
   /** Tuning for tests: a short reel, a shorter pause, faster debounce and watchdog. */
@@ -172,6 +172,7 @@ function buildParts(deps: ControlDeps): Parts {
 export function createControl(deps: ControlDeps): Control {
   const p = buildParts(deps);
   const { emit } = deps;
+  const tracking = deps.holds ?? noHolds;
   const gotoDeps = { arbiter: p.arbiter, emit };
   const robotDeps = {
     daemon: deps.robot.daemon,
@@ -251,6 +252,7 @@ export function createControl(deps: ControlDeps): Control {
       emergencyStop(
         {
           latch: p.latch,
+          tracking,
           arbiter: p.arbiter,
           reel: p.reel,
           speaker: p.speaker,
@@ -264,7 +266,7 @@ export function createControl(deps: ControlDeps): Control {
         c,
         credentialId,
       ),
-    resume: (c) => resumeAfterStop({ latch: p.latch, autonomy: p.autonomy, emit, memo: stopMemo }, c),
+    resume: (c) => resumeAfterStop({ latch: p.latch, tracking, autonomy: p.autonomy, emit, memo: stopMemo }, c),
     streamTarget,
     autonomy: p.autonomy,
     arbiter: p.arbiter,

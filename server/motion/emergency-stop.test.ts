@@ -19,6 +19,27 @@ describe('latched stop', () => {
     expect(rig.sim.counters().soundStops).toBeGreaterThan(0);
   });
 
+  it("keeps face tracking paused from the stop to the resume, the moves' holds released or not", async () => {
+    rig.control.resume('token');
+    const move = await rig.control.arbiter.run({
+      label: 'look',
+      hold: 'look',
+      maxSeconds: 6,
+      start: (d) => d.goto({ head_pose: { yaw: 0.2 }, duration: 5 }),
+    });
+    rig.holds.calls.length = 0;
+    await rig.control.stop('token');
+    expect(await move.done).toBe('cancelled');
+    // Paused before the look's hold goes (the speaker's goes after): tracking never has the head in between.
+    expect(rig.holds.calls.slice(0, 2)).toEqual([
+      { op: 'latched', name: 'stop' },
+      { op: 'release', name: 'look' },
+    ]);
+    expect(rig.holds.live()).toEqual(['stop']);
+    rig.control.resume('token');
+    expect(rig.holds.live()).toEqual([]);
+  });
+
   it('pauses personas until resume; demo mode keeps its own pause', async () => {
     const calls: string[] = [];
     rig.control.resume('token');

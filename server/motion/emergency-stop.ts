@@ -16,6 +16,7 @@ import type { Arbiter } from './arbiter.ts';
 import type { AutonomyRegistry } from './autonomy.ts';
 import { receipt, type Emit } from './receipts.ts';
 import type { Reel } from './reel.ts';
+import type { StopHold } from '../holds.ts';
 import type { StopLatch } from './stop-latch.ts';
 
 /**
@@ -44,6 +45,8 @@ export interface StopNotice {
 
 export interface StopDeps {
   latch: StopLatch;
+  /** Face tracking, paused from the stop until the resume. */
+  tracking: StopHold;
   arbiter: Arbiter;
   reel: Reel;
   speaker: Pick<Speaker, 'stop'>;
@@ -75,6 +78,8 @@ export async function emergencyStop(
   deps.latch.engage(`stopped by ${credential} at ${new Date().toISOString()}; resume from the dashboard`);
   const reelAborted = deps.reel.status().running;
   deps.reel.abort('stop', credential);
+  // Before the moves' holds are released below: tracking must not take the head in between.
+  deps.tracking.stopLatched(true);
   const activePersonas = Object.values(deps.autonomy.status()).filter((p) => !p.paused).length;
   const turns = deps.extras?.abortTurns?.() ?? 0;
   // Personas may take a while to pause (a service stop): never hold the stop's answer for them.
@@ -128,10 +133,11 @@ export interface ResumeResult {
 }
 
 export function resumeAfterStop(
-  deps: Pick<StopDeps, 'latch' | 'autonomy' | 'emit' | 'memo'>,
+  deps: Pick<StopDeps, 'latch' | 'tracking' | 'autonomy' | 'emit' | 'memo'>,
   credential: CredentialKind,
 ): ResumeResult {
   const wasLatched = deps.latch.release(`resumed by ${credential} at ${new Date().toISOString()}`);
+  deps.tracking.stopLatched(false);
   // Personas paused by demo mode stay paused: the registry keeps each reason separately.
   void deps.autonomy.resumeAll('stop');
   const app = wasLatched ? (deps.memo?.appStopped ?? null) : null;

@@ -7,7 +7,7 @@ import type { ServiceState } from '../contract/state.ts';
 
 export type { HoldResult, TrackingStatus };
 import type { FaceTarget } from '../daemon/wire.ts';
-import type { Holds } from '../holds.ts';
+import type { Holds, StopHold } from '../holds.ts';
 import { keyRound } from './dedupe.ts';
 
 /** What the turn-toward-speaker controller reads from face tracking. */
@@ -21,7 +21,7 @@ export interface TrackerView {
   isSpeaking(tailMs: number): boolean;
 }
 
-export interface TrackingController extends Holds, TrackerView {
+export interface TrackingController extends Holds, StopHold, TrackerView {
   /** Adopts a running tracker, else enables it when autostart is set, then polls the face. */
   start(): Promise<void>;
   /** Stops polling and switches the daemon tracker off (best effort). */

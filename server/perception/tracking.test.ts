@@ -115,6 +115,24 @@ describe('holds arbitrate the weight', () => {
     await r.tracking.stop();
   });
 
+  it('the latched stop holds the weight at 0 until the resume, with no expiry', async () => {
+    const r = trackingRig();
+    await r.tracking.start();
+    r.tracking.take('look', 2);
+    r.tracking.stopLatched(true);
+    r.tracking.release('look');
+    await r.tick(600);
+    // Long past any hold's TTL: still paused, and said so.
+    await r.tick(200_000);
+    expect(r.daemon.weight).toBe(0);
+    expect(r.tracking.status()).toMatchObject({ paused: true, holds: [] });
+    r.tracking.stopLatched(false);
+    await flush();
+    expect(r.daemon.weight).toBe(1);
+    expect(r.tracking.status().paused).toBe(false);
+    await r.tracking.stop();
+  });
+
   it('an expired hold hands the head back at the next poll', async () => {
     const r = trackingRig();
     await r.tracking.start();

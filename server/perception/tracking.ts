@@ -67,6 +67,8 @@ class Tracker implements TrackingController {
   private readonly frames;
   private readonly pollMs: number;
   private wanted = false;
+  /** The latched stop holds tracking paused until the resume (StopHold). */
+  private latched = false;
   private current: FaceTarget = NO_FACE;
   private seenAt: number | null = null;
   private speakingUntil = 0;
@@ -150,6 +152,13 @@ class Tracker implements TrackingController {
     this.changed();
   }
 
+  stopLatched(on: boolean): void {
+    if (this.latched === on) return;
+    this.latched = on;
+    void this.weight.sync();
+    this.changed();
+  }
+
   poll(): Promise<void> {
     this.inFlight ??= this.pollOnce().finally(() => {
       this.inFlight = undefined;
@@ -166,7 +175,7 @@ class Tracker implements TrackingController {
       x: this.current.x,
       y: this.current.y,
       holds,
-      paused: this.enabled() && holds.length > 0,
+      paused: this.enabled() && (holds.length > 0 || this.latched),
       engine: typeof this.deps.engine === 'string' ? this.deps.engine : this.deps.engine(this.weight.available()),
       weight: typeof applied === 'number' ? applied : null,
       error: this.weight.error(),
@@ -271,7 +280,7 @@ class Tracker implements TrackingController {
    */
   private desired(): 'off' | 0 | 1 {
     if (!this.wanted || (this.weight.available() === false && !this.probing)) return 'off';
-    return this.holds.any() ? 0 : 1;
+    return this.holds.any() || this.latched ? 0 : 1;
   }
 
   /** Pushes the wish even to a daemon that answered `unavailable` before, and shows its answer. */

@@ -11,15 +11,16 @@ import { eventually, testWait } from '../../testing/eventually.ts';
 import { createControl, type Control, type ControlDeps } from '../control.ts';
 import { createMoveLibraryCache, type MoveLibraryCache } from '../move-library.ts';
 import type { Receipt } from '../receipts.ts';
-import type { Holds } from '../../holds.ts';
+import type { Holds, StopHold } from '../../holds.ts';
 
 export interface HoldCall {
-  op: 'take' | 'release';
+  /** `latched`/`unlatched`: the stop's pause of tracking (StopHold), named `stop`. */
+  op: 'take' | 'release' | 'latched' | 'unlatched';
   name: string;
   ttl?: number;
 }
 
-export function recordingHolds(): Holds & { calls: HoldCall[]; live(): string[] } {
+export function recordingHolds(): Holds & StopHold & { calls: HoldCall[]; live(): string[] } {
   const calls: HoldCall[] = [];
   const live = new Set<string>();
   return {
@@ -31,6 +32,11 @@ export function recordingHolds(): Holds & { calls: HoldCall[]; live(): string[] 
     release(name) {
       calls.push({ op: 'release', name });
       live.delete(name);
+    },
+    stopLatched(on) {
+      calls.push({ op: on ? 'latched' : 'unlatched', name: 'stop' });
+      if (on) live.add('stop');
+      else live.delete('stop');
     },
     live: () => [...live],
   };
