@@ -22,6 +22,11 @@ export interface CredentialStore {
   /** The owner's stable WebAuthn user handle (base64url). */
   userId(): string;
   /**
+   * True while no passkey exists yet: the next enrolment is trust on first use. False after a
+   * corrupt file was set aside at start, until a passkey is enrolled by other means.
+   */
+  firstUseOpen(): boolean;
+  /**
    * Adds a credential. With `onlyIfEmpty` the add is refused (AUTH_FORBIDDEN) when any
    * credential exists at the moment of committing: this is what lets exactly one of two
    * concurrent trust-on-first-use enrolments win.
@@ -46,14 +51,28 @@ export function toPublicCredential(c: StoredCredential): PublicCredential {
 /** Opens (loading) the credential store. */
 export async function createCredentialStore(options: CredentialStoreOptions): Promise<CredentialStore> {
   const { clock } = options;
+  let setAside = false;
   const doc = createJsonDocument<CredentialsFile>({
     file: join(options.dataDir, CREDENTIALS_FILE),
     defaults: () => ({ version: 1, userId: randomId(32), credentials: [] }),
     validate: parseCredentialsFile,
     log: options.log,
     now: () => clock.now(),
+    onSetAside: () => (setAside = true),
   });
   await doc.load();
+  // Unreadable passkeys are not "no passkey yet": anyone on the LAN could enrol and take the
+  // robot. The closure is written down, since the next start finds no file at all and would
+  // take that for a first run; it holds in memory even if that write fails.
+  let closedHere = setAside;
+  if (setAside) {
+    options.log.warn('stored passkeys could not be read; enrolment needs the owner token or the enrolment token');
+    await doc
+      .save({ ...doc.get(), firstUseClosed: true })
+      .catch((error: unknown) =>
+        options.log.error('could not record that enrolment is closed', { error: String(error) }),
+      );
+  }
   const list = () => doc.get().credentials;
   const find = (id: string) => list().find((c) => c.id === id);
 
@@ -79,8 +98,10 @@ export async function createCredentialStore(options: CredentialStoreOptions): Pr
       if (cur.credentials.some((c) => c.id === credential.id)) {
         throw new AppError('CONFLICT', 'this passkey is already enrolled');
       }
-      return { ...cur, credentials: [...cur.credentials, credential] };
+      const { firstUseClosed: _reopenedLater, ...rest } = cur;
+      return { ...rest, credentials: [...cur.credentials, credential] };
     });
+    closedHere = false;
   }
 
   return {
@@ -88,6 +109,7 @@ export async function createCredentialStore(options: CredentialStoreOptions): Pr
     all: list,
     find,
     userId: () => doc.get().userId,
+    firstUseOpen: () => list().length === 0 && !closedHere && doc.get().firstUseClosed !== true,
     add,
     recordUse: (id, counter) => modify(id, (c) => ({ ...c, counter, lastUsedAt: new Date(clock.now()).toISOString() })),
     rename: (id, label) => modify(id, (c) => ({ ...c, label })),

@@ -26,6 +26,11 @@ export interface CredentialsFile {
   /** base64url WebAuthn user handle of the one owner; stable so every passkey names one user. */
   userId: string;
   credentials: readonly StoredCredential[];
+  /**
+   * Set when the file was found corrupt and set aside: the owner's passkeys existed but could
+   * not be read, so an empty list must not open trust on first use. Cleared by the next enrolment.
+   */
+  firstUseClosed?: true;
 }
 
 export function parseCredentialsFile(u: unknown): CredentialsFile | undefined {
@@ -37,7 +42,9 @@ export function parseCredentialsFile(u: unknown): CredentialsFile | undefined {
     if (!parsed) return undefined;
     credentials.push(parsed);
   }
-  return { version: 1, userId: u['userId'], credentials };
+  const closed = u['firstUseClosed'];
+  if (closed !== undefined && closed !== true) return undefined;
+  return { version: 1, userId: u['userId'], credentials, ...(closed ? { firstUseClosed: true as const } : {}) };
 }
 
 function parseCredential(c: unknown): StoredCredential | undefined {

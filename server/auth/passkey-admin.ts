@@ -23,12 +23,13 @@ export interface PasskeyStatus {
 
 export function passkeyStatus(ctx: PasskeyContext, caller: { owner: boolean }): PasskeyStatus {
   const passkeys = ctx.credentials.count();
+  const firstUseOpen = ctx.credentials.firstUseOpen();
   return {
     owner: caller.owner,
     passkeys,
     hasCredentials: passkeys > 0,
-    firstUseOpen: passkeys === 0,
-    registrationOpen: passkeys === 0 || caller.owner,
+    firstUseOpen,
+    registrationOpen: firstUseOpen || caller.owner,
     enrolTokenConfigured: ctx.regToken !== undefined,
   };
 }

@@ -51,7 +51,7 @@ export function cleanLabel(label: unknown): string | undefined {
  */
 function authorise(ctx: PasskeyContext, input: RegisterBeginInput): EnrolmentGrant {
   if (input.caller.owner) return 'owner';
-  if (ctx.credentials.count() === 0) return 'first-use';
+  if (ctx.credentials.firstUseOpen()) return 'first-use';
   if (input.pairingCode !== undefined) {
     if (ctx.pairing.redeem(input.pairingCode)) return 'pairing';
     throw new AppError('AUTH_FORBIDDEN', 'invalid or expired pairing code');

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
@@ -311,5 +313,24 @@ describe('sessions and credential management', () => {
     await expectRefusedUnchanged(tokenless, 'CONFLICT', () => tokenless.service.deleteCredential(phone.credentialId));
     await h.service.deleteCredential(phone.credentialId);
     expect(h.service.status({ owner: false }).firstUseOpen).toBe(true);
+  });
+
+  it('keeps enrolment closed to strangers when credentials.json was corrupt at start, also after another restart', async () => {
+    await enrol(h, phone);
+    await writeFile(join(dir, 'credentials.json'), '{"version":1,"userId":"x","credentials":[{"id":');
+    const recovered = await openHarness(dir, { regToken: 'enrol-secret-123', clock: h.clock });
+    expect(recovered.records.some((r) => r.level === 'warn')).toBe(true);
+    expect(recovered.service.status({ owner: false })).toMatchObject({
+      passkeys: 0,
+      firstUseOpen: false,
+      registrationOpen: false,
+    });
+    await expectRefusedUnchanged(recovered, 'AUTH_FORBIDDEN', () => enrol(recovered, laptop));
+    // The set-aside file is gone from its place: a second restart must not read that as a first run.
+    const again = await openHarness(dir, { regToken: 'enrol-secret-123', clock: h.clock });
+    await expectRefusedUnchanged(again, 'AUTH_FORBIDDEN', () => enrol(again, laptop));
+    // The owner still gets in: with the owner token, or the enrolment token.
+    expect((await enrol(again, laptop, { caller: { owner: true } })).credential.id).toBe(laptop.credentialId);
+    expect((await enrol(again, phone, { enrolToken: 'enrol-secret-123' })).credential.id).toBe(phone.credentialId);
   });
 });

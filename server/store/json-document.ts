@@ -16,6 +16,12 @@ export interface JsonDocumentOptions<T> {
   log: Log;
   /** Epoch milliseconds, used to name set-aside files; Date.now when omitted. */
   now?: () => number;
+  /**
+   * Told when load() found the file unreadable and set it aside: for a document whose empty
+   * defaults would grant something (no passkey yet means trust on first use), that is not a
+   * first run.
+   */
+  onSetAside?: (aside: string) => void;
 }
 
 /**
@@ -120,6 +126,7 @@ class FileDocument<T> implements JsonDocument<T> {
     if (value !== undefined) return value;
     const aside = await setAside(file, (this.#options.now ?? Date.now)());
     log.warn('stored document was corrupt or invalid; set it aside and started from defaults', { file, aside });
+    this.#options.onSetAside?.(aside);
     return defaults();
   }
 
