@@ -27,7 +27,12 @@ export interface FleetRecord {
 }
 
 export const MAX_MANUAL_PEERS = 64;
-/** Bounds the file: the oldest remembered fingerprints go first. */
+/**
+ * Bounds the file: beyond this many fingerprints of robots seen on the LAN, the oldest go first.
+ * Those of robots added by address are never among them (at most MAX_MANUAL_PEERS): anyone on
+ * the LAN can announce made-up robots, and must not be able to make the cockpit forget the
+ * fingerprint it expects from a robot the owner added.
+ */
 const MAX_FINGERPRINTS = 256;
 
 const isPort = (u: unknown) => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= 65535;
@@ -86,7 +91,10 @@ export function withSighting(record: FleetRecord, id: string, fingerprint: strin
       ? { fingerprint, change: null }
       : { fingerprint: known.fingerprint, change: { previous: known.fingerprint, current: fingerprint, at } };
   const entries = Object.entries({ ...record.fingerprints, [id]: next });
-  return { ...record, fingerprints: Object.fromEntries(entries.slice(-MAX_FINGERPRINTS)) };
+  const manual = new Set(record.manual.map((m) => m.id));
+  let excess = entries.filter(([key]) => !manual.has(key)).length - MAX_FINGERPRINTS;
+  const kept = entries.filter(([key]) => manual.has(key) || excess-- <= 0);
+  return { ...record, fingerprints: Object.fromEntries(kept) };
 }
 
 /** The owner accepts the new fingerprint: it becomes the one expected. */
