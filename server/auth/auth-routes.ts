@@ -98,6 +98,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
         ctx.body = await deps.passkeys.registerBegin({
           ...rp,
           caller: { owner: hasKey(callerOf(ctx)) },
+          client: ctx.req.socket.remoteAddress,
           label: optionalString(body, 'label', 64),
           enrolToken: optionalString(body, 'enrolToken'),
           pairingCode: optionalString(body, 'pairingCode'),
@@ -124,7 +125,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteSpec[] {
       access: 'public',
       summary: 'assertion options',
       async handler(ctx) {
-        ctx.body = await deps.passkeys.loginBegin({ rpId: relyingParty(ctx).rpId });
+        ctx.body = await deps.passkeys.loginBegin({ rpId: relyingParty(ctx).rpId, client: ctx.req.socket.remoteAddress });
       },
     },
     {

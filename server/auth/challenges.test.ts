@@ -38,4 +38,18 @@ describe('createChallengeStore', () => {
     expect(store.take(ids[3] as string, 'login')?.challenge).toBe('c4');
     expect(store.take('', 'login')).toBeUndefined();
   });
+
+  it('keeps the owner’s ceremony while one caller floods the store, and a crowd of callers too', () => {
+    const clock = createFakeClock();
+    const store = createChallengeStore<Payloads>({ clock, maxEntries: 100, maxPerClient: 4 });
+    const owner = store.put('login', 'mine', { rpId: 'r' }, '192.168.1.10');
+    for (let n = 0; n < 1000; n += 1) store.put('login', `flood${n}`, { rpId: 'r' }, '192.168.1.66');
+    const flooder = [1, 2, 3, 4, 5].map((n) => store.put('login', `late${n}`, { rpId: 'r' }, '192.168.1.66'));
+    // The flooder loses its own oldest: only its last four ceremonies are left.
+    expect(store.take(flooder[0]!.challengeId, 'login')).toBeUndefined();
+    expect(store.take(flooder[4]!.challengeId, 'login')?.challenge).toBe('late5');
+    for (let n = 0; n < 1000; n += 1) store.put('login', `crowd${n}`, { rpId: 'r' }, `10.0.${n % 50}.1`);
+    expect(store.size()).toBe(100);
+    expect(store.take(owner.challengeId, 'login')?.challenge).toBe('mine');
+  });
 });

@@ -27,8 +27,16 @@ export type PayloadMap = Record<CeremonyKind, unknown>;
  * consumed) rather than left usable.
  */
 export interface ChallengeStore<M extends PayloadMap> {
-  /** Stores a challenge and returns the id to hand to the client. */
-  put<K extends CeremonyKind>(kind: K, challenge: string, payload: M[K]): { challengeId: string; expiresAt: number };
+  /**
+   * Stores a challenge and returns the id to hand to the client. `client` (the caller's address)
+   * is whose share of the store it counts against.
+   */
+  put<K extends CeremonyKind>(
+    kind: K,
+    challenge: string,
+    payload: M[K],
+    client?: string,
+  ): { challengeId: string; expiresAt: number };
   /**
    * Removes and returns the record when it exists, has `kind` and has not expired. A record of
    * the wrong kind is removed too: it has been presented where it does not belong.
@@ -42,31 +50,64 @@ export interface ChallengeStoreOptions {
   ttlMs?: number;
   /** Outstanding ceremonies kept at most; anonymous callers can start them, so bound them. */
   maxEntries?: number;
+  /** Outstanding ceremonies kept at most for one client; its own oldest goes first. */
+  maxPerClient?: number;
+}
+
+interface Held {
+  record: ChallengeRecord<CeremonyKind, unknown>;
+  client: string;
 }
 
 export function createChallengeStore<M extends PayloadMap>(options: ChallengeStoreOptions): ChallengeStore<M> {
-  const { clock, ttlMs = CHALLENGE_TTL_MS, maxEntries = 1000 } = options;
-  const records = new Map<string, ChallengeRecord<CeremonyKind, unknown>>();
+  const { clock, ttlMs = CHALLENGE_TTL_MS, maxEntries = 1000, maxPerClient = 8 } = options;
+  // Map order is age, in both maps: the first digest of a client is its oldest ceremony.
+  const records = new Map<string, Held>();
+  const byClient = new Map<string, Set<string>>();
 
-  function prune(now: number): void {
-    for (const [digest, r] of records) if (r.expiresAt <= now) records.delete(digest);
-    while (records.size > maxEntries) records.delete(records.keys().next().value as string);
+  function drop(digest: string): Held | undefined {
+    const held = records.get(digest);
+    if (!held) return undefined;
+    records.delete(digest);
+    const mine = byClient.get(held.client);
+    mine?.delete(digest);
+    if (mine?.size === 0) byClient.delete(held.client);
+    return held;
   }
 
-  function put<K extends CeremonyKind>(kind: K, challenge: string, payload: M[K]) {
+  const dropOldestOf = (mine: Set<string>) => void drop(mine.values().next().value as string);
+
+  /**
+   * Over the cap, the client holding the most ceremonies loses its oldest. Evicting the oldest
+   * overall let one caller flooding /api/auth/login/begin push out the owner's ceremony while the
+   * owner was touching the authenticator, so no passkey sign-in could complete.
+   */
+  function prune(now: number, client: string): void {
+    for (const [digest, held] of records) if (held.record.expiresAt <= now) drop(digest);
+    const mine = byClient.get(client);
+    while (mine && mine.size > maxPerClient) dropOldestOf(mine);
+    while (records.size > maxEntries) {
+      let biggest: Set<string> | undefined;
+      for (const set of byClient.values()) if (!biggest || set.size > biggest.size) biggest = set;
+      if (!biggest) break;
+      dropOldestOf(biggest);
+    }
+  }
+
+  function put<K extends CeremonyKind>(kind: K, challenge: string, payload: M[K], client = '') {
     const now = clock.now();
     const challengeId = randomId();
     const expiresAt = now + ttlMs;
-    records.set(digestId(challengeId), { kind, challenge, expiresAt, payload });
-    prune(now);
+    const digest = digestId(challengeId);
+    records.set(digest, { record: { kind, challenge, expiresAt, payload }, client });
+    byClient.set(client, (byClient.get(client) ?? new Set()).add(digest));
+    prune(now, client);
     return { challengeId, expiresAt };
   }
 
   function take<K extends CeremonyKind>(challengeId: string, kind: K): ChallengeRecord<K, M[K]> | undefined {
     if (typeof challengeId !== 'string' || challengeId === '') return undefined;
-    const digest = digestId(challengeId);
-    const record = records.get(digest);
-    records.delete(digest);
+    const record = drop(digestId(challengeId))?.record;
     if (!record || record.kind !== kind || record.expiresAt <= clock.now()) return undefined;
     // The kind matched, and put() only ever stores M[kind] under that kind.
     return record as ChallengeRecord<K, M[K]>;

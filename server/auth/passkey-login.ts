@@ -20,7 +20,7 @@ export interface LoginCompleteInput {
 
 export async function loginBegin(
   ctx: PasskeyContext,
-  input: { rpId: string },
+  input: { rpId: string; client?: string | undefined },
 ): Promise<{ challengeId: string; expiresAt: number; options: PublicKeyCredentialRequestOptionsJSON }> {
   const options = await generateAuthenticationOptions({
     rpID: input.rpId,
@@ -30,7 +30,7 @@ export async function loginBegin(
     userVerification: 'preferred',
     timeout: CHALLENGE_TTL_MS,
   });
-  const { challengeId, expiresAt } = ctx.challenges.put('login', options.challenge, { rpId: input.rpId });
+  const { challengeId, expiresAt } = ctx.challenges.put('login', options.challenge, { rpId: input.rpId }, input.client);
   return { challengeId, expiresAt, options };
 }
 

@@ -22,6 +22,8 @@ export interface RegisterBeginInput {
   enrolToken?: string | undefined;
   pairingCode?: string | undefined;
   label?: string | undefined;
+  /** The caller's address: whose share of the outstanding ceremonies this one counts against. */
+  client?: string | undefined;
 }
 
 export interface RegisterCompleteInput {
@@ -86,7 +88,7 @@ export async function registerBegin(
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
   });
   const payload = { rpId: input.rpId, origin: input.origin, grant, label };
-  const { challengeId, expiresAt } = ctx.challenges.put('register', options.challenge, payload);
+  const { challengeId, expiresAt } = ctx.challenges.put('register', options.challenge, payload, input.client);
   return { challengeId, expiresAt, options };
 }
 

@@ -52,6 +52,7 @@ export interface PasskeyService {
   registerComplete(input: RegisterCompleteInput): Promise<{ credential: PublicCredential; session: NewSession }>;
   loginBegin(input: {
     rpId: string;
+    client?: string | undefined;
   }): Promise<{ challengeId: string; expiresAt: number; options: PublicKeyCredentialRequestOptionsJSON }>;
   loginComplete(input: LoginCompleteInput): Promise<{ session: NewSession; credentialId: string }>;
   /** Ends the session with this cookie value; false when there was none. */
