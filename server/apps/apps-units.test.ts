@@ -1,6 +1,7 @@
 /**
  * The shared status poll (uptime of a run, the crash seen once, read failures as a problem) and
- * the job tracker's fallback when the job socket cannot open, with fakes the test steps itself.
+ * the job tracker's fallback when the job socket cannot open and its line cap, with fakes the test
+ * steps itself.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,7 @@ import type { WireAppStatus, WireJobInfo } from '../daemon/apps-client.ts';
 import { silentLog } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
 import { createStatusPoll } from './app-status-poll.ts';
-import { createJobTracker } from './job-tracker.ts';
+import { createJobTracker, MAX_JOB_LINES } from './job-tracker.ts';
 
 const status = (name: string, state: WireAppStatus['state'], error: string | null = null): WireAppStatus => ({
   info: { name, source_kind: 'installed', description: '', url: null, extra: {} },
@@ -150,5 +151,37 @@ describe('the job tracker', () => {
     expect(tracker.get('j1')?.status).toBe('done');
     tracker.close();
     await new Promise((resolve) => refusing.close(resolve));
+  });
+
+  it('keeps only the last lines of a job whose socket sends without end', async () => {
+    const sent = MAX_JOB_LINES * 4;
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    wss.on('connection', (ws) => {
+      for (let n = 1; n <= sent; n += 1) ws.send(`line ${n}`);
+      ws.send(JSON.stringify({ status: 'failed' }));
+    });
+    let longest = 0;
+    const settled: AppJob[] = [];
+    const tracker = createJobTracker({
+      apps: {
+        jobSocketUrl: () => `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/apps/ws/apps-manager/j3`,
+        jobStatus: async () => ({ command: 'install', status: 'in_progress', logs: ['line 1'] }),
+      },
+      publish: (job) => (longest = Math.max(longest, job.lines.length)),
+      settled: (job) => settled.push(job),
+      log: silentLog,
+      pollMs: 60_000,
+    });
+    tracker.track('j3', 'install', 'hello_wave');
+    await expect.poll(() => settled.length, { timeout: 60_000 }).toBe(1);
+    expect(settled[0]?.status).toBe('failed');
+    expect(settled[0]?.lines).toHaveLength(MAX_JOB_LINES);
+    expect(settled[0]?.lines.at(-1)).toBe(`line ${sent}`);
+    expect(settled[0]?.lines[0]).toBe(`line ${sent - MAX_JOB_LINES + 1}`);
+    expect(longest).toBe(MAX_JOB_LINES);
+    expect(tracker.get('j3')?.lines).toHaveLength(MAX_JOB_LINES);
+    tracker.close();
+    await new Promise((resolve) => wss.close(resolve));
   });
 });

@@ -31,6 +31,12 @@ export interface JobTracker {
 }
 
 const KEEP = 20;
+/**
+ * The last lines of a job kept and sent with each change. The daemon's socket may send any
+ * number (a job that never ends, a build that loops): all of them were kept and every new one
+ * sent the whole log again to every dashboard. The end is where a failure's reason is.
+ */
+export const MAX_JOB_LINES = 500;
 /** A job that has not ended after this long is left alone (its status stays what was last seen). */
 const GIVE_UP_MS = 15 * 60_000;
 
@@ -46,14 +52,20 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
 
   const follow = (job: AppJob): void => {
     const started = now();
-    let socketLines: string[] = [];
+    // Each source's last lines, and how many it has sent in all (what "longer" compares).
+    const socketLines: string[] = [];
+    let socketTotal = 0;
     let polledLines: string[] = [];
+    let polledTotal = 0;
+    let shownTotal = 0;
     let done = false;
     const update = (status: AppJobStatus | undefined): void => {
       if (done) return;
-      const lines = socketLines.length >= polledLines.length ? socketLines : polledLines;
-      const changed = lines.length !== job.lines.length || (status !== undefined && status !== job.status);
-      job.lines = [...lines];
+      const fromSocket = socketTotal >= polledTotal;
+      const total = fromSocket ? socketTotal : polledTotal;
+      const changed = total !== shownTotal || (status !== undefined && status !== job.status);
+      shownTotal = total;
+      job.lines = [...(fromSocket ? socketLines : polledLines)];
       if (status) job.status = status;
       if (changed) deps.publish({ ...job, lines: [...job.lines] });
       if (ended(job.status)) {
@@ -64,7 +76,8 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
     const read = async (): Promise<void> => {
       try {
         const info = await deps.apps.jobStatus(job.id);
-        polledLines = info.logs;
+        polledLines = info.logs.slice(-MAX_JOB_LINES);
+        polledTotal = info.logs.length;
         update(info.status);
       } catch (error) {
         deps.log.debug('job status read failed', { job: job.id, error: String(error) });
@@ -93,7 +106,9 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
           // Not JSON after all: a log line that starts with a brace.
         }
       }
-      socketLines = [...socketLines, text];
+      socketLines.push(text);
+      if (socketLines.length > MAX_JOB_LINES) socketLines.shift();
+      socketTotal += 1;
       update(undefined);
     });
     ws.on('error', (error) =>
