@@ -123,6 +123,33 @@ describe('platform chat stream', () => {
     expect(texts(events)).toBe('Looked left.');
   });
 
+  it("runs the robot's tools one after another when the platform asks for two at once", async () => {
+    await ready();
+    h.emu.setChatScript(async (turn) => {
+      const both = Promise.all([turn.callTool('look', { yaw: 10 }), turn.callTool('look', { yaw: 20 })]);
+      turn.say('both asked');
+      await both;
+      turn.say('done');
+    });
+    const order: string[] = [];
+    let releaseFirst!: () => void;
+    const runTool = (call: { input: unknown }) => {
+      const yaw = (call.input as { yaw: number }).yaw;
+      order.push(`start ${yaw}`);
+      const ran = yaw === 10 ? new Promise<void>((resolve) => (releaseFirst = resolve)) : Promise.resolve();
+      return ran.then(() => (order.push(`end ${yaw}`), { isError: false, text: 'ok' }));
+    };
+    for await (const event of h.client.chat(input({ runTool }))) {
+      // Both calls have been read by now: the second must wait for the first.
+      if (event.type === 'text' && event.text === 'both asked') {
+        expect(order).toEqual(['start 10']);
+        releaseFirst();
+      }
+    }
+    expect(order).toEqual(['start 10', 'end 10', 'start 20', 'end 20']);
+    expect(h.emu.chat.results.map((r) => r.toolUseId)).toEqual(['tooluse_1', 'tooluse_2']);
+  });
+
   it('goes on when the platform took a tool result but answered with an odd body', async () => {
     await ready(true, oddBodyAt('POST', '/api/chat/tool-result'));
     h.emu.setChatScript(async (turn) => {

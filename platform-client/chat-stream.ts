@@ -128,6 +128,7 @@ async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGe
   if (!token) return yield { type: 'error', error: NO_OWNER_SESSION };
   const stopper = createStopper(deps, input.signal);
   const pending: Array<Promise<void>> = [];
+  let toolChain: Promise<void> = Promise.resolve();
   const frames = createFrameReader(new Set(input.tools.map((t) => t.name)));
   const fetchFn: FetchLike = deps.fetch ?? ((url, init) => fetch(url, init));
   let stopReason = 'end_turn';
@@ -162,8 +163,13 @@ async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGe
       }
       for (const action of frames.read(frame)) {
         if (action.kind === 'event') yield action.event;
-        else if (action.kind === 'run_tool') pending.push(runClientTool(deps, input, token, action.call, stopper));
-        else if (action.kind === 'stop_reason') stopReason = action.stopReason;
+        else if (action.kind === 'run_tool') {
+          // One after another, as the turn loop runs a model's calls: run at once, two moves
+          // would race for the head and the second cancel the first.
+          const { call } = action;
+          toolChain = toolChain.then(() => runClientTool(deps, input, token, call, stopper));
+          pending.push(toolChain);
+        } else if (action.kind === 'stop_reason') stopReason = action.stopReason;
         else if (action.kind === 'failed')
           return yield { type: 'error', error: `the platform answered: ${action.error}` };
       }
