@@ -92,6 +92,25 @@ class MotionArbiter implements Arbiter {
 
   constructor(private readonly deps: ArbiterDeps) {
     deps.stream.onEnd((why) => this.streamEnded(why));
+    deps.events.onEvent((event) => {
+      if (event.type === 'move_started' && deps.latch.engaged()) this.stopLatecomer(event.uuid);
+    });
+  }
+
+  /**
+   * A move the daemon starts while the stop is latched is cancelled at once. A daemon that stalls
+   * (busy, or paused) still holds the goto whose answer timed out here; it plays it when it runs
+   * again, after the stop listed what ran and found nothing (docs/daemon.md, "Moves").
+   */
+  private stopLatecomer(uuid: string): void {
+    this.deps.daemon.stopMove(uuid).then(
+      () => this.deps.log.warn('cancelled a move that started while the stop was latched', { uuid }),
+      (err: unknown) =>
+        this.deps.log.warn('could not cancel a move that started while the stop was latched', {
+          uuid,
+          error: String(err),
+        }),
+    );
   }
 
   run(request: MoveRequest): Promise<RunningMove> {

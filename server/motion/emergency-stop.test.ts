@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createManualClock } from '../testing/manual-clock.ts';
 import type { StopNotice } from './emergency-stop.ts';
 import { startRig, until, type Rig } from './testing/rig.ts';
 
@@ -135,6 +136,37 @@ describe('who pressed the stop', () => {
       expect(receipts.map((e) => e.credential)).toEqual(['passkey', 'token']);
       expect(JSON.stringify(receipts)).not.toContain('phone-1');
     } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('a move the daemon starts while the stop is latched', () => {
+  it('is cancelled: a goto that timed out on a stalled daemon runs when the daemon wakes, after the stop', async () => {
+    // The simulator's clock never moves: a move ends only when someone cancels it.
+    const own = await startRig({}, createManualClock());
+    const { stopMove } = own.daemon;
+    const stops: string[] = [];
+    own.daemon.stopMove = async (uuid) => {
+      stops.push(uuid);
+      await stopMove.call(own.daemon, uuid);
+    };
+    try {
+      expect(await own.control.stop('token')).toMatchObject({ latched: true, movesStopped: 0 });
+      // What the stalled daemon does once it runs again: it plays the goto whose answer the cockpit
+      // gave up waiting for before the stop listed what ran.
+      const late = await own.daemon.goto({ head_pose: { yaw: 0.4 }, duration: 3 });
+      await until(async () => (await own.running()).length === 0);
+      expect(stops).toEqual([late]);
+
+      own.control.resume('token');
+      const allowed = await own.daemon.goto({ head_pose: { yaw: -0.4 }, duration: 3 });
+      // Its start event has been handled once the arbiter lists it; no stop was asked for it.
+      await until(() => own.control.arbiter.running().includes(allowed));
+      expect(stops).toEqual([late]);
+      expect(await own.running()).toEqual([allowed]);
+    } finally {
+      own.daemon.stopMove = stopMove;
       await own.close();
     }
   });

@@ -3,6 +3,7 @@
  * client, and a Control wired to recording `emit` and `holds` doubles. Tests talk to the
  * simulator for the truth (`/api/move/running`, counters) rather than to the code under test.
  */
+import type { TimerClock } from '../../clock.ts';
 import type { ServiceState } from '../../contract/state.ts';
 import { HttpDaemonClient } from '../../daemon/daemon-client.ts';
 import { silentLog } from '../../log.ts';
@@ -56,8 +57,9 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(overrides: Partial<ControlDeps> = {}): Promise<Rig> {
-  const sim = await startSimDaemon();
+/** `simClock`: the simulator's time (server/sim/index.ts); a manual one holds every move where it is. */
+export async function startRig(overrides: Partial<ControlDeps> = {}, simClock?: TimerClock): Promise<Rig> {
+  const sim = await startSimDaemon(simClock ? { clock: simClock } : {});
   const daemon = new HttpDaemonClient({ baseUrl: sim.url });
   const moves = createMoveLibraryCache(daemon);
   const services = new Map<string, ServiceState>();
