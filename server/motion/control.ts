@@ -5,7 +5,7 @@
  * `streamTarget`. Motion controls are refused with 409 STOP_LATCHED while the stop is engaged;
  * motors, volume, demo, reel abort and the stop itself stay available (README-control.md).
  */
-import type { TimerClock } from '../clock.ts';
+import { systemClock, type TimerClock } from '../clock.ts';
 import type { MotorMode, ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { UNKNOWN_CAPABILITIES, type Capabilities } from '../daemon/capabilities.ts';
@@ -51,7 +51,7 @@ export interface ControlDeps {
     /** What the connected daemon offers (the robot core's capability map); unknown when absent. */
     capabilities?: () => Capabilities;
     /** The state feed's view of the daemon: joystick frames are refused while it is down. */
-    feed?: Pick<StateFeed, 'snapshot'>;
+    feed?: Pick<StateFeed, 'snapshot' | 'onSample'>;
   };
   /** The event log: assigns id and time, broadcasts `{type: "event"}` on /ws. */
   emit: Emit;
@@ -126,11 +126,17 @@ function buildParts(deps: ControlDeps): Parts {
   const log = deps.log;
   const holds = deps.holds ?? noHolds;
   const events = createMoveEvents({ daemon, log: log.child('move-events') });
+  // The joystick stream's own clock times when the daemon last sent a state (target-stream.ts, lastHeard).
+  const streamClock = deps.clock ?? systemClock;
+  let heardAt: number | undefined;
+  const feed = deps.robot.feed;
+  feed?.onSample(() => (heardAt = streamClock.now()));
   const stream = createTargetStream({
     baseUrl: daemon.baseUrl,
     log: log.child('joystick'),
     ...deps.joystick,
-    ...(deps.clock ? { clock: deps.clock } : {}),
+    clock: streamClock,
+    ...(feed ? { lastHeard: () => heardAt } : {}),
   });
   const latch = deps.latch ?? createStopLatch(services);
   const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });

@@ -142,4 +142,33 @@ describe('joystick target stream', () => {
     await deliver(clock, stream, daemon, yaw(0.1), 1);
     expect(daemon.frames).toEqual([yaw(0.1)]);
   });
+
+  it('sends nothing while the daemon is silent, and the latest target once it is heard again', async () => {
+    const clock = createManualClock();
+    const daemon = await fakeSetTarget();
+    let heardAt: number | undefined;
+    const stream = createTargetStream({
+      baseUrl: daemon.url,
+      log: silentLog,
+      clock,
+      lastHeard: () => heardAt ?? clock.now(),
+    });
+    cleanups.push(() => stream.close());
+    await deliver(clock, stream, daemon, yaw(0), 1);
+    // The daemon stalls: its socket stays open and its kernel would take every frame, to be played
+    // at once when it runs again (after a stop, too).
+    heardAt = clock.now();
+    clock.advance(520);
+    for (let i = 1; i <= 10; i += 1) {
+      stream.push(yaw(0.5 + i / 100));
+      clock.advance(TICK_MS);
+    }
+    expect(stream.active()).toBe(true);
+    heardAt = clock.now();
+    stream.push(yaw(0.9));
+    clock.advance(TICK_MS);
+    // The barrier: the first frame after the silence is the latest target.
+    await until(() => daemon.frames.length >= 2);
+    expect(daemon.frames).toEqual([yaw(0), yaw(0.9)]);
+  });
 });

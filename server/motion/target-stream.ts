@@ -4,6 +4,9 @@
  * may push faster; only the latest target of each 20 ms tick is sent. When pushes stop for
  * 300 ms the stream ends by itself: nothing more is sent, and the head holds its last target.
  * The socket opens on first use and is reused; a stale socket's events are ignored by generation.
+ * Nothing is sent while the daemon is silent (`lastHeard`): a stalled daemon keeps its socket
+ * open and its kernel keeps taking frames, which it plays all at once when it runs again, after a
+ * latched stop too. The latest target waits, and goes out once the daemon is heard again.
  */
 import WebSocket from 'ws';
 import { systemClock, type TimerClock } from '../clock.ts';
@@ -19,6 +22,8 @@ export interface TargetStreamOptions {
   idleMs?: number;
   /** The ticks' and the idle rule's time (server/clock.ts). */
   clock?: TimerClock;
+  /** When the daemon was last heard from (its latest state sample), on `clock`; undefined before. */
+  lastHeard?: () => number | undefined;
 }
 
 export type StreamEnd = 'idle' | 'stopped';
@@ -44,6 +49,8 @@ export interface TargetStream {
 
 /** Past this many unsent bytes the daemon is not keeping up: skip a tick rather than queue. */
 const MAX_BUFFERED = 64 * 1024;
+/** A daemon with no state sample for this long may be stalled: send nothing to it. */
+const SILENT_MS = 500;
 
 export function createTargetStream(options: TargetStreamOptions): TargetStream {
   return new SetTargetStream(options);
@@ -120,10 +127,16 @@ class SetTargetStream implements TargetStream {
     }
     const socket = this.socket;
     if (!this.pending || !socket || socket.readyState !== WebSocket.OPEN) return;
-    if (socket.bufferedAmount > MAX_BUFFERED) return;
+    if (socket.bufferedAmount > MAX_BUFFERED || this.daemonSilent()) return;
     socket.send(JSON.stringify(this.pending));
     this.pending = undefined;
     this.sent += 1;
+  }
+
+  private daemonSilent(): boolean {
+    if (!this.options.lastHeard) return false;
+    const heard = this.options.lastHeard();
+    return heard === undefined || this.clock.now() - heard > SILENT_MS;
   }
 
   private end(why: StreamEnd): void {
