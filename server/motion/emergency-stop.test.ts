@@ -113,6 +113,7 @@ describe('latched stop', () => {
     expect(result.latched).toBe(true);
     expect(result.daemon.ok).toBe(false);
     expect(result.daemon.error).toMatch(/daemon unreachable/);
+    expect(result.stopped).toContain('0 move(s) cancelled, others NOT confirmed stopped');
     expect(rig.control.latch.engaged()).toBe(true);
     await expect(rig.control.look({ yaw: 5 }, 'token')).rejects.toMatchObject({ code: 'STOP_LATCHED', status: 409 });
     await until(() => rig.events.some((e) => e.action === 'stop' && /daemon part failed/.test(e.text)));

@@ -93,7 +93,10 @@ export async function emergencyStop(
   const error = [moves.error, speech.error, appError].filter((e): e is string => e !== undefined).join('; ');
   const daemon = error ? { ok: false, error } : { ok: true };
   const stopped = [
-    `${moves.stopped.length} move(s) cancelled`,
+    // A daemon that did not answer may still run moves nobody could list or stop: say so, as for speech and the app.
+    moves.error
+      ? `${moves.stopped.length} move(s) cancelled, others NOT confirmed stopped`
+      : `${moves.stopped.length} move(s) cancelled`,
     ...(reelAborted ? ['reel aborted'] : []),
     speech.error ? 'speech NOT confirmed silenced' : 'speech silenced',
     ...(deps.joystickActive ? ['joystick ended'] : []),
