@@ -120,6 +120,23 @@ describe('latched stop', () => {
   });
 });
 
+describe('the stop receipt', () => {
+  it('names the app part as "app:" when no app could be read', async () => {
+    const own = await startRig({
+      stopExtras: {
+        app: async () => ({ name: null, stopped: false, error: 'the running app could not be read: timed out' }),
+      },
+    });
+    try {
+      const result = await own.control.stop('token');
+      expect(result.daemon).toEqual({ ok: false, error: 'app: the running app could not be read: timed out' });
+      expect(result.stopped).toContain('app status unknown');
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('who pressed the stop', () => {
   it('is told to onStop with the result, down to the passkey, and only the kind for other callers', async () => {
     const notices: StopNotice[] = [];

@@ -89,7 +89,7 @@ export async function emergencyStop(
     deps.speaker.stop(),
     deps.extras?.app?.() ?? Promise.resolve(NO_APP),
   ]);
-  const appError = app.error ? `app ${app.name ?? ''}: ${app.error}` : undefined;
+  const appError = app.error ? `app${app.name === null ? '' : ` ${app.name}`}: ${app.error}` : undefined;
   const error = [moves.error, speech.error, appError].filter((e): e is string => e !== undefined).join('; ');
   const daemon = error ? { ok: false, error } : { ok: true };
   const stopped = [
