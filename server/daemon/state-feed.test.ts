@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../log.ts';
 import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
 import { eventually } from '../testing/eventually.ts';
+import { freePort } from '../testing/free-port.ts';
 import { createManualClock, type ManualClock } from '../testing/manual-clock.ts';
 import { HttpDaemonClient } from './daemon-client.ts';
 import { StateFeed } from './state-feed.ts';
@@ -123,5 +124,31 @@ describe('state feed', () => {
     expect(feed.snapshot().requestedHz).toBe(30);
     await eventually(() => sim.counters().stateStreamRates.join() === '30', { what: 'the full-rate stream alone' });
     expect(feed.snapshot()).toMatchObject({ presence: 'connected', lastError: null });
+  });
+
+  it('opens the stream as soon as the status says a daemon that was away runs again, not at the end of its backoff', async () => {
+    const port = await freePort();
+    const later = new HttpDaemonClient({ baseUrl: `http://127.0.0.1:${port}` });
+    const clock = createManualClock();
+    const own = new StateFeed({ daemon: later, log: silentLog, clock, statusIntervalMs: 100 });
+    let back: SimDaemon | undefined;
+    try {
+      let samples = 0;
+      own.onSample(() => void (samples += 1));
+      own.start();
+      // Nothing listens yet: the stream's retry (187 ms of the feed's time at the soonest) and the
+      // next status read (100 ms) are both waiting on the feed's clock.
+      await eventually(() => clock.pending() === 2 && own.snapshot().presence === 'down', {
+        what: 'the stream and the status both refused',
+      });
+      back = await startSimDaemon({ port, clock: createManualClock() });
+      clock.advance(100);
+      await eventually(() => samples === 1, { what: 'the first frame, with the stream retry still due' });
+      expect(own.snapshot()).toMatchObject({ presence: 'connected', streamConnected: true });
+    } finally {
+      own.stop();
+      await later.close();
+      await back?.close();
+    }
   });
 });

@@ -105,10 +105,23 @@ export class StateFeed {
     });
     this.statusPoll = new StatusPoll(this.daemon, this.clock, options.statusIntervalMs ?? 1000);
     // Registered first, so every other listener sees the feed already brought up to date.
+    let wasRunning = false;
     this.statusPoll.onStatus((_status, error) => {
       if (error !== null) this.lastError = error;
+      const running = error === null && this.statusPoll.status?.state === 'running';
       if (this.statusPoll.status?.state !== 'running') this.fallback.stop();
+      // A daemon that was away (restarted, started after the cockpit, or stalled) answers again:
+      // its stream opens now, not at the end of a backoff that grew while it was away (up to 5 s).
+      else if (running && !wasRunning && !this.streamOpen && this.timers.size > 0) this.retryNow();
+      wasRunning = running;
     });
+  }
+
+  private retryNow(): void {
+    for (const cancel of this.timers) cancel();
+    this.timers.clear();
+    this.backoff.reset();
+    this.connect();
   }
 
   start(): void {
