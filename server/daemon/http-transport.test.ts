@@ -167,6 +167,24 @@ describe('the daemon transport when the daemon trickles its answer', () => {
     expect(failed).toMatchObject({ code: 'DAEMON_TIMEOUT' });
     expect(clock.pending()).toBe(0);
   });
+
+  it('says a write that timed out may still be carried out, as a stalled daemon does', async () => {
+    const clock = createManualClock();
+    const d = await daemon((_req, res) => {
+      trickle(res);
+      clock.advance(2000);
+    });
+    const transport = new HttpTransport({ baseUrl: d.url, timeoutMs: 2000, schedule: clock.schedule });
+    open.push(d, transport);
+    const body = { head_pose: { yaw: 0.5 }, duration: 1 };
+    const failed = await transport
+      .request({ method: 'POST', path: '/api/move/goto', body })
+      .catch((err: unknown) => err);
+    expect(failed).toMatchObject({
+      code: 'DAEMON_TIMEOUT',
+      message: 'daemon did not answer POST /api/move/goto within 2000 ms; it may still carry it out when it does',
+    });
+  });
 });
 
 describe('the daemon transport when the daemon answers without end', () => {

@@ -218,7 +218,10 @@ export function transportError(err: unknown, req: DaemonRequest, timeoutMs: numb
     err instanceof undiciErrors.HeadersTimeoutError ||
     err instanceof undiciErrors.BodyTimeoutError
   ) {
-    return new AppError('DAEMON_TIMEOUT', `daemon did not answer ${what} within ${timeoutMs} ms`);
+    // A stalled daemon still holds a write it took, and carries it out when it runs again: a move
+    // then starts late (the latched stop cancels such a latecomer, server/motion/arbiter.ts).
+    const late = (req.method ?? 'GET') === 'GET' ? '' : '; it may still carry it out when it does';
+    return new AppError('DAEMON_TIMEOUT', `daemon did not answer ${what} within ${timeoutMs} ms${late}`);
   }
   const code = e.code ?? e.cause?.code ?? 'unknown';
   return new AppError('DAEMON_UNREACHABLE', `daemon unreachable (${code}) on ${what}`);
