@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VoiceServerFrame } from '../../contract/wheeled.ts';
 import { silentLog } from '../../log.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { pcm16Wav } from '../../speech/wav.ts';
 import type { WheeledTurnResult } from '../chat/wheeled-agent.ts';
 import { createOfflineVoice } from './offline-voice.ts';
@@ -35,7 +36,8 @@ describe('offline voice, typed lines', () => {
   it('refuses a typed line while an answer is going, and takes the next one after its done frame', async () => {
     const { session, frames, prompts, held } = heldSession();
     session.text('first');
-    await expect.poll(() => prompts).toEqual(['first']);
+    await eventually(() => prompts.length === 1);
+    expect(prompts).toEqual(['first']);
     session.text('second');
     session.text('third');
     expect(frames.filter((f) => f.type === 'error')).toEqual([
@@ -43,9 +45,10 @@ describe('offline voice, typed lines', () => {
       { type: 'error', error: 'an answer is still going; wait for its done frame' },
     ]);
     held[0]!({ ok: true, text: 'one', seconds: 1, messages: [] });
-    await expect.poll(() => frames.some((f) => f.type === 'done')).toBe(true);
+    await eventually(() => frames.some((f) => f.type === 'done'));
     session.text('fourth');
-    await expect.poll(() => prompts).toEqual(['first', 'fourth']);
+    await eventually(() => prompts.length === 2);
+    expect(prompts).toEqual(['first', 'fourth']);
     session.close();
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import type { VoiceServerFrame } from '../../contract/wheeled.ts';
 import { silentLog } from '../../log.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { createManualClock } from '../../testing/manual-clock.ts';
 import { ANSWER_SILENCE_MS, createRealtimeVoice } from './realtime-voice.ts';
 import { startFakeRealtime, type FakeRealtime } from './testing/fake-realtime.ts';
@@ -30,7 +31,7 @@ async function session(options: { mute: boolean }) {
 it('ends the session when the endpoint takes the request and then says nothing while the answer is due', async () => {
   const { voice, clock, frames, ended, endpoint } = await session({ mute: true });
   voice.stop();
-  await expect.poll(() => endpoint.events.some((e) => e.type === 'response.create')).toBe(true);
+  await eventually(() => endpoint.events.some((e) => e.type === 'response.create'));
   clock.advance(ANSWER_SILENCE_MS - 1);
   expect(frames.filter((f) => f.type === 'error')).toEqual([]);
   clock.advance(1);
@@ -45,7 +46,7 @@ it('ends the session when the endpoint takes the request and then says nothing w
 it('keeps the deadline off once the answer is done', async () => {
   const { voice, clock, frames } = await session({ mute: false });
   voice.text('hello');
-  await expect.poll(() => frames.some((f) => f.type === 'done')).toBe(true);
+  await eventually(() => frames.some((f) => f.type === 'done'));
   expect(clock.pending()).toBe(0);
   voice.close();
 });
