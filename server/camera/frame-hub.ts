@@ -170,7 +170,8 @@ class CameraFrameHub implements FrameHub {
 
   health(): CameraHealth {
     const status = this.runner && this.demand.enabled ? this.runner.status() : 'off';
-    return { status, fps: status === 'off' ? 0 : this.frames.rate() };
+    const trouble = status === 'starting' || status === 'lost' ? this.runner?.trouble() : undefined;
+    return { status, fps: status === 'off' ? 0 : this.frames.rate(), ...(trouble === undefined ? {} : { trouble }) };
   }
 
   stats(): HubStats {

@@ -39,6 +39,8 @@ export interface SourceRunner {
   halt(): Promise<void>;
   wantJpeg(on: boolean): void;
   status(): CameraHealth['status'];
+  /** Why the last attempt to get pictures failed; undefined once a picture came or while none failed. */
+  trouble(): string | undefined;
   stats(): RunnerStats;
 }
 
@@ -51,6 +53,8 @@ class Runner implements SourceRunner {
   private startedAt: number | undefined;
   private lastFrameAt: number | undefined;
   private everFramed = false;
+  /** The last failure since the last picture: what health says while the camera is not live. */
+  private lastTrouble: string | undefined;
   private jpeg = false;
   private cancelRetry: (() => void) | undefined;
   private cancelWatchdog: (() => void) | undefined;
@@ -75,6 +79,7 @@ class Runner implements SourceRunner {
     this.generation += 1;
     this.startedAt = undefined;
     this.lastFrameAt = undefined;
+    this.lastTrouble = undefined;
     this.cancelRetry?.();
     this.cancelWatchdog?.();
     await this.serial(() => this.o.source.stop().catch(() => {}));
@@ -91,6 +96,10 @@ class Runner implements SourceRunner {
     return this.everFramed ? 'lost' : 'starting';
   }
 
+  trouble(): string | undefined {
+    return this.status() === 'live' ? undefined : this.lastTrouble;
+  }
+
   stats(): RunnerStats {
     return { ...this.counts };
   }
@@ -105,6 +114,7 @@ class Runner implements SourceRunner {
     if (this.lastFrameAt === undefined) this.backoff.reset();
     this.lastFrameAt = this.o.clock.now();
     this.everFramed = true;
+    this.lastTrouble = undefined;
     this.o.onFrame(frame);
   }
 
@@ -119,12 +129,13 @@ class Runner implements SourceRunner {
         source.wantJpeg?.(this.jpeg);
         await source.start(
           (frame) => this.onFrame(gen, frame),
-          (error) => gen === this.generation && this.restart(`source failed: ${error.message}`, this.backoff.next()),
+          (error) =>
+            gen === this.generation && this.restart(`the camera failed: ${error.message}`, this.backoff.next()),
         );
       } catch (error) {
         this.counts.failedStarts += 1;
         log.debug('camera source did not start', { source: source.name, error: String(error) });
-        if (gen === this.generation) this.restart('start failed', this.backoff.next());
+        if (gen === this.generation) this.restart(`the camera did not start: ${errorText(error)}`, this.backoff.next());
         return;
       }
       // Halted or restarted while starting: this attempt is stale.
@@ -138,6 +149,7 @@ class Runner implements SourceRunner {
     const gen = this.generation;
     this.counts.restarts += 1;
     this.startedAt = undefined;
+    this.lastTrouble = reason;
     this.o.log.debug('re-acquiring the camera', { source: this.o.source.name, reason, delayMs });
     void this.serial(() => this.o.source.stop().catch(() => {}));
     this.cancelRetry?.();
@@ -156,11 +168,23 @@ class Runner implements SourceRunner {
   private check(): void {
     if (!this.running || this.startedAt === undefined) return;
     const now = this.o.clock.now();
-    if (this.lastFrameAt !== undefined && now - this.lastFrameAt > this.o.stallMs) this.restart('frames stopped', 0);
-    else if (this.lastFrameAt === undefined && now - this.startedAt > this.o.firstFrameMs) {
-      this.restart('no first frame', this.backoff.next());
+    if (this.lastFrameAt !== undefined && now - this.lastFrameAt > this.o.stallMs) {
+      this.restart(`the camera's pictures stopped for over ${seconds(this.o.stallMs)}`, 0);
+    } else if (this.lastFrameAt === undefined && now - this.startedAt > this.o.firstFrameMs) {
+      this.restart(
+        `no picture came within ${seconds(this.o.firstFrameMs)} of starting the camera`,
+        this.backoff.next(),
+      );
     }
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 export function createSourceRunner(options: RunnerOptions): SourceRunner {

@@ -7,6 +7,11 @@ export interface CameraHealth {
   fps: number;
   /** Present when the daemon has no camera at all (it runs with `no_media`): says so. */
   absent?: string;
+  /**
+   * While `starting` or `lost`: why the last attempt to get pictures failed (the camera did not
+   * start, failed, or sent nothing in time), said until a picture comes. Absent before any failure.
+   */
+  trouble?: string;
 }
 
 export interface Pressure {

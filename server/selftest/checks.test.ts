@@ -24,6 +24,12 @@ describe('the camera judgement', () => {
       outcome: 'fail',
       detail: 'No camera frame arrived (camera lost).',
     });
+    expect(
+      judgeCamera(undefined, { status: 'starting', fps: 0, trouble: 'the camera did not start: refused' }),
+    ).toMatchObject({
+      outcome: 'fail',
+      detail: 'No camera frame arrived (camera starting: the camera did not start: refused).',
+    });
     expect(judgeCamera(frame, { status: 'live', fps: 3.2 })).toMatchObject({
       outcome: 'warn',
       detail: 'Frames arrive at only 3.2 fps (640×360).',

@@ -132,12 +132,12 @@ async function freshFrame(camera: Camera, maxMs: number): Promise<CameraFrame | 
 /** The camera check's verdict on the frame it waited for (none: the camera is gone) and the hub's rate. */
 export function judgeCamera(
   frame: { width: number; height: number } | undefined,
-  health: { status: string; fps: number },
+  health: { status: string; fps: number; trouble?: string },
 ): Finding {
   if (!frame)
     return {
       outcome: 'fail',
-      detail: `No camera frame arrived (camera ${health.status}).`,
+      detail: `No camera frame arrived (camera ${health.status}${health.trouble ? `: ${health.trouble}` : ''}).`,
       advice:
         "Camera not found: check that no other program uses it, that the daemon's media is not released, then restart the daemon.",
     };

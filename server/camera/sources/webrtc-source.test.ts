@@ -158,7 +158,11 @@ describe('outages, through the hub', () => {
       clock.advance(1000);
     }
     await waitFor(() => hub.stats().failedStarts >= 4, 5000);
-    expect(hub.health()).toEqual({ status: 'starting', fps: 0 });
+    expect(hub.health()).toEqual({
+      status: 'starting',
+      fps: 0,
+      trouble: expect.stringMatching(/^the camera did not start: .*ECONNREFUSED/),
+    });
     expect(hub.stats().failedStarts).toBe(4);
     const after = sim.counters();
     expect(after.mediaReleases).toBe(0);

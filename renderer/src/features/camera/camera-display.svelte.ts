@@ -27,6 +27,8 @@ export class CameraDisplay {
     describeCamera({
       socket: this.#connection.presence,
       health: this.#feed.health,
+      absent: this.#feed.why.absent,
+      trouble: this.#feed.why.trouble,
       configured: this.#feed.configured,
       picture: this.pictures,
       staleSeconds: this.#feed.shownAt === null ? 0 : (this.#connection.now - this.#feed.shownAt) / 1000,

@@ -17,6 +17,24 @@ describe('describeCamera', () => {
     expect(describeCamera({ ...base, picture: 'none', health: null }).label).toBe('Waiting');
   });
 
+  it('says what the cockpit says is wrong: no camera at all, or why it does not start', () => {
+    const absent = 'the robot daemon runs without media (no_media): it has no camera';
+    expect(describeCamera({ ...base, picture: 'none', health: 'off', absent })).toEqual({
+      tone: 'idle',
+      label: 'No camera',
+      notice: 'The robot daemon runs without media (no_media): it has no camera.',
+    });
+    const trouble = 'the camera did not start: signalling ws://127.0.0.1:8000/webrtc: connect ECONNREFUSED';
+    expect(describeCamera({ ...base, picture: 'none', health: 'starting', trouble })).toEqual({
+      tone: 'bad',
+      label: 'Not starting',
+      notice: 'The camera did not start: signalling ws://127.0.0.1:8000/webrtc: connect ECONNREFUSED. Trying again…',
+    });
+    expect(
+      describeCamera({ ...base, picture: 'stale', health: 'lost', trouble: 'the camera failed: gone' }).notice,
+    ).toBe('The camera stopped sending pictures (the camera failed: gone); the cockpit is getting it back.');
+  });
+
   it('puts a missing camera and a lost socket first', () => {
     expect(describeCamera({ ...base, configured: false }).label).toBe('No camera');
     expect(describeCamera({ ...base, socket: 'reconnecting' })).toMatchObject({

@@ -16,6 +16,10 @@ export interface CameraFacts {
   socket: SocketPresence;
   /** null until the cockpit has said. */
   health: CameraStatus | null;
+  /** The cockpit says the robot has no camera at all (its daemon runs without media); null otherwise. */
+  absent?: string | null;
+  /** The cockpit says why its last attempt to get pictures failed; null when none failed. */
+  trouble?: string | null;
   /** False once the cockpit said it has no camera at all. */
   configured: boolean;
   picture: PictureState;
@@ -39,6 +43,11 @@ export function pictureState(lastShownAt: number | null, now: number): PictureSt
   return now - lastShownAt <= STALE_MS ? 'fresh' : 'stale';
 }
 
+/** The cockpit's lower-case phrase as the start of a sentence. */
+function sentence(phrase: string): string {
+  return phrase.charAt(0).toUpperCase() + phrase.slice(1);
+}
+
 export function describeCamera(f: CameraFacts): CameraView {
   if (!f.configured) return { tone: 'idle', label: 'No camera', notice: 'This cockpit has no camera configured.' };
   if (f.socket !== 'connected') {
@@ -51,12 +60,18 @@ export function describeCamera(f: CameraFacts): CameraView {
       return {
         tone: 'warn',
         label: 'Camera lost',
-        notice: 'The camera stopped sending pictures; the cockpit is getting it back.',
+        notice: f.trouble
+          ? `The camera stopped sending pictures (${f.trouble}); the cockpit is getting it back.`
+          : 'The camera stopped sending pictures; the cockpit is getting it back.',
       };
     case 'starting':
-      return { tone: 'warn', label: 'Starting', notice: 'The camera is starting…' };
+      return f.trouble
+        ? { tone: 'bad', label: 'Not starting', notice: `${sentence(f.trouble)}. Trying again…` }
+        : { tone: 'warn', label: 'Starting', notice: 'The camera is starting…' };
     case 'off':
-      return { tone: 'idle', label: 'Camera off', notice: 'The camera is off.' };
+      return f.absent
+        ? { tone: 'idle', label: 'No camera', notice: `${sentence(f.absent)}.` }
+        : { tone: 'idle', label: 'Camera off', notice: 'The camera is off.' };
     case 'live':
       return f.picture === 'stale'
         ? { tone: 'warn', label: 'Stalled', notice: `No new picture for ${Math.round(f.staleSeconds)} s.` }

@@ -26,9 +26,14 @@ const STATUSES: readonly string[] = ['live', 'starting', 'lost', 'off'];
 
 function readHealth(u: unknown): CameraHealth | null {
   if (typeof u !== 'object' || u === null) return null;
-  const { status, fps } = u as Record<string, unknown>;
+  const { status, fps, absent, trouble } = u as Record<string, unknown>;
   if (typeof status !== 'string' || !STATUSES.includes(status)) return null;
-  return { status: status as CameraStatus, fps: typeof fps === 'number' ? fps : 0 };
+  return {
+    status: status as CameraStatus,
+    fps: typeof fps === 'number' ? fps : 0,
+    ...(typeof absent === 'string' ? { absent } : {}),
+    ...(typeof trouble === 'string' ? { trouble } : {}),
+  };
 }
 
 export class CameraFeed {
@@ -36,6 +41,8 @@ export class CameraFeed {
   /** Why the view left the WebRTC path (said under the picture); null while on it or never tried. */
   fallbackReason = $state<string | null>(null);
   health = $state<CameraStatus | null>(null);
+  /** Why the camera is not live, as the cockpit says (no camera at all, or its last failure); null when it says nothing. */
+  why = $state<{ absent: string | null; trouble: string | null }>({ absent: null, trouble: null });
   /** Pictures per second at the cockpit's frame hub. */
   serverFps = $state(0);
   configured = $state(true);
@@ -79,6 +86,7 @@ export class CameraFeed {
       const health = readHealth(frame.camera);
       if (health) {
         this.health = health.status;
+        this.why = { absent: health.absent ?? null, trouble: health.trouble ?? null };
         this.serverFps = health.fps;
         this.configured = true;
       }
