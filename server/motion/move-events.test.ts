@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws';
 import { HttpDaemonClient } from '../daemon/daemon-client.ts';
 import { silentLog } from '../log.ts';
 import { startSimDaemon } from '../sim/index.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { createMoveEvents, type MoveEvents } from './move-events.ts';
 import { until } from './testing/rig.ts';
 
@@ -15,8 +16,10 @@ afterEach(async () => {
 });
 
 /** A stand-in for /api/move/ws/updates whose sockets the test controls. */
-async function fakeUpdates(): Promise<{ url: string; sockets: WebSocket[]; wss: WebSocketServer }> {
-  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+async function fakeUpdates(
+  options: { autoPong?: boolean } = {},
+): Promise<{ url: string; sockets: WebSocket[]; wss: WebSocketServer }> {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', ...options });
   await new Promise((resolve) => wss.once('listening', resolve));
   const sockets: WebSocket[] = [];
   wss.on('connection', (ws) => sockets.push(ws));
@@ -121,6 +124,60 @@ describe('move events: reconnects and fallbacks', () => {
     cleanups.push(() => daemon.close());
     // A null entry threw; a uuid of another type became the string 'undefined' or '5', sent back by STOP.
     expect(await daemon.runningMoves()).toEqual([M1, M9]);
+  });
+
+  it('ends a socket that stops answering pings, reconnects, and learns from /running what ended meanwhile', async () => {
+    // A daemon whose machine went away: its socket stays open and says nothing (pings unanswered).
+    const server = await fakeUpdates({ autoPong: false });
+    const clock = createManualClock();
+    let list = [M1];
+    const events = track(
+      createMoveEvents({
+        daemon: { baseUrl: server.url, runningMoves: async () => list },
+        log: silentLog,
+        pingMs: 5000,
+        clock,
+      }),
+    );
+    events.start();
+    await until(() => server.sockets.length === 1 && events.connected() && events.running().length === 1);
+    const ended = events.whenEnded(M1, 60_000);
+    const pinged = new Promise((resolve) => server.sockets[0]!.once('ping', resolve));
+    clock.advance(5000);
+    await pinged;
+    list = [];
+    // The next beat finds the ping unanswered: the socket is ended and opened again.
+    clock.advance(5000);
+    await until(() => !events.connected());
+    clock.advance(5000);
+    await until(() => server.sockets.length === 2 && events.connected());
+    expect(await ended).toBe('gone');
+  });
+
+  it('keeps a socket that answers its pings', async () => {
+    const server = await fakeUpdates();
+    const clock = createManualClock();
+    const events = track(
+      createMoveEvents({ daemon: { baseUrl: server.url, runningMoves: async () => [] }, log: silentLog, clock }),
+    );
+    let heard = 0;
+    events.onEvent(() => (heard += 1));
+    events.start();
+    await until(() => server.sockets.length === 1 && events.connected());
+    const socket = server.sockets[0]!;
+    for (let beat = 1; beat <= 3; beat += 1) {
+      const pinged = new Promise((resolve) => socket.once('ping', resolve));
+      clock.advance(5000);
+      await pinged;
+      // The pong went out before this event, on the same socket: once the event is heard, so is the pong.
+      socket.send(JSON.stringify({ type: 'move_started', uuid: M1, details: '' }));
+      await until(() => heard === beat);
+    }
+    clock.advance(5000);
+    socket.send(JSON.stringify({ type: 'move_started', uuid: M2, details: '' }));
+    await until(() => events.running().includes(M2));
+    expect(server.sockets.length).toBe(1);
+    expect(events.connected()).toBe(true);
   });
 
   it('polls /running while no socket can be opened, and times out when that fails too', async () => {

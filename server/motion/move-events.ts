@@ -8,8 +8,15 @@
  * never touch the live picture. Events missed while disconnected are recovered from
  * `GET /api/move/running` on reconnect; while the socket is down, waiters fall back to polling
  * that list at 2 Hz, the rate docs/daemon.md, "Duties of the cockpit" allows.
+ *
+ * Events come only when moves start and end, so a quiet socket says nothing about the link. A
+ * daemon whose machine went away (Wi-Fi lost, a robot powered off) leaves a half-open socket that
+ * never closes by itself; then no end would be heard and waiters would sit out their timeouts. So
+ * the socket is pinged every `pingMs`, and one that has not answered the last ping by the next is
+ * ended and reconnected (the daemon's server answers pings by itself).
  */
 import WebSocket from 'ws';
+import { systemClock, type TimerClock } from '../clock.ts';
 import { createBackoff } from '../daemon/backoff.ts';
 import { isMoveUuid, type DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveEvent } from '../daemon/wire.ts';
@@ -35,7 +42,14 @@ export interface MoveEventsOptions {
   daemon: Pick<DaemonClient, 'baseUrl' | 'runningMoves'>;
   log: Log;
   pollMs?: number;
+  /** How often the open socket is pinged; one that misses a ping's answer until the next is ended. */
+  pingMs?: number;
+  /** Time for the retries, polls, waiters' timeouts and pings (server/clock.ts). */
+  clock?: TimerClock;
 }
+
+/** A dead link is noticed within two of these. */
+const PING_MS = 5000;
 
 const END_OF: Record<Exclude<MoveEvent['type'], 'move_started'>, MoveEnd> = {
   move_completed: 'completed',
@@ -70,17 +84,22 @@ class MoveEventStream implements MoveEvents {
   private readonly waiters = new Map<string, Set<(end: MoveEnd) => void>>();
   private readonly listeners = new Set<(event: MoveEvent) => void>();
   private readonly pollMs: number;
+  private readonly pingMs: number;
+  private readonly clock: TimerClock;
   private socket: WebSocket | undefined;
   private open = false;
   private generation = 0;
   private stopped = true;
   /** Set by stop(): no more polling either. Polling works without start() too. */
   private closed = false;
-  private retry: NodeJS.Timeout | undefined;
-  private poll: NodeJS.Timeout | undefined;
+  private cancelRetry: (() => void) | undefined;
+  private cancelPoll: (() => void) | undefined;
+  private cancelPing: (() => void) | undefined;
 
   constructor(private readonly options: MoveEventsOptions) {
     this.pollMs = options.pollMs ?? 500;
+    this.pingMs = options.pingMs ?? PING_MS;
+    this.clock = options.clock ?? systemClock;
   }
 
   start(): void {
@@ -94,9 +113,10 @@ class MoveEventStream implements MoveEvents {
     this.stopped = true;
     this.closed = true;
     this.generation += 1;
-    clearTimeout(this.retry);
-    clearTimeout(this.poll);
-    this.poll = undefined;
+    this.cancelRetry?.();
+    this.cancelPoll?.();
+    this.cancelPoll = undefined;
+    this.cancelPing?.();
     this.socket?.terminate();
     this.socket = undefined;
     this.open = false;
@@ -115,9 +135,9 @@ class MoveEventStream implements MoveEvents {
     const known = this.ended.get(uuid);
     if (known) return Promise.resolve(known);
     return new Promise((resolve) => {
-      const timer = setTimeout(() => finish('timeout'), maxMs);
+      const cancelTimer = this.clock.schedule(() => finish('timeout'), maxMs);
       const finish = (end: MoveEnd): void => {
-        clearTimeout(timer);
+        cancelTimer();
         this.waiters.get(uuid)?.delete(finish);
         if (this.waiters.get(uuid)?.size === 0) this.waiters.delete(uuid);
         resolve(end);
@@ -144,6 +164,7 @@ class MoveEventStream implements MoveEvents {
       if (generation !== this.generation) return;
       this.open = true;
       this.backoff.reset();
+      this.keepAlive(socket, generation);
       void this.resync(generation);
     });
     socket.on('message', (data) => {
@@ -155,9 +176,28 @@ class MoveEventStream implements MoveEvents {
     socket.on('close', () => {
       if (generation !== this.generation || this.stopped) return;
       this.open = false;
-      this.retry = setTimeout(() => this.connect(), this.backoff.next());
+      this.cancelPing?.();
+      this.cancelRetry = this.clock.schedule(() => this.connect(), this.backoff.next());
       this.ensurePolling();
     });
+  }
+
+  /** Pings the open socket; one that left the last ping unanswered is ended, and its close reconnects. */
+  private keepAlive(socket: WebSocket, generation: number): void {
+    let answered = true;
+    socket.on('pong', () => (answered = true));
+    const beat = (): void => {
+      if (generation !== this.generation) return;
+      if (!answered) {
+        this.options.log.warn('move events socket did not answer a ping; reconnecting', { pingMs: this.pingMs });
+        socket.terminate();
+        return;
+      }
+      answered = false;
+      socket.ping();
+      this.cancelPing = this.clock.schedule(beat, this.pingMs);
+    };
+    this.cancelPing = this.clock.schedule(beat, this.pingMs);
   }
 
   /** After a (re)connect, /running is the truth: moves that ended meanwhile are settled. */
@@ -212,14 +252,14 @@ class MoveEventStream implements MoveEvents {
 
   /** Round-trip-gated polling, only while someone waits and the socket is down. */
   private ensurePolling(): void {
-    if (this.poll || this.open || this.closed || this.waiters.size === 0) return;
-    this.poll = setTimeout(async () => {
+    if (this.cancelPoll || this.open || this.closed || this.waiters.size === 0) return;
+    this.cancelPoll = this.clock.schedule(async () => {
       try {
         await this.refresh(() => !this.closed);
       } catch {
         // The daemon is down too: waiters end by their own timeouts.
       }
-      this.poll = undefined;
+      this.cancelPoll = undefined;
       this.ensurePolling();
     }, this.pollMs);
   }
