@@ -35,6 +35,63 @@ describe('the ring', () => {
     expect(rig.ringFiles().length).toBeLessThanOrEqual(8);
   });
 
+  it('counts recording time: started an hour after a stop, it still holds the minutes before', async () => {
+    rig = await startRecorderRig({ maxMinutes: 1, segmentMs: 10_000 });
+    const r = rig;
+    await recordFor(r, 30);
+    await r.recorder.stop();
+    const before = r.ringFiles();
+    // The robot was powered off after something went wrong, and started an hour later.
+    r.clock.advance(3_600_000);
+    const again = createRecorder({
+      dir: r.dir,
+      maxMinutes: 1,
+      maxBytes: 1 << 30,
+      cameraFps: 5,
+      clock: r.clock,
+      log: silentLog,
+      tickMs: null,
+    });
+    await again.start();
+    await again.tick();
+    expect(r.ringFiles()).toEqual(before);
+    expect(again.status().ringSeconds).toBe(30);
+    // "Save the last minute" reaches back across the restart: the 300 states before it, and the new one.
+    again.record('state', fakeState(1));
+    const saved = await again.keepLast(1);
+    expect((await readBack(again.kept.fileOf(saved.id))).counts['/robot/state']).toBe(301);
+    // The bound still holds: a minute recorded since leaves nothing of the time before.
+    for (let second = 0; second < 75; second += 1) {
+      for (let i = 0; i < 10; i += 1) {
+        again.record('state', fakeState(i));
+        r.clock.advance(100);
+      }
+      await again.tick();
+    }
+    await again.idle();
+    expect(r.ringFiles().filter((name) => before.includes(name))).toEqual([]);
+    expect(again.status().ringSeconds).toBeLessThanOrEqual(60 + 20);
+    await again.stop();
+  });
+
+  it('a clock set forward while recording deletes nothing; set back, the ring still keeps its length', async () => {
+    rig = await startRecorderRig({ maxMinutes: 1, segmentMs: 10_000 });
+    const r = rig;
+    await recordFor(r, 20);
+    const before = r.ringFiles();
+    // A board without a real-time clock syncs it once it is online: a day ahead in one step.
+    r.clock.set(r.clock.now() + 86_400_000);
+    await recordFor(r, 20);
+    expect(before.every((name) => r.ringFiles().includes(name))).toBe(true);
+    expect(r.recorder.status().ringSeconds).toBeGreaterThanOrEqual(40);
+    // Set back two days: what was recorded since counts, and the oldest files go as before.
+    r.clock.set(r.clock.now() - 2 * 86_400_000);
+    await recordFor(r, 100);
+    expect(r.ringFiles().filter((name) => before.includes(name))).toEqual([]);
+    expect(r.recorder.status().ringSeconds).toBeLessThanOrEqual(60 + 20);
+    expect(r.recorder.status().ringSeconds).toBeGreaterThanOrEqual(60);
+  });
+
   it('stays within the byte bound whatever arrives', async () => {
     const maxBytes = 4 * 1024 * 1024;
     rig = await startRecorderRig({ maxBytes, segmentMs: 60_000 });

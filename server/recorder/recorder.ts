@@ -188,7 +188,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
     async tick() {
       await keepDueStops(false);
-      await ring.prune(clock.now());
+      await ring.prune();
     },
     async keepLast(minutes, name) {
       if (maxMs === 0) throw new AppError('NOT_CONFIGURED', 'the recorder is off (ROBOT_RECORD_MINUTES=0)');
@@ -197,12 +197,14 @@ export function createRecorder(options: RecorderOptions): Recorder {
           'BAD_REQUEST',
           `minutes must be a number above 0 and at most ${options.maxMinutes} (the ring's length)`,
         );
+      // The last N minutes recorded: across a restart they reach back before it (ring.ts).
       const now = clock.now();
-      return keepWindow(now - minutes * 60_000, now, 'manual', name, now - minutes * 60_000);
+      const fromMs = ring.reachBack(minutes * 60_000, now);
+      return keepWindow(fromMs, now, 'manual', name, fromMs);
     },
     kept,
     status() {
-      const stats = ring.stats(clock.now());
+      const stats = ring.stats();
       return {
         recording: running,
         camera: settings.get().camera,
@@ -230,7 +232,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     async idle() {
       await keepDueStops(false);
       await keeps;
-      await ring.prune(clock.now());
+      await ring.prune();
     },
   };
 }

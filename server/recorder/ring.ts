@@ -3,6 +3,14 @@
  * its index when it is closed, and the oldest are deleted to stay within the time and byte
  * bounds. Writes go through one queue, so a caller never waits on the disk; when the queue is
  * full a message is dropped and counted rather than held in memory without bound.
+ *
+ * The time bound counts recording time, each segment's span from its first message to its last,
+ * not the wall clock's distance from now. A black box is read after something went wrong: a
+ * robot powered off after a fall and started an hour later must still hold the minutes before
+ * the fall, where "older than 10 minutes by the clock" deleted them at the first tick after the
+ * start. A clock set while recording (a board without a real-time clock, synced once it is
+ * online) neither deletes the ring nor keeps it past its length either: a span counts at most
+ * one segment's length, and a clock set back cuts the segment.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -41,8 +49,14 @@ export interface Ring {
   /** Finished segments, oldest first. */
   segments(): readonly Segment[];
   /** Deletes the oldest finished segments beyond the bounds, except those a kept window needs. */
-  prune(now: number): Promise<void>;
-  stats(now: number): { bytes: number; seconds: number; dropped: number; problem: string | null };
+  prune(): Promise<void>;
+  /**
+   * The clock time from which the ring's last `ms` of recording starts: `now - ms` while it
+   * recorded without a break, earlier across a stop or a restart; its oldest message's time when
+   * it holds less.
+   */
+  reachBack(ms: number, now: number): number;
+  stats(): { bytes: number; seconds: number; dropped: number; problem: string | null };
   close(): Promise<void>;
 }
 
@@ -83,13 +97,21 @@ export function createRing(options: RingOptions): Ring {
    * file, so on disk it holds at most that plus two chunks.
    */
   const headroom = segmentBytes + 2 * CHUNK_BYTES;
-  const pruneNow = async (now: number): Promise<void> => {
+  /** A segment's recording time; a clock set forward while it was open counts one segment's length. */
+  const spanOf = (s: Segment): number => Math.min(Math.max(0, s.endMs - s.startMs), options.segmentMs);
+  /** The recording time held, open segment included. */
+  const recorded = (): number =>
+    [...finished, ...(current ? [current.segment] : [])].reduce((sum, s) => sum + spanOf(s), 0);
+  const pruneNow = async (): Promise<void> => {
     const protect = options.keep?.() ?? [];
     const isProtected = (s: Segment) => protect.some(([from, to]) => s.startMs <= to && s.endMs >= from);
     const total = () => finished.reduce((sum, s) => sum + s.bytes, 0);
+    // The recording after finished[i]: while that alone fills the ring's length, finished[i] is older than it.
+    let after = recorded();
     for (let i = 0; i < finished.length;) {
       const s = finished[i] as Segment;
-      const over = s.endMs < now - options.maxMs || total() > options.maxBytes - headroom;
+      after -= spanOf(s);
+      const over = after >= options.maxMs || total() > options.maxBytes - headroom;
       if (!over) break;
       if (isProtected(s)) {
         i += 1;
@@ -114,7 +136,7 @@ export function createRing(options: RingOptions): Ring {
     segment.bytes = (await stat(segment.path)).size;
     finished.push(segment);
     // The bounds hold between ticks too: a closed segment makes room at once.
-    await pruneNow(segment.endMs);
+    await pruneNow();
   };
 
   const writeNow = async (kind: ChannelKind, ms: number, data: Uint8Array): Promise<void> => {
@@ -123,8 +145,13 @@ export function createRing(options: RingOptions): Ring {
       return;
     }
     try {
-      if (current && (ms - current.segment.startMs >= options.segmentMs || current.file.bytes >= segmentBytes))
-        await closeCurrent();
+      const cut =
+        current &&
+        // A clock set back is a cut too: the segment's span stays true, and it cannot grow without end.
+        (ms - current.segment.startMs >= options.segmentMs ||
+          ms < current.segment.startMs ||
+          current.file.bytes >= segmentBytes);
+      if (cut) await closeCurrent();
       if (!current) {
         let startMs = ms;
         // Two segments in one millisecond (a rotate for a save, then the next message) keep apart.
@@ -214,20 +241,28 @@ export function createRing(options: RingOptions): Ring {
     },
     rotate: () => enqueue(closeCurrent),
     segments: () => finished,
-    prune: (now) =>
+    prune: () =>
       enqueue(async () => {
         refused = false;
         try {
           if (writing) await indexUnindexed();
         } finally {
-          await pruneNow(now);
+          await pruneNow();
         }
       }),
-    stats(now) {
-      const all = [...finished, ...(current ? [current.segment] : [])];
+    reachBack(ms, now) {
+      const newestFirst = [...finished, ...(current ? [current.segment] : [])].reverse();
+      let left = ms;
+      for (const s of newestFirst) {
+        const span = spanOf(s);
+        if (span >= left) return Math.min(now - ms, s.endMs - left);
+        left -= span;
+      }
+      return Math.min(now - ms, newestFirst.at(-1)?.startMs ?? now - ms);
+    },
+    stats() {
       const bytes = finished.reduce((sum, s) => sum + s.bytes, 0) + (current?.file.bytes ?? 0);
-      const first = all[0];
-      return { bytes, seconds: first ? Math.max(0, (now - first.startMs) / 1000) : 0, dropped, problem };
+      return { bytes, seconds: recorded() / 1000, dropped, problem };
     },
     async close() {
       await enqueue(closeCurrent);
