@@ -62,7 +62,10 @@ export interface Health {
     loop_hz: number | null;
   };
   camera: CameraHealth;
+  /** The daemon link's last error (the state stream, its REST fallback, the status poll); kept after it recovers. */
   last_error: string | null;
+  /** When last_error happened (ISO 8601), so an old error is not taken for a present one; null with it. */
+  last_error_at: string | null;
   /** Keyed problems, e.g. `daemon:unreachable`, each with a human message. */
   problems: Record<string, string>;
   pressure: Pressure;

@@ -30,6 +30,7 @@ function feed(over: Partial<FeedSnapshot> = {}, state = wire()): FeedSnapshot {
     polling: false,
     problems: {},
     lastError: null,
+    lastErrorAt: null,
     ...over,
   };
 }

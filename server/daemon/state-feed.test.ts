@@ -42,6 +42,7 @@ describe('state feed', () => {
 
     feedClock.advance(1499);
     expect(feed.snapshot().lastError).toBeNull();
+    expect(feed.snapshot().lastErrorAt).toBeNull();
     expect(sim.counters().stateWsClients).toBe(1);
 
     feedClock.advance(1);
@@ -49,6 +50,8 @@ describe('state feed', () => {
       presence: 'reconnecting',
       streamConnected: false,
       lastError: 'state stream silent for 1500 ms',
+      // Stamped, so a health reader can tell an old error from a present one.
+      lastErrorAt: feedClock.now(),
     });
     // The dead socket closes, then the reconnect waits on the feed's backoff (250 ms of its time
     // at first): each check moves the feed's clock on a quarter second until the new stream's

@@ -53,6 +53,8 @@ export interface FeedSnapshot {
   polling: boolean;
   problems: Record<string, string>;
   lastError: string | null;
+  /** When it happened, on the feed's clock (ms); null before any error. */
+  lastErrorAt: number | null;
 }
 
 type Listener = (sample: Sample) => void;
@@ -82,6 +84,8 @@ export class StateFeed {
   private everConnected = false;
   private streamOpen = false;
   private lastError: string | null = null;
+  /** When lastError happened (the feed's clock); null before any error. */
+  private lastErrorAt: number | null = null;
   /** Cancels of the pending `later` timers. */
   private timers = new Set<() => void>();
   private cancelWatchdog: (() => void) | undefined;
@@ -101,13 +105,13 @@ export class StateFeed {
       clock: this.clock,
       rateHz: () => this.rateHz,
       onState: (text) => this.accept(text),
-      onError: (message) => (this.lastError = message),
+      onError: (message) => this.noteError(message),
     });
     this.statusPoll = new StatusPoll(this.daemon, this.clock, options.statusIntervalMs ?? 1000);
     // Registered first, so every other listener sees the feed already brought up to date.
     let wasRunning = false;
     this.statusPoll.onStatus((_status, error) => {
-      if (error !== null) this.lastError = error;
+      if (error !== null) this.noteError(error);
       const running = error === null && this.statusPoll.status?.state === 'running';
       if (this.statusPoll.status?.state !== 'running') this.fallback.stop();
       // A daemon that was away (restarted, started after the cockpit, or stalled) answers again:
@@ -206,7 +210,13 @@ export class StateFeed {
       polling: facts.polling,
       problems: problemsOf(facts),
       lastError: this.lastError,
+      lastErrorAt: this.lastErrorAt,
     };
+  }
+
+  private noteError(message: string): void {
+    this.lastError = message;
+    this.lastErrorAt = this.clock.now();
   }
 
   private connect(): void {
@@ -231,7 +241,7 @@ export class StateFeed {
       this.armWatchdog(generation);
     });
     socket.on('error', (err) => {
-      if (generation === this.generation) this.lastError = `state stream: ${err.message}`;
+      if (generation === this.generation) this.noteError(`state stream: ${err.message}`);
     });
     socket.on('close', () => this.onClosed(generation));
   }
@@ -252,7 +262,7 @@ export class StateFeed {
     this.cancelWatchdog = this.clock.schedule(() => {
       if (generation !== this.generation) return;
       this.log.warn('state stream silent; reconnecting', { silenceMs: this.silenceMs });
-      this.lastError = `state stream silent for ${this.silenceMs} ms`;
+      this.noteError(`state stream silent for ${this.silenceMs} ms`);
       this.socket?.terminate();
     }, this.silenceMs);
   }
@@ -262,13 +272,13 @@ export class StateFeed {
     try {
       body = JSON.parse(text);
     } catch {
-      this.lastError = 'daemon sent a state frame that is not JSON';
+      this.noteError('daemon sent a state frame that is not JSON');
       return;
     }
     if (typeof body !== 'object' || body === null || !('head_pose' in body)) return;
     const read = readFullState(body);
     if (!read.ok) {
-      this.lastError = `daemon sent a state frame that is not understood: ${read.reason}`;
+      this.noteError(`daemon sent a state frame that is not understood: ${read.reason}`);
       return;
     }
     const { state } = read;
@@ -282,7 +292,7 @@ export class StateFeed {
       try {
         listener(this.sample);
       } catch (err) {
-        this.lastError = `state frame not understood: ${(err as Error).message}`;
+        this.noteError(`state frame not understood: ${(err as Error).message}`);
         this.log.warn('state listener failed', { error: String((err as Error)?.stack ?? err) });
       }
     }

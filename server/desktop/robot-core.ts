@@ -219,6 +219,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
         },
         camera: snap.status?.no_media === true ? { status: 'off', fps: 0, absent: NO_CAMERA } : cameraHealth(),
         last_error: snap.lastError,
+        last_error_at: snap.lastErrorAt === null ? null : new Date(snap.lastErrorAt).toISOString(),
         problems: snap.problems,
         pressure: pressure(),
         stream: { connected: snap.streamConnected, hz: snap.hz },

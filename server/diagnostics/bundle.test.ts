@@ -42,6 +42,7 @@ it('bundles versions, config, logs and health history with no secret in it', () 
     },
     camera: { status: 'live', fps: 15 },
     last_error: null,
+    last_error_at: null,
     problems: { 'stream:silent': 'x' },
     pressure: { source: 'cockpit', pid: 1, fds: 40, fd_limit: 65536, close_wait: 0, cockpit_close_wait: 0, warning: false },
     stream: { connected: true, hz: 30 },

@@ -26,6 +26,7 @@ function health(overrides: { fps?: number; loopHz?: number | null; streamHz?: nu
     },
     camera: { status: 'live', fps: overrides.fps ?? 15 },
     last_error: null,
+    last_error_at: null,
     problems: overrides.ok === false ? { 'stream:silent': 'no state' } : {},
     pressure: {
       source: 'cockpit',
