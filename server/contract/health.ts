@@ -1,6 +1,6 @@
 /** The public health object of GET /api/health. */
 import type { CockpitIdentity } from './discovery.ts';
-import type { Presence } from './state.ts';
+import type { DaemonPhysics, Presence } from './state.ts';
 
 export interface CameraHealth {
   status: 'live' | 'starting' | 'lost' | 'off';
@@ -55,6 +55,8 @@ export interface Health {
     presence: Presence;
     url: string;
     simulated: boolean;
+    /** What a daemon with no robot runs instead (`mujoco`, `mockup`); null for a robot. */
+    physics: DaemonPhysics;
     state: string | null;
     version: string | null;
     version_check: DaemonVersionCheck;

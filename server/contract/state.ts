@@ -30,7 +30,14 @@ export interface DaemonInfo {
   robotName: string | null;
   /** True when the cockpit talks to its built-in simulated robot. */
   simulated: boolean;
+  /**
+   * What a daemon with no robot runs instead, as its status says: `mujoco` (physics, `--sim`) or
+   * `mockup` (`--mockup-sim`); null for a robot, or while unknown. docs/daemon.md, "Running it with no robot".
+   */
+  physics: DaemonPhysics;
 }
+
+export type DaemonPhysics = 'mujoco' | 'mockup' | null;
 
 export interface SystemStats {
   /** Seconds since the cockpit started. */

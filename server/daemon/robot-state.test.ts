@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRobotState, toImu } from './robot-state.ts';
+import { buildRobotState, daemonPhysics, toImu } from './robot-state.ts';
 import type { FeedSnapshot } from './state-feed.ts';
 import type { DaemonStatus, FullState } from './wire.ts';
 
@@ -38,6 +38,23 @@ function feed(over: Partial<FeedSnapshot> = {}, state = wire()): FeedSnapshot {
 const extras = { simulated: false, system: { uptime: 1, rssMb: 1, load: 0 }, services: {} };
 
 describe('robot state from the daemon', () => {
+  it('says what a daemon with no robot runs instead, from its status flags, and nothing it does not say', () => {
+    const flags = (over: Partial<DaemonStatus>) => ({
+      ...status({ motor_control_mode: 'enabled', error: null }),
+      ...over,
+    });
+    // The real daemon 1.13.0 run with --mockup-sim, and with --sim (docs/daemon.md).
+    expect(daemonPhysics(flags({ simulation_enabled: false, mockup_sim_enabled: true }))).toBe('mockup');
+    expect(daemonPhysics(flags({ simulation_enabled: true, mockup_sim_enabled: false }))).toBe('mujoco');
+    expect(daemonPhysics(flags({ simulation_enabled: false, mockup_sim_enabled: false }))).toBeNull();
+    // A daemon before the flags, or one that sends them as another type, is not guessed at.
+    expect(daemonPhysics(flags({ simulation_enabled: null, mockup_sim_enabled: null }))).toBeNull();
+    expect(daemonPhysics(flags({ mockup_sim_enabled: 'true' as unknown as boolean }))).toBeNull();
+    expect(daemonPhysics(undefined)).toBeNull();
+    const state = buildRobotState(feed({ status: flags({ mockup_sim_enabled: true }) }), extras, 10_040);
+    expect(state?.daemon).toMatchObject({ simulated: false, physics: 'mockup' });
+  });
+
   it('a live sample is not stale; doa, imu and tracking are absent when the daemon sends none', () => {
     const s = buildRobotState(feed(), extras, 10_040);
     expect(s).toBeDefined();

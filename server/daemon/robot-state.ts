@@ -4,6 +4,7 @@
  */
 import type {
   DaemonInfo,
+  DaemonPhysics,
   DoaReading,
   ImuReading,
   MotorMode,
@@ -13,7 +14,7 @@ import type {
 } from '../contract/state.ts';
 import { round, toDeg, toHeadPose } from './units.ts';
 import type { FeedSnapshot } from './state-feed.ts';
-import type { WireDoa } from './wire.ts';
+import type { DaemonStatus, WireDoa } from './wire.ts';
 
 export interface StateExtras {
   simulated: boolean;
@@ -85,7 +86,15 @@ export function daemonInfo(feed: FeedSnapshot, simulated: boolean): DaemonInfo {
     version: feed.status?.version ?? null,
     robotName: feed.status?.robot_name ?? null,
     simulated,
+    physics: daemonPhysics(feed.status),
   };
+}
+
+/** What the daemon runs instead of a robot, from its status flags; null for a robot or no status. */
+export function daemonPhysics(status: DaemonStatus | undefined): DaemonPhysics {
+  if (status?.simulation_enabled === true) return 'mujoco';
+  if (status?.mockup_sim_enabled === true) return 'mockup';
+  return null;
 }
 
 /**

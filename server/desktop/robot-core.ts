@@ -10,7 +10,7 @@ import type { RobotState, ServiceState } from '../contract/state.ts';
 import { versionReport, type Capabilities } from '../daemon/capabilities.ts';
 import { watchCapabilities, type CapabilityWatch } from '../daemon/capability-watch.ts';
 import { HttpDaemonClient, type DaemonClient } from '../daemon/daemon-client.ts';
-import { buildRobotState, daemonLoopHz, daemonStateOf } from '../daemon/robot-state.ts';
+import { buildRobotState, daemonLoopHz, daemonPhysics, daemonStateOf } from '../daemon/robot-state.ts';
 import { StateFeed } from '../daemon/state-feed.ts';
 import { systemClock, type TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
@@ -212,6 +212,7 @@ export function createRobotCore(options: RobotCoreOptions): RobotCore {
           presence: snap.presence,
           url: options.simulated ? 'simulator' : daemon.baseUrl,
           simulated: options.simulated,
+          physics: daemonPhysics(snap.status),
           state: daemonStateOf(snap),
           version: snap.status?.version ?? null,
           version_check: versionCheck(capabilityWatch.current()),

@@ -29,6 +29,7 @@ it('bundles versions, config, logs and health history with no secret in it', () 
       presence: 'connected',
       url: 'x',
       simulated: true,
+      physics: 'mockup',
       state: 'running',
       version: '1.10.0.dev0',
       version_check: {

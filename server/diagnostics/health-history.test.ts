@@ -13,6 +13,7 @@ function health(overrides: { fps?: number; loopHz?: number | null; streamHz?: nu
       presence: 'connected',
       url: 'simulator',
       simulated: true,
+      physics: 'mockup',
       state: 'running',
       version: '1.10.0',
       version_check: {

@@ -20,6 +20,7 @@ export function snapshot(changes: SnapshotChanges = {}): CockpitSnapshot {
         presence: 'connected',
         url: 'simulator',
         simulated: true,
+        physics: 'mockup',
         state: 'running',
         version: '1.0.0',
         version_check: {

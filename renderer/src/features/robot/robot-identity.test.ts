@@ -8,6 +8,7 @@ const daemon: DaemonInfo = {
   version: '1.2.0',
   robotName: 'reachy_mini',
   simulated: false,
+  physics: null,
 };
 
 describe('robotBadge', () => {
@@ -18,6 +19,15 @@ describe('robotBadge', () => {
   it('names the daemon version of a real robot', () => {
     expect(robotBadge(daemon)).toEqual({ kind: 'real', label: 'Real robot', detail: 'daemon 1.2.0' });
     expect(robotBadge({ ...daemon, version: null }).detail).toBe('daemon version unknown');
+  });
+
+  it("calls the robot's own daemon run without a robot simulated, and says how", () => {
+    expect(robotBadge({ ...daemon, version: '1.13.0', physics: 'mockup' })).toEqual({
+      kind: 'sim',
+      label: 'Simulated robot',
+      detail: 'daemon 1.13.0 · mockup',
+    });
+    expect(robotBadge({ ...daemon, version: '1.13.0', physics: 'mujoco' }).detail).toBe('daemon 1.13.0 · MuJoCo');
   });
 
   it('does not guess before the first state', () => {

@@ -9,14 +9,16 @@ export interface RobotBadgeText {
   detail: string | null;
 }
 
+const PHYSICS: Record<NonNullable<DaemonInfo['physics']>, string> = { mujoco: 'MuJoCo', mockup: 'mockup' };
+
 export function robotBadge(daemon: DaemonInfo | null): RobotBadgeText {
   if (daemon === null) return { kind: 'unknown', label: 'Robot not identified yet', detail: null };
   if (daemon.simulated) return { kind: 'sim', label: 'Simulated robot', detail: null };
-  return {
-    kind: 'real',
-    label: 'Real robot',
-    detail: daemon.version ? `daemon ${daemon.version}` : 'daemon version unknown',
-  };
+  const version = daemon.version ? `daemon ${daemon.version}` : 'daemon version unknown';
+  // The robot's own daemon, run with no robot (docs/daemon.md): simulated, whatever speaks for it.
+  if (daemon.physics)
+    return { kind: 'sim', label: 'Simulated robot', detail: `${version} · ${PHYSICS[daemon.physics]}` };
+  return { kind: 'real', label: 'Real robot', detail: version };
 }
 
 /** The header title; the generic name until the daemon tells its own. */
