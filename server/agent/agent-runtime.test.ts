@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../log.ts';
+import { eventually } from '../testing/eventually.ts';
 import { createAgentRuntime } from './agent-runtime.ts';
 import { createAskRunner } from './ask.ts';
 import { createFleetChat } from './fleet-chat.ts';
@@ -94,36 +95,49 @@ describe('agent runtime', () => {
 
   it('aborts a hung model with the idle watchdog', async () => {
     rig = await startRuntimeRig({ script: () => ({ kind: 'hang' }) });
-    const result = await rig.runtime.start({
+    const r = rig;
+    const turn = r.runtime.start({
       persona: 'dashboard',
       prompt: 'hi',
       fleet: false,
       credential: 'token',
       limits: { overallMs: 5000, idleMs: 200 },
-    }).done;
+    });
+    await eventually(() => r.fake.hanging() === 1);
+    r.clock.advance(200);
+    const result = await turn.done;
     expect(result.error).toBe('no answer from the model for 0.2 s');
     await expect.poll(() => rig?.fake.hanging()).toBe(0);
   });
 
   it('does not count a slow tool as model silence, but does count it against the overall budget', async () => {
     rig = await startRuntimeRig();
-    rig.toolDelayMs = 400;
-    const slowTool = await rig.runtime.start({
+    const r = rig;
+    // The tool takes 400 ms of watchdog time, past the model's 250 ms of allowed silence.
+    let release = r.holdTools();
+    const slow = r.runtime.start({
       persona: 'dashboard',
       prompt: 'look left',
       fleet: false,
       credential: 'token',
       limits: { overallMs: 5000, idleMs: 250 },
-    }).done;
-    expect(slowTool.ok).toBe(true);
-    const overrun = await rig.runtime.start({
+    });
+    await eventually(() => r.calls.length === 1);
+    r.clock.advance(400);
+    release();
+    expect((await slow.done).ok).toBe(true);
+    release = r.holdTools();
+    const overrun = r.runtime.start({
       persona: 'dashboard',
       prompt: 'look left',
       fleet: false,
       credential: 'token',
       limits: { overallMs: 300, idleMs: 250 },
-    }).done;
-    expect(overrun.error).toBe('the turn took longer than 0.3 s');
+    });
+    await eventually(() => r.calls.length === 2);
+    r.clock.advance(300);
+    release();
+    expect((await overrun.done).error).toBe('the turn took longer than 0.3 s');
     expect(rig.agentLog.page({ n: 2 }).map((r) => r.tool?.error ?? r.text)).toEqual([
       'the turn took longer than 0.3 s',
       'error: the turn took longer than 0.3 s',
@@ -132,7 +146,8 @@ describe('agent runtime', () => {
 
   it('cancels a pending tool call when the stop latches and ends the turn', async () => {
     rig = await startRuntimeRig();
-    rig.toolDelayMs = 2000;
+    // The tool never answers: the turn ends only because the stop cancelled the call.
+    rig.holdTools();
     const turn = rig.runtime.start({
       persona: 'dashboard',
       prompt: 'look left',
@@ -140,11 +155,9 @@ describe('agent runtime', () => {
       credential: 'token',
       limits: LIMITS,
     });
-    await expect.poll(() => rig?.calls.length).toBe(1);
-    const t0 = Date.now();
+    await eventually(() => rig?.calls.length === 1);
     rig.latch.engage();
     const result = await turn.done;
-    expect(Date.now() - t0).toBeLessThan(1000);
     expect(result.error).toBe(STOPPED_MESSAGE);
     expect(rig.fake.requests).toHaveLength(1);
   });
@@ -197,11 +210,14 @@ describe('agent runtime', () => {
 describe('ask runner', () => {
   it('runs one turn at a time: a second Ask while one runs is a 409', async () => {
     rig = await startRuntimeRig({ script: () => ({ kind: 'hang' }) });
-    const ask = createAskRunner({ runtime: rig.runtime, limits: { overallMs: 5000, idleMs: 300 } });
+    const r = rig;
+    const ask = createAskRunner({ runtime: r.runtime, limits: { overallMs: 5000, idleMs: 300 } });
     const first = ask.ask('hello', 'token');
     expect(first).toEqual({ ok: true, started: expect.any(Number) });
     expect(ask.last()).toMatchObject({ running: true, prompt: 'hello', answer: null });
     expect(() => ask.ask('again', 'token')).toThrow(expect.objectContaining({ status: 409, code: 'CONFLICT' }));
+    await eventually(() => r.fake.hanging() === 1);
+    r.clock.advance(300);
     await ask.settled();
     expect(ask.last()).toMatchObject({
       running: false,

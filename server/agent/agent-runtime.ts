@@ -4,6 +4,7 @@
  * cap, docs/platform.md, "Errors"), the watchdog and the latched stop, and records it in the agent
  * log. `start` writes the user's row and returns its id at once; the turn runs on.
  */
+import type { Schedule } from '../clock.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import type { Log } from '../log.ts';
 import type { StopLatch } from '../motion/stop-latch.ts';
@@ -53,6 +54,8 @@ export interface AgentRuntimeDeps {
   latch: Pick<StopLatch, 'engaged'>;
   log: Log;
   now?: () => number;
+  /** The turn watchdog's timers (server/clock.ts); real time when absent. */
+  schedule?: Schedule;
   /**
    * Where the running turns are kept, when the caller counts them too: the latched stop is built
    * before the agent (whose tools use it) and counts its turns for the receipt from this set.
@@ -108,7 +111,7 @@ async function runTurn(
   if (request.signal?.aborted) onCallerAbort();
   request.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const unwatch = watchLatch(deps.latch, controller);
-  const watchdog = startWatchdog(request.limits, (reason) => controller.abort(reason));
+  const watchdog = startWatchdog(request.limits, (reason) => controller.abort(reason), deps.schedule);
   const recorder = createTurnRecorder(deps.agentLog, request.persona);
   const seconds = () => Math.round((now() - started) / 100) / 10;
   const messages: ChatMessage[] = [{ role: 'user', content: request.prompt }];

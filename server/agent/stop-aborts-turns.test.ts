@@ -44,7 +44,7 @@ describe('the latched stop and a running turn', () => {
     const control = rig.control;
     const runtime = createAgentRuntime({
       model: { provider: () => provider },
-      tools: [recordingTool('look', calls, () => 0)],
+      tools: [recordingTool('look', calls)],
       agentLog: agent.agentLog,
       latch: control.latch,
       log: silentLog,

@@ -4,6 +4,7 @@
  * no provider event for `idleMs`. Time spent inside a tool (a spoken sentence, a fleet call that
  * waits up to 45 s) is the robot working, not the model hanging, so it does not count as idle.
  */
+import { realSchedule, type Schedule } from '../clock.ts';
 
 export interface WatchdogLimits {
   /** The whole turn, model and tools (Ask: 60 s). */
@@ -22,27 +23,37 @@ export interface Watchdog {
 
 const seconds = (ms: number) => (ms < 1000 ? (ms / 1000).toFixed(1) : String(Math.round(ms / 1000)));
 
-/** Calls `expire` once with the reason (an Error, so it can be an AbortSignal's reason). */
-export function startWatchdog(limits: WatchdogLimits, expire: (reason: Error) => void): Watchdog {
+/**
+ * Calls `expire` once with the reason (an Error, so it can be an AbortSignal's reason). Its timers
+ * run on `schedule` (server/clock.ts), so a test moves its time and a busy machine cannot.
+ */
+export function startWatchdog(
+  limits: WatchdogLimits,
+  expire: (reason: Error) => void,
+  schedule: Schedule = realSchedule,
+): Watchdog {
   let fired = false;
   let busyCount = 0;
-  let idleTimer: NodeJS.Timeout | undefined;
+  let cancelIdle: (() => void) | undefined;
   const fire = (message: string) => {
     if (fired) return;
     fired = true;
     stop();
     expire(new Error(message));
   };
-  const overall = setTimeout(() => fire(`the turn took longer than ${seconds(limits.overallMs)} s`), limits.overallMs);
+  const cancelOverall = schedule(
+    () => fire(`the turn took longer than ${seconds(limits.overallMs)} s`),
+    limits.overallMs,
+  );
   const armIdle = () => {
-    clearTimeout(idleTimer);
-    idleTimer = undefined;
+    cancelIdle?.();
+    cancelIdle = undefined;
     if (busyCount === 0 && !fired)
-      idleTimer = setTimeout(() => fire(`no answer from the model for ${seconds(limits.idleMs)} s`), limits.idleMs);
+      cancelIdle = schedule(() => fire(`no answer from the model for ${seconds(limits.idleMs)} s`), limits.idleMs);
   };
   const stop = () => {
-    clearTimeout(overall);
-    clearTimeout(idleTimer);
+    cancelOverall();
+    cancelIdle?.();
   };
   armIdle();
   return {

@@ -1,9 +1,11 @@
 /**
  * Test rig for the agent runtime without a robot: a fake OpenAI-compatible model server, an
- * agent log in a temp folder, recording tools and a latch the test can engage.
+ * agent log in a temp folder, recording tools the test can hold, a latch the test can engage,
+ * and the turn watchdog on a manual clock, so a busy machine never times a turn out.
  */
 import { join } from 'node:path';
 import { silentLog } from '../../log.ts';
+import { createManualClock, type ManualClock } from '../../testing/manual-clock.ts';
 import { makeTempDir } from '../../store/testing/temp-dir.ts';
 import { createAgentLog, type AgentLog, type AgentLogFrame } from '../agent-log.ts';
 import { createAgentRuntime, type AgentRuntime } from '../agent-runtime.ts';
@@ -25,22 +27,31 @@ export interface RuntimeRig {
   runtime: AgentRuntime;
   calls: ToolCallRecord[];
   latch: { engaged(): boolean; engage(): void };
-  /** When set, tools wait this long before answering. */
-  toolDelayMs: number;
+  /** Holds every tool call from now until `release()`: a tool the robot is still busy with. */
+  holdTools(): () => void;
+  /** The turn watchdog's time: it moves only when the test advances it. */
+  clock: ManualClock;
   /** Undefined model: provider() answers 503 like an unconfigured cockpit. */
   setModel(provider: ModelProvider | undefined): void;
   close(): Promise<void>;
 }
 
-/** A tool that records its input and answers ok after `delay()` ms (honouring the signal). */
-export function recordingTool(name: string, calls: ToolCallRecord[], delay: () => number): AgentTool {
+/**
+ * A tool that records its input and answers ok, once `hold()` (when it gives a promise) settles;
+ * a call aborted meanwhile fails when it answers.
+ */
+export function recordingTool(
+  name: string,
+  calls: ToolCallRecord[],
+  hold: () => Promise<void> | undefined = () => undefined,
+): AgentTool {
   return {
     name,
     description: `test tool ${name}`,
     inputSchema: objectSchema({ yaw: { type: 'number' } }),
     async run(input, ctx) {
       calls.push({ name, input });
-      await new Promise((resolve) => setTimeout(resolve, delay()));
+      await hold();
       if (ctx.signal.aborted) throw new Error('aborted');
       return { ok: true };
     },
@@ -60,12 +71,21 @@ export async function startRuntimeRig(options: { script?: Script; fleetTools?: s
   const calls: ToolCallRecord[] = [];
   let engaged = false;
   let model: ModelProvider | undefined = createOpenAiProvider({ baseUrl: fake.url, model: 'fake-model' });
+  let held: Promise<void> | undefined;
   const rig: RuntimeRig = {
     fake,
     agentLog,
     frames,
     calls,
-    toolDelayMs: 0,
+    holdTools() {
+      let release = () => {};
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = undefined;
+        release();
+      };
+    },
+    clock: createManualClock(),
     latch: { engaged: () => engaged, engage: () => void (engaged = true) },
     runtime: undefined as unknown as AgentRuntime,
     setModel: (p) => void (model = p),
@@ -76,8 +96,8 @@ export async function startRuntimeRig(options: { script?: Script; fleetTools?: s
       await dir.cleanup();
     },
   };
-  const delay = () => rig.toolDelayMs;
-  const tools = ['look', 'snapshot', 'say'].map((n) => recordingTool(n, calls, delay));
+  const hold = () => held;
+  const tools = ['look', 'snapshot', 'say'].map((n) => recordingTool(n, calls, hold));
   rig.runtime = createAgentRuntime({
     model: {
       provider() {
@@ -86,10 +106,11 @@ export async function startRuntimeRig(options: { script?: Script; fleetTools?: s
       },
     },
     tools,
-    fleetTools: () => (options.fleetTools ?? []).map((n) => recordingTool(n, calls, delay)),
+    fleetTools: () => (options.fleetTools ?? []).map((n) => recordingTool(n, calls, hold)),
     agentLog,
     latch: rig.latch,
     log: silentLog,
+    schedule: rig.clock.schedule,
   });
   return rig;
 }
