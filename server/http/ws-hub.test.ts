@@ -1,31 +1,46 @@
 /**
  * The socket hub's boundaries: a handler that throws closes its own socket with 1011 and leaves
- * every other socket alone, and a wrong credential on an upgrade meets the same brute-force
- * throttle as on HTTP.
+ * every other socket alone, a wrong credential on an upgrade meets the same brute-force
+ * throttle as on HTTP, and a socket closed under its client is not heard any more.
  */
 import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { WS_CLOSE } from '../errors.ts';
 import { createLog, type LogRecord } from '../log.ts';
+import { eventually } from '../testing/eventually.ts';
+import { upgradeRequest } from '../testing/hostile-requests.ts';
 import { listen } from './listeners.ts';
 import { WsHub } from './ws-hub.ts';
 
 const TOKEN = 'hub-test-owner-token-0123456789';
+/** A passkey session's cookie value and key, so a test can end the session under an open socket. */
+const SESSION = 'hub-test-session-id';
+const SESSION_KEY = 'hub-test-session-key';
 
 let server: Server;
 let hub: WsHub;
 let url: string;
 const records: LogRecord[] = [];
+/** Every message the socket handler was given, in order. */
+const heard: string[] = [];
 const throttle = { delays: [] as string[], failures: [] as string[], successes: [] as string[] };
 
 beforeEach(async () => {
   records.length = 0;
+  heard.length = 0;
   throttle.delays.length = 0;
   throttle.failures.length = 0;
   throttle.successes.length = 0;
   hub = new WsHub({
-    credentials: { ownerToken: TOKEN, validateSession: () => undefined },
+    credentials: {
+      ownerToken: TOKEN,
+      validateSession: (id) =>
+        id === SESSION
+          ? { key: SESSION_KEY, credentialId: 'hub-test-passkey', expiresAt: Date.now() + 3_600_000 }
+          : undefined,
+    },
     loopbackReads: false,
     failures: {
       delayFor: (key) => (throttle.delays.push(key), 0),
@@ -40,6 +55,7 @@ beforeEach(async () => {
       '/ws': (client) => {
         if (client.query.get('fail') === 'connect') throw new Error('handler failed on connect');
         client.onMessage((data) => {
+          heard.push(String(data));
           if (String(data) === 'boom') throw new Error('handler failed on a message');
           client.send({ echo: String(data) });
         });
@@ -102,4 +118,37 @@ it('counts a wrong credential on an upgrade towards the brute-force throttle, an
   const right = await open(`token=${TOKEN}`, '127.0.0.41');
   expect(throttle.successes).toEqual(['127.0.0.41']);
   right.ws.close();
+});
+
+/** A masked client frame (a zero mask leaves the payload as written) of at most 125 bytes. */
+function clientFrame(opcode: number, payload: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | payload.length, 0, 0, 0, 0]), payload]);
+}
+
+/** A socket speaking WebSocket by hand: it answers nothing unless the test writes it. */
+async function openRaw(cookie: string): Promise<{ socket: Socket; received: () => Buffer; closed: Promise<void> }> {
+  const { port } = new URL(url);
+  const socket = connect({ host: '127.0.0.1', port: Number(port) });
+  let bytes = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => void (bytes = Buffer.concat([bytes, chunk])));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(upgradeRequest('/ws', `127.0.0.1:${port}`, [`Cookie: cockpit_session=${cookie}`]));
+  await eventually(() => bytes.includes('\r\n\r\n'), { what: 'the handshake answer' });
+  expect(bytes.toString('latin1')).toMatch(/^HTTP\/1\.1 101 /);
+  bytes = bytes.subarray(bytes.indexOf('\r\n\r\n') + 4);
+  return { socket, received: () => bytes, closed };
+}
+
+it('hears nothing more from a socket whose session ended, while its client holds back the close', async () => {
+  const raw = await openRaw(SESSION);
+  raw.socket.write(clientFrame(0x1, Buffer.from('before')));
+  await eventually(() => raw.received().includes('"echo":"before"'), { what: 'the echo of the first message' });
+  hub.closeSession(SESSION_KEY);
+  // The hub's close frame: 0x88, the code 4401 in its payload.
+  await eventually(() => raw.received().includes(Buffer.from([0x88])), { what: 'the close frame' });
+  // A client that does not answer the close at once may still write; the session is over all the same.
+  raw.socket.write(clientFrame(0x1, Buffer.from('after')));
+  raw.socket.write(clientFrame(0x8, Buffer.from([0x03, 0xe8])));
+  await raw.closed;
+  expect(heard).toEqual(['before']);
 });

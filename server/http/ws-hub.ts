@@ -225,7 +225,13 @@ export class WsHub {
       query,
       send: (frame) => this.sendTo(ws, frame),
       onMessage: (listener) => {
-        ws.on('message', (data, isBinary) => this.guard(ws, `message ${path}`, () => listener(data, isBinary)));
+        ws.on('message', (data, isBinary) => {
+          // Once the hub has closed a socket (session ended or expired, a handler failed), ws still
+          // delivers what the client sends until it answers the close, for up to 30 s: a client
+          // that holds its answer back kept driving the head with the credential taken from it.
+          if (ws.readyState !== WebSocket.OPEN) return;
+          this.guard(ws, `message ${path}`, () => listener(data, isBinary));
+        });
       },
     };
     const set = this.clientsByPath.get(path) ?? new Set();
