@@ -47,15 +47,17 @@ export async function createAccess(options: AccessOptions): Promise<Access> {
     pairing,
     ownerTokenExists: true,
   });
+  const allowedOrigins = config.origin ? [config.origin] : [];
   const gate: GateDeps = {
     credentials: { ownerToken: options.ownerToken, validateSession: (id) => sessions.validate(id) },
     loopbackReads: config.loopbackReads,
     failures: createFailureThrottle({ clock }),
     controlGuard: createControlGuard({
       limiter: createRateLimiter({ limit: config.rateLimit, clock }),
-      allowedOrigins: config.origin ? [config.origin] : [],
+      allowedOrigins,
       limit: config.rateLimit,
     }),
+    allowedOrigins,
   };
   const routes = authRoutes({
     passkeys,

@@ -17,6 +17,8 @@ export interface GateDeps {
   failures?: { delayFor(key: string): number; recordFailure(key: string): void; recordSuccess(key: string): void };
   /** Rate limit and origin check for control routes; throws an AppError to refuse. */
   controlGuard?: (ctx: Context, caller: Caller, route: RouteSpec) => void;
+  /** Origins besides the request's own whose pages may use the server (ROBOT_ORIGIN); the socket hub checks them. */
+  allowedOrigins?: readonly string[];
 }
 
 export function callerOf(ctx: Context): Caller {

@@ -34,6 +34,7 @@ export function createSocketHub(deps: SocketHubDeps): WsHub {
     loopbackReads: deps.gate.loopbackReads,
     hosts: deps.hosts,
     ...(deps.gate.failures ? { failures: deps.gate.failures } : {}),
+    ...(deps.gate.allowedOrigins ? { allowedOrigins: deps.gate.allowedOrigins } : {}),
     log: deps.log.child('ws'),
   });
 }

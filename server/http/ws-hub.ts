@@ -14,6 +14,7 @@ import type { HostAllowlist } from './host-allowlist.ts';
 import { isAllowed, type GateDeps } from './access-gate.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
 import { readRequest } from './malformed-request.ts';
+import { checkOrigin } from './origin-check.ts';
 import { checkUpgradeHeaders, readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
 
@@ -49,6 +50,8 @@ export interface WsHubOptions {
   hosts?: HostAllowlist;
   /** The brute-force throttle the HTTP gate uses: a wrong credential on a socket counts the same. */
   failures?: GateDeps['failures'];
+  /** Origins besides the request's own whose pages may open sockets (ROBOT_ORIGIN). */
+  allowedOrigins?: readonly string[];
 }
 
 export class WsHub {
@@ -195,6 +198,7 @@ export class WsHub {
           if (this.options.hosts && !this.options.hosts.allows(req.headers.host))
             return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
           if (!route || !caller) return ws.close(WS_CLOSE.NOT_FOUND, 'no such socket');
+          if (this.foreignPage(req, caller)) return ws.close(WS_CLOSE.FORBIDDEN, 'cross-origin socket refused');
           if (!isAllowed(route, caller, this.options.loopbackReads))
             return ws.close(WS_CLOSE.UNAUTHORIZED, 'unauthorized');
           this.admit(ws, caller, route.path, query);
@@ -204,6 +208,28 @@ export class WsHub {
       this.options.log.warn('upgrade failed', { error: String((err as Error)?.stack ?? err) });
       socket.destroy();
     }
+  }
+
+  /**
+   * A socket opened by another site's page on the caller's ambient credential: the cookie, or the
+   * loopback trust of a browser on this machine. Sockets are not bound by CORS, so without this any
+   * page the owner visits could open /ws in the background, watch the state and camera frames, and
+   * with a session cookie drive the head, where the same page's control POSTs are refused 403. A
+   * browser names the page in the Origin of every socket handshake; one without it comes from no
+   * page (a persona or script on the robot reading /ws) and is let through. A token in the URL is
+   * no ambient credential: a page that holds it may use it from anywhere.
+   */
+  private foreignPage(req: IncomingMessage, caller: Caller): boolean {
+    if (caller.viaBearer) return false;
+    const origin = checkOrigin({
+      origin: req.headers.origin,
+      host: req.headers.host,
+      secure: (req.socket as { encrypted?: boolean }).encrypted === true,
+      allowedOrigins: this.options.allowedOrigins ?? [],
+      // Read "a missing Origin is fine": no page opened this socket.
+      viaBearer: true,
+    });
+    return !origin.ok;
   }
 
   /** Runs one socket's handler; anything it throws closes that socket alone (1011) with a log line. */
