@@ -7,6 +7,7 @@ import type { Context, Middleware } from 'koa';
 import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
+import { fromForeignPage } from './origin-check.ts';
 import { readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
 
@@ -45,6 +46,15 @@ export function isAllowed(route: Pick<RouteSpec, 'access' | 'method'>, caller: C
   return isRead && loopbackReads;
 }
 
+function sentByForeignPage(ctx: Context, deps: GateDeps): boolean {
+  return fromForeignPage({
+    origin: ctx.get('origin') || undefined,
+    host: ctx.get('host') || undefined,
+    secure: ctx.secure,
+    allowedOrigins: deps.allowedOrigins ?? [],
+  });
+}
+
 export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
   return async function gate(ctx, next) {
     const cookie = readSessionCookie(ctx.req.headers.cookie);
@@ -69,6 +79,13 @@ export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
     }
     if (!isAllowed(route, caller, deps.loopbackReads)) {
       throw new AppError('AUTH_REQUIRED', caller.failed ? 'invalid or expired credential' : 'sign in or present the owner token');
+    }
+    // Loopback trust is for programs on this machine. A browser here sends any site's requests
+    // from 127.0.0.1 with a loopback Host too, and a form or a text/plain fetch needs no CORS
+    // preflight: without this any page the owner opened could switch face tracking or the turn
+    // toward speech on, and the head would follow. Such a page names itself in Origin.
+    if (route.access !== 'public' && caller.kind === 'loopback' && sentByForeignPage(ctx, deps)) {
+      throw new AppError('ORIGIN_REFUSED', 'a page of another origin may not use this machine\'s loopback trust');
     }
     if (route.control) deps.controlGuard?.(ctx, caller, route);
     await next();

@@ -36,6 +36,16 @@ export function checkOrigin(input: OriginCheckInput): OriginDecision {
   return { ok: false, reason: 'cross-origin control refused' };
 }
 
+/**
+ * True when a browser page of another origin sent the request: its Origin is present and is
+ * neither the request's own nor an allowed one. A request without Origin was sent by no page
+ * (a script, a persona on the robot), so it is judged by its credential alone.
+ */
+export function fromForeignPage(input: Omit<OriginCheckInput, 'viaBearer'>): boolean {
+  if (input.origin === undefined) return false;
+  return !checkOrigin({ ...input, viaBearer: true }).ok;
+}
+
 /** scheme://host[:port] in canonical form (lower case, default port dropped), or undefined. */
 function normaliseOrigin(value: string): string | undefined {
   try {

@@ -14,7 +14,7 @@ import type { HostAllowlist } from './host-allowlist.ts';
 import { isAllowed, type GateDeps } from './access-gate.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
 import { readRequest } from './malformed-request.ts';
-import { checkOrigin } from './origin-check.ts';
+import { fromForeignPage } from './origin-check.ts';
 import { checkUpgradeHeaders, readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
 
@@ -221,15 +221,12 @@ export class WsHub {
    */
   private foreignPage(req: IncomingMessage, caller: Caller): boolean {
     if (caller.viaBearer) return false;
-    const origin = checkOrigin({
+    return fromForeignPage({
       origin: req.headers.origin,
       host: req.headers.host,
       secure: (req.socket as { encrypted?: boolean }).encrypted === true,
       allowedOrigins: this.options.allowedOrigins ?? [],
-      // Read "a missing Origin is fine": no page opened this socket.
-      viaBearer: true,
     });
-    return !origin.ok;
   }
 
   /** Runs one socket's handler; anything it throws closes that socket alone (1011) with a log line. */
