@@ -3,7 +3,10 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Log } from '../log.ts';
 
-/** In-flight requests get this long to finish on shutdown before their sockets are cut. */
+/**
+ * In-flight requests get this long to finish on shutdown before their sockets are cut; WebSocket
+ * clients get as long to answer any close the hub sends (ws-hub.ts, `close`).
+ */
 export const DRAIN_MS = 3000;
 
 /**

@@ -10,8 +10,9 @@ import WebSocket from 'ws';
 import { WS_CLOSE } from '../errors.ts';
 import { createLog, type LogRecord } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
+import { createManualClock, type ManualClock } from '../testing/manual-clock.ts';
 import { upgradeRequest } from '../testing/hostile-requests.ts';
-import { listen } from './listeners.ts';
+import { DRAIN_MS, listen } from './listeners.ts';
 import { WsHub } from './ws-hub.ts';
 
 const TOKEN = 'hub-test-owner-token-0123456789';
@@ -21,6 +22,8 @@ const SESSION_KEY = 'hub-test-session-key';
 
 let server: Server;
 let hub: WsHub;
+/** The hub's timer for cutting sockets at shutdown. */
+let clock: ManualClock;
 let url: string;
 const records: LogRecord[] = [];
 /** Every message the socket handler was given, in order. */
@@ -30,6 +33,7 @@ const throttle = { delays: [] as string[], failures: [] as string[], successes: 
 beforeEach(async () => {
   records.length = 0;
   heard.length = 0;
+  clock = createManualClock();
   throttle.delays.length = 0;
   throttle.failures.length = 0;
   throttle.successes.length = 0;
@@ -42,6 +46,7 @@ beforeEach(async () => {
           : undefined,
     },
     loopbackReads: false,
+    schedule: clock.schedule,
     failures: {
       delayFor: (key) => (throttle.delays.push(key), 0),
       recordFailure: (key) => void throttle.failures.push(key),
@@ -126,13 +131,13 @@ function clientFrame(opcode: number, payload: Buffer): Buffer {
 }
 
 /** A socket speaking WebSocket by hand: it answers nothing unless the test writes it. */
-async function openRaw(cookie: string): Promise<{ socket: Socket; received: () => Buffer; closed: Promise<void> }> {
+async function openRaw(cookie?: string): Promise<{ socket: Socket; received: () => Buffer; closed: Promise<void> }> {
   const { port } = new URL(url);
   const socket = connect({ host: '127.0.0.1', port: Number(port) });
   let bytes = Buffer.alloc(0);
   socket.on('data', (chunk: Buffer) => void (bytes = Buffer.concat([bytes, chunk])));
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(upgradeRequest('/ws', `127.0.0.1:${port}`, [`Cookie: cockpit_session=${cookie}`]));
+  socket.write(upgradeRequest('/ws', `127.0.0.1:${port}`, cookie ? [`Cookie: cockpit_session=${cookie}`] : []));
   await eventually(() => bytes.includes('\r\n\r\n'), { what: 'the handshake answer' });
   expect(bytes.toString('latin1')).toMatch(/^HTTP\/1\.1 101 /);
   bytes = bytes.subarray(bytes.indexOf('\r\n\r\n') + 4);
@@ -151,4 +156,24 @@ it('hears nothing more from a socket whose session ended, while its client holds
   raw.socket.write(clientFrame(0x8, Buffer.from([0x03, 0xe8])));
   await raw.closed;
   expect(heard).toEqual(['before']);
+});
+
+it('cuts a socket whose client does not answer the shutdown close once HTTP requests would be cut too', async () => {
+  const raw = await openRaw(SESSION);
+  hub.closeAll();
+  await eventually(() => raw.received().includes(Buffer.from([0x88])), { what: 'the close frame' });
+  // The client says nothing back; the listener's close would wait for this socket.
+  clock.advance(DRAIN_MS);
+  await raw.closed;
+  await eventually(() => hub.clients('/ws').size === 0, { what: 'the hub to let go of the socket' });
+});
+
+it('cuts a refused socket whose client does not answer the close after the same time', async () => {
+  // No credential: the hub completes the handshake, then sends its close frame with 4401.
+  const raw = await openRaw();
+  const closeCode = () =>
+    raw.received()[0] === 0x88 && raw.received().length >= 4 ? raw.received().readUInt16BE(2) : 0;
+  await eventually(() => closeCode() === WS_CLOSE.UNAUTHORIZED, { what: 'the 4401 close' });
+  clock.advance(DRAIN_MS);
+  await raw.closed;
 });

@@ -7,12 +7,13 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { realSchedule } from '../clock.ts';
+import { realSchedule, type Schedule } from '../clock.ts';
 import { WS_CLOSE } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { HostAllowlist } from './host-allowlist.ts';
 import { isAllowed, type GateDeps } from './access-gate.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
+import { DRAIN_MS } from './listeners.ts';
 import { readRequest } from './malformed-request.ts';
 import { fromForeignPage } from './origin-check.ts';
 import { checkUpgradeHeaders, readSessionCookie } from './untrusted-input.ts';
@@ -52,6 +53,8 @@ export interface WsHubOptions {
   failures?: GateDeps['failures'];
   /** Origins besides the request's own whose pages may open sockets (ROBOT_ORIGIN). */
   allowedOrigins?: readonly string[];
+  /** Runs the cut of sockets whose clients never answered the hub's close (real timers by default). */
+  schedule?: Schedule;
 }
 
 export class WsHub {
@@ -124,13 +127,26 @@ export class WsHub {
   /** Ends every socket of a session that ended (logout, expiry, deleted passkey) at once. */
   closeSession(sessionKey: string): void {
     for (const set of this.clientsByPath.values()) {
-      for (const c of set) if (c.caller.sessionKey === sessionKey) c.ws.close(WS_CLOSE.UNAUTHORIZED, 'session ended');
+      for (const c of set) if (c.caller.sessionKey === sessionKey) this.close(c.ws, WS_CLOSE.UNAUTHORIZED, 'session ended');
     }
   }
 
   closeAll(code: number = WS_CLOSE.GOING_AWAY, reason = 'server shutting down'): void {
     clearInterval(this.pingTimer);
-    for (const set of this.clientsByPath.values()) for (const c of set) c.ws.close(code, reason);
+    for (const set of this.clientsByPath.values()) for (const c of set) this.close(c.ws, code, reason);
+  }
+
+  /**
+   * Every close the hub makes. ws waits 30 s for a client to answer a close: a client gone from the
+   * Wi-Fi, or one that never answers on purpose, held its socket that long, and the listener's
+   * close, which waits for every socket, held the whole shutdown with it. Such a socket gets what
+   * an HTTP request gets at shutdown (listeners.ts, DRAIN_MS), then it is cut.
+   */
+  private close(ws: WebSocket, code: number, reason: string): void {
+    ws.close(code, reason);
+    if (ws.readyState === WebSocket.CLOSED) return;
+    const cancel = (this.options.schedule ?? realSchedule)(() => ws.terminate(), DRAIN_MS);
+    ws.once('close', cancel);
   }
 
   /**
@@ -196,11 +212,11 @@ export class WsHub {
         ws.on('error', (err) => this.options.log.debug('socket error', { path: route?.path, error: err.message }));
         this.guard(ws, 'connection', () => {
           if (this.options.hosts && !this.options.hosts.allows(req.headers.host))
-            return ws.close(WS_CLOSE.FORBIDDEN, 'unknown host');
-          if (!route || !caller) return ws.close(WS_CLOSE.NOT_FOUND, 'no such socket');
-          if (this.foreignPage(req, caller)) return ws.close(WS_CLOSE.FORBIDDEN, 'cross-origin socket refused');
+            return this.close(ws, WS_CLOSE.FORBIDDEN, 'unknown host');
+          if (!route || !caller) return this.close(ws, WS_CLOSE.NOT_FOUND, 'no such socket');
+          if (this.foreignPage(req, caller)) return this.close(ws, WS_CLOSE.FORBIDDEN, 'cross-origin socket refused');
           if (!isAllowed(route, caller, this.options.loopbackReads))
-            return ws.close(WS_CLOSE.UNAUTHORIZED, 'unauthorized');
+            return this.close(ws, WS_CLOSE.UNAUTHORIZED, 'unauthorized');
           this.admit(ws, caller, route.path, query);
         });
       });
@@ -236,7 +252,7 @@ export class WsHub {
     } catch (err) {
       this.options.log.warn('socket handler failed', { during: scope, error: String((err as Error)?.stack ?? err) });
       if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
-        ws.close(WS_CLOSE.INTERNAL, 'internal error');
+        this.close(ws, WS_CLOSE.INTERNAL, 'internal error');
     }
   }
 
@@ -250,8 +266,8 @@ export class WsHub {
       onMessage: (listener) => {
         ws.on('message', (data, isBinary) => {
           // Once the hub has closed a socket (session ended or expired, a handler failed), ws still
-          // delivers what the client sends until it answers the close, for up to 30 s: a client
-          // that holds its answer back kept driving the head with the credential taken from it.
+          // delivers what the client sends until it answers the close or is cut (`close`): a client
+          // that held its answer back kept driving the head with the credential taken from it.
           if (ws.readyState !== WebSocket.OPEN) return;
           this.guard(ws, `message ${path}`, () => listener(data, isBinary));
         });
@@ -267,7 +283,7 @@ export class WsHub {
     // clock's timer, not a bare setTimeout: a token months away would overflow Node's timer,
     // which then fires at once and closed a new socket of a 30-day persona token straight away.
     const cancelExpiry = caller.expiresAt
-      ? realSchedule(() => ws.close(WS_CLOSE.UNAUTHORIZED, 'session expired'), caller.expiresAt - Date.now())
+      ? realSchedule(() => this.close(ws, WS_CLOSE.UNAUTHORIZED, 'session expired'), caller.expiresAt - Date.now())
       : undefined;
     ws.on('close', () => {
       cancelExpiry?.();
