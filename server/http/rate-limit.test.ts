@@ -49,6 +49,19 @@ describe('createRateLimiter', () => {
     expect(limiter.size()).toBe(1);
   });
 
+  it('does not lock a client out for as long as the wall clock was set back', () => {
+    const clock = createFakeClock();
+    const limiter = createRateLimiter({ limit: 2, clock });
+    limiter.check('a');
+    limiter.check('a');
+    expect(limiter.check('a').ok).toBe(false);
+    // The clock is set back an hour (a time sync): the requests it counted are now in its future.
+    clock.set(clock.now() - 3_600_000);
+    expect(limiter.check('a')).toEqual({ ok: true });
+    expect(limiter.check('a')).toEqual({ ok: true });
+    expect(limiter.check('a')).toEqual({ ok: false, retryAfterSeconds: 1 });
+  });
+
   it('refuses a nonsense limit', () => {
     expect(() => createRateLimiter({ limit: 0, clock: createFakeClock() })).toThrow(RangeError);
   });

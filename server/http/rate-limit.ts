@@ -32,16 +32,23 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const hits = new Map<string, number[]>();
   let lastSweep = clock.now();
 
+  /**
+   * Whether a request counted at `t` is inside the window ending now. One counted after `now` was
+   * counted before the wall clock was set back (a time sync): it says nothing about the last
+   * second, and keeping it locked the client out of every control route for as long as the clock
+   * had jumped (Retry-After 3601 after an hour).
+   */
+  const inWindow = (t: number, now: number) => t > now - windowMs && t <= now;
+
   function sweep(now: number): void {
     lastSweep = now;
-    for (const [key, times] of hits)
-      if (times.length === 0 || (times.at(-1) as number) <= now - windowMs) hits.delete(key);
+    for (const [key, times] of hits) if (times.length === 0 || !inWindow(times.at(-1) as number, now)) hits.delete(key);
   }
 
   function check(key: string): RateDecision {
     const now = clock.now();
-    if (now - lastSweep >= windowMs) sweep(now);
-    const times = (hits.get(key) ?? []).filter((t) => t > now - windowMs);
+    if (now - lastSweep >= windowMs || now < lastSweep) sweep(now);
+    const times = (hits.get(key) ?? []).filter((t) => inWindow(t, now));
     // Re-inserting keeps the map in least-recently-seen order for eviction.
     hits.delete(key);
     hits.set(key, times);
