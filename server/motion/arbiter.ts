@@ -72,6 +72,7 @@ export interface ArbiterDeps {
 }
 
 const STREAM_OWNER = 'joystick';
+const STOPPED_WHILE_STARTING = 'stopped while this move was starting; it was not played';
 const STREAM_HOLD_TTL_S = 2;
 
 export function createArbiter(deps: ArbiterDeps): Arbiter {
@@ -89,6 +90,8 @@ class MotionArbiter implements Arbiter {
   private streamCredential: CredentialKind | undefined;
   private holdRenewedAt = 0;
   private lastTarget: JoystickTarget | undefined;
+  /** Counts the latched stops: a move asked for before one must not start, nor play, after it. */
+  private stops = 0;
 
   constructor(private readonly deps: ArbiterDeps) {
     deps.stream.onEnd((why) => this.streamEnded(why));
@@ -114,7 +117,9 @@ class MotionArbiter implements Arbiter {
   }
 
   run(request: MoveRequest): Promise<RunningMove> {
-    const begun = this.serial(() => this.begin(request));
+    // Counted when asked for, not when its turn comes: a stop in between ends it too.
+    const stopsBefore = this.stops;
+    const begun = this.serial(() => this.begin(request, stopsBefore));
     this.begins.add(begun);
     const forget = (): void => void this.begins.delete(begun);
     begun.then(forget, forget);
@@ -136,6 +141,7 @@ class MotionArbiter implements Arbiter {
    * it sees the latch. So when the stop answers, no move it raced is still playing.
    */
   async stopAll(): Promise<StopAllReport> {
+    this.stops += 1;
     this.deps.stream.stop();
     const owned = this.owned?.uuid;
     this.owned = undefined;
@@ -179,12 +185,19 @@ class MotionArbiter implements Arbiter {
     };
   }
 
-  private async begin(request: MoveRequest): Promise<RunningMove> {
+  private async begin(request: MoveRequest, stopsBefore: number): Promise<RunningMove> {
     const { daemon, latch } = this.deps;
     latch.assertFree();
+    // A stop since this move was asked for ends it, even one already resumed: the operator
+    // stopped the robot after asking, and a resume is no order to play what the stop cut off.
+    const stoppedSince = (): boolean => latch.engaged() || this.stops !== stopsBefore;
+    if (stoppedSince()) throw new AppError('STOP_LATCHED', STOPPED_WHILE_STARTING);
     this.takeOver(request.label, request.owner);
     this.deps.stream.stop();
     await this.cancelRunning();
+    // Cancelling the previous move is a daemon round trip: a stop that landed meanwhile has
+    // listed what ran without this move, which must then not be sent at all.
+    if (stoppedSince()) throw new AppError('STOP_LATCHED', STOPPED_WHILE_STARTING);
     const pending = `pending:${request.label}`;
     if (request.hold) this.take(request.hold, pending, request.maxSeconds + 1);
     let uuid: string;
@@ -195,11 +208,11 @@ class MotionArbiter implements Arbiter {
       throw err;
     }
     for (const [name, who] of this.holdOwner) if (who === pending) this.holdOwner.set(name, uuid);
-    if (latch.engaged()) {
-      // The stop landed while this move was being started: it must not outlive the latch.
+    if (stoppedSince()) {
+      // The stop landed while this move was being started: it must not outlive the stop.
       await daemon.stopMove(uuid).catch(() => undefined);
       this.release(uuid);
-      throw new AppError('STOP_LATCHED', LATCHED_MESSAGE);
+      throw new AppError('STOP_LATCHED', STOPPED_WHILE_STARTING);
     }
     this.owned = { uuid, label: request.label };
     return { uuid, label: request.label, done: this.watch(uuid, request.maxSeconds) };

@@ -189,3 +189,88 @@ describe('a move the daemon starts while the stop is latched', () => {
     }
   });
 });
+
+describe('a move asked for before the stop', () => {
+  it('is not sent when the stop lands while the move before it is being cancelled', async () => {
+    // The simulator's clock never moves: the first move runs until someone cancels it.
+    const own = await startRig({}, createManualClock());
+    const { goto, stopMove } = own.daemon;
+    const calls: string[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holdNextStop = false;
+    own.daemon.goto = async (req) => {
+      calls.push('goto');
+      return goto.call(own.daemon, req);
+    };
+    own.daemon.stopMove = async (uuid) => {
+      if (holdNextStop) {
+        holdNextStop = false;
+        calls.push('cancel asked');
+        await gate;
+      }
+      await stopMove.call(own.daemon, uuid);
+    };
+    try {
+      await own.control.arbiter.run({
+        label: 'first',
+        maxSeconds: 5,
+        start: (d) => d.goto({ head_pose: { yaw: 0.3 }, duration: 4 }),
+      });
+      calls.length = 0;
+      holdNextStop = true;
+      const second = own.control.arbiter.run({
+        label: 'second',
+        maxSeconds: 5,
+        start: (d) => d.goto({ head_pose: { yaw: -0.3 }, duration: 4 }),
+      });
+      const refused = expect(second).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+      await until(() => calls.includes('cancel asked'));
+      const stopped = own.control.stop('token');
+      release();
+      expect(await stopped).toMatchObject({ latched: true, daemon: { ok: true } });
+      await refused;
+      expect(calls).toEqual(['cancel asked']);
+      expect(await own.running()).toEqual([]);
+    } finally {
+      Object.assign(own.daemon, { goto, stopMove });
+      await own.close();
+    }
+  });
+
+  it('does not play when the resume comes before its start was answered', async () => {
+    const own = await startRig({}, createManualClock());
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let starting = false;
+    try {
+      const move = own.control.arbiter.run({
+        label: 'a late start',
+        maxSeconds: 5,
+        start: async (d) => {
+          starting = true;
+          await gate;
+          return d.goto({ head_pose: { yaw: 0.2 }, duration: 4 });
+        },
+      });
+      const refused = expect(move).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+      await until(() => starting);
+      // The stop waits for the start on its way; the operator resumes before it has answered.
+      const stopped = own.control.stop('token');
+      expect(own.control.resume('token')).toEqual({ latched: false, wasLatched: true });
+      release();
+      await stopped;
+      await refused;
+      expect(await own.running()).toEqual([]);
+      // Motion asked for after the resume plays as usual.
+      const next = await own.control.arbiter.run({
+        label: 'after the resume',
+        maxSeconds: 5,
+        start: (d) => d.goto({ head_pose: { yaw: -0.2 }, duration: 4 }),
+      });
+      expect(await own.running()).toEqual([next.uuid]);
+    } finally {
+      await own.close();
+    }
+  });
+});
