@@ -109,6 +109,78 @@ describe('speaker', () => {
     expect(calls).toEqual(['stop_sound', 'wobble off']);
   });
 
+  it('a stop while a new utterance silences the one before it: the new one neither wobbles nor plays', async () => {
+    const clock = createManualClock();
+    const calls: string[] = [];
+    const daemon = recordingDaemon(calls);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holdNext = false;
+    const speaker = createSpeaker({
+      daemon: {
+        ...daemon,
+        stopSound: async () => {
+          if (holdNext) {
+            holdNext = false;
+            calls.push('stop_sound held');
+            await gate;
+          }
+          return daemon.stopSound();
+        },
+      },
+      engine: createEspeakEngine(),
+      holds: recordingHolds(),
+      log: silentLog,
+      clock,
+    });
+    await speaker.say('The first sentence, still playing.');
+    holdNext = true;
+    const second = speaker.say('Second.').catch((err: unknown) => err);
+    await until(() => calls.includes('stop_sound held'));
+    expect(await speaker.stop()).toEqual({});
+    const afterStop = calls.length;
+    release();
+    expect(await second).toMatchObject({ code: 'CONFLICT' });
+    // Only the held silencing of the first clip lands late; the second sends nothing audible.
+    expect(calls.slice(afterStop)).toEqual(['stop_sound']);
+  });
+
+  it('a clip whose play reaches the daemon after the stop is silenced once it has landed', async () => {
+    const clock = createManualClock();
+    const calls: string[] = [];
+    const daemon = recordingDaemon(calls);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let playing = false;
+    const speaker = createSpeaker({
+      // The play is slow on its way: the stop's stop_sound, on another connection, overtakes it.
+      daemon: {
+        ...daemon,
+        playSound: async (file) => {
+          playing = true;
+          await gate;
+          return daemon.playSound(file);
+        },
+      },
+      engine: createEspeakEngine(),
+      holds: recordingHolds(),
+      log: silentLog,
+      clock,
+    });
+    const playsBefore = sim.counters().soundsPlayed.length;
+    const said = speaker.say('Overtaken.').catch((err: unknown) => err);
+    await until(() => playing);
+    expect(await speaker.stop()).toEqual({});
+    release();
+    expect(await said).toMatchObject({ code: 'CONFLICT' });
+    const plays = sim.counters().soundsPlayed;
+    expect(plays).toHaveLength(playsBefore + 1);
+    const played = plays.at(-1);
+    expect(played?.file).toBe('cockpit-say-a.wav');
+    expect(played?.stoppedAt).toBeDefined();
+    expect(calls.filter((c) => c.startsWith('wobble')).at(-1)).toBe('wobble off');
+  });
+
   it('releases the hold and reports the daemon error when playback fails', async () => {
     const { holds, speaker } = rig();
     await fetch(`${sim.url}/sim/backend`, {

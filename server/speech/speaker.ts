@@ -36,6 +36,10 @@ export interface Speaker {
 interface Utterance {
   abort: AbortController;
   wobbling: boolean;
+  /** This utterance has sent its wobble on (and maybe its clip) to the daemon. */
+  audible?: boolean;
+  /** The stop ended it, not a newer utterance. */
+  stopped?: boolean;
   /** Cancels the end-of-clip timer. */
   cancelTimer?: () => void;
 }
@@ -84,8 +88,13 @@ class DaemonSpeaker implements Speaker {
       this.endTail();
       this.deps.holds.take('speaking', clip.seconds + HOLD_TAIL_S);
       if (interrupted) await this.deps.daemon.stopSound();
+      // A stop that came while the daemon answered has sent its wobble off already: a wobble on
+      // sent now would land after it and leave the head wobbling, so nothing more goes out.
+      this.ensureCurrent(u);
       u.wobbling = true;
+      u.audible = true;
       await this.deps.daemon.setWobbling(true);
+      this.ensureCurrent(u);
       await this.deps.daemon.playSound(path);
       this.ensureCurrent(u);
       u.cancelTimer = this.clock.schedule(() => void this.finish(u, true), clip.seconds * 1000);
@@ -94,6 +103,10 @@ class DaemonSpeaker implements Speaker {
       if (this.current === u) {
         if (interrupted) await this.deps.daemon.stopSound().catch(() => undefined);
         await this.finish(u, false);
+      } else if (u.stopped && u.audible && this.current === undefined) {
+        // The play travels on its own connection: the stop's stop_sound can reach the daemon
+        // first, and the clip then plays after the stop. Silence once more, now it has landed.
+        await this.silence();
       }
       throw err;
     }
@@ -102,9 +115,16 @@ class DaemonSpeaker implements Speaker {
   async stop(): Promise<{ error?: string }> {
     const u = this.current;
     this.current = undefined;
-    if (u) this.cancel(u);
+    if (u) {
+      u.stopped = true;
+      this.cancel(u);
+    }
     this.endTail();
     this.deps.holds.release('speaking');
+    return this.silence();
+  }
+
+  private async silence(): Promise<{ error?: string }> {
     const results = await Promise.allSettled([this.deps.daemon.stopSound(), this.deps.daemon.setWobbling(false)]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     return failed ? { error: messageOf(failed.reason) } : {};
