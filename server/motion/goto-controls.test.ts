@@ -41,6 +41,16 @@ describe('look plan: clamping to the safe ranges', () => {
     expect(goto.body_yaw).toBeUndefined();
   });
 
+  it('keeps the body within 65° of the head named with it, as the daemon does, and says so', () => {
+    // The daemon turned a body asked for -150° with the head at 60° to -5° (reachy-mini 1.13.0).
+    const plan = planLook({ yaw: 60, body_yaw: -150 });
+    expect(plan.applied.body_yaw).toBe(-5);
+    expect(plan.goto.body_yaw).toBeCloseTo(-5 * RAD, 9);
+    expect(plan.clamped).toEqual({ body_yaw: { requested: -150, applied: -5 } });
+    expect(planLook({ yaw: 0, body_yaw: 170 }).clamped).toEqual({ body_yaw: { requested: 170, applied: 65 } });
+    expect(planLook({ yaw: -60, body_yaw: -120 }).clamped).toEqual({});
+  });
+
   it('leaves the head alone when only antennas or body are named', () => {
     const { goto } = planLook({ body_yaw: 45 });
     expect(goto.head_pose).toBeUndefined();

@@ -11,7 +11,7 @@ import type { Arbiter } from './arbiter.ts';
 import type { ClampNote, LookInput } from '../contract/motion.ts';
 import type { AntennasInput } from './control-input.ts';
 import { clampText, fmt, receipt, type Emit } from './receipts.ts';
-import { clampField, type SafeField } from './safe-ranges.ts';
+import { bodyYawRange, clampField, clampTo, type SafeField } from './safe-ranges.ts';
 
 export interface GotoDeps {
   arbiter: Arbiter;
@@ -75,7 +75,15 @@ export function planLook(input: LookInput): {
     goto.antennas = [toRad(applied.antennas[0]), toRad(applied.antennas[1])];
   }
   if (input.body_yaw !== undefined) {
-    applied.body_yaw = clampField('body_yaw', input.body_yaw, clamped);
+    // With the head's yaw in the same goto, the daemon moves the body no further than 65° from
+    // it: the answer says where the body goes, not where it was asked to. Without head fields
+    // the head keeps a yaw not known here, and the safe range is all that is applied.
+    if (applied.yaw === undefined) applied.body_yaw = clampField('body_yaw', input.body_yaw, clamped);
+    else {
+      applied.body_yaw = clampTo(bodyYawRange(applied.yaw), input.body_yaw);
+      if (applied.body_yaw !== input.body_yaw)
+        clamped['body_yaw'] = { requested: input.body_yaw, applied: applied.body_yaw };
+    }
     goto.body_yaw = toRad(applied.body_yaw);
   }
   return { applied, clamped, goto };

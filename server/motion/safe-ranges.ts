@@ -11,6 +11,8 @@
  * - x/y ±20 mm, z −30..+20 mm: the platform's translations are small (sleep sits at z −44 mm
  *   with the head folded); an unreachable z (+100 mm) is silently dropped by the daemon.
  * - body_yaw ±150°: the daemon clamps to ±160° absolute (docs/daemon.md, "Moves"); 150° keeps a margin.
+ *   It also keeps the body within 65° of the head's yaw (the head's yaw is the world's, not the
+ *   body's), so a look that names both is clamped to that too (bodyYawRange).
  * - antennas ±170°: the sleep pose parks them at ±174.8°, against their stops.
  * - duration 0.2..10 s: ≤ 0 does nothing on the daemon (docs/daemon.md, "Moves"), under 0.2 s a long goto is a
  *   jolt, and a 10 s glide already holds the move owner longer than a person waits.
@@ -55,4 +57,16 @@ export function clampField(
   const applied = clampTo(SAFE[field], value);
   if (applied !== value) notes[name] = { requested: value, applied };
   return applied;
+}
+
+/** The daemon keeps the body within this of the head's (world) yaw, whatever a goto asks (docs/daemon.md, "Moves"). */
+export const BODY_TO_HEAD_YAW_MAX = 65;
+
+/** Where the body may go with the head at `headYaw` (°): the safe range, within 65° of the head. */
+export function bodyYawRange(headYaw: number): Range {
+  return {
+    min: Math.max(SAFE.body_yaw.min, headYaw - BODY_TO_HEAD_YAW_MAX),
+    max: Math.min(SAFE.body_yaw.max, headYaw + BODY_TO_HEAD_YAW_MAX),
+    unit: '°',
+  };
 }
