@@ -33,6 +33,11 @@ export interface MoveRequest {
   maxSeconds: number;
   /** The claimed session this move belongs to (see `claim`); absent for manual moves. */
   owner?: string;
+  /**
+   * An autonomous move (the turn toward the speaker) that yields: refused with CONFLICT when a
+   * move, the joystick or a claimed session has the head by its turn, instead of cancelling it.
+   */
+  onlyIfIdle?: boolean;
   start(daemon: DaemonClient): Promise<string>;
 }
 
@@ -192,6 +197,12 @@ class MotionArbiter implements Arbiter {
     // stopped the robot after asking, and a resume is no order to play what the stop cut off.
     const stoppedSince = (): boolean => latch.engaged() || this.stops !== stopsBefore;
     if (stoppedSince()) throw new AppError('STOP_LATCHED', STOPPED_WHILE_STARTING);
+    // Judged here, in the move's turn: whoever asked judged "idle" before its own awaits (the app
+    // lock read), and a manual move started meanwhile must not be cancelled by an autonomous one.
+    if (request.onlyIfIdle) {
+      const busy = this.owned?.label ?? (this.deps.stream.active() ? STREAM_OWNER : this.session?.name);
+      if (busy) throw new AppError('CONFLICT', `motion busy (${busy}); ${request.label} not started`);
+    }
     this.takeOver(request.label, request.owner);
     this.deps.stream.stop();
     await this.cancelRunning();

@@ -3,6 +3,8 @@ import type { Control } from '../motion/control.ts';
 import type { AppLockStatus } from '../daemon/wire.ts';
 import { lockedError } from '../motion/app-lock.ts';
 import type { MoveRequest } from '../motion/arbiter.ts';
+import { startRig, until } from '../motion/testing/rig.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { motionGate, TURN_HOLD, turnGoto } from './motion-gate.ts';
 
 const rad = (deg: number): number => (deg * Math.PI) / 180;
@@ -73,5 +75,38 @@ describe('motion gate', () => {
     expect(withBody.head_pose).toEqual({ x: 0, y: 0, z: 0, roll: 0, pitch: rad(-5), yaw: rad(45) });
     expect(withBody.body_yaw).toBeCloseTo(rad(15), 12);
     expect('body_yaw' in turnGoto({ headYaw: 20, bodyYaw: null, pitch: 0 })).toBe(false);
+  });
+
+  it('yields to a move the operator started while it read the app lock', async () => {
+    // The simulator's clock never moves: the operator's look runs until someone cancels it.
+    const rig = await startRig({}, createManualClock());
+    const { appLockStatus } = rig.daemon;
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reading = false;
+    rig.daemon.appLockStatus = async () => {
+      reading = true;
+      await held;
+      return appLockStatus.call(rig.daemon);
+    };
+    try {
+      const gate = motionGate(rig.control);
+      expect(gate.busy()).toBeNull();
+      const turn = gate.turn({ headYaw: 30, bodyYaw: null, pitch: 0 });
+      const refused = expect(turn).rejects.toMatchObject({ code: 'CONFLICT' });
+      await until(() => reading);
+      const look = await rig.control.arbiter.run({
+        label: 'look',
+        maxSeconds: 6,
+        start: (d) => d.goto({ head_pose: { yaw: -0.3 }, duration: 5 }),
+      });
+      release();
+      await refused;
+      expect(await rig.running()).toEqual([look.uuid]);
+      expect(rig.control.arbiter.current()?.uuid).toBe(look.uuid);
+    } finally {
+      rig.daemon.appLockStatus = appLockStatus;
+      await rig.close();
+    }
   });
 });

@@ -53,6 +53,8 @@ export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRun
         label: 'turn toward speaker',
         hold: TURN_HOLD,
         maxSeconds: DOA_RULES.turnSeconds + 1,
+        // busy() was read before the lock: a move the operator started since keeps the head.
+        onlyIfIdle: true,
         start: (daemon) => daemon.goto(turnGoto(plan)),
       });
     },
