@@ -38,7 +38,11 @@ export interface MoveRequest {
    * move, the joystick or a claimed session has the head by its turn, instead of cancelling it.
    */
   onlyIfIdle?: boolean;
-  start(daemon: DaemonClient): Promise<string>;
+  /**
+   * Sends the move. One that takes more than one daemon call (wake: motors on, then the move)
+   * calls `stillWanted` between them: it throws once a stop has come since the move was asked for.
+   */
+  start(daemon: DaemonClient, stillWanted: () => void): Promise<string>;
 }
 
 export interface RunningMove {
@@ -213,7 +217,9 @@ class MotionArbiter implements Arbiter {
     if (request.hold) this.take(request.hold, pending, request.maxSeconds + 1);
     let uuid: string;
     try {
-      uuid = await request.start(daemon);
+      uuid = await request.start(daemon, () => {
+        if (stoppedSince()) throw new AppError('STOP_LATCHED', STOPPED_WHILE_STARTING);
+      });
     } catch (err) {
       this.release(pending);
       throw err;

@@ -273,4 +273,35 @@ describe('a move asked for before the stop', () => {
       await own.close();
     }
   });
+
+  it('wake sends no wake-up move when the stop lands while the motors are being enabled', async () => {
+    const own = await startRig({}, createManualClock());
+    const { setMotorMode, wakeUp } = own.daemon;
+    const calls: string[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    own.daemon.setMotorMode = async (mode) => {
+      calls.push(`motors ${mode}`);
+      await gate;
+      await setMotorMode.call(own.daemon, mode);
+    };
+    own.daemon.wakeUp = async () => {
+      calls.push('wake_up');
+      return wakeUp.call(own.daemon);
+    };
+    try {
+      const woke = own.control.wake('token');
+      const refused = expect(woke).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+      await until(() => calls.length > 0);
+      const stopped = own.control.stop('token');
+      release();
+      expect(await stopped).toMatchObject({ latched: true, daemon: { ok: true } });
+      await refused;
+      expect(calls).toEqual(['motors enabled']);
+      expect(await own.running()).toEqual([]);
+    } finally {
+      Object.assign(own.daemon, { setMotorMode, wakeUp });
+      await own.close();
+    }
+  });
 });

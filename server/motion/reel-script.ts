@@ -61,8 +61,9 @@ const wakeStep: ReelStep = {
       label: 'reel wake',
       hold: 'emotion:wake_up',
       maxSeconds: 10,
-      start: async (d: DaemonClient) => {
+      start: async (d: DaemonClient, stillWanted) => {
         await d.setMotorMode('enabled');
+        stillWanted();
         return d.wakeUp();
       },
     }),

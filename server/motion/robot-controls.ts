@@ -53,8 +53,10 @@ export async function wake(deps: RobotControlDeps, credential: CredentialKind): 
     label: 'wake',
     hold: 'emotion:wake_up',
     maxSeconds: LIFECYCLE_MAX_S,
-    start: async (d) => {
+    start: async (d, stillWanted) => {
       await d.setMotorMode('enabled');
+      // A stop while the motors were being enabled: the wake-up move is not sent.
+      stillWanted();
       return d.wakeUp();
     },
   });
