@@ -11,6 +11,7 @@ import type { CredentialKind } from '../contract/ws.ts';
 import { UNKNOWN_CAPABILITIES, type Capabilities } from '../daemon/capabilities.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { StateFeed } from '../daemon/state-feed.ts';
+import { AppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
 import { createEspeakEngine } from '../speech/espeak.ts';
@@ -191,10 +192,14 @@ export function createControl(deps: ControlDeps): Control {
   // read before every manual motion: a daemon app or remote session holding the robot wins.
   // The latch is asked again after the lock read: a STOP that landed while the daemon answered
   // has already silenced the speaker, and a say (which no arbiter guards) would speak after it.
+  // A STOP already resumed by then counts too: the operator stopped the robot after asking.
   const motion = async <T>(task: () => Promise<T>): Promise<T> => {
     p.latch.assertFree();
+    const stops = p.latch.engagements();
     await p.appLock.assertFree();
     p.latch.assertFree();
+    if (p.latch.engagements() !== stops)
+      throw new AppError('STOP_LATCHED', 'stopped while this was being asked for; ask again');
     return task();
   };
   // A frame for a daemon that is down would go nowhere (target-stream.ts drops it while its socket

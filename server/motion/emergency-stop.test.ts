@@ -304,4 +304,35 @@ describe('a move asked for before the stop', () => {
       await own.close();
     }
   });
+
+  it('a look still reading the app lock when a stop and its resume came is not played', async () => {
+    const own = await startRig({}, createManualClock());
+    const { appLockStatus, goto } = own.daemon;
+    const calls: string[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    own.daemon.appLockStatus = async () => {
+      calls.push('lock read');
+      await gate;
+      return appLockStatus.call(own.daemon);
+    };
+    own.daemon.goto = async (req) => {
+      calls.push('goto');
+      return goto.call(own.daemon, req);
+    };
+    try {
+      const look = own.control.look({ yaw: 20, duration: 5 }, 'token');
+      const refused = expect(look).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+      await until(() => calls.includes('lock read'));
+      expect(await own.control.stop('token')).toMatchObject({ latched: true });
+      expect(own.control.resume('token')).toEqual({ latched: false, wasLatched: true });
+      release();
+      await refused;
+      expect(calls).toEqual(['lock read']);
+      expect(await own.running()).toEqual([]);
+    } finally {
+      Object.assign(own.daemon, { appLockStatus, goto });
+      await own.close();
+    }
+  });
 });

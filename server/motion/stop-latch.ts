@@ -8,6 +8,8 @@ import { AppError } from '../errors.ts';
 
 export interface StopLatch {
   engaged(): boolean;
+  /** How many times it was engaged: a stop and its resume between two looks still count. */
+  engagements(): number;
   /** Throws 409 STOP_LATCHED while engaged. */
   assertFree(): void;
   engage(detail: string): void;
@@ -19,14 +21,17 @@ export const LATCHED_MESSAGE = 'stopped: resume from the dashboard first';
 
 export function createStopLatch(services: Map<string, ServiceState>): StopLatch {
   let engaged = false;
+  let engagements = 0;
   services.set('stop', { state: 'off', detail: 'not engaged' });
   return {
     engaged: () => engaged,
+    engagements: () => engagements,
     assertFree() {
       if (engaged) throw new AppError('STOP_LATCHED', LATCHED_MESSAGE);
     },
     engage(detail) {
       engaged = true;
+      engagements += 1;
       services.set('stop', { state: 'running', detail });
     },
     release(detail) {
