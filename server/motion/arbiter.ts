@@ -34,6 +34,11 @@ export interface MoveRequest {
   /** The claimed session this move belongs to (see `claim`); absent for manual moves. */
   owner?: string;
   /**
+   * The latch's engagements when the move was asked for (StopLatch.engagements), when that was
+   * before a wait of the caller's own (the move library read); a stop since then ends the move.
+   */
+  askedAt?: number;
+  /**
    * An autonomous move (the turn toward the speaker) that yields: refused with CONFLICT when a
    * move, the joystick or a claimed session has the head by its turn, instead of cancelling it.
    */
@@ -99,8 +104,6 @@ class MotionArbiter implements Arbiter {
   private streamCredential: CredentialKind | undefined;
   private holdRenewedAt = 0;
   private lastTarget: JoystickTarget | undefined;
-  /** Counts the latched stops: a move asked for before one must not start, nor play, after it. */
-  private stops = 0;
 
   constructor(private readonly deps: ArbiterDeps) {
     deps.stream.onEnd((why) => this.streamEnded(why));
@@ -127,7 +130,7 @@ class MotionArbiter implements Arbiter {
 
   run(request: MoveRequest): Promise<RunningMove> {
     // Counted when asked for, not when its turn comes: a stop in between ends it too.
-    const stopsBefore = this.stops;
+    const stopsBefore = request.askedAt ?? this.deps.latch.engagements();
     const begun = this.serial(() => this.begin(request, stopsBefore));
     this.begins.add(begun);
     const forget = (): void => void this.begins.delete(begun);
@@ -150,7 +153,6 @@ class MotionArbiter implements Arbiter {
    * it sees the latch. So when the stop answers, no move it raced is still playing.
    */
   async stopAll(): Promise<StopAllReport> {
-    this.stops += 1;
     this.deps.stream.stop();
     const owned = this.owned?.uuid;
     this.owned = undefined;
@@ -199,7 +201,7 @@ class MotionArbiter implements Arbiter {
     latch.assertFree();
     // A stop since this move was asked for ends it, even one already resumed: the operator
     // stopped the robot after asking, and a resume is no order to play what the stop cut off.
-    const stoppedSince = (): boolean => latch.engaged() || this.stops !== stopsBefore;
+    const stoppedSince = (): boolean => latch.engaged() || latch.engagements() !== stopsBefore;
     if (stoppedSince()) throw new AppError('STOP_LATCHED', STOPPED_WHILE_STARTING);
     // Judged here, in the move's turn: whoever asked judged "idle" before its own awaits (the app
     // lock read), and a manual move started meanwhile must not be cancelled by an autonomous one.

@@ -186,6 +186,7 @@ export function createControl(deps: ControlDeps): Control {
     arbiter: p.arbiter,
     moves: deps.robot.moves,
     emit,
+    latch: p.latch,
     ...(deps.clock ? { now: () => deps.clock?.now() ?? Date.now() } : {}),
   };
   // Async, so a latched stop is a rejected promise like every other refusal. The app lock is

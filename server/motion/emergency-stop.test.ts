@@ -335,4 +335,37 @@ describe('a move asked for before the stop', () => {
       await own.close();
     }
   });
+
+  it('an express whose move library read a stop and its resume overtook is not played', async () => {
+    const own = await startRig({}, createManualClock());
+    const { find } = own.moves;
+    const { playMove } = own.daemon;
+    const calls: string[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    own.moves.find = async (name) => {
+      calls.push('library read');
+      await gate;
+      return find.call(own.moves, name);
+    };
+    own.daemon.playMove = async (dataset, name) => {
+      calls.push('play');
+      return playMove.call(own.daemon, dataset, name);
+    };
+    try {
+      const express = own.control.express('welcoming1', 'token');
+      const refused = expect(express).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+      await until(() => calls.includes('library read'));
+      expect(await own.control.stop('token')).toMatchObject({ latched: true });
+      expect(own.control.resume('token')).toEqual({ latched: false, wasLatched: true });
+      release();
+      await refused;
+      expect(calls).toEqual(['library read']);
+      expect(await own.running()).toEqual([]);
+    } finally {
+      own.moves.find = find;
+      own.daemon.playMove = playMove;
+      await own.close();
+    }
+  });
 });

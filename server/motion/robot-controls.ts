@@ -9,12 +9,15 @@ import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveLibraryCache } from './move-library.ts';
 import type { Arbiter } from './arbiter.ts';
 import { receipt, type Emit } from './receipts.ts';
+import type { StopLatch } from './stop-latch.ts';
 
 export interface RobotControlDeps {
   daemon: Pick<DaemonClient, 'setMotorMode'>;
   arbiter: Arbiter;
   moves: Pick<MoveLibraryCache, 'find' | 'learnSeconds'>;
   emit: Emit;
+  /** The latched stop, counted before the library read: a stop during it ends the move (arbiter.ts, askedAt). */
+  latch?: Pick<StopLatch, 'engagements'>;
   /** Times a whole play of a move, for its length on the Moves page; Date.now when omitted. */
   now?: () => number;
 }
@@ -28,6 +31,8 @@ export async function express(
   name: string,
   credential: CredentialKind,
 ): Promise<{ uuid: string; name: string; dataset: string }> {
+  // A cold library read takes seconds: a stop and its resume may come meanwhile.
+  const askedAt = deps.latch?.engagements();
   // 404 MOVE_UNKNOWN before anything moves; the library is cached (move-library.ts).
   const entry = await deps.moves.find(name);
   const now = deps.now ?? Date.now;
@@ -35,6 +40,7 @@ export async function express(
     label: `express ${name}`,
     hold: `emotion:${name}`,
     maxSeconds: RECORDED_MOVE_MAX_S,
+    ...(askedAt === undefined ? {} : { askedAt }),
     start: (d) => d.playMove(entry.dataset, entry.name),
   });
   // From the daemon taking the move to its end: a cancelled or cut-short play says nothing of its length.
