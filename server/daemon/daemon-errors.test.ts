@@ -29,4 +29,12 @@ describe("the daemon's refusals as app errors", () => {
       /body\.uuid: Input should be a valid UUID/,
     );
   });
+
+  it('a malformed list of problems is still a DAEMON_ERROR, never a crash', () => {
+    for (const detail of [[null], [{ loc: 'body' }], [7, { loc: [{}], msg: 3 }]]) {
+      const err = fail(422, { detail });
+      expect(err.code).toBe('DAEMON_ERROR');
+      expect(err.message).toMatch(/^daemon refused status \(422\): /);
+    }
+  });
 });

@@ -27,8 +27,16 @@ function detailOf(body: unknown): string {
   if (typeof body === 'string') return body.slice(0, 200) || 'no detail';
   const detail = (body as { detail?: unknown } | null)?.detail;
   if (typeof detail === 'string') return detail;
-  if (Array.isArray(detail)) {
-    return detail.map((d: { loc?: unknown[]; msg?: string }) => `${(d.loc ?? []).join('.')}: ${d.msg}`).join('; ');
-  }
+  if (Array.isArray(detail)) return detail.map(problemOf).join('; ').slice(0, 500);
   return 'no detail';
+}
+
+/** One pydantic problem, `{loc: [...], msg}`; a daemon gone wrong may send anything in its place. */
+function problemOf(problem: unknown): string {
+  const { loc, msg } = (typeof problem === 'object' && problem !== null ? problem : {}) as {
+    loc?: unknown;
+    msg?: unknown;
+  };
+  const where = Array.isArray(loc) ? loc.map(String).join('.') : '';
+  return `${where}: ${typeof msg === 'string' ? msg : 'invalid'}`;
 }
