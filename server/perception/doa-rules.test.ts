@@ -236,15 +236,30 @@ describe('turn plan', () => {
     });
   });
 
-  it('the body carries the rest past 45°, never past ±60° absolute', () => {
-    expect(planTurn({ headYaw: 20, headPitch: 0, bodyYaw: 0 }, 40)).toEqual({ headYaw: 45, bodyYaw: 15, pitch: 0 });
-    expect(planTurn({ headYaw: 40, headPitch: 0, bodyYaw: 50 }, 40)).toEqual({ headYaw: 45, bodyYaw: 60, pitch: 0 });
+  it('the body carries the rest past 45° from it, never past ±60° absolute', () => {
+    expect(planTurn({ headYaw: 20, headPitch: 0, bodyYaw: 0 }, 40)).toEqual({ headYaw: 60, bodyYaw: 15, pitch: 0 });
+    expect(planTurn({ headYaw: 40, headPitch: 0, bodyYaw: 50 }, 40)).toEqual({ headYaw: 80, bodyYaw: null, pitch: 0 });
     expect(planTurn({ headYaw: -30, headPitch: 0, bodyYaw: -10 }, -60)).toEqual({
-      headYaw: -45,
-      bodyYaw: -55,
+      headYaw: -90,
+      bodyYaw: -45,
       pitch: 0,
     });
-    expect(planTurn({ headYaw: -45, headPitch: 0, bodyYaw: -55 }, -30).bodyYaw).toBe(-60);
+    expect(planTurn({ headYaw: -45, headPitch: 0, bodyYaw: -55 }, -80)).toEqual({
+      headYaw: -105,
+      bodyYaw: -60,
+      pitch: 0,
+    });
+  });
+
+  it('turns the gaze to the speaker, not only the body: the head yaw the daemon takes is the world yaw', () => {
+    // A goto of head yaw 45° and body 60° left the head facing 45° (reachy-mini 1.13.0): a plan
+    // whose head stays at 45° never faces a voice 90° away, however far the body turns.
+    expect(planTurn({ headYaw: 0, headPitch: 0, bodyYaw: 0 }, 90)).toEqual({ headYaw: 90, bodyYaw: 45, pitch: 0 });
+    expect(planTurn({ headYaw: 0, headPitch: 0, bodyYaw: 0 }, -150)).toEqual({
+      headYaw: -105,
+      bodyYaw: -60,
+      pitch: 0,
+    });
   });
 
   it('keeps the pitch within −20..15°', () => {

@@ -160,15 +160,20 @@ export interface PoseDeg {
 const clamp = (v: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, v));
 
 /**
- * Target head yaw = current yaw + offset; the head takes up to ±45°, the body carries the rest
- * but never past ±60° absolute; pitch is kept within −20..15°.
+ * The gaze goes to current yaw + offset. The head's yaw is the world's, as the daemon takes and
+ * reports it (docs/daemon.md, "Moves"): turning the body does not turn the gaze, it lets the head
+ * turn further. So the head turns up to ±45° away from the body, the body carries the rest but
+ * never past ±60° absolute, and the gaze reaches ±105° at most; pitch is kept within −20..15°.
  */
 export function planTurn(pose: PoseDeg, offset: number): TurnPlan {
-  const target = pose.headYaw + offset;
-  const headYaw = clamp(target, -DOA_RULES.headMaxDeg, DOA_RULES.headMaxDeg);
-  const rest = target - headYaw;
+  const { headMaxDeg, bodyMaxDeg } = DOA_RULES;
+  const gaze = clamp(pose.headYaw + offset, -(bodyMaxDeg + headMaxDeg), bodyMaxDeg + headMaxDeg);
+  const away = gaze - pose.bodyYaw;
+  const rest = away - clamp(away, -headMaxDeg, headMaxDeg);
   // Under a degree is noise; moving the body for it would only shake the robot.
-  const bodyYaw = Math.abs(rest) > 1 ? clamp(pose.bodyYaw + rest, -DOA_RULES.bodyMaxDeg, DOA_RULES.bodyMaxDeg) : null;
+  const bodyYaw = Math.abs(rest) > 1 ? clamp(pose.bodyYaw + rest, -bodyMaxDeg, bodyMaxDeg) : null;
+  const body = bodyYaw ?? pose.bodyYaw;
+  const headYaw = clamp(gaze, body - headMaxDeg, body + headMaxDeg);
   return { headYaw, bodyYaw, pitch: clamp(pose.headPitch, DOA_RULES.pitchMinDeg, DOA_RULES.pitchMaxDeg) };
 }
 

