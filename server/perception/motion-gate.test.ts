@@ -18,7 +18,7 @@ function fakeControl() {
     lock: { state: 'free', holder_name: null } as AppLockStatus,
   };
   const control = {
-    latch: { engaged: () => c.latched },
+    latch: { engaged: () => c.latched, engagements: () => 0 },
     arbiter: {
       current: () => c.current,
       run: async (request: MoveRequest) => {
@@ -106,6 +106,37 @@ describe('motion gate', () => {
       expect(rig.control.arbiter.current()?.uuid).toBe(look.uuid);
     } finally {
       rig.daemon.appLockStatus = appLockStatus;
+      await rig.close();
+    }
+  });
+
+  it('does not turn after a stop that came while it read the app lock, even once resumed', async () => {
+    const rig = await startRig({}, createManualClock());
+    const { appLockStatus, goto } = rig.daemon;
+    const calls: string[] = [];
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    rig.daemon.appLockStatus = async () => {
+      calls.push('lock read');
+      await held;
+      return appLockStatus.call(rig.daemon);
+    };
+    rig.daemon.goto = async (req) => {
+      calls.push('goto');
+      return goto.call(rig.daemon, req);
+    };
+    try {
+      const turn = motionGate(rig.control).turn({ headYaw: 30, bodyYaw: null, pitch: 0 });
+      const refused = expect(turn).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+      await until(() => calls.includes('lock read'));
+      await rig.control.stop('token');
+      rig.control.resume('token');
+      release();
+      await refused;
+      expect(calls).toEqual(['lock read']);
+      expect(await rig.running()).toEqual([]);
+    } finally {
+      Object.assign(rig.daemon, { appLockStatus, goto });
       await rig.close();
     }
   });

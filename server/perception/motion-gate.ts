@@ -47,12 +47,15 @@ export function motionGate(control: Pick<Control, 'arbiter' | 'latch' | 'reelRun
       return null;
     },
     async turn(plan) {
+      // A stop during the lock read ends the turn, even one resumed by then (arbiter.ts, askedAt).
+      const askedAt = control.latch.engagements();
       // The last reading may be old: read it again before taking the head.
       await control.appLock.assertFree();
       await control.arbiter.run({
         label: 'turn toward speaker',
         hold: TURN_HOLD,
         maxSeconds: DOA_RULES.turnSeconds + 1,
+        askedAt,
         // busy() was read before the lock: a move the operator started since keeps the head.
         onlyIfIdle: true,
         start: (daemon) => daemon.goto(turnGoto(plan)),
