@@ -60,10 +60,10 @@ describe('daemon faults', () => {
 
   it('fails fast with 503 while the daemon hangs, says so in health, and recovers', async () => {
     await h.sim('/sim/hang', { on: true });
-    const t0 = Date.now();
     const res = await look();
+    // The cockpit's own deadline answered, not the hung daemon (whose answer never comes).
     expect(res.status).toBe(503);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(await res.json()).toMatchObject({ code: 'DAEMON_TIMEOUT' });
     expect(await until(async () => !(await health()).ok, 5000)).toBe(true);
     expect(Object.keys((await health()).problems).length).toBeGreaterThan(0);
     // Once the status poll goes unanswered, the daemon's state is unknown, not its last "running".

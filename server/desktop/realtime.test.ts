@@ -68,9 +68,8 @@ describe('request timing', () => {
       body: JSON.stringify({ right: 5, left: -5 }),
     });
     const timing = res.headers.get('server-timing') ?? '';
-    const ms = Number(/cockpit;dur=([\d.]+)/.exec(timing)?.[1]);
-    expect(ms).toBeGreaterThanOrEqual(0);
-    expect(ms).toBeLessThan(1000);
+    // A duration in milliseconds; how long it is belongs to the benchmark (bench/), not here.
+    expect(timing).toMatch(/^cockpit;dur=\d+(\.\d+)?;desc="receive to daemon send"$/);
   });
 
   it('leaves reads out: they are served from the state cache and skip the async context', async () => {
