@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { RobotState } from '../contract/state.ts';
 import type { EventFrame } from '../contract/ws.ts';
-import type { TimerClock } from '../clock.ts';
+import type { Schedule, TimerClock } from '../clock.ts';
 import type { Log } from '../log.ts';
 import type { Control } from '../motion/control.ts';
 import type { MoveLibraryCache } from '../motion/move-library.ts';
@@ -54,6 +54,8 @@ export interface AgentDeps {
     fleet?: WatchdogLimits;
     chatWaitMs?: number;
     testTimeoutMs?: number;
+    /** The turn watchdogs' and the chat wait's timers, for a test to move by hand (server/clock.ts). */
+    schedule?: Schedule;
   };
 }
 
@@ -109,6 +111,7 @@ function buildCore(deps: AgentDeps, log: Log): Core {
     latch: deps.control.latch,
     log,
     ...(deps.runningTurns ? { running: deps.runningTurns } : {}),
+    ...(deps.tuning?.schedule ? { schedule: deps.tuning.schedule } : {}),
   });
   return { settings, agentLog, runtime };
 }
@@ -122,6 +125,7 @@ export function createAgent(deps: AgentDeps): Agent {
     runtime,
     ...(deps.tuning?.chatWaitMs ? { waitMs: deps.tuning.chatWaitMs } : {}),
     ...(deps.tuning?.fleet ? { limits: deps.tuning.fleet } : {}),
+    ...(deps.tuning?.schedule ? { schedule: deps.tuning.schedule } : {}),
   });
   return {
     ...core,

@@ -5,6 +5,7 @@
  * (docs/contract.md, "Limits") before a 504, and `runFleetTurn`, which the platform client calls for
  * relay `invoke` envelopes with its own budget and signal.
  */
+import { realSchedule, type Schedule } from '../clock.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
 import type { AgentRuntime } from './agent-runtime.ts';
@@ -52,10 +53,13 @@ export function createFleetChat(deps: {
   waitMs?: number;
   limits?: WatchdogLimits;
   now?: () => number;
+  /** The chat wait's timer (server/clock.ts); real time when absent. */
+  schedule?: Schedule;
 }): FleetChat {
   const waitMs = deps.waitMs ?? CHAT_WAIT_MS;
   const limits = deps.limits ?? FLEET_LIMITS;
   const now = deps.now ?? Date.now;
+  const schedule = deps.schedule ?? realSchedule;
   return {
     async chat(prompt, credential) {
       const started = now();
@@ -68,10 +72,10 @@ export function createFleetChat(deps: {
         limits,
         signal: controller.signal,
       });
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), waitMs)));
+      let cancel = (): void => {};
+      const timeout = new Promise<'timeout'>((resolve) => (cancel = schedule(() => resolve('timeout'), waitMs)));
       const outcome = await Promise.race([turn.done, timeout]);
-      clearTimeout(timer);
+      cancel();
       if (outcome === 'timeout') {
         const message = `no answer within ${seconds(waitMs)} s`;
         controller.abort(new Error(`the chat wait ran out: ${message}`));

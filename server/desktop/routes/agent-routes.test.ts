@@ -3,15 +3,18 @@ import type { AgentLogRow } from '../../agent/agent-log.ts';
 import { startAgentRig, type AgentRig } from '../../agent/testing/agent-rig.ts';
 import type { RobotState } from '../../contract/state.ts';
 import { until } from '../../motion/testing/rig.ts';
+import { createManualClock } from '../../testing/manual-clock.ts';
 import { controlRoutes } from './control-routes.ts';
 import { agentRoutes } from './agent-routes.ts';
 
 let rig: AgentRig;
+/** The turn watchdogs' and the chat wait's time: a busy machine cannot run a budget out, only the test. */
+const turnClock = createManualClock();
 
 beforeAll(async () => {
   rig = await startAgentRig({
     routes: (agent, control) => [...agentRoutes(agent), ...controlRoutes({ control })],
-    tuning: { ask: { overallMs: 8000, idleMs: 400 }, chatWaitMs: 500 },
+    tuning: { ask: { overallMs: 8000, idleMs: 400 }, chatWaitMs: 500, schedule: turnClock.schedule },
   });
   await until(() => rig.robot.feed.snapshot().presence === 'connected' && rig.robot.state() !== undefined);
 });
@@ -113,12 +116,16 @@ describe('Ask', () => {
       status: 409,
       json: { error: expect.stringMatching(/already running/), code: 'CONFLICT' },
     });
+    await until(() => rig.fake.hanging() === 1);
+    turnClock.advance(400);
     await askDone();
   });
 
   it('ends a hung model at the watchdog with an assistant error row', async () => {
     rig.fake.setScript(() => ({ kind: 'hang' }));
     await rig.request('POST', '/api/control/ask', { prompt: 'are you there?' });
+    await until(() => rig.fake.hanging() === 1);
+    turnClock.advance(400);
     await askDone();
     expect((await rig.request('GET', '/api/ask/last')).json).toMatchObject({
       error: 'no answer from the model for 0.4 s',
@@ -200,7 +207,10 @@ describe('fleet chat', () => {
 
   it('gives 504 past its wait', async () => {
     rig.fake.setScript(() => ({ kind: 'hang' }));
-    expect(await rig.request('POST', '/api/chat', { prompt: 'slow' })).toEqual({
+    const answer = rig.request('POST', '/api/chat', { prompt: 'slow' });
+    await until(() => rig.fake.hanging() === 1);
+    turnClock.advance(500);
+    expect(await answer).toEqual({
       status: 504,
       json: { error: 'no answer within 0.5 s', code: 'TIMEOUT' },
     });
