@@ -13,7 +13,7 @@ import { createHeartbeatTick } from './heartbeat.ts';
 import { CADENCE, PATHS } from './limits.ts';
 import { createLoop, type Loop } from './loop.ts';
 import type { PlatformAnswer, PlatformHttp } from './platform-http.ts';
-import { createRelayHandler } from './relay-handler.ts';
+import { createRelayDecliner, createRelayHandler, type RelayHandlerDeps } from './relay-handler.ts';
 import { createRelayPoller, type RelayPoller } from './relay-poller.ts';
 import type { StatusStore } from './status.ts';
 import type { StrikePolicy } from './strikes.ts';
@@ -96,7 +96,7 @@ function heartbeatLoop(deps: DeviceRuntimeDeps): Loop {
 
 function relayParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: RelayPoller } {
   const { status, scheduler, log } = deps;
-  const handle = createRelayHandler({
+  const handlerDeps: RelayHandlerDeps = {
     runFleetTurn: deps.runFleetTurn,
     notify: deps.notify,
     media: deps.routes.media,
@@ -107,9 +107,18 @@ function relayParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: RelayPoller 
     ackMs: deps.timing.fleetAckMs ?? CADENCE.fleetAckMs,
     taskResult: deps.routes.taskResult,
     onHandled: () => status.update({ envelopesHandled: status.snapshot(scheduler.now()).envelopesHandled + 1 }),
+  };
+  const poller = createRelayPoller({
+    api: deps.api,
+    handle: createRelayHandler(handlerDeps),
+    decline: createRelayDecliner(handlerDeps),
+    // A poll still out at stop() comes back after the loop stopped: what it claimed is declined.
+    live: () => loop.running(),
+    log,
+    pollMs: deps.timing.pollMs,
   });
-  const poller = createRelayPoller({ api: deps.api, handle, log, pollMs: deps.timing.pollMs });
-  return { poller, loop: createLoop('relay', scheduler, poller.tick, log) };
+  const loop = createLoop('relay', scheduler, poller.tick, log);
+  return { poller, loop };
 }
 
 function firmwareParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: FirmwarePoller } | null {

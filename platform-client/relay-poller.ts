@@ -15,6 +15,14 @@ import type { PlatformLog } from './types.ts';
 export interface RelayPollerDeps {
   api: DeviceApi;
   handle: (message: RelayMessage) => Promise<void>;
+  /**
+   * Answers an envelope without running it: one a poll still out when the loop stopped (a
+   * disconnect, a shutdown) came back with. It was consumed, so it is answered; it is not run,
+   * since the link was switched off, or the console is going down, by the time it arrived.
+   */
+  decline: (message: RelayMessage) => Promise<void>;
+  /** Whether the relay loop still runs; claimed envelopes are declined once it does not. */
+  live: () => boolean;
   log: PlatformLog;
   pollMs?: number;
   max?: number;
@@ -23,7 +31,7 @@ export interface RelayPollerDeps {
 /** The poll tick plus a way to wait for the envelopes still being handled. */
 export interface RelayPoller {
   tick: LoopTick;
-  /** Resolves when every claimed envelope has been answered. */
+  /** Resolves when the poll still out has come back and every claimed envelope has been answered. */
   drain(): Promise<void>;
   inFlight(): number;
 }
@@ -43,29 +51,45 @@ export function createRelayPoller(deps: RelayPollerDeps): RelayPoller {
   const max = deps.max ?? CADENCE.pollMax;
   const handling = new Set<Promise<void>>();
   let failures = 0;
+  // The poll still out: stop() waits for it too, or its envelopes would start after the drain ended.
+  let polling: Promise<number> | null = null;
 
   const start = (message: RelayMessage): void => {
-    const job = deps.handle(message).finally(() => handling.delete(job));
+    const job = (deps.live() ? deps.handle(message) : deps.decline(message)).finally(() => handling.delete(job));
     handling.add(job);
+  };
+
+  /** One claim; resolves once its envelopes are started, with the wait before the next. */
+  const poll = async (room: number): Promise<number> => {
+    const out = await deps.api.call('PUT', PATHS.relay, { max: room });
+    if (!out.ok) {
+      // Back off on transport faults and a down worker; a 401 is the strike policy's business.
+      if (out.failure.retryable) failures += 1;
+      deps.log.debug('relay poll failed', { kind: out.failure.kind, failures });
+      return backoffDelay(pollMs, failures);
+    }
+    failures = 0;
+    for (const message of messagesOf(out.value.body)) start(message);
+    return pollMs;
   };
 
   return {
     async tick() {
       const room = max - handling.size;
       if (room <= 0) return pollMs;
-      const out = await deps.api.call('PUT', PATHS.relay, { max: room });
-      if (!out.ok) {
-        // Back off on transport faults and a down worker; a 401 is the strike policy's business.
-        if (out.failure.retryable) failures += 1;
-        deps.log.debug('relay poll failed', { kind: out.failure.kind, failures });
-        return backoffDelay(pollMs, failures);
+      const current = poll(room);
+      polling = current;
+      try {
+        return await current;
+      } finally {
+        if (polling === current) polling = null;
       }
-      failures = 0;
-      for (const message of messagesOf(out.value.body)) start(message);
-      return pollMs;
     },
     async drain() {
-      while (handling.size > 0) await Promise.allSettled([...handling]);
+      while (polling !== null || handling.size > 0) {
+        await polling?.catch(() => undefined);
+        await Promise.allSettled([...handling]);
+      }
     },
     inFlight: () => handling.size,
   };

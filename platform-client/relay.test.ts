@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEnvelope, markFleetPrompt } from './envelopes.ts';
 import { repliesIn, startHarness, type Harness } from './test/client-harness.ts';
 import { oddBodyAt } from '../server/testing/mutating-fetch.ts';
+import { eventually } from '../server/testing/eventually.ts';
+import { DECLINED_AFTER_STOP } from './relay-handler.ts';
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -130,6 +132,37 @@ describe('relay against the emulator', () => {
     await vi.waitFor(() => expect(repliesIn(h.emu)).toHaveLength(1));
     expect(repliesIn(h.emu)[0]?.payload).toEqual({ result: 'Error: the turn took longer than 20 s' });
     expect(signal?.aborted).toBe(true);
+  });
+
+  it('answers, without running it, an envelope that a poll still out at disconnect claimed; disconnect waits for it', async () => {
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let claimed = false;
+    h = await startHarness({
+      deps: {
+        // The claim reaches the platform; its answer is held until the disconnect has begun.
+        fetch: async (input, init) => {
+          const answer = await fetch(input, init);
+          if (init?.method === 'PUT' && new URL(input).pathname === '/api/devices/relay') {
+            claimed = true;
+            await held;
+          }
+          return answer;
+        },
+      },
+    });
+    const id = await queue(JSON.stringify({ type: 'invoke', prompt: 'nod twice' }));
+    await h.client.start();
+    const firstWindow = h.sched.advance(0);
+    await eventually(() => claimed, { what: 'the poll to claim the envelope' });
+    const disconnected = h.client.disconnect();
+    release();
+    await disconnected;
+    expect(repliesIn(h.emu)).toEqual([
+      expect.objectContaining({ inReplyTo: id, payload: { result: `Error: ${DECLINED_AFTER_STOP}` } }),
+    ]);
+    expect(h.turns).toEqual([]);
+    await firstWindow;
   });
 });
 
