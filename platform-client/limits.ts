@@ -77,6 +77,8 @@ export const STRIKES = Object.freeze({ count: 3, spanMs: 300_000 });
 export const LIMITS = Object.freeze({
   /** Relay payload: valid JSON, at most 8192 bytes once serialised. */
   relayPayloadBytes: 8192,
+  /** The most envelopes one relay claim may hand over (`max` 1-50, docs/platform.md, "Relay mailbox"). */
+  relayClaimMax: 50,
   pushTitleChars: 100,
   pushBodyChars: 400,
   deviceNameChars: 64,

@@ -164,9 +164,9 @@ async function invoke(deps: RelayHandlerDeps, message: RelayMessage, prompt: str
 /** The reply to an envelope claimed after the relay loop stopped (relay-poller.ts): answered, never run. */
 export const DECLINED_AFTER_STOP = 'the platform link was switched off as this envelope was claimed; nothing was run';
 
-/** Creates the answer to an envelope that must not run any more (relay-poller.ts, `decline`). */
-export function createRelayDecliner(deps: RelayHandlerDeps): (message: RelayMessage) => Promise<void> {
-  return (message) => answer(deps, message, errorReply(DECLINED_AFTER_STOP));
+/** Creates the answer to an envelope that must not run (relay-poller.ts, `decline`). */
+export function createRelayDecliner(deps: RelayHandlerDeps): (message: RelayMessage, reason: string) => Promise<void> {
+  return (message, reason) => answer(deps, message, errorReply(reason));
 }
 
 /** Creates the per-envelope handler. */

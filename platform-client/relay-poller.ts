@@ -6,8 +6,8 @@
  */
 import type { DeviceApi } from './device-api.ts';
 import { backoffDelay } from './backoff.ts';
-import { CADENCE, PATHS } from './limits.ts';
-import type { RelayMessage } from './relay-handler.ts';
+import { CADENCE, LIMITS, PATHS } from './limits.ts';
+import { DECLINED_AFTER_STOP, type RelayMessage } from './relay-handler.ts';
 import type { LoopTick } from './loop.ts';
 import type { PlatformLog } from './types.ts';
 
@@ -16,11 +16,12 @@ export interface RelayPollerDeps {
   api: DeviceApi;
   handle: (message: RelayMessage) => Promise<void>;
   /**
-   * Answers an envelope without running it: one a poll still out when the loop stopped (a
-   * disconnect, a shutdown) came back with. It was consumed, so it is answered; it is not run,
-   * since the link was switched off, or the console is going down, by the time it arrived.
+   * Answers an envelope without running it, with `Error: <reason>`: one a poll still out when the
+   * loop stopped (a disconnect, a shutdown) came back with, since the link was switched off or the
+   * console is going down by the time it arrived, and one past what the claim asked for. Each was
+   * consumed, so each is answered.
    */
-  decline: (message: RelayMessage) => Promise<void>;
+  decline: (message: RelayMessage, reason: string) => Promise<void>;
   /** Whether the relay loop still runs; claimed envelopes are declined once it does not. */
   live: () => boolean;
   log: PlatformLog;
@@ -54,9 +55,27 @@ export function createRelayPoller(deps: RelayPollerDeps): RelayPoller {
   // The poll still out: stop() waits for it too, or its envelopes would start after the drain ended.
   let polling: Promise<number> | null = null;
 
-  const start = (message: RelayMessage): void => {
-    const job = (deps.live() ? deps.handle(message) : deps.decline(message)).finally(() => handling.delete(job));
+  const start = (message: RelayMessage, declined?: string): void => {
+    const reason = deps.live() ? declined : DECLINED_AFTER_STOP;
+    const job = (reason === undefined ? deps.handle(message) : deps.decline(message, reason)).finally(() =>
+      handling.delete(job),
+    );
     handling.add(job);
+  };
+
+  /**
+   * Starts what a claim handed over: at most `room` run. A platform that hands over more than was
+   * asked must not start a turn for each at once (each may move the robot); the rest are declined,
+   * up to the most a claim may ever hold, and anything past that is only logged.
+   */
+  const startClaimed = (messages: RelayMessage[], room: number): void => {
+    if (messages.length > room)
+      deps.log.warn('the platform handed over more envelopes than were asked for', {
+        asked: room,
+        got: messages.length,
+      });
+    const overClaim = `the robot asked for at most ${room} envelope(s); nothing was run`;
+    messages.slice(0, LIMITS.relayClaimMax).forEach((message, i) => start(message, i < room ? undefined : overClaim));
   };
 
   /** One claim; resolves once its envelopes are started, with the wait before the next. */
@@ -69,7 +88,7 @@ export function createRelayPoller(deps: RelayPollerDeps): RelayPoller {
       return backoffDelay(pollMs, failures);
     }
     failures = 0;
-    for (const message of messagesOf(out.value.body)) start(message);
+    startClaimed(messagesOf(out.value.body), room);
     return pollMs;
   };
 
