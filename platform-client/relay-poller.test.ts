@@ -38,4 +38,22 @@ describe('relay poller', () => {
     finish();
     await poller.drain();
   });
+
+  it('runs an envelope handed over twice once, whether twice in one claim or again in a later one', async () => {
+    const ran: string[] = [];
+    const declined: string[] = [];
+    const poller = createRelayPoller({
+      api: claimsAnswering([invoke(7), invoke(7), invoke(8)]),
+      handle: async (message) => void ran.push(message.id),
+      decline: async (message) => void declined.push(message.id),
+      live: () => true,
+      log: quietLog,
+    });
+    await poller.tick();
+    await poller.drain();
+    await poller.tick();
+    await poller.drain();
+    expect(ran).toEqual(['7', '8']);
+    expect(declined).toEqual([]);
+  });
 });

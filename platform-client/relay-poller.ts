@@ -37,6 +37,13 @@ export interface RelayPoller {
   inFlight(): number;
 }
 
+/**
+ * How many claimed envelope ids are remembered to skip one handed over again. An undelivered
+ * envelope dies after an hour (docs/platform.md, "Relay mailbox"), and at 5 per 5 s poll an hour
+ * claims at most 3600.
+ */
+const SEEN_IDS = 4096;
+
 /** Reads the messages of a poll answer, keeping only rows with an id. */
 export function messagesOf(body: Record<string, unknown>): RelayMessage[] {
   const rows = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
@@ -51,6 +58,9 @@ export function createRelayPoller(deps: RelayPollerDeps): RelayPoller {
   const pollMs = deps.pollMs ?? CADENCE.pollMs;
   const max = deps.max ?? CADENCE.pollMax;
   const handling = new Set<Promise<void>>();
+  // Envelope ids already claimed, oldest first: a claim is at most once, so an id seen again is the
+  // platform handing the same envelope over twice, whose turn must not run again.
+  const seen = new Set<string>();
   let failures = 0;
   // The poll still out: stop() waits for it too, or its envelopes would start after the drain ended.
   let polling: Promise<number> | null = null;
@@ -64,11 +74,26 @@ export function createRelayPoller(deps: RelayPollerDeps): RelayPoller {
   };
 
   /**
-   * Starts what a claim handed over: at most `room` run. A platform that hands over more than was
-   * asked must not start a turn for each at once (each may move the robot); the rest are declined,
-   * up to the most a claim may ever hold, and anything past that is only logged.
+   * Starts what a claim handed over: an envelope handed over before is skipped (neither run nor
+   * answered again), and at most `room` run. A platform that hands over more than was asked must
+   * not start a turn for each at once (each may move the robot); the rest are declined, up to the
+   * most a claim may ever hold, and anything past that is only logged.
    */
-  const startClaimed = (messages: RelayMessage[], room: number): void => {
+  const startClaimed = (claimed: RelayMessage[], room: number): void => {
+    const messages: RelayMessage[] = [];
+    for (const message of claimed) {
+      if (seen.has(message.id)) continue;
+      seen.add(message.id);
+      messages.push(message);
+    }
+    if (messages.length < claimed.length)
+      deps.log.warn('the platform handed over envelopes it had handed over before; they were skipped', {
+        skipped: claimed.length - messages.length,
+      });
+    for (const id of seen) {
+      if (seen.size <= SEEN_IDS) break;
+      seen.delete(id);
+    }
     if (messages.length > room)
       deps.log.warn('the platform handed over more envelopes than were asked for', {
         asked: room,
