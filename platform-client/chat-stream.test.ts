@@ -4,6 +4,7 @@ import { NO_OWNER_SESSION } from './chat-stream.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
 import { oddBodyAt } from '../server/testing/mutating-fetch.ts';
 import type { FetchLike } from './types.ts';
+import { eventually } from '../server/testing/eventually.ts';
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -148,6 +149,37 @@ describe('platform chat stream', () => {
     }
     expect(order).toEqual(['start 10', 'end 10', 'start 20', 'end 20']);
     expect(h.emu.chat.results.map((r) => r.toolUseId)).toEqual(['tooluse_1', 'tooluse_2']);
+  });
+
+  it('runs no robot tool still waiting its turn once the stream has ended', async () => {
+    let answered = false;
+    await ready(true, async (url, init) => {
+      const response = await fetch(url, init);
+      if (new URL(url).pathname !== '/api/chat/tool-result') return response;
+      // Marked once the answer is read whole: the next queued tool would start right after it.
+      const text = await response.text();
+      answered = true;
+      return new Response(text, { status: response.status, headers: response.headers });
+    });
+    h.emu.setChatScript((turn) => {
+      void turn.callTool('look', { yaw: 10 }).catch(() => undefined);
+      void turn.callTool('look', { yaw: 20 }).catch(() => undefined);
+      throw new Error('model overloaded');
+    });
+    const started: number[] = [];
+    let releaseFirst = (): void => undefined;
+    const runTool = (call: { input: unknown }) => {
+      const yaw = (call.input as { yaw: number }).yaw;
+      started.push(yaw);
+      const ran = yaw === 10 ? new Promise<void>((resolve) => (releaseFirst = resolve)) : Promise.resolve();
+      return ran.then(() => ({ isError: false, text: 'ok' }));
+    };
+    const events = await collect(h.client.chat(input({ runTool })));
+    expect(events.at(-1)).toEqual({ type: 'error', error: 'the platform answered: model overloaded' });
+    await eventually(() => started.length > 0, { what: 'the first tool to start' });
+    releaseFirst();
+    await eventually(() => answered, { what: "the first tool's result to be answered" });
+    expect(started).toEqual([10]);
   });
 
   it('goes on when the platform took a tool result but answered with an odd body', async () => {

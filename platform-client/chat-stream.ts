@@ -95,6 +95,9 @@ async function runClientTool(
   call: PlatformToolCall,
   stopper: Stopper,
 ): Promise<void> {
+  // A call still queued behind another when the turn ended (an error frame, a seq gap, silence, a
+  // cancel) is not run: the turn has answered, and the robot must not move for it afterwards.
+  if (stopper.signal.aborted) return;
   const outcome = await input
     .runTool(call)
     .catch((error: unknown) => ({ isError: true, text: error instanceof Error ? error.message : String(error) }));
