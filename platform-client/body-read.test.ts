@@ -8,6 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readBytesUpTo } from './body-read.ts';
 import { READ } from './limits.ts';
 import { createPlatformHttp } from './platform-http.ts';
+import { createChatStream } from './chat-stream.ts';
+import { createDeviceAsk } from './device-ask.ts';
+import { downloadToFile } from './firmware/download.ts';
+import { createManualScheduler } from './test/manual-scheduler.ts';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -87,5 +94,83 @@ describe('answers past the ceiling', () => {
     });
     expect(await readBytesUpTo(new Response(chunks), 1000)).toEqual(body);
     expect(await readBytesUpTo(new Response(body), 999)).toBeNull();
+  });
+});
+
+/**
+ * An answer of `bytes` bytes produced only as it is read, 64 KiB at a time, and how much of it
+ * was read: a reader that stops at the ceiling leaves the rest unmade.
+ */
+function lazyAnswer(status: number, contentType: string, bytes: number) {
+  const piece = new TextEncoder().encode('x'.repeat(64 * 1024));
+  let made = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (made >= bytes) return controller.close();
+        made += piece.byteLength;
+        controller.enqueue(made === piece.byteLength ? new TextEncoder().encode('{"error":"') : piece);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { response: new Response(body, { status, headers: { 'content-type': contentType } }), made: () => made };
+}
+
+describe('stream answers that are not streams', () => {
+  const identity = { platformUrl: 'https://platform.example', deviceId: 'dev-1', token: 'tind_secret_token' };
+  const most = READ.answerBytes + 2 * 64 * 1024;
+
+  it('the chat reads at most 4 MiB of an error answer', async () => {
+    const answer = lazyAnswer(500, 'application/json', 4 * READ.answerBytes);
+    const chat = createChatStream({
+      identity: () => identity,
+      ownerToken: () => 'owner-session-token',
+      http: createPlatformHttp({ baseUrl: () => identity.platformUrl }),
+      upload: () => Promise.reject(new Error('no upload here')),
+      scheduler: createManualScheduler(),
+      fetch: () => Promise.resolve(answer.response),
+    });
+    const events = [];
+    const input = { messages: [], tools: [], runTool: () => Promise.reject(new Error('no tools')) };
+    for await (const event of chat.chat({ ...input, signal: new AbortController().signal })) events.push(event);
+    expect(events).toEqual([{ type: 'error', error: 'platform answered 500' }]);
+    expect(answer.made()).toBeLessThanOrEqual(most);
+  });
+
+  it('the ask reads at most 4 MiB of an error answer, and of a JSON answer in place of its stream', async () => {
+    for (const [status, type] of [
+      [500, 'application/json'],
+      [200, 'application/json; charset=utf-8'],
+    ] as const) {
+      const answer = lazyAnswer(status, type, 4 * READ.answerBytes);
+      const ask = createDeviceAsk({
+        identity: () => identity,
+        scheduler: createManualScheduler(),
+        fetch: () => Promise.resolve(answer.response),
+        onOutcome: () => undefined,
+      });
+      const events = [];
+      try {
+        for await (const event of ask({ text: 'hello', signal: new AbortController().signal })) events.push(event);
+      } catch (error) {
+        events.push(String(error));
+      }
+      expect(events).toEqual(status === 200 ? [] : [expect.stringContaining('platform answered 500')]);
+      expect(answer.made()).toBeLessThanOrEqual(most);
+    }
+  });
+
+  it('a firmware download reads at most 4 MiB of an error answer', async () => {
+    const answer = lazyAnswer(503, 'application/json', 4 * READ.answerBytes);
+    const dest = join(await mkdtemp(join(tmpdir(), 'fw-ceiling-')), 'app.bin');
+    const out = await downloadToFile(
+      { scheduler: createManualScheduler(), fetch: () => Promise.resolve(answer.response) },
+      'https://files.example/app.bin',
+      dest,
+      '0'.repeat(64),
+    );
+    expect(out).toMatchObject({ ok: false, failure: { kind: 'download', message: 'platform answered 503' } });
+    expect(answer.made()).toBeLessThanOrEqual(most);
   });
 });

@@ -38,3 +38,17 @@ export async function readBytesUpTo(response: Response, maxBytes: number): Promi
   }
   return out;
 }
+
+/**
+ * The body as JSON, or undefined when it is not JSON, cannot be read, or is longer than
+ * `maxBytes` (the rest is not read): for an error answer, and a JSON answer where a stream was
+ * asked for, which `response.json()` would read whole however long it is.
+ */
+export async function readJsonUpTo(response: Response, maxBytes: number): Promise<unknown> {
+  try {
+    const bytes = await readBytesUpTo(response, maxBytes);
+    return bytes === null ? undefined : (JSON.parse(new TextDecoder().decode(bytes)) as unknown);
+  } catch {
+    return undefined;
+  }
+}

@@ -13,11 +13,12 @@ import type {
   PlatformChatInput,
   PlatformToolCall,
 } from '../server/contract/platform.ts';
+import { readJsonUpTo } from './body-read.ts';
 import { createFrameReader } from './chat-frames.ts';
 import { chatHeaders, chatMessages, toolPayload } from './chat-request.ts';
 import { NOT_ENROLLED } from './device-api.ts';
 import type { DeviceIdentity } from './identity.ts';
-import { CHAT, PATHS } from './limits.ts';
+import { CHAT, PATHS, READ } from './limits.ts';
 import type { Upload } from './media-offload.ts';
 import { httpFailure, thrownFailure, tookUnreadably, type PlatformHttp } from './platform-http.ts';
 import { FrameTooLong, sseData } from './sse-frames.ts';
@@ -144,7 +145,7 @@ async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGe
       signal: stopper.signal,
     });
     if (!response.ok) {
-      const body: unknown = await response.json().catch(() => undefined);
+      const body = await readJsonUpTo(response, READ.answerBytes);
       return yield { type: 'error', error: httpFailure(response.status, body).message };
     }
     if (!response.body) return yield { type: 'error', error: 'the platform answered the chat without a body' };

@@ -6,9 +6,10 @@
  * `data: [DONE]`. Statuses 400, 401, 402, 404 and 422 pass through; anything else is 424.
  * The console's 'platform' model provider consumes this as its `PlatformAsk`.
  */
+import { readJsonUpTo } from './body-read.ts';
 import { NOT_ENROLLED } from './device-api.ts';
 import type { DeviceIdentity } from './identity.ts';
-import { ASK, PATHS } from './limits.ts';
+import { ASK, PATHS, READ } from './limits.ts';
 import { httpFailure, thrownFailure, type PlatformAnswer } from './platform-http.ts';
 import { FrameTooLong, sseData } from './sse-frames.ts';
 import type { FetchLike, Outcome, PlatformFailure, Scheduler } from './types.ts';
@@ -142,13 +143,7 @@ function stoppedError(guard: Guard, error: unknown, overallMs: number): Error {
   }
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    return (await response.json()) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+const readJson = (response: Response): Promise<unknown> => readJsonUpTo(response, READ.answerBytes);
 
 /** Bytes of the body, marking activity for the idle bound; the reader is released on exit. */
 async function* chunks(body: ReadableStream<Uint8Array>, guard: Guard): AsyncGenerator<Uint8Array> {

@@ -10,7 +10,8 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { ensureDir } from '../atomic-file.ts';
-import { CADENCE, FIRMWARE } from '../limits.ts';
+import { readJsonUpTo } from '../body-read.ts';
+import { CADENCE, FIRMWARE, READ } from '../limits.ts';
 import { httpFailure } from '../platform-http.ts';
 import type { FetchLike, Outcome, Scheduler } from '../types.ts';
 
@@ -76,7 +77,7 @@ export async function downloadToFile(
     // Downloads may follow redirects (a CDN in front of storage): the sha256 check is what trusts them.
     const response = await fetchFn(url, { redirect: 'follow', signal: controller.signal });
     if (!response.ok) {
-      const failure = httpFailure(response.status, await response.json().catch(() => undefined));
+      const failure = httpFailure(response.status, await readJsonUpTo(response, READ.answerBytes));
       return (result = fail('download', failure.message, failure.retryable));
     }
     const announced = Number(response.headers.get('content-length') ?? NaN);
