@@ -43,6 +43,12 @@ export function checkEnrolInput(input: unknown): Outcome<DeviceIdentity, Identit
   return { ok: true, value: { platformUrl: url.value, deviceId: deviceId.trim(), token: token.trim() } };
 }
 
+/** The error code of a failed file operation (EISDIR, EACCES, EIO…), for a message. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : 'unreadable';
+}
+
 /** Loads, saves and forgets the identity in a SecretStore. */
 export interface IdentityStore {
   /** The stored identity, null when none; a corrupt record is set aside and reported. */
@@ -55,7 +61,16 @@ export interface IdentityStore {
 export function createIdentityStore(secrets: SecretStore, log: PlatformLog): IdentityStore {
   return {
     async load() {
-      const raw = await secrets.get(IDENTITY_SECRET);
+      let raw: string | null;
+      try {
+        raw = await secrets.get(IDENTITY_SECRET);
+      } catch (error) {
+        // A store that cannot be read (a folder in the way, no permission, a failing disk) leaves
+        // the robot unenrolled with the reason shown; the console starts all the same.
+        log.error('stored platform identity could not be read', { error: String(error) });
+        const message = `stored platform identity could not be read (${errorCode(error)})`;
+        return { ok: false, failure: { kind: 'bad_request', message } };
+      }
       if (raw === null) return { ok: true, value: null };
       let parsed: unknown;
       try {
@@ -66,7 +81,11 @@ export function createIdentityStore(secrets: SecretStore, log: PlatformLog): Ide
       const checked = checkEnrolInput(parsed);
       if (checked.ok) return checked;
       // docs/architecture.md, "Configuration and persistence": a corrupt file is reported and set aside, never silently replaced.
-      const aside = await secrets.setAside(IDENTITY_SECRET);
+      const aside = await secrets.setAside(IDENTITY_SECRET).catch((error: unknown) => {
+        // Kept where it is (a read-only folder): it is still reported, and the console still starts.
+        log.error('stored platform identity could not be set aside', { error: String(error) });
+        return null;
+      });
       log.error('stored platform identity is unreadable; set aside', { aside, reason: checked.failure.message });
       return {
         ok: false,

@@ -43,7 +43,14 @@ export function createOwnerSession(
   };
   return {
     async load() {
-      const raw = await secrets.get(OWNER_SESSION_SECRET);
+      let raw: string | null;
+      try {
+        raw = await secrets.get(OWNER_SESSION_SECRET);
+      } catch (error) {
+        // Unreadable (a folder in the way, no permission, a failing disk): no session, and the console starts.
+        log.error('stored owner session could not be read', { error: String(error) });
+        return;
+      }
       if (raw === null) return;
       try {
         const parsed = JSON.parse(raw) as { platformUrl?: unknown; token?: unknown };
@@ -54,7 +61,10 @@ export function createOwnerSession(
       } catch {
         // Falls through to setting it aside.
       }
-      const aside = await secrets.setAside(OWNER_SESSION_SECRET);
+      const aside = await secrets.setAside(OWNER_SESSION_SECRET).catch((error: unknown) => {
+        log.error('stored owner session could not be set aside', { error: String(error) });
+        return null;
+      });
       log.error('stored owner session is unreadable; set aside', { aside });
     },
     tokenFor: (platformUrl) => pick(platformUrl)?.token ?? null,

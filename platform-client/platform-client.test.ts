@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -204,6 +204,32 @@ describe('disconnect and forget', () => {
     await h.client.forget();
     expect(h.client.status()).toMatchObject({ enrolled: false, deviceId: null, connected: false });
     await expect(stat(join(h.dataDir, 'secrets', 'platform-device.secret'))).rejects.toThrow();
+  });
+});
+
+describe('files that cannot be read at start', () => {
+  it('starts unenrolled and says why when the identity, the owner session and the firmware choices cannot be read', async () => {
+    h = await startHarness({ enrolled: false });
+    // A folder where each file should be: reading fails (EISDIR) as on a failing disk, and it cannot be set aside either.
+    for (const path of [
+      ['secrets', 'platform-device.secret'],
+      ['secrets', 'platform-owner-session.secret'],
+      ['firmware', 'prefs.json'],
+    ])
+      await mkdir(join(h.dataDir, ...path), { recursive: true });
+    expect(await h.client.start()).toMatchObject({
+      ok: true,
+      value: {
+        enrolled: false,
+        ownerSession: null,
+        lastError: { kind: 'bad_request', message: 'stored platform identity could not be read (EISDIR)' },
+        firmware: { channel: 'stable', installAllowed: false },
+      },
+    });
+    expect(h.logs.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual([
+      'stored owner session could not be read',
+      'stored platform identity could not be read',
+    ]);
   });
 });
 

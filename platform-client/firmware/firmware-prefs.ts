@@ -46,13 +46,23 @@ export function createFirmwarePrefsStore(root: string, defaults: FirmwarePrefs, 
         text = await readFile(file, 'utf8');
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ...defaults };
-        throw error;
+        // A file that cannot be read (a folder in the way, no permission, a failing disk) must not
+        // keep the console from starting: the defaults hold (no install consent).
+        log.warn('firmware preferences could not be read; defaults used', { file, error: String(error) });
+        return { ...defaults };
       }
       const prefs = parse(text, defaults);
       if (prefs) return prefs;
       const aside = `${file}.corrupt-${Date.now()}`;
-      await rename(file, aside);
-      log.warn('firmware preferences were unreadable; set aside, defaults used', { file: aside });
+      try {
+        await rename(file, aside);
+        log.warn('firmware preferences were unreadable; set aside, defaults used', { file: aside });
+      } catch (error) {
+        log.warn('firmware preferences were unreadable and could not be set aside; defaults used', {
+          file,
+          error: String(error),
+        });
+      }
       return { ...defaults };
     },
     save: (prefs) => writeFileAtomic(file, `${JSON.stringify(prefs, null, 2)}\n`),
