@@ -59,4 +59,9 @@ describe('the owner device list', () => {
       [[], null],
     ]);
   });
+
+  it('skips rows that are not objects and reads a last_seen past what a date holds as unknown, where it threw', async () => {
+    const out = await listing([null, 7, 'phone', [], { id: 'c', name: 'far future', last_seen: 1e300 }]);
+    expect(out).toMatchObject({ ok: true, value: [{ id: 'c', name: 'far future', lastSeen: null }] });
+  });
 });

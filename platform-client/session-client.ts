@@ -85,10 +85,16 @@ function capabilitiesOf(raw: unknown): string[] {
 /** `last_seen` as an ISO time: the platform lists epoch seconds; a string is kept as given. */
 function lastSeenOf(raw: unknown): string | null {
   if (typeof raw === 'string') return raw;
-  return typeof raw === 'number' && Number.isFinite(raw) ? new Date(raw * 1000).toISOString() : null;
+  if (typeof raw !== 'number') return null;
+  // A time past what a Date holds (±8.64e15 ms) has no ISO form: toISOString would throw.
+  const at = new Date(raw * 1000);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
 }
 
-function entryOf(raw: Record<string, unknown>): DeviceEntry | null {
+function entryOf(row: unknown): DeviceEntry | null {
+  // A row that is not an object (null, a number) is skipped like one without an id.
+  if (typeof row !== 'object' || row === null) return null;
+  const raw = row as Record<string, unknown>;
   if (typeof raw.id !== 'string' || typeof raw.name !== 'string') return null;
   return {
     id: raw.id,
@@ -147,9 +153,7 @@ export function createSessionClient(http: PlatformHttp, bearer: string): Session
     async listDevices() {
       const out = await http.send({ method: 'GET', path: PATHS.devices, bearer });
       if (!out.ok) return out;
-      const rows = Array.isArray(out.value.body.devices)
-        ? (out.value.body.devices as Array<Record<string, unknown>>)
-        : null;
+      const rows = Array.isArray(out.value.body.devices) ? (out.value.body.devices as unknown[]) : null;
       if (!rows) return malformed('GET /api/devices');
       return { ok: true, value: rows.flatMap((r) => entryOf(r) ?? []) };
     },
