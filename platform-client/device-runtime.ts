@@ -136,8 +136,10 @@ function firmwareParts(deps: DeviceRuntimeDeps): { loop: Loop; poller: FirmwareP
     pollMs: deps.timing.firmwarePollMs,
     applyRetryMs: deps.timing.firmwareApplyRetryMs,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    live: () => loop.running(),
   });
-  return { poller, loop: createLoop('firmware', deps.scheduler, poller.tick, deps.log) };
+  const loop = createLoop('firmware', deps.scheduler, poller.tick, deps.log);
+  return { poller, loop };
 }
 
 /** The relay and firmware loops, which a halt stops and a success resumes. */

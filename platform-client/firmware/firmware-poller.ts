@@ -42,6 +42,11 @@ export interface FirmwarePollerDeps {
   applyRetryMs?: number;
   /** The fetch that streams bundle files to disk. */
   fetch?: FetchLike;
+  /**
+   * Whether the firmware loop still runs. A tick still out when the link was switched off (or the
+   * console began to stop) may finish its download and stage the bundle, but installs nothing.
+   */
+  live: () => boolean;
 }
 
 /** The firmware loop's tick and a way to make its next tick read the pointer again. */
@@ -201,7 +206,7 @@ export function createFirmwarePoller(input: FirmwarePollerDeps): FirmwarePoller 
       const wait = state.failures > 0 ? retryDelay(deps, state.failures) : deps.pollMs;
       const due = state.lastPollAt === null || deps.scheduler.now() - state.lastPollAt >= wait;
       if (due) state.failures = (await poll(deps, state)) === 'transient' ? state.failures + 1 : 0;
-      if (state.staged) return tryApply(deps, state);
+      if (state.staged && deps.live()) return tryApply(deps, state);
       return state.failures > 0 ? retryDelay(deps, state.failures) : deps.pollMs;
     },
     pollSoon: () => void (state.lastPollAt = null),

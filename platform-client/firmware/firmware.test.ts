@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPlatformClient } from '../platform-client.ts';
 import { createMemorySecretStore } from '../secret-store.ts';
 import { startHarness, type Harness } from '../test/client-harness.ts';
+import { eventually } from '../../server/testing/eventually.ts';
 import type { StagedBundle } from './bundle.ts';
 import type { FirmwareUpdater } from './firmware-poller.ts';
 
@@ -111,6 +112,42 @@ describe('firmware pointer', () => {
     expect(h.emu.ctx.state.events.filter((e) => e.kind === 'device_note').map((e) => e.detail)).toEqual([
       { device: h.device.deviceId, detail: 'installed firmware 1.1.0' },
     ]);
+  });
+
+  it('does not install a bundle whose download finished after the platform link was switched off', async () => {
+    const u = updater();
+    u.idle = true;
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let downloading = false;
+    h = await startHarness({
+      deps: {
+        firmware: { updater: u },
+        // The bundle's file is on its way when the operator switches the link off.
+        fetch: async (input, init) => {
+          if (new URL(input).pathname === '/fw/1.1.0/app.js') {
+            downloading = true;
+            await held;
+          }
+          return fetch(input, init);
+        },
+      },
+    });
+    expect((await h.client.setFirmwareInstall(true)).ok).toBe(true);
+    await publish('1.1.0', { 'app.js': 'console.log(1)' });
+    await h.client.start();
+    const firstWindow = h.sched.advance(0);
+    await eventually(() => downloading, { what: 'the bundle download to start' });
+    await h.client.disconnect();
+    release();
+    // The manual clock's first window ends once that tick has (test/manual-scheduler.ts).
+    await firstWindow;
+    expect(u.applied).toEqual([]);
+    expect(h.client.status().firmware).toMatchObject({ state: 'staged', currentVersion: '1.0.0' });
+    // Linked again, it installs at once: the robot is idle and the operator allowed it.
+    h.client.connect();
+    await h.sched.advance(0);
+    expect(u.applied).toMatchObject([{ version: '1.1.0' }]);
   });
 
   it('keeps a bundle staged while the console has no installer, and reports an install that fails', async () => {
