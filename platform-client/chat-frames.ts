@@ -110,6 +110,9 @@ export function createFrameReader(clientTools: ReadonlySet<string>): FrameReader
         case 'beforeToolCallEvent': {
           const call = callOf(obj(frame.toolCall));
           if (!clientTools.has(call.name) || call.toolUseId === '') return [];
+          // A call asked for again (a replayed frame) is run once: twice would move the robot twice,
+          // and its second result is one the platform no longer waits for.
+          if (clientIds.has(call.toolUseId)) return [];
           clientIds.add(call.toolUseId);
           return [{ kind: 'run_tool', call }];
         }

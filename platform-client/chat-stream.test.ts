@@ -151,6 +151,26 @@ describe('platform chat stream', () => {
     expect(h.emu.chat.results.map((r) => r.toolUseId)).toEqual(['tooluse_1', 'tooluse_2']);
   });
 
+  it("runs the robot's tool once when the platform asks for the same call twice", async () => {
+    await ready();
+    h.emu.setChatScript(async (turn) => {
+      const looked = turn.callTool('look', { yaw: 10 });
+      // The same call again, as a replayed frame (its own seq, the same toolUseId).
+      turn.emit({
+        type: 'beforeToolCallEvent',
+        toolCall: { name: 'look', toolUseId: 'tooluse_1', input: { yaw: 10 } },
+      });
+      await looked;
+      turn.say('looked');
+    });
+    const calls: unknown[] = [];
+    const runTool = (call: unknown) => (calls.push(call), Promise.resolve({ isError: false, text: 'ok' }));
+    const events = await collect(h.client.chat(input({ runTool })));
+    expect(calls).toEqual([{ name: 'look', toolUseId: 'tooluse_1', input: { yaw: 10 } }]);
+    expect(texts(events)).toBe('looked');
+    expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' });
+  });
+
   it('runs no robot tool still waiting its turn once the stream has ended', async () => {
     let answered = false;
     await ready(true, async (url, init) => {
