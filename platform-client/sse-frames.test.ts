@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { READ } from './limits.ts';
 import { FrameTooLong, sseData } from './sse-frames.ts';
 
@@ -27,5 +27,18 @@ describe('sseData bounds', () => {
     await expect(frames(': ', over)).rejects.toThrow(new FrameTooLong('line'));
     const lines = `data: ${'z'.repeat(1023)}\n`.repeat(1025);
     await expect(frames(lines)).rejects.toThrow('the platform sent a frame longer than 1 MiB');
+  });
+
+  it('scans each byte of a line sent a byte at a time about once, not once per byte after it', async () => {
+    const line = 'data: ' + 'x'.repeat(20_000);
+    // Counts the characters the decoder normalises (its CR/LF pass), the work a line costs.
+    const replace = vi.spyOn(String.prototype, 'replace');
+    try {
+      expect(await frames(...line, '\r', '\n', '\r\n')).toEqual(['x'.repeat(20_000)]);
+      const scanned = replace.mock.contexts.reduce<number>((sum, text) => sum + String(text).length, 0);
+      expect(scanned).toBeLessThan(4 * line.length);
+    } finally {
+      replace.mockRestore();
+    }
   });
 });
