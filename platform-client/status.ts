@@ -52,7 +52,10 @@ export function createStatusStore(now: () => number, channel: string, log: Platf
   const listeners = new Set<(status: PlatformStatus) => void>();
 
   const snapshot = (at: number): PlatformStatus => {
-    const fresh = fields.lastHeartbeatAt !== null && at - fields.lastHeartbeatAt < CADENCE.presenceMs;
+    // A beat the clock now puts in the future (the wall clock was set back) proves nothing about the
+    // last minute: counted fresh, it showed the robot online for as long as the clock went back.
+    const last = fields.lastHeartbeatAt;
+    const fresh = last !== null && at >= last && at - last < CADENCE.presenceMs;
     return {
       ...fields,
       firmware: { ...fields.firmware },
