@@ -204,7 +204,10 @@ export function createFirmwarePoller(input: FirmwarePollerDeps): FirmwarePoller 
     async tick() {
       deps.report({ installer: deps.updater.installer() });
       const wait = state.failures > 0 ? retryDelay(deps, state.failures) : deps.pollMs;
-      const due = state.lastPollAt === null || deps.scheduler.now() - state.lastPollAt >= wait;
+      const now = deps.scheduler.now();
+      // A last read the clock now puts in the future (the wall clock was set back) is read as
+      // long ago: waiting for the clock to catch up stopped the checks for as long as it went back.
+      const due = state.lastPollAt === null || now < state.lastPollAt || now - state.lastPollAt >= wait;
       if (due) state.failures = (await poll(deps, state)) === 'transient' ? state.failures + 1 : 0;
       if (state.staged && deps.live()) return tryApply(deps, state);
       return state.failures > 0 ? retryDelay(deps, state.failures) : deps.pollMs;
