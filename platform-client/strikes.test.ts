@@ -24,6 +24,16 @@ describe('createStrikePolicy', () => {
     expect(policy.strike(6 * MIN)).toBe(false);
   });
 
+  it('halts five minutes of strikes after the wall clock was set back, not once it has caught up', () => {
+    const policy = createStrikePolicy();
+    const HOUR = 60 * MIN;
+    policy.strike(10 * HOUR);
+    // The clock is corrected back by a day between two refusals: the span starts again there.
+    policy.strike(-14 * HOUR);
+    expect(policy.strike(-14 * HOUR + 4 * MIN)).toBe(false);
+    expect(policy.strike(-14 * HOUR + 5 * MIN)).toBe(true);
+  });
+
   it('needs three strikes even when two span more than five minutes', () => {
     const policy = createStrikePolicy();
     policy.strike(0);

@@ -39,6 +39,9 @@ export function createStrikePolicy(options: StrikeOptions = {}): StrikePolicy {
   return {
     strike(now) {
       count += 1;
+      // A first strike the clock now puts in the future (the wall clock was set back): the span
+      // starts again here, where it waited for the clock to catch up while the token kept being sent.
+      if (firstAt !== null && now < firstAt) firstAt = now;
       firstAt ??= now;
       if (halted) return false;
       halted = count >= needed && now - firstAt >= spanMs;
