@@ -3,7 +3,8 @@ import { createPlatformHttp, httpFailure } from './platform-http.ts';
 import { classifyRelaySend, classifySendFailure } from './relay-send.ts';
 import { createSessionClient } from './session-client.ts';
 import { startHarness, type Harness } from './test/client-harness.ts';
-import type { ToolDefinition } from './use-device-tool.ts';
+import { createUseDeviceTool, type ToolDefinition } from './use-device-tool.ts';
+import type { SessionClient } from './session-client.ts';
 
 let h: Harness;
 afterEach(() => h?.close());
@@ -91,6 +92,46 @@ describe('use_device tool', () => {
     const out = await h.sched.runUntil(pending);
     expect(out).toMatchObject({ ok: true, reply: { result: 'battery 80%' } });
     expect(h.sched.now() - started).toBeLessThan(15_000);
+  });
+
+  it('waits at most 15 polls for the reply when the wall clock is set back during the wait', async () => {
+    let now = 1_800_000_000_000;
+    let reads = 0;
+    const session = {
+      listDevices: async () => ({
+        ok: true as const,
+        value: [
+          {
+            id: 'phone-1',
+            name: 'phone',
+            kind: 'daemon',
+            platform: null,
+            online: true,
+            lastSeen: null,
+            capabilities: [],
+          },
+        ],
+      }),
+      relaySend: async () => ({ queued: true as const, kind: 'queued' as const, id: 'env-1' }),
+      async relayReply() {
+        reads += 1;
+        // Set back an hour at the third read, as an NTP correction does.
+        if (reads === 3) now -= 3_600_000;
+        return { ok: true as const, value: null };
+      },
+    } as unknown as SessionClient;
+    const tool = createUseDeviceTool({
+      session: async () => session,
+      selfDeviceId: () => 'robot-1',
+      // Each wait passes at once and moves the clock by its length.
+      scheduler: { now: () => now, after: (ms, fn) => (queueMicrotask(() => ((now += ms), fn())), () => undefined) },
+    });
+    expect(await tool.run({ action: 'invoke', device: 'phone', prompt: 'ring' }, {})).toMatchObject({
+      ok: true,
+      pending: true,
+      envelope_id: 'env-1',
+    });
+    expect(reads).toBe(15);
   });
 
   it('says the session was refused when a 401 comes during the wait, instead of "pending"', async () => {

@@ -102,7 +102,10 @@ async function redeem(session: SessionClient, envelopeId: string) {
 /** Polls the reply every 3 s for up to 45 s (docs/platform.md, "Devices"), then hands back the ticket. */
 async function waitForReply(deps: Deps, session: SessionClient, envelopeId: string, signal?: AbortSignal) {
   const deadline = deps.scheduler.now() + deps.waitMs;
-  while (deps.scheduler.now() < deadline && !signal?.aborted) {
+  // Counted as well as timed: with the wall clock set back during the wait, the deadline alone
+  // kept polling (every 3 s) for as long as the clock went back.
+  const polls = Math.ceil(deps.waitMs / deps.pollMs);
+  for (let poll = 0; poll < polls && deps.scheduler.now() < deadline && !signal?.aborted; poll += 1) {
     await sleep(deps.scheduler, deps.pollMs, signal);
     const out = await session.relayReply(envelopeId);
     if (out.ok && out.value) return { ok: true, envelope_id: envelopeId, reply: parseReply(out.value.payload) };
