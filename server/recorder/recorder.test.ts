@@ -13,6 +13,18 @@ afterEach(async () => {
   rig = undefined;
 });
 
+/** A new recorder on the rig's folder and clock: the cockpit started again. */
+const reopen = (r: RecorderRig, maxMinutes: number) =>
+  createRecorder({
+    dir: r.dir,
+    maxMinutes,
+    maxBytes: 1 << 30,
+    cameraFps: 5,
+    clock: r.clock,
+    log: silentLog,
+    tickMs: null,
+  });
+
 /** Records state at 10 Hz for `seconds` of fake time, ticking once a second. */
 async function recordFor(r: RecorderRig, seconds: number, extra?: (i: number) => void): Promise<void> {
   for (let i = 0; i < seconds * 10; i += 1) {
@@ -43,15 +55,7 @@ describe('the ring', () => {
     const before = r.ringFiles();
     // The robot was powered off after something went wrong, and started an hour later.
     r.clock.advance(3_600_000);
-    const again = createRecorder({
-      dir: r.dir,
-      maxMinutes: 1,
-      maxBytes: 1 << 30,
-      cameraFps: 5,
-      clock: r.clock,
-      log: silentLog,
-      tickMs: null,
-    });
+    const again = reopen(r, 1);
     await again.start();
     await again.tick();
     expect(r.ringFiles()).toEqual(before);
@@ -212,15 +216,7 @@ describe('keeping what matters', () => {
     const saved = await r.recorder.keepLast(1);
     await recordFor(r, 5);
     await r.recorder.stop();
-    const again = createRecorder({
-      dir: r.dir,
-      maxMinutes: 10,
-      maxBytes: 1 << 30,
-      cameraFps: 5,
-      clock: r.clock,
-      log: silentLog,
-      tickMs: null,
-    });
+    const again = reopen(r, 10);
     await again.start();
     expect(again.kept.list().map((k) => k.id)).toEqual([saved.id]);
     expect((await readBack(again.kept.fileOf(saved.id))).counts['/robot/state']).toBe(200);
@@ -232,15 +228,7 @@ describe('keeping what matters', () => {
     await again.kept.rename(saved.id, 'renamed');
     await again.kept.remove(across.id);
     await again.stop();
-    const third = createRecorder({
-      dir: r.dir,
-      maxMinutes: 10,
-      maxBytes: 1 << 30,
-      cameraFps: 5,
-      clock: r.clock,
-      log: silentLog,
-      tickMs: null,
-    });
+    const third = reopen(r, 10);
     await third.start();
     expect(third.kept.list().map((k) => k.name)).toEqual(['renamed']);
     await third.stop();
@@ -261,15 +249,7 @@ describe('keeping what matters', () => {
     const saved = await r.recorder.keepLast(1, 'precious');
     await r.recorder.stop();
     writeFileSync(join(r.dir, 'kept', 'kept.json'), '{ not json');
-    const again = createRecorder({
-      dir: r.dir,
-      maxMinutes: 10,
-      maxBytes: 1 << 30,
-      cameraFps: 5,
-      clock: r.clock,
-      log: silentLog,
-      tickMs: null,
-    });
+    const again = reopen(r, 10);
     await again.start();
     expect(again.kept.list()).toMatchObject([
       {
