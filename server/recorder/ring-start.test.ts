@@ -131,3 +131,15 @@ it('a finished segment whose footer points past its end is indexed again, not de
   const kept = await r.keepLast(10);
   expect((await readBack(r.kept.fileOf(kept.id))).counts['/robot/state']).toBe(201);
 });
+
+it('a folder where the kept index would be is set aside, and the recorder starts and keeps', async () => {
+  ringDir();
+  const index = join(dir, 'recordings', 'kept', 'kept.json');
+  mkdirSync(index, { recursive: true });
+  const r = await start();
+  await record(r, 5);
+  const kept = await r.keepLast(1);
+  expect(r.kept.list().map((k) => k.id)).toEqual([kept.id]);
+  const aside = readdirSync(join(dir, 'recordings', 'kept')).filter((n) => n.startsWith('kept.json.corrupt-'));
+  expect(aside).toHaveLength(1);
+});

@@ -63,6 +63,21 @@ describe('createJsonDocument', () => {
     expect(records.some((r) => r.level === 'warn')).toBe(true);
   });
 
+  it('sets aside a folder found where the file should be, and starts from defaults', async () => {
+    await mkdir(join(file, 'inside'), { recursive: true });
+    await writeFile(join(file, 'inside', 'note'), 'kept');
+    const { log, records } = recordingLog();
+    const doc = open(log);
+    expect(await doc.load()).toEqual({ n: 0 });
+    const aside = `${file}.corrupt-2026-01-02T03-04-05-006Z`;
+    expect(await readFile(join(aside, 'inside', 'note'), 'utf8')).toBe('kept');
+    expect(records.filter((r) => r.level === 'warn')).toEqual([
+      expect.objectContaining({ file, aside, problem: 'a folder, not a file' }),
+    ]);
+    await doc.save({ n: 2 });
+    expect(await readJson()).toEqual({ n: 2 });
+  });
+
   it('serialises concurrent saves: the last wins and each resolves only once its value or a later one is durable', async () => {
     const doc = open();
     await doc.load();

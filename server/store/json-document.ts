@@ -115,17 +115,24 @@ class FileDocument<T> implements JsonDocument<T> {
 
   async #readValid(): Promise<T> {
     const { file, log, defaults } = this.#options;
-    let text: string;
+    let text: string | undefined;
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return defaults();
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return defaults();
+      // A folder where the document should be holds no document: it is set aside like a corrupt
+      // file, so start goes on and says where it went (the read's own error names no file).
+      if (code !== 'EISDIR') throw error;
     }
-    const value = this.#parse(text);
+    const value = text === undefined ? undefined : this.#parse(text);
     if (value !== undefined) return value;
     const aside = await setAside(file, (this.#options.now ?? Date.now)());
-    log.warn('stored document was corrupt or invalid; set it aside and started from defaults', { file, aside });
+    log.warn('stored document was corrupt or invalid; set it aside and started from defaults', {
+      file,
+      aside,
+      ...(text === undefined ? { problem: 'a folder, not a file' } : {}),
+    });
     this.#options.onSetAside?.(aside);
     return defaults();
   }
