@@ -63,6 +63,18 @@ describe('createJsonLines', () => {
     expect(await fileLines()).toEqual(['{"n":1}', '{"n":3}']);
   });
 
+  it('sets aside a folder found where the file should be, starts empty and appends', async () => {
+    await mkdir(join(file, 'inside'), { recursive: true });
+    const { log: logger, records } = recordingLog();
+    const log = open(100, logger);
+    expect(await log.load()).toEqual([]);
+    const aside = `${file}.corrupt-2026-01-01T00-00-00-000Z`;
+    expect((await stat(join(aside, 'inside'))).isDirectory()).toBe(true);
+    expect(records.filter((r) => r.level === 'warn')).toEqual([expect.objectContaining({ file, aside })]);
+    await log.append({ n: 1 });
+    expect(await fileLines()).toEqual(['{"n":1}']);
+  });
+
   it('keeps the row count bounded by compacting atomically', async () => {
     const log = open(4);
     await log.load();

@@ -76,7 +76,14 @@ class FileLines<T> implements JsonLines<T> {
     if (this.#loaded) return this.#kept;
     const { file, log, maxRows } = this.#options;
     await removeStaleTemps(file);
-    const parsed = parseLines(await readText(file), this.#options.validate);
+    const text = await readText(file);
+    if (text === undefined) {
+      // A folder where the log should be holds no rows: set aside, so start goes on and says where
+      // it went (the read's own error names no file).
+      const aside = await setAside(file, (this.#options.now ?? Date.now)());
+      log.warn('log file was a folder; set it aside and started empty', { file, aside });
+    }
+    const parsed = parseLines(text ?? '', this.#options.validate);
     if (parsed.badLines > 0) {
       const aside = await setAside(file, (this.#options.now ?? Date.now)());
       log.warn('log file had unreadable rows; set it aside and kept the readable ones', {
@@ -165,11 +172,14 @@ class FileLines<T> implements JsonLines<T> {
   }
 }
 
-async function readText(file: string): Promise<string> {
+/** The file's text, '' when there is none, undefined when a folder is in its place. */
+async function readText(file: string): Promise<string | undefined> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return '';
+    if (code === 'EISDIR') return undefined;
     throw error;
   }
 }
