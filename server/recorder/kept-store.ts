@@ -66,9 +66,12 @@ export function createKeptStore(options: { dir: string; log: Log; now: () => num
     log: options.log,
     now: options.now,
   });
+  /** Set once the index is read; a recorder that could not start lists nothing (recorder.ts). */
+  let loaded = false;
+  const recordings = (): readonly KeptRecording[] => (loaded ? doc.get().recordings : []);
   const fileOf = (id: string) => join(options.dir, `${id}.mcap`);
   const find = (id: string): KeptRecording => {
-    const found = RECORDING_ID.test(id) ? doc.get().recordings.find((r) => r.id === id) : undefined;
+    const found = RECORDING_ID.test(id) ? recordings().find((r) => r.id === id) : undefined;
     if (!found) throw new AppError('NOT_FOUND', `no kept recording ${JSON.stringify(id.slice(0, 80))}`);
     return found;
   };
@@ -92,6 +95,7 @@ export function createKeptStore(options: { dir: string; log: Log; now: () => num
     async load() {
       await ensureDir(options.dir);
       await doc.load();
+      loaded = true;
       const listed = new Set(doc.get().recordings.map((r) => `${r.id}.mcap`));
       for (const name of await readdir(options.dir)) {
         // A copy that never finished is not a recording.
@@ -102,7 +106,7 @@ export function createKeptStore(options: { dir: string; log: Log; now: () => num
         if (name.endsWith('.mcap') && !listed.has(name) && RECORDING_ID.test(id)) await adopt(id);
       }
     },
-    list: () => [...doc.get().recordings].sort((a, b) => b.keptAt.localeCompare(a.keptAt)),
+    list: () => [...recordings()].sort((a, b) => b.keptAt.localeCompare(a.keptAt)),
     get: find,
     reserve(now) {
       const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

@@ -98,6 +98,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
   let keeps: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
+  /** Why start() could not open the recorder's files; null once started (or not yet tried). */
+  let startProblem: string | null = null;
+  let settingsRead = false;
+  const cameraOn = () => (settingsRead ? settings.get().camera : false);
   const encoder = new TextEncoder();
 
   const keepWindow = (fromMs: number, toMs: number, reason: KeepReason, name: string | undefined, moment: number) => {
@@ -148,11 +152,20 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
   return {
     async start() {
-      await settings.load();
-      await kept.load();
-      // Off (ROBOT_RECORD_MINUTES=0): kept recordings stay listed and downloadable, nothing is recorded.
-      if (maxMs === 0) return;
-      await ring.open();
+      try {
+        await settings.load();
+        settingsRead = true;
+        await kept.load();
+        // Off (ROBOT_RECORD_MINUTES=0): kept recordings stay listed and downloadable, nothing is recorded.
+        if (maxMs === 0) return;
+        await ring.open();
+      } catch (error) {
+        // The robot does not need the black box: a data dir it cannot use (a file where one of its
+        // folders should be) leaves it off, says why in its status, and the cockpit starts.
+        startProblem = `the recorder could not start: ${String(error)}`;
+        log.error('recorder not started', { error: String(error) });
+        return;
+      }
       running = true;
       const every = options.tickMs === undefined ? 1000 : options.tickMs;
       if (every !== null) {
@@ -192,6 +205,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
     },
     async keepLast(minutes, name) {
       if (maxMs === 0) throw new AppError('NOT_CONFIGURED', 'the recorder is off (ROBOT_RECORD_MINUTES=0)');
+      if (startProblem !== null) throw new AppError('STORAGE_FAILED', startProblem);
       if (!Number.isFinite(minutes) || minutes <= 0 || minutes > options.maxMinutes)
         throw new AppError(
           'BAD_REQUEST',
@@ -207,7 +221,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const stats = ring.stats();
       return {
         recording: running,
-        camera: settings.get().camera,
+        camera: cameraOn(),
         cameraFps: options.cameraFps,
         maxMinutes: options.maxMinutes,
         maxBytes: options.maxBytes,
@@ -216,10 +230,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
         channels: { ...counts },
         dropped: stats.dropped,
         pendingStops: stopWindows.stops(),
-        problem: stats.problem,
+        problem: stats.problem ?? startProblem,
       };
     },
-    cameraOn: () => settings.get().camera,
+    cameraOn,
     async setCamera(on) {
       await settings.save({ camera: on }).catch((error: unknown) => {
         throw storageFailed(error, 'the camera setting could not be saved; nothing changed');

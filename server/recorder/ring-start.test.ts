@@ -143,3 +143,19 @@ it('a folder where the kept index would be is set aside, and the recorder starts
   const aside = readdirSync(join(dir, 'recordings', 'kept')).filter((n) => n.startsWith('kept.json.corrupt-'));
   expect(aside).toHaveLength(1);
 });
+
+it.each(['recordings', join('recordings', 'kept'), join('recordings', 'ring')])(
+  'a file at %s leaves the recorder off and says why, and its start does not fail',
+  async (inTheWay) => {
+    dir = mkdtempSync(join(tmpdir(), 'ring-start-'));
+    mkdirSync(join(dir, inTheWay, '..'), { recursive: true });
+    writeFileSync(join(dir, inTheWay), 'not a folder');
+    const r = await start();
+    const status = r.status();
+    expect(status.recording).toBe(false);
+    expect(status.problem).toMatch(/^the recorder could not start: Error: E(NOTDIR|EXIST)/);
+    expect(r.kept.list()).toEqual([]);
+    await expect(r.keepLast(1)).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
+    expect(() => r.kept.get('rec-20260101-000000-abcdef')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+  },
+);
