@@ -153,6 +153,37 @@ describe('the job tracker', () => {
     await new Promise((resolve) => refusing.close(resolve));
   });
 
+  it('closes the socket of a job pushed out of the kept jobs', async () => {
+    // A daemon whose jobs never end: each socket stays open and says nothing.
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    const open = new Set<string>();
+    wss.on('connection', (ws, req) => {
+      const id = String(req.url?.split('/').at(-1));
+      open.add(id);
+      ws.on('close', () => open.delete(id));
+    });
+    const port = (wss.address() as AddressInfo).port;
+    const tracker = createJobTracker({
+      apps: {
+        jobSocketUrl: (id) => `ws://127.0.0.1:${port}/api/apps/ws/apps-manager/${id}`,
+        jobStatus: async () => ({ command: 'install', status: 'in_progress', logs: [] }),
+      },
+      publish: () => undefined,
+      log: silentLog,
+      pollMs: 60_000,
+    });
+    for (let n = 0; n < 20; n += 1) tracker.track(`j${n}`, 'install', 'hello_wave');
+    await eventually(() => open.size === 20, { what: 'twenty job sockets open' });
+    tracker.track('j20', 'install', 'hello_wave');
+    // The first job is no longer kept: its socket closes, the newest opens.
+    await eventually(() => !open.has('j0') && open.has('j20'), { what: "the pushed-out job's socket closed" });
+    expect(tracker.recent().map((j) => j.id)).not.toContain('j0');
+    expect(open.size).toBe(20);
+    tracker.close();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
   it('keeps only the last lines of a job whose socket sends without end', async () => {
     const sent = MAX_JOB_LINES * 4;
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });

@@ -46,11 +46,14 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
   const now = deps.now ?? Date.now;
   const pollMs = deps.pollMs ?? 1000;
   const jobs = new Map<string, AppJob>();
-  const sockets = new Set<WebSocket>();
-  const timers = new Set<NodeJS.Timeout>();
+  /**
+   * How to stop following each kept job (its socket, its poll): a job pushed out of the kept 20
+   * is no longer shown, so its socket must not stay open (a run of installs held one each).
+   */
+  const followers = new Map<string, () => void>();
   let closed = false;
 
-  const follow = (job: AppJob): void => {
+  const follow = (job: AppJob): (() => void) => {
     const started = now();
     // Each source's last lines, and how many it has sent in all (what "longer" compares).
     const socketLines: string[] = [];
@@ -59,8 +62,10 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
     let polledTotal = 0;
     let shownTotal = 0;
     let done = false;
+    let stopped = false;
+    let pollTimer: NodeJS.Timeout | undefined;
     const update = (status: AppJobStatus | undefined): void => {
-      if (done) return;
+      if (done || stopped) return;
       const fromSocket = socketTotal >= polledTotal;
       const total = fromSocket ? socketTotal : polledTotal;
       const changed = total !== shownTotal || (status !== undefined && status !== job.status);
@@ -84,15 +89,13 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
       }
     };
     const poll = (): void => {
-      if (closed || done || now() - started > GIVE_UP_MS) return;
-      const timer = setTimeout(() => {
-        timers.delete(timer);
+      if (closed || stopped || done || now() - started > GIVE_UP_MS) return;
+      pollTimer = setTimeout(() => {
+        pollTimer = undefined;
         void read().then(poll);
       }, pollMs);
-      timers.add(timer);
     };
     const ws = new WebSocket(deps.apps.jobSocketUrl(job.id), daemonSocketOptions());
-    sockets.add(ws);
     ws.on('open', () => void read());
     ws.on('message', (data: Buffer) => {
       const text = data.toString('utf8');
@@ -115,10 +118,14 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
       deps.log.debug('job socket failed; polling the job instead', { job: job.id, error: String(error) }),
     );
     ws.on('close', () => {
-      sockets.delete(ws);
       // The final status, then polling in case the socket died before the job ended.
-      void read().then(poll);
+      if (!stopped) void read().then(poll);
     });
+    return () => {
+      stopped = true;
+      clearTimeout(pollTimer);
+      ws.terminate();
+    };
   };
 
   return {
@@ -131,10 +138,15 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
         lines: [],
         startedAt: new Date(now()).toISOString(),
       };
+      followers.get(id)?.();
       jobs.set(id, job);
-      for (const old of [...jobs.keys()].slice(0, Math.max(0, jobs.size - KEEP))) jobs.delete(old);
+      for (const old of [...jobs.keys()].slice(0, Math.max(0, jobs.size - KEEP))) {
+        jobs.delete(old);
+        followers.get(old)?.();
+        followers.delete(old);
+      }
       deps.publish({ ...job });
-      follow(job);
+      followers.set(id, follow(job));
       return { ...job };
     },
     get: (id) => {
@@ -144,8 +156,7 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
     recent: () => [...jobs.values()].map((j) => ({ ...j, lines: [...j.lines] })).reverse(),
     close() {
       closed = true;
-      for (const ws of sockets) ws.terminate();
-      for (const timer of timers) clearTimeout(timer);
+      for (const stop of followers.values()) stop();
     },
   };
 }
