@@ -11,8 +11,9 @@ import type { AppJob } from '../contract/apps.ts';
 import type { WireAppStatus, WireJobInfo } from '../daemon/apps-client.ts';
 import { silentLog } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
+import { createManualClock } from '../testing/manual-clock.ts';
 import { createStatusPoll } from './app-status-poll.ts';
-import { createJobTracker, MAX_JOB_LINES } from './job-tracker.ts';
+import { createJobTracker, GIVE_UP_MS, MAX_JOB_LINES } from './job-tracker.ts';
 
 const status = (name: string, state: WireAppStatus['state'], error: string | null = null): WireAppStatus => ({
   info: { name, source_kind: 'installed', description: '', url: null, extra: {} },
@@ -180,6 +181,36 @@ describe('the job tracker', () => {
     await eventually(() => !open.has('j0') && open.has('j20'), { what: "the pushed-out job's socket closed" });
     expect(tracker.recent().map((j) => j.id)).not.toContain('j0');
     expect(open.size).toBe(20);
+    tracker.close();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
+  it('gives up on a job that never ends after GIVE_UP_MS: its socket is closed', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    let open = 0;
+    let closed = 0;
+    wss.on('connection', (ws) => {
+      open += 1;
+      ws.on('close', () => (closed += 1));
+    });
+    const clock = createManualClock();
+    const tracker = createJobTracker({
+      apps: {
+        jobSocketUrl: () => `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/apps/ws/apps-manager/j4`,
+        jobStatus: async () => ({ command: 'install', status: 'in_progress', logs: [] }),
+      },
+      publish: () => undefined,
+      log: silentLog,
+      now: clock.now,
+      schedule: clock.schedule,
+      pollMs: 60_000,
+    });
+    tracker.track('j4', 'install', 'hello_wave');
+    await eventually(() => open === 1, { what: 'the job socket open' });
+    clock.advance(GIVE_UP_MS);
+    await eventually(() => closed === 1, { what: 'the job socket closed' });
+    expect(tracker.get('j4')?.status).toBe('in_progress');
     tracker.close();
     await new Promise((resolve) => wss.close(resolve));
   });

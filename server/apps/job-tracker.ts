@@ -6,6 +6,7 @@
  * be opened at all. Both sources are prefixes of one log: the longer one wins, no line twice.
  */
 import WebSocket from 'ws';
+import { realSchedule, type Schedule } from '../clock.ts';
 import type { AppJob, AppJobCommand, AppJobStatus } from '../contract/apps.ts';
 import { jobStatusOf, type DaemonApps } from '../daemon/apps-client.ts';
 import type { Log } from '../log.ts';
@@ -19,6 +20,8 @@ export interface JobTrackerDeps {
   settled?(job: AppJob): void;
   log: Log;
   now?: () => number;
+  /** Runs the give-up (GIVE_UP_MS) of a job that never ends; real timers when omitted. */
+  schedule?: Schedule;
   /** Poll period when the socket is unusable. */
   pollMs?: number;
 }
@@ -37,14 +40,19 @@ const KEEP = 20;
  * sent the whole log again to every dashboard. The end is where a failure's reason is.
  */
 export const MAX_JOB_LINES = 500;
-/** A job that has not ended after this long is left alone (its status stays what was last seen). */
-const GIVE_UP_MS = 15 * 60_000;
+/**
+ * A job that has not ended after this long is left alone (its status stays what was last seen):
+ * its socket is closed and its polling ends, where a daemon that kept the socket open and silent
+ * held it for as long as the cockpit ran.
+ */
+export const GIVE_UP_MS = 15 * 60_000;
 
 const ended = (s: AppJobStatus) => s === 'done' || s === 'failed';
 
 export function createJobTracker(deps: JobTrackerDeps): JobTracker {
   const now = deps.now ?? Date.now;
   const pollMs = deps.pollMs ?? 1000;
+  const schedule = deps.schedule ?? realSchedule;
   const jobs = new Map<string, AppJob>();
   /**
    * How to stop following each kept job (its socket, its poll): a job pushed out of the kept 20
@@ -75,6 +83,7 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
       if (changed) deps.publish({ ...job, lines: [...job.lines] });
       if (ended(job.status)) {
         done = true;
+        cancelGiveUp();
         deps.settled?.({ ...job, lines: [...job.lines] });
       }
     };
@@ -121,11 +130,17 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
       // The final status, then polling in case the socket died before the job ended.
       if (!stopped) void read().then(poll);
     });
-    return () => {
+    const stop = (): void => {
       stopped = true;
+      cancelGiveUp();
       clearTimeout(pollTimer);
       ws.terminate();
     };
+    const cancelGiveUp = schedule(() => {
+      deps.log.warn('app job has not ended; no longer followed', { job: job.id, app: job.app });
+      stop();
+    }, GIVE_UP_MS);
+    return stop;
   };
 
   return {
