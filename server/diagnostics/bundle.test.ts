@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { CONFIG_KEYS, loadConfig } from '../config.ts';
+import { TABLE } from '../config-table.ts';
 import { createLog } from '../log.ts';
 import { diagnosticsBundle } from './bundle.ts';
 import { summarise } from './health-history.ts';
@@ -58,4 +59,19 @@ it('bundles versions, config, logs and health history with no secret in it', () 
   expect(bundle).toMatchObject({ versions: { daemon: '1.10.0.dev0' }, healthHistory: [{ problems: ['stream:silent'] }] });
   expect(text).toContain('daemon slow');
   expect(text).toContain('https://platform.example');
+});
+
+it('leaves out the value of every variable the config table marks as a credential', () => {
+  const secrets = CONFIG_KEYS.filter((key) => 'secret' in TABLE[key] && TABLE[key].secret);
+  const env: Record<string, string> = {
+    ROBOT_MODEL_PROVIDER: 'openai',
+    ROBOT_PLATFORM_URL: 'https://platform.example',
+    ROBOT_DEVICE_ID: 'dev-1',
+  };
+  for (const key of secrets) env[key] = `${key.toLowerCase()}-value-0123456789`;
+  const config = loadConfig({ env, home: '/home/op', platform: 'linux' });
+  const health = { daemon: { version: null } } as unknown as Parameters<typeof diagnosticsBundle>[0]['health'];
+  const text = JSON.stringify(diagnosticsBundle({ config, health, history: [], logs: createLogRing(10) }));
+  expect(secrets).toContain('ROBOT_PLATFORM_SESSION_TOKEN');
+  for (const key of secrets) expect(text, key).not.toContain(env[key]);
 });

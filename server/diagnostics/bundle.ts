@@ -11,7 +11,7 @@ import type { HealthSummary } from './health-history.ts';
 import type { LogRing } from './log-ring.ts';
 
 /** Config members that are secrets, or hold them. */
-const SECRET_MEMBERS = new Set(['token', 'regToken', 'model', 'platform']);
+const SECRET_MEMBERS = new Set(['token', 'regToken', 'model', 'platform', 'platformSessionToken']);
 
 export function publicConfig(config: Config): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -29,6 +29,7 @@ export function publicConfig(config: Config): Record<string, unknown> {
   out['platform'] = config.platform
     ? { platformUrl: config.platform.platformUrl, deviceId: config.platform.deviceId, token: '[set]' }
     : null;
+  out['platformSessionToken'] = config.platformSessionToken ? '[set]' : '[unset]';
   return out;
 }
 
