@@ -17,8 +17,12 @@ export function readSettings(dataDir: string): Record<string, unknown> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    return {};
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    // A file that is there and cannot be read (a folder, no permission) would drop the operator's
+    // settings without a word, ROBOT_HOST=127.0.0.1 among them: the cockpit would then listen on
+    // every interface.
+    throw new Error(`${file} could not be read (${(error as Error).message}); fix or move it aside`);
   }
   try {
     const parsed = JSON.parse(text) as unknown;
