@@ -10,6 +10,7 @@ import type { Agent } from '../agent/agent.ts';
 import type { Health } from '../contract/health.ts';
 import type { PushSettingsPatch, PushSettingsView, SendResult } from '../contract/push.ts';
 import type { CredentialKind } from '../contract/ws.ts';
+import { AppError } from '../errors.ts';
 import { subscriberOf } from './credential.ts';
 import type { Log } from '../log.ts';
 import { payloadOf, type PushNotice } from './kinds.ts';
@@ -85,7 +86,13 @@ export function createPush(deps: PushDeps): Push {
   const triggers = createPushTriggers(deps.timings);
   const pending = new Set<Promise<void>>();
   let keys: VapidKeys | undefined;
+  /** Why start() could not read or write push's files; the console routes answer with it. */
+  let problem: string | undefined;
   let timer: NodeJS.Timeout | undefined;
+  const ready = (): VapidKeys => {
+    if (keys) return keys;
+    throw new AppError('STORAGE_FAILED', `push notifications are off: ${problem ?? 'not started yet'}`);
+  };
 
   const sender = createPushSender({
     subscriptions,
@@ -110,6 +117,7 @@ export function createPush(deps: PushDeps): Push {
 
   const event = (e: TriggerEvent) => dispatch(triggers.event(e, now()));
   const view = (credential: string): PushSettingsView => {
+    ready();
     const list = subscriptions.list();
     const { subject, kinds } = settings.get();
     return {
@@ -120,11 +128,18 @@ export function createPush(deps: PushDeps): Push {
   };
 
   return {
-    publicKey: () => (keys as VapidKeys).publicKey,
-    subscribe: (credential, input) => subscriptions.add(credential, input),
-    unsubscribe: async (endpoint) => ({ removed: (await subscriptions.remove([endpoint])) > 0 }),
-    test: () =>
-      sender.send(
+    publicKey: () => ready().publicKey,
+    subscribe: async (credential, input) => {
+      ready();
+      return subscriptions.add(credential, input);
+    },
+    unsubscribe: async (endpoint) => {
+      ready();
+      return { removed: (await subscriptions.remove([endpoint])) > 0 };
+    },
+    test: async () => {
+      ready();
+      return sender.send(
         payloadOf({
           title: 'Robot Cockpit test',
           body: 'Notifications from the robot reach this device.',
@@ -132,9 +147,11 @@ export function createPush(deps: PushDeps): Push {
           url: '/#/settings/notifications',
           tag: 'test',
         }),
-      ),
+      );
+    },
     settings: view,
     async updateSettings(credential, patch) {
+      ready();
       await settings.update((current) => applyPatch(current, patch));
       return view(credential);
     },
@@ -151,9 +168,18 @@ export function createPush(deps: PushDeps): Push {
     stopped: ({ credential, credentialId }) =>
       event({ type: 'stop', credential: subscriberOf({ kind: credential, credentialId }), by: credential }),
     async start() {
-      const loaded = await loadVapidKeys(deps);
-      await settings.load();
-      await subscriptions.load(loaded.publicKey);
+      let loaded: VapidKeys;
+      try {
+        loaded = await loadVapidKeys(deps);
+        await settings.load();
+        await subscriptions.load(loaded.publicKey);
+      } catch (error) {
+        // The robot does not need its notices: a data dir that refuses push's files (a full disk
+        // when the key pair is first made) leaves push off and says why, and the cockpit starts.
+        problem = String(error);
+        deps.log.error('push notifications off: their files could not be read or written', { error: problem });
+        return;
+      }
       keys = loaded;
       const tick = () => {
         // A timer callback that threw would take the whole cockpit down: a push is not worth that.
