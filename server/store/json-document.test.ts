@@ -1,7 +1,8 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, readdir, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJsonDocument } from './json-document.ts';
+import { createJsonDocument, DOCUMENT_MAX_BYTES } from './json-document.ts';
 import type { JsonDocument } from './json-document.ts';
 import { makeTempDir, recordingLog } from './testing/temp-dir.ts';
 
@@ -76,6 +77,22 @@ describe('createJsonDocument', () => {
     ]);
     await doc.save({ n: 2 });
     expect(await readJson()).toEqual({ n: 2 });
+  });
+
+  it('sets aside unread a file of gigabytes, and a pipe, and starts from defaults', async () => {
+    await mkdir(join(dir, 'nested'));
+    // Sparse: 3 GiB long, nothing on disk. Reading it whole failed the start (past 2 GiB).
+    await writeFile(file, '');
+    await truncate(file, 3 * 1024 ** 3);
+    const { log, records } = recordingLog();
+    expect(await open(log).load()).toEqual({ n: 0 });
+    expect(records.filter((r) => r.level === 'warn')).toEqual([
+      expect.objectContaining({ file, problem: `${3 * 1024 ** 3} bytes, over the ${DOCUMENT_MAX_BYTES} it may hold` }),
+    ]);
+    // A pipe with no writer: reading it waited for ever.
+    execFileSync('mkfifo', [file]);
+    expect(await open().load()).toEqual({ n: 0 });
+    expect((await readdir(join(dir, 'nested'))).filter((n) => n.startsWith('doc.json.corrupt-'))).toHaveLength(2);
   });
 
   it('serialises concurrent saves: the last wins and each resolves only once its value or a later one is durable', async () => {

@@ -2,10 +2,16 @@
  * One small JSON document on disk (credentials, sessions, settings...), kept in memory and
  * written atomically with owner-only permissions (docs/architecture.md, "Configuration and persistence").
  */
-import { readFile } from 'node:fs/promises';
 import type { Log } from '../log.ts';
 import { removeStaleTemps, setAside, writeFileAtomic } from './atomic-write.ts';
 import { deepFreeze } from './deep-freeze.ts';
+import { readStored } from './read-stored.ts';
+
+/**
+ * Far more than any of these documents holds (a session or a passkey is a few hundred bytes); a
+ * file past it is not one of them, and is set aside unread.
+ */
+export const DOCUMENT_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface JsonDocumentOptions<T> {
   file: string;
@@ -115,23 +121,15 @@ class FileDocument<T> implements JsonDocument<T> {
 
   async #readValid(): Promise<T> {
     const { file, log, defaults } = this.#options;
-    let text: string | undefined;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return defaults();
-      // A folder where the document should be holds no document: it is set aside like a corrupt
-      // file, so start goes on and says where it went (the read's own error names no file).
-      if (code !== 'EISDIR') throw error;
-    }
-    const value = text === undefined ? undefined : this.#parse(text);
+    const stored = await readStored(file, DOCUMENT_MAX_BYTES);
+    if ('missing' in stored) return defaults();
+    const value = 'text' in stored ? this.#parse(stored.text) : undefined;
     if (value !== undefined) return value;
     const aside = await setAside(file, (this.#options.now ?? Date.now)());
     log.warn('stored document was corrupt or invalid; set it aside and started from defaults', {
       file,
       aside,
-      ...(text === undefined ? { problem: 'a folder, not a file' } : {}),
+      ...('unusable' in stored ? { problem: stored.unusable } : {}),
     });
     this.#options.onSetAside?.(aside);
     return defaults();

@@ -1,7 +1,8 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, readdir, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJsonLines } from './json-lines.ts';
+import { createJsonLines, LINES_MAX_BYTES } from './json-lines.ts';
 import type { JsonLines } from './json-lines.ts';
 import { makeTempDir, recordingLog } from './testing/temp-dir.ts';
 
@@ -71,6 +72,24 @@ describe('createJsonLines', () => {
     const aside = `${file}.corrupt-2026-01-01T00-00-00-000Z`;
     expect((await stat(join(aside, 'inside'))).isDirectory()).toBe(true);
     expect(records.filter((r) => r.level === 'warn')).toEqual([expect.objectContaining({ file, aside })]);
+    await log.append({ n: 1 });
+    expect(await fileLines()).toEqual(['{"n":1}']);
+  });
+
+  it('sets aside unread a file of gigabytes, and a pipe, and starts empty', async () => {
+    await mkdir(join(dir, 'logs'));
+    // Sparse: 3 GiB long, nothing on disk. Reading it whole failed the start (past 2 GiB).
+    await writeFile(file, '');
+    await truncate(file, 3 * 1024 ** 3);
+    const { log: logger, records } = recordingLog();
+    expect(await open(100, logger).load()).toEqual([]);
+    expect(records.filter((r) => r.level === 'warn')).toEqual([
+      expect.objectContaining({ file, problem: `${3 * 1024 ** 3} bytes, over the ${LINES_MAX_BYTES} it may hold` }),
+    ]);
+    // A pipe with no writer: reading it waited for ever.
+    execFileSync('mkfifo', [file]);
+    const log = open();
+    expect(await log.load()).toEqual([]);
     await log.append({ n: 1 });
     expect(await fileLines()).toEqual(['{"n":1}']);
   });

@@ -3,12 +3,20 @@
  * log, events). Appends are cheap (one write + fsync); when the file grows past the bound it is
  * rewritten atomically with only the newest rows.
  */
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Log } from '../log.ts';
 import { FILE_MODE, ensureDir, removeStaleTemps, setAside, syncDir, writeFileAtomic } from './atomic-write.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { parseLines } from './parse-lines.ts';
+import { readStored } from './read-stored.ts';
+
+/**
+ * Past what a bounded log reaches: the agent log's 2,500 rows at their 20,000-character cap, each
+ * character written as a 6-byte escape, stay under it. A file past it was not written by this
+ * log, and is set aside unread.
+ */
+export const LINES_MAX_BYTES = 384 * 1024 * 1024;
 
 export interface JsonLinesOptions<T> {
   file: string;
@@ -76,14 +84,18 @@ class FileLines<T> implements JsonLines<T> {
     if (this.#loaded) return this.#kept;
     const { file, log, maxRows } = this.#options;
     await removeStaleTemps(file);
-    const text = await readText(file);
-    if (text === undefined) {
-      // A folder where the log should be holds no rows: set aside, so start goes on and says where
-      // it went (the read's own error names no file).
+    const stored = await readStored(file, LINES_MAX_BYTES);
+    if ('unusable' in stored) {
+      // Not a log it can read (a folder, a file of gigabytes): set aside, so start goes on and
+      // says where it went.
       const aside = await setAside(file, (this.#options.now ?? Date.now)());
-      log.warn('log file was a folder; set it aside and started empty', { file, aside });
+      log.warn('log file could not be read; set it aside and started empty', {
+        file,
+        aside,
+        problem: stored.unusable,
+      });
     }
-    const parsed = parseLines(text ?? '', this.#options.validate);
+    const parsed = parseLines('text' in stored ? stored.text : '', this.#options.validate);
     if (parsed.badLines > 0) {
       const aside = await setAside(file, (this.#options.now ?? Date.now)());
       log.warn('log file had unreadable rows; set it aside and kept the readable ones', {
@@ -169,17 +181,5 @@ class FileLines<T> implements JsonLines<T> {
     }
     // A newly created file's directory entry must be durable too.
     if (created) await syncDir(dir);
-  }
-}
-
-/** The file's text, '' when there is none, undefined when a folder is in its place. */
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return '';
-    if (code === 'EISDIR') return undefined;
-    throw error;
   }
 }
