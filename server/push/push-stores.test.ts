@@ -10,7 +10,7 @@ import { makeTempDir } from '../store/testing/temp-dir.ts';
 import { createSettingsStore, DEFAULT_SUBJECT, parseSettingsPatch } from './push-settings.ts';
 import { createReceiver, subscriptionOf } from './testing/web-push-receiver.ts';
 import { parseSubscription } from './subscription-input.ts';
-import { createSubscriptionStore, MAX_PER_CREDENTIAL, SUBSCRIPTIONS_FILE } from './subscriptions.ts';
+import { createSubscriptionStore, MAX_PER_CREDENTIAL, MAX_TOTAL, SUBSCRIPTIONS_FILE } from './subscriptions.ts';
 import { loadVapidKeys, VAPID_FILE } from './vapid-keys.ts';
 
 let dir: string;
@@ -74,6 +74,28 @@ describe('subscriptions', () => {
     expect(JSON.parse(await readFile(join(dir, SUBSCRIPTIONS_FILE), 'utf8')).subscriptions).toHaveLength(
       MAX_PER_CREDENTIAL - 1,
     );
+  });
+});
+
+describe('a subscriptions file past the caps', () => {
+  it('keeps the newest within the caps at load, so one notice does not open a socket per entry', async () => {
+    const entry = (n: number, credential: string) => ({
+      ...input(n),
+      credential,
+      vapidKey: 'key',
+      createdAt: n,
+    });
+    const subscriptions = [
+      ...Array.from({ length: 300 }, (_, n) => entry(n, `cred-${n}`)),
+      ...Array.from({ length: 20 }, (_, n) => entry(1000 + n, 'phone')),
+    ];
+    await writeFile(join(dir, SUBSCRIPTIONS_FILE), JSON.stringify({ subscriptions }));
+    const store = createSubscriptionStore({ dataDir: dir, log: silentLog });
+    await store.load('key');
+    expect(store.list()).toHaveLength(MAX_TOTAL);
+    expect(store.list().filter((s) => s.credential === 'phone')).toHaveLength(MAX_PER_CREDENTIAL);
+    expect(store.list().at(-1)?.endpoint).toBe('https://push.example/s/1019');
+    expect(JSON.parse(await readFile(join(dir, SUBSCRIPTIONS_FILE), 'utf8')).subscriptions).toHaveLength(MAX_TOTAL);
   });
 });
 

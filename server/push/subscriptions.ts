@@ -100,7 +100,12 @@ export function createSubscriptionStore(deps: { dataDir: string; log: Log; now?:
         deps.log.info('dropped push subscriptions to hosts that are not push services', {
           count: current.length - servable.length,
         });
-      if (servable.length < subscriptions.length) await doc.save({ subscriptions: servable });
+      // The caps hold for a file written by hand or by another program too: every notice is sent
+      // to each subscription at once, so thousands of them were thousands of sockets per notice.
+      const kept = capped(servable);
+      if (kept.length < servable.length)
+        deps.log.warn('dropped the oldest push subscriptions past the caps', { count: servable.length - kept.length });
+      if (kept.length < subscriptions.length) await doc.save({ subscriptions: kept });
     },
     list: () => doc.get().subscriptions,
     async add(credential, input) {
