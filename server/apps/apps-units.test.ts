@@ -13,7 +13,7 @@ import { silentLog } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
 import { createStatusPoll } from './app-status-poll.ts';
-import { createJobTracker, GIVE_UP_MS, MAX_JOB_LINES } from './job-tracker.ts';
+import { createJobTracker, GIVE_UP_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-tracker.ts';
 
 const status = (name: string, state: WireAppStatus['state'], error: string | null = null): WireAppStatus => ({
   info: { name, source_kind: 'installed', description: '', url: null, extra: {} },
@@ -211,6 +211,33 @@ describe('the job tracker', () => {
     clock.advance(GIVE_UP_MS);
     await eventually(() => closed === 1, { what: 'the job socket closed' });
     expect(tracker.get('j4')?.status).toBe('in_progress');
+    tracker.close();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
+  it('keeps at most MAX_JOB_LINE_CHARS of each line the job socket sends', async () => {
+    const long = 'x'.repeat(256 * 1024);
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    wss.on('connection', (ws) => {
+      ws.send(long);
+      ws.send('short');
+      ws.send(JSON.stringify({ status: 'done' }));
+    });
+    const settled: AppJob[] = [];
+    const tracker = createJobTracker({
+      apps: {
+        jobSocketUrl: () => `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/apps/ws/apps-manager/j5`,
+        jobStatus: async () => ({ command: 'install', status: 'in_progress', logs: [] }),
+      },
+      publish: () => undefined,
+      settled: (job) => settled.push(job),
+      log: silentLog,
+      pollMs: 60_000,
+    });
+    tracker.track('j5', 'install', 'hello_wave');
+    await eventually(() => settled.length === 1, { what: 'the job settled' });
+    expect(settled[0]?.lines.map((line) => line.length)).toEqual([MAX_JOB_LINE_CHARS + '… [line cut]'.length, 5]);
     tracker.close();
     await new Promise((resolve) => wss.close(resolve));
   });

@@ -41,6 +41,15 @@ const KEEP = 20;
  */
 export const MAX_JOB_LINES = 500;
 /**
+ * The most of one line kept (pip's longest lines are a few hundred characters). A daemon frame
+ * may be 1 MiB (daemon-socket.ts): 500 such lines were kept per job, and every new line sent
+ * them all again to every dashboard.
+ */
+export const MAX_JOB_LINE_CHARS = 4000;
+
+const capLine = (line: string): string =>
+  line.length > MAX_JOB_LINE_CHARS ? `${line.slice(0, MAX_JOB_LINE_CHARS)}… [line cut]` : line;
+/**
  * A job that has not ended after this long is left alone (its status stays what was last seen):
  * its socket is closed and its polling ends, where a daemon that kept the socket open and silent
  * held it for as long as the cockpit ran.
@@ -90,7 +99,7 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
     const read = async (): Promise<void> => {
       try {
         const info = await deps.apps.jobStatus(job.id);
-        polledLines = info.logs.slice(-MAX_JOB_LINES);
+        polledLines = info.logs.slice(-MAX_JOB_LINES).map(capLine);
         polledTotal = info.logs.length;
         update(info.status);
       } catch (error) {
@@ -118,7 +127,7 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
           // Not JSON after all: a log line that starts with a brace.
         }
       }
-      socketLines.push(text);
+      socketLines.push(capLine(text));
       if (socketLines.length > MAX_JOB_LINES) socketLines.shift();
       socketTotal += 1;
       update(undefined);
