@@ -1,8 +1,8 @@
 /**
  * A log row appended while the disk fills: a write that falls short is not taken for a durable
  * row, and the torn line it left never glues onto the next row, so every row acknowledged as
- * durable reads back after a restart. The disk is `node:fs/promises` that runs out of room
- * (server/testing/full-disk.ts).
+ * durable reads back after a restart, even one while the disk is still full. The disk is
+ * `node:fs/promises` that runs out of room (server/testing/full-disk.ts).
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -52,4 +52,20 @@ it('a row the disk had no room for is refused, and the rows acknowledged around 
   const again = open();
   expect((await again.load()).map((r) => r.n)).toEqual(acknowledged);
   expect(torn).toBe('refused');
+});
+
+it('a torn last line found while the disk is full still loads, and the next row rewrites the file clean', async () => {
+  const rows = open();
+  await rows.load();
+  await rows.append({ n: 1, text: 'before' });
+  disk.room = 20;
+  await rows.append({ n: 2, text: 'x'.repeat(40) }).catch(() => undefined);
+  // A restart while the disk is still full: the torn line cannot be rewritten away yet.
+  disk.full = true;
+  const again = open();
+  expect((await again.load()).map((r) => r.n)).toEqual([1]);
+  disk.full = false;
+  disk.room = Infinity;
+  await again.append({ n: 3, text: 'after' });
+  expect((await open().load()).map((r) => r.n)).toEqual([1, 3]);
 });

@@ -109,7 +109,16 @@ class FileLines<T> implements JsonLines<T> {
     this.#kept = parsed.rows.slice(-maxRows).map(deepFreeze);
     this.#fileRows = parsed.rows.length;
     // A torn tail would glue onto the next append; bad rows were set aside: rewrite clean.
-    if (parsed.torn || parsed.badLines > 0 || this.#fileRows > this.#fileBound) await this.#rewrite(this.#kept);
+    if (parsed.torn || parsed.badLines > 0 || this.#fileRows > this.#fileBound) {
+      try {
+        await this.#rewrite(this.#kept);
+      } catch (error) {
+        // A full disk (what tears a line in the first place) must not keep the log, and the
+        // cockpit with it, from starting: the rows are in memory, and the next write rewrites.
+        this.#tornTail = true;
+        log.warn('log file not rewritten at start; the next row rewrites it', { file, error: String(error) });
+      }
+    }
     this.#loaded = true;
     return this.#kept;
   }
