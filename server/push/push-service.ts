@@ -11,6 +11,7 @@ import type { Health } from '../contract/health.ts';
 import type { PushSettingsPatch, PushSettingsView, SendResult } from '../contract/push.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
+import { storageFailed } from '../store/storage-failed.ts';
 import { subscriberOf } from './credential.ts';
 import type { Log } from '../log.ts';
 import { payloadOf, type PushNotice } from './kinds.ts';
@@ -131,11 +132,16 @@ export function createPush(deps: PushDeps): Push {
     publicKey: () => ready().publicKey,
     subscribe: async (credential, input) => {
       ready();
-      return subscriptions.add(credential, input);
+      return subscriptions.add(credential, input).catch((error: unknown) => {
+        throw storageFailed(error, 'the subscription could not be saved; nothing changed');
+      });
     },
     unsubscribe: async (endpoint) => {
       ready();
-      return { removed: (await subscriptions.remove([endpoint])) > 0 };
+      const removed = await subscriptions.remove([endpoint]).catch((error: unknown) => {
+        throw storageFailed(error, 'the subscription could not be deleted; nothing changed');
+      });
+      return { removed: removed > 0 };
     },
     test: async () => {
       ready();
@@ -152,7 +158,11 @@ export function createPush(deps: PushDeps): Push {
     settings: view,
     async updateSettings(credential, patch) {
       ready();
-      await settings.update((current) => applyPatch(current, patch));
+      await settings
+        .update((current) => applyPatch(current, patch))
+        .catch((error: unknown) => {
+          throw storageFailed(error, 'the settings could not be saved; nothing changed');
+        });
       return view(credential);
     },
     observe(frame) {

@@ -12,7 +12,7 @@ import type { Log } from '../log.ts';
 import { ensureDir } from '../store/atomic-write.ts';
 import { createJsonDocument, type JsonDocument } from '../store/json-document.ts';
 import { describeFile } from './mcap-file.ts';
-import { storageFailed } from './storage-failed.ts';
+import { storageFailed } from '../store/storage-failed.ts';
 
 export const RECORDING_ID = /^rec-[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/;
 export const NAME_MAX = 80;

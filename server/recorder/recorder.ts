@@ -18,7 +18,7 @@ import { createKeptStore, defaultName, type KeptStore } from './kept-store.ts';
 import { createRing } from './ring.ts';
 import { createScrubber } from './scrub.ts';
 import { createStopWindows } from './stop-windows.ts';
-import { storageFailed } from './storage-failed.ts';
+import { storageFailed } from '../store/storage-failed.ts';
 import { CHANNELS, type ChannelKind } from './schemas.ts';
 
 export interface RecorderOptions {

@@ -1,6 +1,6 @@
 /**
- * A disk that refuses a kept recording's file or index (full, a file in the way) is no bug of
- * the cockpit's: the operator is told so with STORAGE_FAILED (503) and the system's reason,
+ * A disk that refuses a store's file (a kept recording, a push subscription; full, a file in the
+ * way) is no bug of the cockpit's: the operator is told so with STORAGE_FAILED (503) and the system's reason,
  * instead of a bare "internal error" logged as one. Anything else passes as it was.
  */
 import { AppError } from '../errors.ts';
