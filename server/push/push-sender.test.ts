@@ -133,3 +133,36 @@ describe('a push service that does not end its answer', () => {
     }
   });
 });
+
+it('answers for the notice when the disk refuses to delete the gone, and deletes them at the next', async () => {
+  const { log, records } = recordingLog();
+  const keys = await loadVapidKeys({ dataDir: temp.dir, log });
+  const store = createSubscriptionStore({ dataDir: temp.dir, log });
+  await store.load(keys.publicKey);
+  const gone = service.subscribe();
+  await store.add('phone', parseSubscription(gone.subscription));
+  service.answer(gone.subscription.endpoint, 410);
+  let full = true;
+  const sender = createPushSender({
+    subscriptions: {
+      ...store,
+      remove: (endpoints) =>
+        full
+          ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))
+          : store.remove(endpoints),
+    },
+    vapid: () => ({ keys, subject: 'mailto:a@b.example' }),
+    log,
+    agent: service.agent,
+  });
+  const payload = { title: 'Test', body: 'x', url: '/', tag: 'test' };
+  expect(await sender.send(payload)).toMatchObject({ pruned: 0 });
+  expect(records.find((r) => r.msg === 'gone push subscriptions not deleted')).toMatchObject({
+    level: 'warn',
+    count: 1,
+  });
+  expect(store.list().map((s) => s.endpoint)).toContain(gone.subscription.endpoint);
+  full = false;
+  expect(await sender.send(payload)).toMatchObject({ pruned: 1 });
+  expect(store.list().map((s) => s.endpoint)).not.toContain(gone.subscription.endpoint);
+});

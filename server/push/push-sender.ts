@@ -143,7 +143,15 @@ export function createPushSender(deps: PushSenderDeps): PushSender {
       const body = JSON.stringify(payload);
       const outcomes = await Promise.all(targets.map((s) => deliver(s, body, options, payload.tag)));
       const gone = targets.filter((_, i) => outcomes[i] === 'gone').map((s) => s.endpoint);
-      const pruned = gone.length > 0 ? await deps.subscriptions.remove(gone) : 0;
+      // The notice went out: a disk that refuses the deletion (full) leaves the gone ones listed,
+      // to be deleted at the next notice, and is no failure of this one.
+      const pruned =
+        gone.length > 0
+          ? await deps.subscriptions.remove(gone).catch((error: unknown) => {
+              deps.log.warn('gone push subscriptions not deleted', { count: gone.length, error: String(error) });
+              return 0;
+            })
+          : 0;
       if (pruned > 0) deps.log.info('deleted push subscriptions the push service called gone', { count: pruned });
       return {
         sent: outcomes.filter((o) => o === 'sent').length,
