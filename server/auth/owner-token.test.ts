@@ -1,4 +1,4 @@
-import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
@@ -34,6 +34,17 @@ describe('ensureOwnerToken', () => {
     await writeFile(file, 'short\n');
     await expect(ensureOwnerToken(dir)).rejects.toThrow(/owner-token/);
     expect(await readFile(file, 'utf8')).toBe('short\n');
+  });
+});
+
+describe('an owner-token that is not a file', () => {
+  it('stops the start naming the file and what is there, and leaves it as it is', async () => {
+    const file = join(dir, 'owner-token');
+    await mkdir(file);
+    await expect(ensureOwnerToken(dir)).rejects.toThrow(
+      `${file} does not hold a usable owner token (a folder, not a file)`,
+    );
+    expect((await stat(file)).isDirectory()).toBe(true);
   });
 });
 

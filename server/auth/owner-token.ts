@@ -3,9 +3,10 @@
  * configured, else one generated on first run and kept in the data dir.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILE_MODE, writeFileAtomic } from '../store/atomic-write.ts';
+import { readStored as readStoredFile } from '../store/read-stored.ts';
 
 /** The file name of the generated token inside the data dir. */
 export const OWNER_TOKEN_FILE = 'owner-token';
@@ -43,11 +44,17 @@ export function ownerTokenWhere(dataDir: string, configured?: string): string {
     : `owner token in ${join(dataDir, OWNER_TOKEN_FILE)}`;
 }
 
+/**
+ * The stored token's text. A folder, a pipe or a file far longer than any token in its place is
+ * named as the problem, where the read failed with an error that named no file (or, for a pipe,
+ * never ended).
+ */
 async function readStored(file: string): Promise<string | undefined> {
-  try {
-    return (await readFile(file, 'utf8')).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const stored = await readStoredFile(file, 4096);
+  if ('missing' in stored) return undefined;
+  if ('unusable' in stored)
+    throw new Error(
+      `${file} does not hold a usable owner token (${stored.unusable}); move it aside to generate a new one`,
+    );
+  return stored.text.trim();
 }
