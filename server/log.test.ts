@@ -30,4 +30,12 @@ describe('structured log', () => {
   it('redacts inside arrays and leaves plain values alone', () => {
     expect(redact(['Bearer x', 3, null])).toEqual(['Bearer [redacted]', 3, null]);
   });
+
+  it('leaves out what is nested past its depth instead of copying it unread', () => {
+    let deep: unknown = { token: 'deep-secret-value' };
+    for (let i = 0; i < 12; i += 1) deep = { next: deep };
+    const text = JSON.stringify(redact(deep));
+    expect(text).not.toContain('deep-secret-value');
+    expect(text).toContain('[too deep]');
+  });
 });

@@ -23,9 +23,18 @@ const SECRET_KEY = /token|secret|password|authorization|cookie|key|credential/i;
 /** Token-looking substrings inside messages (bearer values, ?token= query values). */
 const SECRET_TEXT = /(bearer\s+|token=)[^\s&"']+/gi;
 
+/**
+ * Deeper than any record or bundle section the cockpit builds: an app's log line in the
+ * diagnostics bundle is five levels down (server/diagnostics/bundle.ts).
+ */
+const REDACT_DEPTH = 8;
+
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.replace(SECRET_TEXT, '$1[redacted]');
-  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
+  // Past the depth an object is left out, never copied unread: the bundle's app log lines were
+  // one level past the old depth of 4, and went out with their bearer values.
+  if (depth > REDACT_DEPTH) return '[too deep]';
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = SECRET_KEY.test(k) ? '[redacted]' : redact(v, depth + 1);

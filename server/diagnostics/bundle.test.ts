@@ -75,3 +75,13 @@ it('leaves out the value of every variable the config table marks as a credentia
   expect(secrets).toContain('ROBOT_PLATFORM_SESSION_TOKEN');
   for (const key of secrets) expect(text, key).not.toContain(env[key]);
 });
+
+it("redacts bearer values in an app's log lines, five levels down in the bundle", () => {
+  const config = loadConfig({ env: {}, home: '/home/op', platform: 'linux' });
+  const health = { daemon: { version: null } } as unknown as Parameters<typeof diagnosticsBundle>[0]['health'];
+  const line = { time: null, level: 'info', text: 'GET /models Authorization: Bearer app-secret-123456' };
+  const extras = { apps: { logs: [{ app: 'hello_wave', available: true, lines: [line] }] } };
+  const text = JSON.stringify(diagnosticsBundle({ config, health, history: [], logs: createLogRing(10), extras }));
+  expect(text).toContain('Authorization: Bearer [redacted]');
+  expect(text).not.toContain('app-secret-123456');
+});
