@@ -2,7 +2,7 @@
  * What push keeps on disk: the VAPID pair made once and kept, subscriptions that outlive a
  * restart, the ones made with a lost key dropped, and the caps per credential.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../log.ts';
@@ -96,6 +96,19 @@ describe('a subscriptions file past the caps', () => {
     expect(store.list().filter((s) => s.credential === 'phone')).toHaveLength(MAX_PER_CREDENTIAL);
     expect(store.list().at(-1)?.endpoint).toBe('https://push.example/s/1019');
     expect(JSON.parse(await readFile(join(dir, SUBSCRIPTIONS_FILE), 'utf8')).subscriptions).toHaveLength(MAX_TOTAL);
+  });
+
+  it('drops a damaged entry alone, keeping every whole subscription', async () => {
+    const whole = [0, 1, 2].map((n) => ({ ...input(n), credential: 'phone', vapidKey: 'key', createdAt: n }));
+    const damaged = [{ ...whole[0], endpoint: 7 }, { credential: 'phone' }, null, 'x'];
+    await writeFile(join(dir, SUBSCRIPTIONS_FILE), JSON.stringify({ subscriptions: [...whole, ...damaged] }));
+    const store = createSubscriptionStore({ dataDir: dir, log: silentLog });
+    await store.load('key');
+    expect(store.list().map((s) => s.endpoint)).toEqual(whole.map((s) => s.endpoint));
+    // Written back whole, and nothing set aside.
+    const file = JSON.parse(await readFile(join(dir, SUBSCRIPTIONS_FILE), 'utf8'));
+    expect(file).toEqual({ subscriptions: whole });
+    expect((await readdir(dir)).filter((name) => name.startsWith(SUBSCRIPTIONS_FILE))).toEqual([SUBSCRIPTIONS_FILE]);
   });
 });
 

@@ -54,10 +54,16 @@ function isStored(u: unknown): u is StoredSubscription {
   );
 }
 
-function validate(u: unknown): SubscriptionsDoc | undefined {
+/**
+ * The file's subscriptions that are whole. One entry damaged (a key missing, a field of another
+ * type) is dropped alone: setting the whole file aside for it dropped every browser's
+ * subscription, and each had to subscribe again before it heard of anything.
+ */
+function validate(u: unknown): (SubscriptionsDoc & { damaged: number }) | undefined {
   if (typeof u !== 'object' || u === null || !Array.isArray((u as SubscriptionsDoc).subscriptions)) return undefined;
-  const list = (u as SubscriptionsDoc).subscriptions;
-  return list.every(isStored) ? { subscriptions: list } : undefined;
+  const list = (u as { subscriptions: unknown[] }).subscriptions;
+  const whole = list.filter(isStored);
+  return { subscriptions: whole, damaged: list.length - whole.length };
 }
 
 /** Keeps the newest MAX_PER_CREDENTIAL per credential and MAX_TOTAL overall. */
@@ -78,7 +84,7 @@ function capped(list: StoredSubscription[]): StoredSubscription[] {
 
 export function createSubscriptionStore(deps: { dataDir: string; log: Log; now?: () => number }): SubscriptionStore {
   const now = deps.now ?? Date.now;
-  const doc = createJsonDocument<SubscriptionsDoc>({
+  const doc = createJsonDocument<SubscriptionsDoc & { damaged?: number }>({
     file: join(deps.dataDir, SUBSCRIPTIONS_FILE),
     defaults: () => ({ subscriptions: [] }),
     validate,
@@ -88,7 +94,8 @@ export function createSubscriptionStore(deps: { dataDir: string; log: Log; now?:
   return {
     async load(key) {
       vapidKey = key;
-      const { subscriptions } = await doc.load();
+      const { subscriptions, damaged = 0 } = await doc.load();
+      if (damaged > 0) deps.log.warn('dropped push subscriptions the file holds damaged', { count: damaged });
       const current = subscriptions.filter((s) => s.vapidKey === key);
       if (current.length < subscriptions.length)
         deps.log.info('dropped push subscriptions made with an older VAPID key', {
@@ -105,7 +112,7 @@ export function createSubscriptionStore(deps: { dataDir: string; log: Log; now?:
       const kept = capped(servable);
       if (kept.length < servable.length)
         deps.log.warn('dropped the oldest push subscriptions past the caps', { count: servable.length - kept.length });
-      if (kept.length < subscriptions.length) await doc.save({ subscriptions: kept });
+      if (kept.length < subscriptions.length || damaged > 0) await doc.save({ subscriptions: kept });
     },
     list: () => doc.get().subscriptions,
     async add(credential, input) {
