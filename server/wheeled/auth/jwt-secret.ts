@@ -4,9 +4,10 @@
  * token at once: a new secret is made on the next start.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FILE_MODE, writeFileAtomic } from '../../store/atomic-write.ts';
+import { readStored } from '../../store/read-stored.ts';
 
 export const JWT_SECRET_FILE = 'jwt-secret';
 
@@ -18,12 +19,12 @@ const VALID = /^[A-Za-z0-9_-]{43,128}$/;
  */
 export async function ensureJwtSecret(dataDir: string): Promise<Uint8Array> {
   const file = join(dataDir, JWT_SECRET_FILE);
-  let stored: string | undefined;
-  try {
-    stored = (await readFile(file, 'utf8')).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  // A folder, a pipe or a file far longer than a secret is named as the problem: a bare read
+  // failed on a folder with an error naming no file, and read a pipe for ever.
+  const found = await readStored(file, 4096);
+  if ('unusable' in found)
+    throw new Error(`${file} does not hold a usable secret (${found.unusable}); move it aside to generate a new one`);
+  const stored = 'text' in found ? found.text.trim() : undefined;
   if (stored !== undefined) {
     if (!VALID.test(stored)) throw new Error(`${file} does not hold a usable secret; delete it to generate a new one`);
     await chmod(file, FILE_MODE);

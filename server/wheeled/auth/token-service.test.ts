@@ -1,4 +1,5 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, rmdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../log.ts';
@@ -32,6 +33,21 @@ describe('token service', () => {
     await writeFile(join(dir, JWT_SECRET_FILE), 'short\n');
     await expect(createTokenService({ dataDir: dir, log: silentLog })).rejects.toThrow(
       /jwt-secret does not hold a usable secret/,
+    );
+  });
+
+  it('names the file and what is there when the secret is a folder or a pipe, and leaves it be', async () => {
+    const file = join(dir, JWT_SECRET_FILE);
+    await mkdir(file);
+    await expect(createTokenService({ dataDir: dir, log: silentLog })).rejects.toThrow(
+      `${file} does not hold a usable secret (a folder, not a file)`,
+    );
+    expect((await stat(file)).isDirectory()).toBe(true);
+    await rmdir(file);
+    // A pipe was read for ever: the start hung.
+    execFileSync('mkfifo', [file]);
+    await expect(createTokenService({ dataDir: dir, log: silentLog })).rejects.toThrow(
+      `${file} does not hold a usable secret (not a regular file)`,
     );
   });
 
