@@ -85,7 +85,25 @@ const MARK = /^\[fleet depth=(\d+)[^\]]*\]\s*/;
 export function markFleetPrompt(prompt: string, from: string | null): { prompt: string; depth: number } {
   const existing = MARK.exec(prompt);
   if (existing) return { prompt, depth: Math.max(1, Number(existing[1])) };
-  return { prompt: `[fleet depth=1 from ${from ?? 'owner'}] ${prompt}`, depth: 1 };
+  return { prompt: `[fleet depth=1 from ${senderName(from)}] ${prompt}`, depth: 1 };
+}
+
+/** The most of a sender's name the mark carries. */
+export const SENDER_NAME_MAX = 64;
+
+/**
+ * The envelope's `from` as it may stand in the mark: one line, no brackets, at most 64
+ * characters. Taken whole, a long one filled the prompt, and one holding `]` or a line break
+ * wrote text of its own into the mark, which the model reads as the platform's words.
+ */
+function senderName(from: string | null): string {
+  const name = (from ?? '')
+    .replace(/[\p{Cc}[\]]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, SENDER_NAME_MAX)
+    .trim();
+  return name || 'owner';
 }
 
 /** The reply to an unsupported type (the CLI's answer, accepted by the worker as an ack). */
