@@ -10,6 +10,7 @@ import { startAgentRig, type AgentRig } from '../../../agent/testing/agent-rig.t
 import { silentLog } from '../../../log.ts';
 import { until } from '../../../motion/testing/rig.ts';
 import { makeTempDir } from '../../../store/testing/temp-dir.ts';
+import type { Schedule } from '../../../perception/schedule.ts';
 import { createAudioSource } from '../make-audio-source.ts';
 import { createVoiceListener, type VoiceListener } from '../voice-listener.ts';
 import { VOICE_DEFAULTS, type VoiceConfig } from '../voice-settings.ts';
@@ -33,7 +34,12 @@ export interface VoiceRig {
   close(): Promise<void>;
 }
 
-export async function startVoiceRig(spoken: string, heard: string): Promise<VoiceRig> {
+/** `schedule`: the listener's timers (the spoken answer's length, the hold's tail), when the test moves them. */
+export async function startVoiceRig(
+  spoken: string,
+  heard: string,
+  options: { schedule?: Schedule } = {},
+): Promise<VoiceRig> {
   const rig = await startAgentRig({ routes: () => [] });
   await until(() => rig.robot.feed.snapshot().presence === 'connected');
   await rig.agent.settings.update({ provider: 'openai', baseUrl: rig.fake.url, model: 'fake-model' });
@@ -60,6 +66,7 @@ export async function startVoiceRig(spoken: string, heard: string): Promise<Voic
     services: rig.robot.services,
     log: silentLog,
     makeSource: (setting) => createAudioSource(setting, { log: silentLog, realtimeFiles: false }),
+    ...(options.schedule ? { schedule: options.schedule } : {}),
   });
   return {
     rig,
