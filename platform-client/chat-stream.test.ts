@@ -292,6 +292,30 @@ describe('platform chat stream', () => {
     });
   });
 
+  it('waits past the 45 s watchdog for a robot tool still running when the stream ends, and ends done', async () => {
+    await ready();
+    h.emu.setChatScript((turn) => {
+      // The platform stops waiting for the robot's tool and ends the turn ([DONE]) meanwhile.
+      void turn.callTool('look', { yaw: 10 }).catch(() => undefined);
+      turn.say('going on without it');
+    });
+    let release = (): void => undefined;
+    let running = false;
+    const runTool = () => {
+      running = true;
+      return new Promise<void>((resolve) => (release = resolve)).then(() => ({ isError: false, text: 'ok' }));
+    };
+    const done = collect(h.client.chat(input({ runTool })));
+    await eventually(() => running, { what: 'the robot tool to start' });
+    // The stream has ended (the emulator's keep-alive timer is gone): nothing more comes, by right.
+    await eventually(() => !h.sched.dueIn().includes(15_000), { what: 'the stream to end' });
+    await h.sched.advance(60_000);
+    release();
+    const events = await done;
+    expect(texts(events)).toBe('going on without it');
+    expect(events.at(-1)).toEqual({ type: 'done', stopReason: 'end_turn' });
+  });
+
   it('stays open while : ping arrives, and aborts after 45 s without a ping or frame', async () => {
     await ready();
     let turnGone!: Promise<void>;

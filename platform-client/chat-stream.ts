@@ -64,6 +64,10 @@ function createStopper(deps: ChatStreamDeps, caller: AbortSignal) {
       cancelWatchdog();
       cancelWatchdog = deps.scheduler.after(watchdogMs, silence);
     },
+    /** The stream has ended ([DONE]): the platform is silent by right while the robot's tools finish. */
+    streamEnded() {
+      cancelWatchdog();
+    },
     dispose() {
       cancelWatchdog();
       caller.removeEventListener('abort', onCaller);
@@ -151,6 +155,7 @@ async function* runChat(deps: ChatStreamDeps, input: PlatformChatInput): AsyncGe
     if (!response.body) return yield { type: 'error', error: 'the platform answered the chat without a body' };
     for await (const data of sseData(chunks(response.body, stopper))) {
       if (data === '[DONE]') {
+        stopper.streamEnded();
         await Promise.all(pending);
         const why = stopper.why();
         return yield why ? { type: 'error', error: why } : { type: 'done', stopReason };
