@@ -27,7 +27,7 @@ export const ERROR_CODES = Object.freeze({
   BAD_JSON: { kind: 'bad_request', meaning: 'the body is not valid JSON' },
   AUTH_REQUIRED: { kind: 'unauthorized', meaning: 'no valid credential was presented' },
   AUTH_FORBIDDEN: { kind: 'forbidden', meaning: 'the credential may not do this' },
-  ORIGIN_REFUSED: { kind: 'forbidden', meaning: 'a control request, or a keyless one from this machine, came from a foreign origin' },
+  ORIGIN_REFUSED: { kind: 'forbidden', meaning: 'a control request, a write on the session cookie, or a keyless one from this machine, came from a foreign origin' },
   NOT_FOUND: { kind: 'not_found', meaning: 'no such route or resource' },
   MOVE_UNKNOWN: { kind: 'not_found', meaning: 'the move is not in the library' },
   CONFLICT: { kind: 'conflict', meaning: 'the request conflicts with the current state' },

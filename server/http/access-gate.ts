@@ -1,7 +1,8 @@
 /**
  * The gate every route passes: resolve the caller, slow down guessers, decide by the route's
- * declared access, then (control routes only) rate limit and same-origin check in that order
- * (docs/contract.md, "Control pipeline").
+ * declared access and refuse foreign pages loopback trust, then (control routes only) rate limit
+ * and same-origin check in that order (docs/contract.md, "Control pipeline"), then refuse foreign
+ * pages the session cookie on every write.
  */
 import type { Context, Middleware } from 'koa';
 import type { CredentialKind } from '../contract/ws.ts';
@@ -46,6 +47,9 @@ export function isAllowed(route: Pick<RouteSpec, 'access' | 'method'>, caller: C
   return isRead && loopbackReads;
 }
 
+/** Methods that change nothing, which a page of another origin may send with the cookie. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 function sentByForeignPage(ctx: Context, deps: GateDeps): boolean {
   return fromForeignPage({
     origin: ctx.get('origin') || undefined,
@@ -88,6 +92,15 @@ export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
       throw new AppError('ORIGIN_REFUSED', 'a page of another origin may not use this machine\'s loopback trust');
     }
     if (route.control) deps.controlGuard?.(ctx, caller, route);
+    // SameSite=Lax keeps the session cookie from other sites only: another port of this host (a
+    // second web service on the robot's computer, a dev server in the owner's browser) is the same
+    // site, and its form or text/plain fetch needs no CORS preflight. Without this such a page
+    // could start a chat turn whose tools move the head, or switch tracking on, with the owner's
+    // cookie. Reads stay open (the page cannot read their answers); no Origin means no page.
+    // After the control guard, so control routes keep their order: rate limit, then origin.
+    if (caller.viaCookie && !READ_METHODS.has(ctx.method) && sentByForeignPage(ctx, deps)) {
+      throw new AppError('ORIGIN_REFUSED', 'a page of another origin may not use the session cookie to change anything');
+    }
     await next();
   };
 }
