@@ -177,3 +177,14 @@ it('cuts a refused socket whose client does not answer the close after the same 
   clock.advance(DRAIN_MS);
   await raw.closed;
 });
+
+it('closes with 1001 a socket that opens after closeAll, where it was admitted and held the stop', async () => {
+  hub.closeAll();
+  // A keep-alive connection may still upgrade while the listener drains.
+  const late = await open(`token=${TOKEN}`);
+  const first = Promise.race([late.closed, nextMessage(late.ws)]);
+  late.ws.send('hello');
+  expect(await first).toBe(WS_CLOSE.GOING_AWAY);
+  expect(hub.clients('/ws').size).toBe(0);
+  expect(heard).toEqual([]);
+});

@@ -66,6 +66,8 @@ export class WsHub {
   private readonly countListeners = new Set<(path: string, count: number) => void>();
   /** Answered the last ping; a socket that misses one is terminated at the next. */
   private readonly alive = new WeakMap<WebSocket, boolean>();
+  /** closeAll has run: the server is stopping and admits no socket any more. */
+  private closing = false;
 
   constructor(private readonly options: WsHubOptions) {
     this.pingTimer = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
@@ -132,6 +134,7 @@ export class WsHub {
   }
 
   closeAll(code: number = WS_CLOSE.GOING_AWAY, reason = 'server shutting down'): void {
+    this.closing = true;
     clearInterval(this.pingTimer);
     for (const set of this.clientsByPath.values()) for (const c of set) this.close(c.ws, code, reason);
   }
@@ -211,6 +214,9 @@ export class WsHub {
         // events (ws closes the socket itself), and an unheard 'error' would end the process.
         ws.on('error', (err) => this.options.log.debug('socket error', { path: route?.path, error: err.message }));
         this.guard(ws, 'connection', () => {
+          // A keep-alive connection can still ask for an upgrade while the listeners drain: a
+          // socket admitted then was never closed and held the listener's close, and the stop.
+          if (this.closing) return this.close(ws, WS_CLOSE.GOING_AWAY, 'server shutting down');
           if (this.options.hosts && !this.options.hosts.allows(req.headers.host))
             return this.close(ws, WS_CLOSE.FORBIDDEN, 'unknown host');
           if (!route || !caller) return this.close(ws, WS_CLOSE.NOT_FOUND, 'no such socket');
