@@ -118,6 +118,21 @@ describe.each([
     expect(JSON.parse(res.body)).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('answers an unknown API route with the JSON 404 whatever the method, where the shell claimed it for GET', async () => {
+    const authorization = `Bearer ${s.token}`;
+    for (const path of ['/api/no-such-route', '/api']) {
+      for (const method of ['OPTIONS', 'POST', 'PUT', 'DELETE', 'PATCH']) {
+        const res = await remoteRequest(`${s.url}${path}`, { method, headers: { authorization } });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(JSON.parse(res.body), `${method} ${path}`).toMatchObject({ code: 'NOT_FOUND' });
+      }
+    }
+    // A real API route names only its own methods.
+    const options = await remoteRequest(`${s.url}/api/chat`, { method: 'OPTIONS', headers: { authorization } });
+    expect(options.status).toBe(200);
+    expect(options.headers['allow']).toBe('POST');
+  });
+
   it('builds the same table from the same routes, and refuses a list missing a spec route', () => {
     const again = s.build(s.routes);
     // The hub's ping timer is the one thing a build starts.

@@ -8,6 +8,7 @@ import type { Middleware } from 'koa';
 import type { ErrorBody } from '../contract/errors.ts';
 import { isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
+import { isApiPath } from './route-table.ts';
 
 const refusal = (error: string, code: ErrorBody['code']): ErrorBody => ({ error, code });
 
@@ -15,7 +16,7 @@ export function errorHandler(log: Log): Middleware {
   return async function handleErrors(ctx, next) {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) {
+      if (ctx.status === 404 && ctx.body === undefined && isApiPath(ctx.path)) {
         ctx.status = 404;
         ctx.body = refusal(`no route ${ctx.method} ${ctx.path}`, 'NOT_FOUND');
       } else if (ctx.status === 405) {

@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 import { accessGate, type GateDeps } from './access-gate.ts';
-import type { RouteSpec } from './route-table.ts';
+import { isApiPath, type RouteSpec } from './route-table.ts';
 
 /** Hears a request the access gate refused before the route's handler ran (the black box records it). */
 export type GateRefused = (route: RouteSpec, ctx: Context, error: unknown) => void;
@@ -40,13 +40,17 @@ export function mountGatedRoutes(
   deps: GateDeps,
   onRefused?: GateRefused,
 ): void {
-  const router = new Router();
+  // Two routers: the shell's catch-all (GET /{*path}) matches every path, so in one router an
+  // unknown API path answered OPTIONS with 200 "Allow: HEAD, GET" and other methods with 405,
+  // where GET says 404. API paths are matched against API routes only, and a miss is a 404.
+  const api = new Router();
+  const pages = new Router();
   const exact = new Map<string, Handle>();
   for (const route of routes) {
     if (route.method === 'WS' || !route.handler) continue;
     const verb = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const gate = observedGate(route, accessGate(route, deps), onRefused);
-    router[verb](route.path, gate, route.handler);
+    (isApiPath(route.path) ? api : pages)[verb](route.path, gate, route.handler);
     const handler = route.handler;
     if (isExactPath(route.path))
       exact.set(`${route.method} ${route.path}`, (ctx) => gate(ctx, async () => handler(ctx)));
@@ -58,5 +62,12 @@ export function mountGatedRoutes(
     const handle = exact.get(`${ctx.method} ${ctx.path}`);
     return handle ? handle(ctx, next) : next();
   });
-  koa.use(router.routes()).use(router.allowedMethods());
+  const serve = (router: Router): Koa.Middleware => {
+    const matched = router.routes() as Koa.Middleware;
+    const allowed = router.allowedMethods() as Koa.Middleware;
+    return (ctx, next) => matched(ctx, () => allowed(ctx, next));
+  };
+  const serveApi = serve(api);
+  const servePages = serve(pages);
+  koa.use((ctx, next) => (isApiPath(ctx.path) ? serveApi(ctx, next) : servePages(ctx, next)));
 }

@@ -34,6 +34,11 @@ export interface RouteSpec {
   summary: string;
 }
 
+/** The API's paths (`/api` and below): never the dashboard, and a miss is a JSON 404. */
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
 export function defineRoutes(routes: RouteSpec[]): readonly RouteSpec[] {
   const seen = new Set<string>();
   for (const route of routes) {
