@@ -28,7 +28,7 @@ let url: string;
 const records: LogRecord[] = [];
 /** Every message the socket handler was given, in order. */
 const heard: string[] = [];
-const throttle = { delays: [] as string[], failures: [] as string[], successes: [] as string[] };
+const throttle = { delays: [] as string[], failures: [] as string[], successes: [] as string[], delayMs: 0 };
 
 beforeEach(async () => {
   records.length = 0;
@@ -37,6 +37,7 @@ beforeEach(async () => {
   throttle.delays.length = 0;
   throttle.failures.length = 0;
   throttle.successes.length = 0;
+  throttle.delayMs = 0;
   hub = new WsHub({
     credentials: {
       ownerToken: TOKEN,
@@ -48,7 +49,7 @@ beforeEach(async () => {
     loopbackReads: false,
     schedule: clock.schedule,
     failures: {
-      delayFor: (key) => (throttle.delays.push(key), 0),
+      delayFor: (key) => (throttle.delays.push(key), throttle.delayMs),
       recordFailure: (key) => void throttle.failures.push(key),
       recordSuccess: (key) => void throttle.successes.push(key),
     },
@@ -187,4 +188,25 @@ it('closes with 1001 a socket that opens after closeAll, where it was admitted a
   expect(await first).toBe(WS_CLOSE.GOING_AWAY);
   expect(hub.clients('/ws').size).toBe(0);
   expect(heard).toEqual([]);
+});
+
+it('answers at closeAll an upgrade held back for a wrong credential, where it held the stop for the whole delay', async () => {
+  throttle.delayMs = 60_000;
+  const { port } = new URL(url);
+  const socket = connect({ host: '127.0.0.1', port: Number(port), localAddress: '127.0.0.42' });
+  let bytes = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => void (bytes = Buffer.concat([bytes, chunk])));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(upgradeRequest('/ws?token=wrong-token', `127.0.0.1:${port}`));
+  await eventually(() => throttle.delays.length === 1, { what: 'the upgrade to be held back' });
+  hub.closeAll();
+  // The handshake, then at once the close frame (0x88) with 1001 in its payload.
+  await eventually(() => bytes.includes(Buffer.from([0x88, 0x02 + 'server shutting down'.length])), {
+    what: 'the going-away close',
+  });
+  const frame = bytes.subarray(bytes.indexOf('\r\n\r\n') + 4);
+  expect(bytes.toString('latin1')).toMatch(/^HTTP\/1\.1 101 /);
+  expect(frame.readUInt16BE(2)).toBe(WS_CLOSE.GOING_AWAY);
+  socket.destroy();
+  await closed;
 });

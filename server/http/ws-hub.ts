@@ -68,6 +68,8 @@ export class WsHub {
   private readonly alive = new WeakMap<WebSocket, boolean>();
   /** closeAll has run: the server is stopping and admits no socket any more. */
   private closing = false;
+  /** Upgrades held back for a wrong credential (throttle), each completing itself when run. */
+  private readonly heldBack = new Set<() => void>();
 
   constructor(private readonly options: WsHubOptions) {
     this.pingTimer = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
@@ -136,6 +138,9 @@ export class WsHub {
   closeAll(code: number = WS_CLOSE.GOING_AWAY, reason = 'server shutting down'): void {
     this.closing = true;
     clearInterval(this.pingTimer);
+    // An upgrade socket holds the listener's close and no connection cut reaches it: one held
+    // back for a guesser (up to 8 s) is answered now, with the 1001 every late socket gets.
+    for (const complete of [...this.heldBack]) complete();
     for (const set of this.clientsByPath.values()) for (const c of set) this.close(c.ws, code, reason);
   }
 
@@ -177,12 +182,24 @@ export class WsHub {
         : undefined;
       const delay = caller ? this.throttle(req, caller) : 0;
       const complete = () => this.handshake(req, socket, head, route, caller, query);
-      if (delay > 0) setTimeout(complete, delay).unref();
+      if (delay > 0) this.holdBack(complete, delay);
       else complete();
     } catch (err) {
       this.options.log.warn('upgrade failed', { error: String((err as Error)?.stack ?? err) });
       socket.destroy();
     }
+  }
+
+  /** Completes an upgrade after the throttle's delay, or at closeAll if that comes first. */
+  private holdBack(complete: () => void, delay: number): void {
+    const run = () => {
+      clearTimeout(timer);
+      this.heldBack.delete(run);
+      complete();
+    };
+    const timer = setTimeout(run, delay);
+    timer.unref();
+    this.heldBack.add(run);
   }
 
   /** Wrong credentials on a socket slow the guesser down exactly as on HTTP (access-gate.ts). */
