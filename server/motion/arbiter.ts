@@ -83,11 +83,22 @@ export interface ArbiterDeps {
   holds: Holds;
   emit: Emit;
   log: Log;
+  /** Epoch ms, for how long an unanswered start is watched for (server/clock.ts); Date.now by default. */
+  now?: () => number;
 }
 
 const STREAM_OWNER = 'joystick';
 const STOPPED_WHILE_STARTING = 'stopped while this move was starting; it was not played';
 const STREAM_HOLD_TTL_S = 2;
+/**
+ * Starts the daemon did not answer in time, watched for a late start (stopLatecomer): the newest
+ * few, each for some minutes. A daemon stalled longer plays it as before; one move started by
+ * someone else after a stop may be cancelled in its place, the safe side to err on.
+ */
+const UNANSWERED_KEPT = 8;
+const UNANSWERED_WATCH_MS = 5 * 60_000;
+/** Moves whose start was answered here, so their own start event is not taken for a latecomer. */
+const ANSWERED_KEPT = 64;
 
 export function createArbiter(deps: ArbiterDeps): Arbiter {
   return new MotionArbiter(deps);
@@ -104,11 +115,20 @@ class MotionArbiter implements Arbiter {
   private streamCredential: CredentialKind | undefined;
   private holdRenewedAt = 0;
   private lastTarget: JoystickTarget | undefined;
+  /** Starts that timed out (the daemon may still play them): the latch's engagements when asked, and when. */
+  private readonly unanswered: { stopsBefore: number; at: number }[] = [];
+  private readonly answered = new Set<string>();
+  private readonly now: () => number;
 
   constructor(private readonly deps: ArbiterDeps) {
+    this.now = deps.now ?? Date.now;
     deps.stream.onEnd((why) => this.streamEnded(why));
     deps.events.onEvent((event) => {
-      if (event.type === 'move_started' && deps.latch.engaged()) this.stopLatecomer(event.uuid);
+      if (event.type !== 'move_started') return;
+      if (deps.latch.engaged()) {
+        if (!this.answered.has(event.uuid)) this.takeUnanswered();
+        this.stopLatecomer(event.uuid);
+      } else if (this.unanswered.length > 0) void this.judgeLatecomer(event.uuid);
     });
   }
 
@@ -119,13 +139,47 @@ class MotionArbiter implements Arbiter {
    */
   private stopLatecomer(uuid: string): void {
     this.deps.daemon.stopMove(uuid).then(
-      () => this.deps.log.warn('cancelled a move that started while the stop was latched', { uuid }),
+      () => this.deps.log.warn('cancelled a move that started after a stop it was asked for before', { uuid }),
       (err: unknown) =>
-        this.deps.log.warn('could not cancel a move that started while the stop was latched', {
+        this.deps.log.warn('could not cancel a move that started after a stop it was asked for before', {
           uuid,
           error: String(err),
         }),
     );
+  }
+
+  /**
+   * The same late start once the stop was resumed: the stop came after the move was asked for,
+   * and a resume is no order to play what it cut off. A move started here that no answer named is
+   * taken for the oldest start left unanswered, and cancelled when a stop came since that start
+   * was asked for; one with no stop since plays, as it always did, and uses the start up. A start
+   * of ours on its way may be answered after its own start event, so the starts under way are
+   * waited for before the move is judged someone else's.
+   */
+  private async judgeLatecomer(uuid: string): Promise<void> {
+    await Promise.allSettled([...this.begins]);
+    if (this.answered.has(uuid)) return;
+    const start = this.takeUnanswered();
+    if (start && start.stopsBefore !== this.deps.latch.engagements()) this.stopLatecomer(uuid);
+  }
+
+  /** The oldest start left unanswered and still watched for, taken off the list. */
+  private takeUnanswered(): { stopsBefore: number; at: number } | undefined {
+    const since = this.now() - UNANSWERED_WATCH_MS;
+    while (this.unanswered.length > 0 && (this.unanswered[0]?.at ?? 0) < since) this.unanswered.shift();
+    return this.unanswered.shift();
+  }
+
+  /** A start the daemon did not answer in time may still be carried out (http-transport.ts, transportError). */
+  private noteUnanswered(err: unknown, stopsBefore: number): void {
+    if (!(err instanceof AppError) || err.code !== 'DAEMON_TIMEOUT') return;
+    this.unanswered.push({ stopsBefore, at: this.now() });
+    if (this.unanswered.length > UNANSWERED_KEPT) this.unanswered.shift();
+  }
+
+  private noteAnswered(uuid: string): void {
+    this.answered.add(uuid);
+    if (this.answered.size > ANSWERED_KEPT) this.answered.delete(this.answered.values().next().value as string);
   }
 
   run(request: MoveRequest): Promise<RunningMove> {
@@ -224,8 +278,10 @@ class MotionArbiter implements Arbiter {
       });
     } catch (err) {
       this.release(pending);
+      this.noteUnanswered(err, stopsBefore);
       throw err;
     }
+    this.noteAnswered(uuid);
     for (const [name, who] of this.holdOwner) if (who === pending) this.holdOwner.set(name, uuid);
     if (stoppedSince()) {
       // The stop landed while this move was being started: it must not outlive the stop.

@@ -140,7 +140,16 @@ function buildParts(deps: ControlDeps): Parts {
     ...(feed ? { lastHeard: () => heardAt } : {}),
   });
   const latch = deps.latch ?? createStopLatch(services);
-  const arbiter = createArbiter({ daemon, events, stream, latch, holds, emit: deps.emit, log: log.child('arbiter') });
+  const arbiter = createArbiter({
+    daemon,
+    events,
+    stream,
+    latch,
+    holds,
+    emit: deps.emit,
+    log: log.child('arbiter'),
+    now: () => streamClock.now(),
+  });
   const autonomy = createAutonomyRegistry(log.child('autonomy'));
   const appLock = createAppLockGuard({
     daemon,

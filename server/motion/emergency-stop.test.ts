@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../errors.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
 import type { StopNotice } from './emergency-stop.ts';
 import { startRig, until, type Rig } from './testing/rig.ts';
@@ -184,6 +185,90 @@ describe('a move the daemon starts while the stop is latched', () => {
       expect(await own.running()).toEqual([allowed]);
     } finally {
       own.daemon.stopMove = stopMove;
+      await own.close();
+    }
+  });
+
+  it('is cancelled after the resume too when it was asked for before a stop', async () => {
+    const own = await startRig({}, createManualClock());
+    const { goto, stopMove } = own.daemon;
+    const stops: string[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let late: Promise<string> | undefined;
+    // The stalled daemon: the cockpit gives up waiting for the goto, and the daemon carries it out
+    // once the test lets it run again.
+    own.daemon.goto = (req) => {
+      late = gate.then(() => goto.call(own.daemon, req));
+      const what = 'daemon did not answer POST /api/move/goto within 2000 ms; it may still carry it out when it does';
+      return Promise.reject(new AppError('DAEMON_TIMEOUT', what));
+    };
+    own.daemon.stopMove = async (uuid) => {
+      stops.push(uuid);
+      await stopMove.call(own.daemon, uuid);
+    };
+    try {
+      await expect(own.control.look({ yaw: 20, duration: 3 }, 'token')).rejects.toMatchObject({
+        code: 'DAEMON_TIMEOUT',
+      });
+      own.daemon.goto = goto;
+      expect(await own.control.stop('token')).toMatchObject({ latched: true, movesStopped: 0 });
+      expect(own.control.resume('token')).toEqual({ latched: false, wasLatched: true });
+      // A look asked for after the resume plays, whether its start event comes before its answer or after.
+      const fresh = await own.control.look({ yaw: -20, duration: 3 }, 'token');
+      release();
+      const played = (await late) ?? '';
+      await until(async () => !(await own.running()).includes(played));
+      expect(stops).toEqual([played]);
+
+      // That start is accounted for: a move started afterwards by someone else is left alone.
+      const other = await own.daemon.goto({ head_pose: { yaw: -0.4 }, duration: 3 });
+      await until(() => own.control.arbiter.running().includes(other));
+      expect(stops).toEqual([played]);
+      expect((await own.running()).sort()).toEqual([fresh.uuid, other].sort());
+    } finally {
+      Object.assign(own.daemon, { goto, stopMove });
+      await own.close();
+    }
+  });
+
+  it('plays when no stop came since it was asked for, and a stop after it then cancels no later move', async () => {
+    const own = await startRig({}, createManualClock());
+    const { goto, stopMove } = own.daemon;
+    const stops: string[] = [];
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let late: Promise<string> | undefined;
+    own.daemon.goto = (req) => {
+      late = gate.then(() => goto.call(own.daemon, req));
+      const what = 'daemon did not answer POST /api/move/goto within 2000 ms; it may still carry it out when it does';
+      return Promise.reject(new AppError('DAEMON_TIMEOUT', what));
+    };
+    own.daemon.stopMove = async (uuid) => {
+      stops.push(uuid);
+      await stopMove.call(own.daemon, uuid);
+    };
+    try {
+      await expect(own.control.look({ yaw: 20, duration: 3 }, 'token')).rejects.toMatchObject({
+        code: 'DAEMON_TIMEOUT',
+      });
+      own.daemon.goto = goto;
+      release();
+      const played = (await late) ?? '';
+      await until(() => own.control.arbiter.running().includes(played));
+      // The stop cancels it as it cancels any running move; the resume lets motion be asked for again.
+      expect(await own.control.stop('token')).toMatchObject({ latched: true, movesStopped: 1 });
+      own.control.resume('token');
+      stops.length = 0;
+      // A move someone else starts now is no late start of the look: it is left alone. The next
+      // one is heard after the first was judged.
+      const other = await own.daemon.goto({ head_pose: { yaw: -0.4 }, duration: 3 });
+      const next = await own.daemon.goto({ head_pose: { pitch: 0.1 }, duration: 3 });
+      await until(() => own.control.arbiter.running().includes(next));
+      expect(stops).toEqual([]);
+      expect((await own.running()).sort()).toEqual([other, next].sort());
+    } finally {
+      Object.assign(own.daemon, { goto, stopMove });
       await own.close();
     }
   });
