@@ -31,6 +31,11 @@ export interface MoveRequest {
   hold?: string;
   /** Longest the move may take, seconds: the hold's TTL and the wait for its end. */
   maxSeconds: number;
+  /**
+   * For a move whose length is not known here (a recorded move): past maxSeconds it keeps its
+   * hold and the head while the daemon still lists it as running, up to this many seconds in all.
+   */
+  runningLimitSeconds?: number;
   /** The claimed session this move belongs to (see `claim`); absent for manual moves. */
   owner?: string;
   /**
@@ -290,11 +295,22 @@ class MotionArbiter implements Arbiter {
       throw new AppError('STOP_LATCHED', STOPPED_WHILE_STARTING);
     }
     this.owned = { uuid, label: request.label };
-    return { uuid, label: request.label, done: this.watch(uuid, request.maxSeconds) };
+    return { uuid, label: request.label, done: this.watch(uuid, request) };
   }
 
-  private async watch(uuid: string, maxSeconds: number): Promise<MoveEnd> {
-    const end = await this.deps.events.whenEnded(uuid, maxSeconds * 1000);
+  private async watch(uuid: string, request: MoveRequest): Promise<MoveEnd> {
+    const { events } = this.deps;
+    const limit = request.runningLimitSeconds ?? request.maxSeconds;
+    let waited = request.maxSeconds;
+    let end = await events.whenEnded(uuid, waited * 1000);
+    // Still playing: the hold is renewed, or tracking (and the turn toward the speaker, which
+    // waits for no owner) would take the head in the middle of the move.
+    while (end === 'timeout' && waited < limit && events.running().includes(uuid)) {
+      const step = Math.min(request.maxSeconds, limit - waited);
+      for (const [name, who] of this.holdOwner) if (who === uuid) this.deps.holds.take(name, step + 1);
+      end = await events.whenEnded(uuid, step * 1000);
+      waited += step;
+    }
     this.release(uuid);
     if (this.owned?.uuid === uuid) this.owned = undefined;
     return end;

@@ -10,6 +10,7 @@ import type { DaemonClient } from '../daemon/daemon-client.ts';
 import type { MoveRequest } from './arbiter.ts';
 import { HOME_GOTO } from './goto-controls.ts';
 import type { MoveLibraryCache } from './move-library.ts';
+import { RECORDED_MOVE_TIMING } from './robot-controls.ts';
 
 export interface ReelContext {
   /** Runs one move as the reel and resolves when it has ended (or the reel was aborted). */
@@ -33,7 +34,7 @@ export function recordedStep(name: string): ReelStep {
       await reel.move({
         label: `reel ${name}`,
         hold: `emotion:${name}`,
-        maxSeconds: 30,
+        ...RECORDED_MOVE_TIMING,
         start: (d) => d.playMove(entry.dataset, entry.name),
       });
     },

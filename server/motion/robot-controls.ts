@@ -22,8 +22,13 @@ export interface RobotControlDeps {
   now?: () => number;
 }
 
-/** Recorded moves run a few seconds to ~20 s (docs/daemon.md, "Move libraries"); past this the hold lapses. */
-const RECORDED_MOVE_MAX_S = 30;
+/**
+ * Recorded moves run a few seconds to ~20 s (docs/daemon.md, "Move libraries"), but their length
+ * is not known before a first play: past 30 s the move keeps its hold while the daemon still
+ * lists it as running, up to the longest a play may be taken for a move's length
+ * (move-durations.ts, PLAUSIBLE_S).
+ */
+export const RECORDED_MOVE_TIMING = { maxSeconds: 30, runningLimitSeconds: 120 } as const;
 const LIFECYCLE_MAX_S = 10;
 
 export async function express(
@@ -39,7 +44,7 @@ export async function express(
   const move = await deps.arbiter.run({
     label: `express ${name}`,
     hold: `emotion:${name}`,
-    maxSeconds: RECORDED_MOVE_MAX_S,
+    ...RECORDED_MOVE_TIMING,
     ...(askedAt === undefined ? {} : { askedAt }),
     start: (d) => d.playMove(entry.dataset, entry.name),
   });
