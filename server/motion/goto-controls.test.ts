@@ -57,6 +57,18 @@ describe('look plan: clamping to the safe ranges', () => {
     expect(goto.body_yaw).toBeCloseTo(45 * RAD, 9);
   });
 
+  it("keeps a body-only look within 65° of the head's yaw now, as the daemon does, and says so", () => {
+    // The daemon turned a body asked for -60° alone, with the head at 40°, to -25° (reachy-mini 1.13.0).
+    const plan = planLook({ body_yaw: -60 }, 40);
+    expect(plan.goto.head_pose).toBeUndefined();
+    expect(plan.applied.body_yaw).toBe(-25);
+    expect(plan.goto.body_yaw).toBeCloseTo(-25 * RAD, 9);
+    expect(plan.clamped).toEqual({ body_yaw: { requested: -60, applied: -25 } });
+    expect(planLook({ body_yaw: 100 }, -40).clamped).toEqual({ body_yaw: { requested: 100, applied: 25 } });
+    // The head's yaw not known: the safe range only.
+    expect(planLook({ body_yaw: -60 }).clamped).toEqual({});
+  });
+
   it('describes the move for the receipt', () => {
     expect(describeLook(planLook({ yaw: 20, pitch: -5 }).applied)).toBe('look yaw 20° pitch -5° in 1 s');
     expect(describeLook(planLook({ yaw: 0 }).applied)).toBe('look straight ahead in 1 s');

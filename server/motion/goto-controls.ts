@@ -5,7 +5,8 @@
  * what it names.
  */
 import type { CredentialKind } from '../contract/ws.ts';
-import { toRad } from '../daemon/units.ts';
+import type { FeedSnapshot } from '../daemon/state-feed.ts';
+import { toHeadPose, toRad } from '../daemon/units.ts';
 import type { GotoRequest } from '../daemon/wire.ts';
 import type { Arbiter } from './arbiter.ts';
 import type { ClampNote, LookInput } from '../contract/motion.ts';
@@ -16,6 +17,14 @@ import { bodyYawRange, clampField, clampTo, type SafeField } from './safe-ranges
 export interface GotoDeps {
   arbiter: Arbiter;
   emit: Emit;
+  /** The head's world yaw now (°), from the state feed; undefined when not known (headYawOf). */
+  headYaw?: () => number | undefined;
+}
+
+/** The head's world yaw (°, to 0.01°) in the feed's latest sample, while the feed is live; else undefined. */
+export function headYawOf(snapshot: Pick<FeedSnapshot, 'presence' | 'sample'> | undefined): number | undefined {
+  const pose = snapshot?.presence === 'connected' ? snapshot.sample?.state.head_pose : undefined;
+  return pose ? toHeadPose(pose).yaw : undefined;
 }
 
 /** A look as sent, after clamping: the body's fields, with the duration always set. */
@@ -46,8 +55,11 @@ export const DEFAULT_LOOK_SECONDS = 1;
 /** The awake antenna pose, ±10° (docs/daemon.md, "Conventions": init [-0.1745, 0.1745]). */
 const NEUTRAL_ANTENNAS: [number, number] = [-10, 10];
 
-/** Pure: the clamped pose (deg/mm) and the goto for the daemon (rad/m). */
-export function planLook(input: LookInput): {
+/** Pure: the clamped pose (deg/mm) and the goto for the daemon (rad/m); `headYaw`: the head's world yaw now (°). */
+export function planLook(
+  input: LookInput,
+  headYaw?: number,
+): {
   applied: LookApplied;
   clamped: Record<string, ClampNote>;
   goto: GotoRequest;
@@ -75,12 +87,14 @@ export function planLook(input: LookInput): {
     goto.antennas = [toRad(applied.antennas[0]), toRad(applied.antennas[1])];
   }
   if (input.body_yaw !== undefined) {
-    // With the head's yaw in the same goto, the daemon moves the body no further than 65° from
-    // it: the answer says where the body goes, not where it was asked to. Without head fields
-    // the head keeps a yaw not known here, and the safe range is all that is applied.
-    if (applied.yaw === undefined) applied.body_yaw = clampField('body_yaw', input.body_yaw, clamped);
+    // The daemon moves the body no further than 65° from the head's world yaw: the one in the
+    // same goto, else the head's yaw now, which a goto without head fields keeps. The answer says
+    // where the body goes, not where it was asked to. With the head's yaw not known (the state
+    // feed down), the safe range is all that is applied.
+    const head = applied.yaw ?? headYaw;
+    if (head === undefined) applied.body_yaw = clampField('body_yaw', input.body_yaw, clamped);
     else {
-      applied.body_yaw = clampTo(bodyYawRange(applied.yaw), input.body_yaw);
+      applied.body_yaw = clampTo(bodyYawRange(head), input.body_yaw);
       if (applied.body_yaw !== input.body_yaw)
         clamped['body_yaw'] = { requested: input.body_yaw, applied: applied.body_yaw };
     }
@@ -107,7 +121,7 @@ export async function look(
   input: LookInput,
   credential: CredentialKind,
 ): Promise<GotoResult<LookApplied>> {
-  const { applied, clamped, goto } = planLook(input);
+  const { applied, clamped, goto } = planLook(input, deps.headYaw?.());
   const hold = goto.head_pose ? 'look' : undefined;
   const move = await deps.arbiter.run({
     label: 'look',

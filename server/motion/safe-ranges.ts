@@ -12,7 +12,8 @@
  *   with the head folded); an unreachable z (+100 mm) is silently dropped by the daemon.
  * - body_yaw ±150°: the daemon clamps to ±160° absolute (docs/daemon.md, "Moves"); 150° keeps a margin.
  *   It also keeps the body within 65° of the head's yaw (the head's yaw is the world's, not the
- *   body's), so a look that names both is clamped to that too (bodyYawRange).
+ *   body's), so a look is clamped to that too (bodyYawRange): to the head's yaw it names, else to
+ *   the head's yaw now.
  * - antennas ±170°: the sleep pose parks them at ±174.8°, against their stops.
  * - duration 0.2..10 s: ≤ 0 does nothing on the daemon (docs/daemon.md, "Moves"), under 0.2 s a long goto is a
  *   jolt, and a 10 s glide already holds the move owner longer than a person waits.
