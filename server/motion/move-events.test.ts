@@ -81,6 +81,31 @@ describe('move events: reconnects and fallbacks', () => {
     expect(await events.whenEnded(M2, 1000)).toBe('failed');
   });
 
+  it('tells listeners of a move first found in /running after a reconnect as started', async () => {
+    const server = await fakeUpdates();
+    let list: string[] = [];
+    const events = track(
+      createMoveEvents({ daemon: { baseUrl: server.url, runningMoves: async () => list }, log: silentLog }),
+    );
+    const started: string[] = [];
+    events.onEvent((event) => {
+      if (event.type === 'move_started') started.push(event.uuid);
+    });
+    events.start();
+    await until(() => server.sockets.length === 1 && events.connected());
+    // The daemon starts M1 while the socket is down: its start event reaches no one.
+    list = [M1];
+    server.sockets[0]?.terminate();
+    await until(() => server.sockets.length === 2 && events.running().includes(M1), 5000);
+    expect(started).toEqual([M1]);
+    // Found again at the next reconnect, it is not told again.
+    server.sockets[1]?.terminate();
+    await until(() => server.sockets.length === 3 && events.connected(), 5000);
+    server.sockets[2]?.send(JSON.stringify({ type: 'move_started', uuid: M2, details: '' }));
+    await until(() => started.includes(M2));
+    expect(started).toEqual([M1, M2]);
+  });
+
   it('takes only events of a documented type about a move named by a UUID', async () => {
     const server = await fakeUpdates();
     const events = track(

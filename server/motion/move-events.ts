@@ -218,8 +218,17 @@ class MoveEventStream implements MoveEvents {
     const list = await this.options.daemon.runningMoves();
     if (!current()) return;
     const present = new Set(list);
-    for (const uuid of list) if (!this.ended.has(uuid)) this.live.add(uuid);
+    // A move that started while no event could come (the socket down, as it is while a stalled
+    // daemon misses its pings) is told as started, or the latched stop would never hear of it.
+    for (const uuid of list) if (this.started(uuid)) this.tell({ type: 'move_started', uuid, details: '' });
     for (const uuid of before) if (!present.has(uuid)) this.end(uuid, 'gone');
+  }
+
+  /** Whether the move is new to the live picture (not known running, not ended): then added. */
+  private started(uuid: string): boolean {
+    if (this.live.has(uuid) || this.ended.has(uuid)) return false;
+    this.live.add(uuid);
+    return true;
   }
 
   private accept(text: string): void {
@@ -230,6 +239,10 @@ class MoveEventStream implements MoveEvents {
     } else {
       this.end(event.uuid, END_OF[event.type]);
     }
+    this.tell(event);
+  }
+
+  private tell(event: MoveEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);
