@@ -4,6 +4,28 @@ import { createManualClock } from '../testing/manual-clock.ts';
 import type { StopNotice } from './emergency-stop.ts';
 import { startRig, until, type Rig } from './testing/rig.ts';
 
+/** A daemon answer the test holds back until it calls `release`. */
+function heldBack(): { gate: Promise<void>; release: () => void } {
+  let release = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  return { gate, release };
+}
+
+/** Notes every move the cockpit asks the daemon to stop, then stops it. */
+function recordStops(own: Rig, stops: string[]): void {
+  const { stopMove } = own.daemon;
+  own.daemon.stopMove = async (uuid) => {
+    stops.push(uuid);
+    await stopMove.call(own.daemon, uuid);
+  };
+}
+
+/** A goto the stalled daemon did not answer in time (http-transport.ts): it may still carry it out. */
+const STALLED_GOTO = new AppError(
+  'DAEMON_TIMEOUT',
+  'daemon did not answer POST /api/move/goto within 2000 ms; it may still carry it out when it does',
+);
+
 let rig: Rig;
 beforeAll(async () => {
   rig = await startRig();
@@ -65,8 +87,7 @@ describe('latched stop', () => {
     rig.control.resume('token');
     // The start is let through only when the stop's other parts are done (the speaker's last
     // call), so a stop that did not wait for it would already have answered.
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     let starting = false;
     const order: string[] = [];
     const { setWobbling, stopMove } = rig.daemon;
@@ -165,10 +186,7 @@ describe('a move the daemon starts while the stop is latched', () => {
     const own = await startRig({}, createManualClock());
     const { stopMove } = own.daemon;
     const stops: string[] = [];
-    own.daemon.stopMove = async (uuid) => {
-      stops.push(uuid);
-      await stopMove.call(own.daemon, uuid);
-    };
+    recordStops(own, stops);
     try {
       expect(await own.control.stop('token')).toMatchObject({ latched: true, movesStopped: 0 });
       // What the stalled daemon does once it runs again: it plays the goto whose answer the cockpit
@@ -193,20 +211,15 @@ describe('a move the daemon starts while the stop is latched', () => {
     const own = await startRig({}, createManualClock());
     const { goto, stopMove } = own.daemon;
     const stops: string[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     let late: Promise<string> | undefined;
     // The stalled daemon: the cockpit gives up waiting for the goto, and the daemon carries it out
     // once the test lets it run again.
     own.daemon.goto = (req) => {
       late = gate.then(() => goto.call(own.daemon, req));
-      const what = 'daemon did not answer POST /api/move/goto within 2000 ms; it may still carry it out when it does';
-      return Promise.reject(new AppError('DAEMON_TIMEOUT', what));
+      return Promise.reject(STALLED_GOTO);
     };
-    own.daemon.stopMove = async (uuid) => {
-      stops.push(uuid);
-      await stopMove.call(own.daemon, uuid);
-    };
+    recordStops(own, stops);
     try {
       await expect(own.control.look({ yaw: 20, duration: 3 }, 'token')).rejects.toMatchObject({
         code: 'DAEMON_TIMEOUT',
@@ -236,18 +249,13 @@ describe('a move the daemon starts while the stop is latched', () => {
     const own = await startRig({}, createManualClock());
     const { goto, stopMove } = own.daemon;
     const stops: string[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     let late: Promise<string> | undefined;
     own.daemon.goto = (req) => {
       late = gate.then(() => goto.call(own.daemon, req));
-      const what = 'daemon did not answer POST /api/move/goto within 2000 ms; it may still carry it out when it does';
-      return Promise.reject(new AppError('DAEMON_TIMEOUT', what));
+      return Promise.reject(STALLED_GOTO);
     };
-    own.daemon.stopMove = async (uuid) => {
-      stops.push(uuid);
-      await stopMove.call(own.daemon, uuid);
-    };
+    recordStops(own, stops);
     try {
       await expect(own.control.look({ yaw: 20, duration: 3 }, 'token')).rejects.toMatchObject({
         code: 'DAEMON_TIMEOUT',
@@ -280,8 +288,7 @@ describe('a move asked for before the stop', () => {
     const own = await startRig({}, createManualClock());
     const { goto, stopMove } = own.daemon;
     const calls: string[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     let holdNextStop = false;
     own.daemon.goto = async (req) => {
       calls.push('goto');
@@ -324,8 +331,7 @@ describe('a move asked for before the stop', () => {
 
   it('does not play when the resume comes before its start was answered', async () => {
     const own = await startRig({}, createManualClock());
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     let starting = false;
     try {
       const move = own.control.arbiter.run({
@@ -362,8 +368,7 @@ describe('a move asked for before the stop', () => {
     const own = await startRig({}, createManualClock());
     const { setMotorMode, wakeUp } = own.daemon;
     const calls: string[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     own.daemon.setMotorMode = async (mode) => {
       calls.push(`motors ${mode}`);
       await gate;
@@ -393,8 +398,7 @@ describe('a move asked for before the stop', () => {
     const own = await startRig({}, createManualClock());
     const { appLockStatus, goto } = own.daemon;
     const calls: string[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     own.daemon.appLockStatus = async () => {
       calls.push('lock read');
       await gate;
@@ -425,8 +429,7 @@ describe('a move asked for before the stop', () => {
     const { find } = own.moves;
     const { playMove } = own.daemon;
     const calls: string[] = [];
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { gate, release } = heldBack();
     own.moves.find = async (name) => {
       calls.push('library read');
       await gate;
