@@ -82,9 +82,10 @@ describe('voice listener (simulator, fake model, fake transcription)', () => {
     expect(r.holds.filter((h) => h.op === 'release')).toHaveLength(1);
     expect(sayPlays(r)[0]!.seconds! * 1000).toBeGreaterThan(3000);
     expect(r.rig.sim.counters().soundStops).toBeGreaterThan(stops);
+    // The aborted turn unwinds on its own (its phase is "speaking" until then): paused once it has.
+    await r.listener.settled();
     expect(r.listener.status().state).toBe('paused');
     expect(r.rig.robot.services.get('voice')?.state).toBe('paused');
-    await r.listener.settled();
     expect(r.holds.filter((h) => h.op === 'release')).toHaveLength(1);
   });
 
