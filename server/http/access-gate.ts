@@ -8,7 +8,7 @@ import type { Context, Middleware } from 'koa';
 import type { CredentialKind } from '../contract/ws.ts';
 import { AppError } from '../errors.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
-import { fromForeignPage } from './origin-check.ts';
+import { fromForeignPage, fromForeignPageByFetchMetadata } from './origin-check.ts';
 import { readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
 
@@ -59,6 +59,17 @@ function sentByForeignPage(ctx: Context, deps: GateDeps): boolean {
   });
 }
 
+/** A page of another origin sent a request that has no Origin (an image, a frame, a no-cors fetch). */
+function embeddedByForeignPage(ctx: Context, deps: GateDeps): boolean {
+  return fromForeignPageByFetchMetadata({
+    site: ctx.get('sec-fetch-site') || undefined,
+    mode: ctx.get('sec-fetch-mode') || undefined,
+    dest: ctx.get('sec-fetch-dest') || undefined,
+    referer: ctx.get('referer') || undefined,
+    allowedOrigins: deps.allowedOrigins ?? [],
+  });
+}
+
 export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
   return async function gate(ctx, next) {
     const cookie = readSessionCookie(ctx.req.headers.cookie);
@@ -100,6 +111,12 @@ export function accessGate(route: RouteSpec, deps: GateDeps): Middleware {
     // After the control guard, so control routes keep their order: rate limit, then origin.
     if (caller.viaCookie && !READ_METHODS.has(ctx.method) && sentByForeignPage(ctx, deps)) {
       throw new AppError('ORIGIN_REFUSED', 'a page of another origin may not use the session cookie to change anything');
+    }
+    // Reads send no Origin when a page embeds them: `<img src=/api/stream>` on any site the owner
+    // opens on this machine (loopback trust), or on another port of the robot's host (the cookie),
+    // would hold a camera stream slot and the decoder. The browser's Fetch Metadata names the page.
+    if (route.access !== 'public' && (caller.viaCookie || caller.kind === 'loopback') && embeddedByForeignPage(ctx, deps)) {
+      throw new AppError('ORIGIN_REFUSED', 'a page of another origin may not use the session cookie or this machine\'s loopback trust');
     }
     await next();
   };

@@ -46,6 +46,30 @@ export function fromForeignPage(input: Omit<OriginCheckInput, 'viaBearer'>): boo
   return !checkOrigin({ ...input, viaBearer: true }).ok;
 }
 
+/** The Fetch Metadata a browser sends with every request (`Sec-Fetch-*`), and its Referer. */
+export interface FetchMetadataInput {
+  site: string | undefined;
+  mode: string | undefined;
+  dest: string | undefined;
+  referer: string | undefined;
+  allowedOrigins: readonly string[];
+}
+
+/**
+ * True when the browser says a page of another origin caused a request that carries no Origin:
+ * an `<img>`, `<video>`, `<iframe>`, `<script>` or no-cors fetch sends none on a GET. Such a page
+ * cannot read the answer, but it can still hold the owner's camera streams and decoder open. A
+ * top-level navigation is the user's own doing (a link followed, an address typed) and passes;
+ * so does a page at an allowed origin (ROBOT_ORIGIN), which its Referer names and no page can forge.
+ * Browsers without Fetch Metadata send no `Sec-Fetch-Site` and are judged by Origin alone.
+ */
+export function fromForeignPageByFetchMetadata(input: FetchMetadataInput): boolean {
+  if (input.site !== 'cross-site' && input.site !== 'same-site') return false;
+  if (input.mode === 'navigate' && (input.dest === undefined || input.dest === 'document')) return false;
+  const referer = input.referer === undefined ? undefined : normaliseOrigin(input.referer);
+  return !(referer !== undefined && input.allowedOrigins.some((o) => normaliseOrigin(o) === referer));
+}
+
 /** scheme://host[:port] in canonical form (lower case, default port dropped), or undefined. */
 function normaliseOrigin(value: string): string | undefined {
   try {
