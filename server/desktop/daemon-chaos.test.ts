@@ -13,7 +13,9 @@ import { startHarness, type Harness } from '../testing/cockpit-harness.ts';
 import { startMutatingDaemon, type MutatingDaemon } from '../testing/mutating-daemon.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261202);
-const ROUNDS = 40;
+// Each round is 27 requests through two proxies: 15 take a few seconds on a busy two-core machine,
+// where 40 came near the test's time limit. FUZZ_ROUNDS asks for a longer run by hand.
+const ROUNDS = Number(process.env['FUZZ_ROUNDS'] ?? 15);
 
 let sim: SimDaemon;
 let daemon: MutatingDaemon;
@@ -91,5 +93,5 @@ it('answers every route with a result or a catalogued error, never a 500, while 
     }
   }
   expect(bad, `recent changes to the daemon's answers:\n${daemon.mutations.slice(-12).join('\n')}`).toEqual([]);
-  expect(daemon.counts().mutated).toBeGreaterThan(200);
+  expect(daemon.counts().mutated).toBeGreaterThan(5 * ROUNDS);
 });
