@@ -2,7 +2,8 @@
  * `<data dir>/settings.json` at start: missing is no settings; there but not a JSON object, or
  * not readable, stops the start with a message naming the file.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -29,4 +30,18 @@ it('stops the start on a settings.json that cannot be read, where its settings w
   const data = dataDir();
   mkdirSync(join(data, 'settings.json'));
   expect(() => readSettings(data)).toThrow(/settings\.json could not be read \(EISDIR/);
+});
+
+it('stops the start on a settings.json that is a pipe, a device or huge, before reading a byte of it', () => {
+  const data = dataDir();
+  const file = join(data, 'settings.json');
+  execFileSync('mkfifo', [file]);
+  expect(() => readSettings(data)).toThrow(/settings\.json could not be read \(not a regular file/);
+  rmSync(file);
+  symlinkSync('/dev/zero', file);
+  expect(() => readSettings(data)).toThrow(/settings\.json could not be read \(not a regular file/);
+  rmSync(file);
+  writeFileSync(file, '{}');
+  truncateSync(file, 2 * 1024 * 1024);
+  expect(() => readSettings(data)).toThrow(/settings\.json could not be read \(2097152 bytes/);
 });

@@ -3,7 +3,7 @@
  * `<data dir>/settings.json`, the data folder, and the owner token. The only module that reads
  * process.env (docs/architecture.md, "Configuration and persistence").
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultDataDir, ensureOwnerToken, loadConfig, type Config, type Flags } from '../server/index.ts';
 
@@ -12,10 +12,18 @@ export interface Boot {
   ownerToken: string;
 }
 
+/** Settings are a few lines; past this the file is something else, and reading it whole stalls the start. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
 export function readSettings(dataDir: string): Record<string, unknown> {
   const file = join(dataDir, 'settings.json');
   let text: string;
   try {
+    // A pipe or a device (a link to /dev/zero) is read forever, on the thread that draws the
+    // window: it must be refused before the first byte, as the stores do (server/store/read-stored.ts).
+    const info = statSync(file);
+    if (!info.isFile() && !info.isDirectory()) throw new Error('not a regular file');
+    if (info.size > MAX_SETTINGS_BYTES) throw new Error(`${info.size} bytes, over the ${MAX_SETTINGS_BYTES} it may hold`);
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
