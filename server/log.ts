@@ -22,6 +22,13 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 const SECRET_KEY = /token|secret|password|authorization|cookie|key|credential/i;
 /** Token-looking substrings inside messages (bearer values, ?token= query values). */
 const SECRET_TEXT = /(bearer\s+|token=)[^\s&"']+/gi;
+/** The user:password part of a URL (`https://user:pass@host/`), which a mistyped setting can carry. */
+const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"']+@/gi;
+
+/** A text with its bearer values, `?token=` values and URL passwords replaced. */
+export function redactText(text: string): string {
+  return text.replace(SECRET_TEXT, '$1[redacted]').replace(URL_USERINFO, '$1[redacted]@');
+}
 
 /**
  * Deeper than any record or bundle section the cockpit builds: an app's log line in the
@@ -30,7 +37,7 @@ const SECRET_TEXT = /(bearer\s+|token=)[^\s&"']+/gi;
 const REDACT_DEPTH = 8;
 
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(SECRET_TEXT, '$1[redacted]');
+  if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
   // Past the depth an object is left out, never copied unread: the bundle's app log lines were
   // one level past the old depth of 4, and went out with their bearer values.

@@ -85,3 +85,18 @@ it("redacts bearer values in an app's log lines, five levels down in the bundle"
   expect(text).toContain('Authorization: Bearer [redacted]');
   expect(text).not.toContain('app-secret-123456');
 });
+
+it('leaves out the user:password a URL setting was given with, in the config and in log lines', () => {
+  const env = {
+    ROBOT_MODEL_BASE_URL: 'https://alice:model-pass-42@llm.example/v1',
+    ROBOT_ROVER_URL: 'http://rover:rover-pass-42@192.168.1.9:8080',
+  };
+  const config = loadConfig({ env, home: '/home/op', platform: 'linux' });
+  const health = { daemon: { version: null } } as unknown as Parameters<typeof diagnosticsBundle>[0]['health'];
+  const logs = createLogRing(10);
+  logs.push({ time: 't', level: 'warn', scope: 'rover', msg: 'refused http://rover:rover-pass-42@192.168.1.9:8080/drive' });
+  const text = JSON.stringify(diagnosticsBundle({ config, health, history: [], logs }));
+  for (const secret of ['model-pass-42', 'rover-pass-42']) expect(text, secret).not.toContain(secret);
+  expect(text).toContain('http://[redacted]@192.168.1.9:8080');
+  expect(text).toContain('https://[redacted]@llm.example/v1');
+});

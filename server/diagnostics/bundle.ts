@@ -5,7 +5,7 @@
 import { arch, platform, release } from 'node:os';
 import type { Config } from '../config.ts';
 import type { Health } from '../contract/health.ts';
-import { redact } from '../log.ts';
+import { redact, redactText } from '../log.ts';
 import { COCKPIT_VERSION } from '../version.ts';
 import type { HealthSummary } from './health-history.ts';
 import type { LogRing } from './log-ring.ts';
@@ -16,18 +16,19 @@ const SECRET_MEMBERS = new Set(['token', 'regToken', 'model', 'platform', 'platf
 export function publicConfig(config: Config): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config)) {
-    if (!SECRET_MEMBERS.has(key)) out[key] = value;
+    // A URL setting (the rover's, the daemon's) may carry user:password as given.
+    if (!SECRET_MEMBERS.has(key)) out[key] = typeof value === 'string' ? redactText(value) : value;
   }
   out['token'] = config.token ? '[set]' : '[generated]';
   out['regToken'] = config.regToken ? '[set]' : '[unset]';
   out['model'] = {
     provider: config.model.provider ?? '[dashboard]',
-    baseUrl: config.model.baseUrl,
+    baseUrl: config.model.baseUrl === undefined ? undefined : redactText(config.model.baseUrl),
     model: config.model.model,
     key: config.model.key ? '[set]' : '[unset]',
   };
   out['platform'] = config.platform
-    ? { platformUrl: config.platform.platformUrl, deviceId: config.platform.deviceId, token: '[set]' }
+    ? { platformUrl: redactText(config.platform.platformUrl), deviceId: config.platform.deviceId, token: '[set]' }
     : null;
   out['platformSessionToken'] = config.platformSessionToken ? '[set]' : '[unset]';
   return out;
