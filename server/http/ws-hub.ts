@@ -15,6 +15,7 @@ import { isAllowed, type GateDeps } from './access-gate.ts';
 import { hasKey, resolveCaller, type Caller, type CredentialSources } from './caller.ts';
 import { DRAIN_MS } from './listeners.ts';
 import { readRequest } from './malformed-request.ts';
+import { answerWithoutUpgrade, upgradesToAnotherProtocol } from './other-upgrade.ts';
 import { fromForeignPage } from './origin-check.ts';
 import { checkUpgradeHeaders, readSessionCookie } from './untrusted-input.ts';
 import type { RouteSpec } from './route-table.ts';
@@ -70,6 +71,8 @@ export class WsHub {
   private closing = false;
   /** Upgrades held back for a wrong credential (throttle), each completing itself when run. */
   private readonly heldBack = new Set<() => void>();
+  /** Sockets of requests answered without their Upgrade (other-upgrade.ts), until each closes. */
+  private readonly answering = new Set<Duplex>();
 
   constructor(private readonly options: WsHubOptions) {
     this.pingTimer = setInterval(() => this.pingAll(), PING_INTERVAL_MS);
@@ -88,7 +91,13 @@ export class WsHub {
   }
 
   attach(server: Server): void {
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!upgradesToAnotherProtocol(req, head)) return this.upgrade(req, socket, head);
+      // The listener's drain never sees a socket Node handed over: the hub ends it at shutdown.
+      this.answering.add(socket);
+      socket.once('close', () => this.answering.delete(socket));
+      answerWithoutUpgrade(server, req, socket);
+    });
   }
 
   clients(path: string): ReadonlySet<WsClient> {
@@ -141,6 +150,8 @@ export class WsHub {
     // An upgrade socket holds the listener's close and no connection cut reaches it: one held
     // back for a guesser (up to 8 s) is answered now, with the 1001 every late socket gets.
     for (const complete of [...this.heldBack]) complete();
+    // A request answered over HTTP/1.1 despite its Upgrade gets the drain every request gets.
+    for (const socket of this.answering) (this.options.schedule ?? realSchedule)(() => socket.destroy(), DRAIN_MS);
     for (const set of this.clientsByPath.values()) for (const c of set) this.close(c.ws, code, reason);
   }
 
