@@ -16,6 +16,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Log } from '../log.ts';
 import { ensureDir } from '../store/atomic-write.ts';
+import { diskRoomOf, freeFloor, type DiskRoom } from './disk-room.ts';
 import { CHUNK_BYTES, createMcapFile, lastMessageMs, type McapFileWriter } from './mcap-file.ts';
 import { recoverFile } from './recover.ts';
 import type { ChannelKind } from './schemas.ts';
@@ -39,6 +40,8 @@ export interface RingOptions {
   maxPendingBytes?: number;
   /** Time windows still needed (a STOP's, a save being copied): their files are not deleted. */
   keep?: () => readonly (readonly [number, number])[];
+  /** The room on the ring's disk; statfs of `dir` unless a test gives its own. */
+  diskRoom?: () => Promise<DiskRoom | undefined>;
 }
 
 export interface Ring {
@@ -61,6 +64,8 @@ export interface Ring {
 }
 
 const NAME = /^seg-(\d{13})\.mcap$/;
+
+const mib = (bytes: number): string => `${(Math.max(0, bytes) / 1024 ** 2).toFixed(1)} MiB`;
 
 export function createRing(options: RingOptions): Ring {
   const maxPending = options.maxPendingBytes ?? 32 * 1024 * 1024;
@@ -108,10 +113,13 @@ export function createRing(options: RingOptions): Ring {
     const total = () => finished.reduce((sum, s) => sum + s.bytes, 0);
     // The recording after finished[i]: while that alone fills the ring's length, finished[i] is older than it.
     let after = recorded();
+    // Bytes to free so the disk keeps its floor (disk-room.ts); each deleted segment frees its own.
+    const room = await (options.diskRoom ?? (() => diskRoomOf(options.dir)))();
+    let short = room ? freeFloor(room.total) - room.free : 0;
     for (let i = 0; i < finished.length;) {
       const s = finished[i] as Segment;
       after -= spanOf(s);
-      const over = after >= options.maxMs || total() > options.maxBytes - headroom;
+      const over = after >= options.maxMs || total() > options.maxBytes - headroom || short > 0;
       if (!over) break;
       if (isProtected(s)) {
         i += 1;
@@ -119,6 +127,13 @@ export function createRing(options: RingOptions): Ring {
       }
       finished.splice(i, 1);
       await rm(s.path, { force: true });
+      short -= s.bytes;
+    }
+    if (short > 0 && room) {
+      // Nothing more of the ring may go: it waits, dropping and counting, until the disk has room.
+      if (!refused && problem === null) options.log.warn('recorder waits for room on its disk', { free: room.free });
+      refused = true;
+      problem = `the disk has ${mib(room.free)} free, under the ${mib(freeFloor(room.total))} the recorder leaves for the rest of the robot: it records again once there is room`;
     }
   };
 
@@ -152,6 +167,11 @@ export function createRing(options: RingOptions): Ring {
           ms < current.segment.startMs ||
           current.file.bytes >= segmentBytes);
       if (cut) await closeCurrent();
+      // The close's prune may have found the disk short of room.
+      if (refused) {
+        dropped += 1;
+        return;
+      }
       if (!current) {
         let startMs = ms;
         // Two segments in one millisecond (a rotate for a save, then the next message) keep apart.
