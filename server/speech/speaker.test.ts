@@ -4,6 +4,7 @@ import { silentLog } from '../log.ts';
 import type { TimerClock } from '../clock.ts';
 import { recordingHolds, until } from '../motion/testing/rig.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
+import { eventually } from '../testing/eventually.ts';
 import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
 import type { SpeechEngine } from './engine.ts';
 import { createEspeakEngine } from './espeak.ts';
@@ -178,6 +179,44 @@ describe('speaker', () => {
     const played = plays.at(-1);
     expect(played?.file).toBe('cockpit-say-a.wav');
     expect(played?.stoppedAt).toBeDefined();
+    expect(calls.filter((c) => c.startsWith('wobble')).at(-1)).toBe('wobble off');
+  });
+
+  it('a stop after a newer utterance also silences the interrupted clip whose play lands after it', async () => {
+    const clock = createManualClock();
+    const calls: string[] = [];
+    const daemon = recordingDaemon(calls);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let playing = false;
+    const speaker = createSpeaker({
+      // The first clip's play is slow on its way; the second utterance and the stop come meanwhile.
+      daemon: {
+        ...daemon,
+        playSound: async (file) => {
+          if (!playing) {
+            playing = true;
+            await gate;
+          }
+          return daemon.playSound(file);
+        },
+      },
+      engine: createEspeakEngine(),
+      holds: recordingHolds(),
+      log: silentLog,
+      clock,
+    });
+    const playsBefore = sim.counters().soundsPlayed.length;
+    const first = speaker.say('Interrupted while on its way.').catch((err: unknown) => err);
+    await eventually(() => playing, { what: 'the first play on its way' });
+    const second = speaker.say('Second.').catch((err: unknown) => err);
+    expect(await speaker.stop()).toEqual({});
+    expect(await second).toMatchObject({ code: 'CONFLICT' });
+    release();
+    expect(await first).toMatchObject({ code: 'CONFLICT' });
+    const plays = sim.counters().soundsPlayed;
+    expect(plays).toHaveLength(playsBefore + 1);
+    expect(plays.at(-1)?.stoppedAt).toBeDefined();
     expect(calls.filter((c) => c.startsWith('wobble')).at(-1)).toBe('wobble off');
   });
 

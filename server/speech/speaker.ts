@@ -38,7 +38,7 @@ interface Utterance {
   wobbling: boolean;
   /** This utterance has sent its wobble on (and maybe its clip) to the daemon. */
   audible?: boolean;
-  /** The stop ended it, not a newer utterance. */
+  /** A stop came while its say was still under way (before or after a newer utterance took over). */
   stopped?: boolean;
   /** Cancels the end-of-clip timer. */
   cancelTimer?: () => void;
@@ -61,6 +61,12 @@ export function createSpeaker(deps: SpeakerDeps): Speaker {
 
 class DaemonSpeaker implements Speaker {
   private current: Utterance | undefined;
+  /**
+   * Every say still under way, the current one and those a newer utterance interrupted: a play
+   * of an interrupted one can still be on its way to the daemon when the stop comes, and must
+   * be silenced once it lands as the current one's is.
+   */
+  private readonly underWay = new Set<Utterance>();
   private uploads = 0;
   /** Releases the hold at the end of the last clip's tail. */
   private cancelTail: (() => void) | undefined;
@@ -79,6 +85,7 @@ class DaemonSpeaker implements Speaker {
     // An interrupted clip may still be wobbling: this utterance inherits turning it off.
     const u: Utterance = { abort: new AbortController(), wobbling: interrupted };
     this.current = u;
+    this.underWay.add(u);
     try {
       const clip = await this.deps.engine.synthesize(text, u.abort.signal);
       this.ensureCurrent(u);
@@ -109,16 +116,16 @@ class DaemonSpeaker implements Speaker {
         await this.silence();
       }
       throw err;
+    } finally {
+      this.underWay.delete(u);
     }
   }
 
   async stop(): Promise<{ error?: string }> {
     const u = this.current;
     this.current = undefined;
-    if (u) {
-      u.stopped = true;
-      this.cancel(u);
-    }
+    for (const going of this.underWay) going.stopped = true;
+    if (u) this.cancel(u);
     this.endTail();
     this.deps.holds.release('speaking');
     return this.silence();
