@@ -85,6 +85,8 @@ describe('Opus TOC', () => {
     expect(opusPacketSamples(Buffer.from([0x11, 1]))).toBe(1920 * 2); // SILK NB 40 ms, code 1: two frames
     expect(opusPacketSamples(Buffer.from([0xfb, 0x03]))).toBe(3 * 960); // CELT FB 20 ms, code 3 with 3 frames
     expect(opusPacketSamples(Buffer.alloc(0))).toBe(0);
+    expect(opusPacketSamples(Buffer.from([0xfb, 6]))).toBe(5760); // 120 ms, the most a packet holds
+    expect(opusPacketSamples(Buffer.from([0xfb, 7]))).toBe(0);
     expect(concealmentPacket(Buffer.from([0x7b, 9, 9]))).toEqual(Buffer.from([0x78]));
   });
 });
@@ -106,6 +108,16 @@ describe('Opus RTP receiver', () => {
     for (const i of [0, 1, 3, 4, 5, 6, 7])
       receiver.push(rtp((65_534 + i) & 0xffff, (2 ** 32 - 1920 + i * 960) >>> 0, packet(i)));
     expect(out.map((p) => (p.length === 1 ? 'plc' : p[1]))).toEqual([0, 1, 'plc', 3, 4, 5, 6, 7]);
+  });
+
+  it('takes a packet claiming more than 120 ms as lost, and the packets after it still play', () => {
+    const out: Buffer[] = [];
+    const receiver = createOpusRtpReceiver((p) => out.push(p));
+    receiver.push(rtp(100, 5000, packet(0)));
+    // Code 3 with 63 frames of SILK NB 60 ms: 3.78 s in one packet, where RFC 6716 allows 120 ms.
+    receiver.push(rtp(101, 5960, Buffer.from([0x1b, 63, 1])));
+    for (const i of [2, 3, 4]) receiver.push(rtp(100 + i, 5000 + i * 960, packet(i)));
+    expect(out.map((p) => (p.length === 1 ? 'plc' : p[1]))).toEqual([0, 'plc', 2, 3, 4]);
   });
 });
 

@@ -11,13 +11,21 @@ function frameSamples(config: number): number {
   return [120, 240, 480, 960][config % 4] ?? 960;
 }
 
+/**
+ * The most one packet holds, 120 ms (§3.2.5). A code 3 packet's frame count could claim 3.78 s:
+ * taken as said, it moved the expected timestamp so far that the packets after it were dropped
+ * as already played, and its length alone counted the decoder seconds behind (opus-decoder.ts).
+ */
+const MAX_PACKET_SAMPLES = 5760;
+
 /** Samples (48 kHz) in one Opus packet; 0 when the packet is malformed. */
 export function opusPacketSamples(packet: Buffer): number {
   const toc = packet[0];
   if (toc === undefined) return 0;
   const code = toc & 0x03;
   const frames = code === 0 ? 1 : code === 3 ? (packet[1] ?? 0) & 0x3f : 2;
-  return frames * frameSamples(toc >> 3);
+  const samples = frames * frameSamples(toc >> 3);
+  return samples > MAX_PACKET_SAMPLES ? 0 : samples;
 }
 
 /** A stand-in for one lost packet like `like`: one empty frame of the same configuration. */
