@@ -13,7 +13,11 @@ function heldSession() {
   const prompts: string[] = [];
   const held: Array<(result: WheeledTurnResult) => void> = [];
   const session = createOfflineVoice({
-    io: { send: (frame) => frames.push(frame), end: () => undefined },
+    io: {
+      send: (frame) => frames.push(frame),
+      sendInTurn: (frame) => (frames.push(frame), Promise.resolve()),
+      end: () => undefined,
+    },
     agent: {
       configured: () => true,
       run: ({ prompt }) => {

@@ -33,6 +33,17 @@ export interface VoiceIo {
   end(): void;
 }
 
+/** The offline voice also hands its spoken answers over at the pace the browser takes them. */
+export interface OfflineVoiceIo extends VoiceIo {
+  /**
+   * Sends one frame of a spoken answer; resolves at once while little waits unsent, otherwise once
+   * this frame has left (or the socket closed). An answer is handed over all at once by espeak-ng:
+   * sent in one go, a minute and more of speech piled up past what may wait for a browser that
+   * reads (server/wheeled/voice/voice-socket.ts), and its session ended as if it did not.
+   */
+  sendInTurn(frame: VoiceServerFrame): Promise<void>;
+}
+
 export interface VoiceSession {
   audio(chunk: Buffer): void;
   text(text: unknown): void;
@@ -42,7 +53,7 @@ export interface VoiceSession {
 }
 
 export interface OfflineVoiceDeps {
-  io: VoiceIo;
+  io: OfflineVoiceIo;
   agent: Pick<WheeledAgent, 'run' | 'configured'>;
   engine: SpeechEngine;
   transcriber: Transcriber | undefined;
@@ -80,7 +91,7 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
   const say = async (text: string) => {
     for (const frame of await speakFrames(deps.engine, text, OFFLINE_RATE, controller.signal)) {
       if (controller.signal.aborted) return;
-      io.send({ type: 'audio', data: frame.toString('base64') });
+      await io.sendInTurn({ type: 'audio', data: frame.toString('base64') });
     }
   };
   const reply = async (prompt: string) => {

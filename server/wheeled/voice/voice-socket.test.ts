@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSocket, startWheeledHarness, type OpenedSocket, type WheeledHarness } from '../testing/wheeled-harness.ts';
 import { NO_MODEL_LINE } from './offline-voice.ts';
+import type { SpeechEngine } from '../../speech/engine.ts';
 import { pcm16Wav, pcmFromWav } from '../../speech/wav.ts';
 import { pcmFrames, resamplePcm16 } from './pcm.ts';
 import { OFFLINE_RATE } from './speech-out.ts';
@@ -121,6 +122,25 @@ describe('/ws/voice, offline', () => {
     ]);
     expect(audioBytes(socket)).toBeGreaterThan(0);
   }, 20_000);
+});
+
+describe('/ws/voice, offline, a long answer', () => {
+  it('sends all of a spoken answer longer than the send buffer to a browser that reads, and closes 1000', async () => {
+    // Four minutes of audio (espeak-ng may write up to 16 MiB, some six minutes): more than the
+    // 4 MiB that may wait unsent for a browser, if it were all handed to the socket at once.
+    const seconds = 240;
+    const speech: SpeechEngine = {
+      name: 'long',
+      synthesize: () =>
+        Promise.resolve({ wav: pcm16Wav(Buffer.alloc(seconds * OFFLINE_RATE * 2), OFFLINE_RATE), seconds }),
+    };
+    h = await startWheeledHarness({ speech });
+    socket = await openSocket(voiceUrl(h));
+    socket.ws.send(JSON.stringify({ type: 'stop' }));
+    expect(await socket.closed).toBe(1000);
+    expect(audioBytes(socket)).toBe(seconds * OFFLINE_RATE * 2);
+    expect(socket.frames.at(-1)).toEqual({ type: 'done' });
+  });
 });
 
 describe('/ws/voice, realtime', () => {

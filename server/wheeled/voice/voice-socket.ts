@@ -12,7 +12,7 @@ import type { SpeechEngine } from '../../speech/engine.ts';
 import { createOpenAiTranscriber } from '../../speech/transcriber.ts';
 import type { WheeledAgent } from '../chat/wheeled-agent.ts';
 import { WHEELED_PROMPT } from '../chat/wheeled-agent.ts';
-import { createOfflineVoice, type VoiceIo, type VoiceSession } from './offline-voice.ts';
+import { createOfflineVoice, type OfflineVoiceIo, type VoiceSession } from './offline-voice.ts';
 import { createRealtimeVoice } from './realtime-voice.ts';
 import type { VoiceSettings } from './voice-settings.ts';
 
@@ -24,7 +24,7 @@ export interface VoiceSocketDeps {
   fetch?: typeof fetch;
 }
 
-function openSession(deps: VoiceSocketDeps, io: VoiceIo, credential: CredentialKind): VoiceSession {
+function openSession(deps: VoiceSocketDeps, io: OfflineVoiceIo, credential: CredentialKind): VoiceSession {
   const config = deps.settings.current();
   if (config.provider === 'realtime' && config.realtime)
     return createRealtimeVoice({ io, config: config.realtime, instructions: WHEELED_PROMPT, log: deps.log });
@@ -52,6 +52,11 @@ function openSession(deps: VoiceSocketDeps, io: VoiceIo, credential: CredentialK
  * keeping up (or a realtime endpoint floods), and the session ends rather than buffer on.
  */
 const SEND_BUFFER_LIMIT = 4 * 1024 * 1024;
+/**
+ * What a spoken answer of the offline voice may have waiting unsent before its next frame waits
+ * for the browser to take the last one: some seconds of speech ahead, well under the limit above.
+ */
+const IN_TURN_LIMIT = 1024 * 1024;
 
 export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) => void {
   return (client) => {
@@ -61,7 +66,7 @@ export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) =>
     // The session, once open: an overrun ends it (none can come sooner: nothing is buffered yet).
     const open: { session?: VoiceSession } = {};
     let overrun = false;
-    const io: VoiceIo = {
+    const io: OfflineVoiceIo = {
       send: (frame) => {
         if (overrun || client.ws.readyState !== client.ws.OPEN) return;
         if (client.ws.bufferedAmount > SEND_BUFFER_LIMIT) {
@@ -74,6 +79,22 @@ export function voiceSocketHandler(deps: VoiceSocketDeps): (client: WsClient) =>
           return;
         }
         client.ws.send(JSON.stringify(frame));
+      },
+      sendInTurn: (frame) => {
+        if (overrun || client.ws.readyState !== client.ws.OPEN) return Promise.resolve();
+        const text = JSON.stringify(frame);
+        if (client.ws.bufferedAmount + text.length <= IN_TURN_LIMIT) {
+          client.ws.send(text);
+          return Promise.resolve();
+        }
+        return new Promise<void>((resolve) => {
+          const done = () => {
+            client.ws.off('close', done);
+            resolve();
+          };
+          client.ws.on('close', done);
+          client.ws.send(text, done);
+        });
       },
       end: () => client.ws.close(1000, 'voice session over'),
     };
