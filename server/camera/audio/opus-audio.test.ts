@@ -110,6 +110,15 @@ describe('Opus RTP receiver', () => {
     expect(out.map((p) => (p.length === 1 ? 'plc' : p[1]))).toEqual([0, 1, 'plc', 3, 4, 5, 6, 7]);
   });
 
+  it('takes a timestamp gone back more than a second as a new start, not as audio already played', () => {
+    const out: number[] = [];
+    const receiver = createOpusRtpReceiver((p) => out.push(p[1] ?? -1));
+    for (const i of [0, 1]) receiver.push(rtp(100 + i, 900_000 + i * 960, packet(i)));
+    // The sender's clock starts again lower (as after a restart of its pipeline): its packets go on.
+    for (const i of [2, 3, 4]) receiver.push(rtp(100 + i, 1000 + i * 960, packet(i)));
+    expect(out).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it('takes a packet claiming more than 120 ms as lost, and the packets after it still play', () => {
     const out: Buffer[] = [];
     const receiver = createOpusRtpReceiver((p) => out.push(p));

@@ -10,7 +10,12 @@ import { createRtpReorder } from './rtp-reorder.ts';
 
 /** How long a missing packet is waited for: speech detection tolerates this much delay. */
 const JITTER_MS = 60;
-/** Gaps up to this long (48 kHz samples, 1 s) are concealed; a longer one is a new start. */
+/**
+ * Gaps up to this long (48 kHz samples, 1 s) are concealed; a longer one is a new start. So is a
+ * step back longer than this: packets leave the jitter buffer in sequence order, so only a sender
+ * whose clock began again lower sends them. Taken as audio already played, they were all dropped
+ * until the new clock caught up with the old, for up to half the 32-bit range (12 hours).
+ */
 const MAX_CONCEALED = 48_000;
 
 export interface OpusRtpReceiver {
@@ -28,9 +33,9 @@ export function createOpusRtpReceiver(onPacket: (opus: Buffer, samples: number) 
     if (samples === 0) return;
     const ts = rtp.header.timestamp;
     if (expected !== undefined && last) {
-      // Signed distance in the 32-bit timestamp space: negative means a packet already played.
+      // Signed distance in the 32-bit timestamp space: a little negative means a packet already played.
       const gap = (ts - expected) | 0;
-      if (gap < 0) return;
+      if (gap < 0 && gap >= -MAX_CONCEALED) return;
       if (gap > 0 && gap <= MAX_CONCEALED) {
         const filler = concealmentPacket(last);
         const step = opusPacketSamples(filler);
