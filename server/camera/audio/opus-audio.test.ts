@@ -110,6 +110,18 @@ describe('Opus RTP receiver', () => {
     expect(out.map((p) => (p.length === 1 ? 'plc' : p[1]))).toEqual([0, 1, 'plc', 3, 4, 5, 6, 7]);
   });
 
+  it('starts the order again when the sequence numbers begin again lower, and drops a lone stray', () => {
+    const out: number[] = [];
+    const receiver = createOpusRtpReceiver((p) => out.push(p[1] ?? -1));
+    const at = (seq: number, i: number) => rtp(seq, 5000 + i * 960, packet(i));
+    for (const i of [0, 1, 2]) receiver.push(at(100 + i, i));
+    receiver.push(rtp(20_000, 77, packet(99)));
+    receiver.push(at(103, 3));
+    // The sender numbers afresh from 50,000 (behind 103 in the 16-bit space), its audio continuing.
+    for (const i of [4, 5, 6]) receiver.push(at(50_000 + i, i));
+    expect(out).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
   it('takes a timestamp gone back more than a second as a new start, not as audio already played', () => {
     const out: number[] = [];
     const receiver = createOpusRtpReceiver((p) => out.push(p[1] ?? -1));
