@@ -9,6 +9,7 @@ import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
 import type { SpeechEngine } from './engine.ts';
 import { createEspeakEngine } from './espeak.ts';
 import { createSpeaker, SPEAKING_TAIL_MS, type SpeakerDeps } from './speaker.ts';
+import { createHoldTable } from '../perception/holds.ts';
 
 let sim: SimDaemon;
 let client: HttpDaemonClient;
@@ -54,19 +55,24 @@ describe('speaker', () => {
     expect(played?.file).toBe('cockpit-say-a.wav');
     expect(played?.seconds).toBeCloseTo(result.seconds, 2);
     expect(calls).toEqual(['upload cockpit-say-a.wav', 'wobble on', 'play']);
-    expect(holds.calls).toMatchObject([{ op: 'take', name: 'speaking' }]);
+    // Taken before the play goes out, and again from when the daemon says the clip plays.
+    expect(holds.calls).toMatchObject([
+      { op: 'take', name: 'speaking' },
+      { op: 'take', name: 'speaking' },
+    ]);
     expect(holds.calls[0]?.ttl).toBeCloseTo(result.seconds + 1, 2);
+    expect(holds.calls[1]?.ttl).toBeCloseTo(result.seconds + 1, 2);
     expect(speaker.speaking()).toBe(true);
     clock.advance(result.seconds * 1000);
     await until(() => !speaker.speaking() && calls.includes('wobble off'));
     // The clip's end takes the hold again for the tail in the same step: never a release between
     // (the voice persona's own tail relies on it, server/personas/voice/speaking-hold.ts).
-    expect(holds.calls.map((c) => c.op)).toEqual(['take', 'take']);
+    expect(holds.calls.map((c) => c.op)).toEqual(['take', 'take', 'take']);
     expect(holds.live()).toEqual(['speaking']);
     clock.advance(SPEAKING_TAIL_MS - 1);
     expect(holds.live()).toEqual(['speaking']);
     clock.advance(1);
-    expect(holds.calls.map((c) => c.op)).toEqual(['take', 'take', 'release']);
+    expect(holds.calls.map((c) => c.op)).toEqual(['take', 'take', 'take', 'release']);
     expect(holds.live()).toEqual([]);
   });
 
@@ -218,6 +224,42 @@ describe('speaker', () => {
     expect(plays).toHaveLength(playsBefore + 1);
     expect(plays.at(-1)?.stoppedAt).toBeDefined();
     expect(calls.filter((c) => c.startsWith('wobble')).at(-1)).toBe('wobble off');
+  });
+
+  it('holds tracking to the end of a clip whose play the daemon answered late', async () => {
+    const clock = createManualClock();
+    const table = createHoldTable(clock);
+    const calls: string[] = [];
+    const daemon = recordingDaemon(calls);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let playing = false;
+    const speaker = createSpeaker({
+      daemon: {
+        ...daemon,
+        playSound: async (file) => {
+          playing = true;
+          await gate;
+          return daemon.playSound(file);
+        },
+      },
+      engine: createEspeakEngine(),
+      holds: { take: (name, ttl) => table.set(name, ttl), release: (name) => void table.clear(name) },
+      log: silentLog,
+      clock,
+    });
+    const said = speaker.say('A busy daemon.');
+    await eventually(() => playing, { what: 'the play on its way' });
+    // The daemon takes 3 s to answer the play; the clip starts then.
+    clock.advance(3000);
+    release();
+    const { seconds } = await said;
+    clock.advance(seconds * 1000 - 1);
+    expect(speaker.speaking()).toBe(true);
+    expect(table.has('speaking')).toBe(true);
+    clock.advance(1);
+    await eventually(() => calls.includes('wobble off'), { what: 'the clip to end' });
+    expect(table.has('speaking')).toBe(true);
   });
 
   it('releases the hold and reports the daemon error when playback fails', async () => {

@@ -104,6 +104,9 @@ class DaemonSpeaker implements Speaker {
       this.ensureCurrent(u);
       await this.deps.daemon.playSound(path);
       this.ensureCurrent(u);
+      // The clip starts now: a daemon slow to answer the play had the hold taken above lapse
+      // before the clip's end, and tracking took the head while the robot still spoke.
+      this.deps.holds.take('speaking', clip.seconds + HOLD_TAIL_S);
       u.cancelTimer = this.clock.schedule(() => void this.finish(u, true), clip.seconds * 1000);
       return { engine: this.deps.engine.name, seconds: Math.round(clip.seconds * 1000) / 1000 };
     } catch (err) {
