@@ -5,7 +5,7 @@ import { eventually } from '../../testing/eventually.ts';
 import { pcm16Wav } from '../../speech/wav.ts';
 import type { WheeledTurnResult } from '../chat/wheeled-agent.ts';
 import { createOfflineVoice } from './offline-voice.ts';
-import { OFFLINE_RATE } from './speech-out.ts';
+import { OFFLINE_RATE, spokenPieces } from './speech-out.ts';
 
 /** An offline session whose agent answers only when the test releases it; speech is a short silence. */
 function heldSession() {
@@ -54,5 +54,14 @@ describe('offline voice, typed lines', () => {
     await eventually(() => prompts.length === 2);
     expect(prompts).toEqual(['first', 'fourth']);
     session.close();
+  });
+});
+
+describe('offline voice, long answers', () => {
+  it('cuts an answer into pieces after a sentence, else at a space, else where it must', () => {
+    expect(spokenPieces('One. Two three. Four', 12)).toEqual(['One.', 'Two three.', 'Four']);
+    expect(spokenPieces('alpha beta gamma', 12)).toEqual(['alpha beta', 'gamma']);
+    expect(spokenPieces('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    expect(spokenPieces('  short  ')).toEqual(['short']);
   });
 });

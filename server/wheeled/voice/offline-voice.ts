@@ -15,7 +15,7 @@ import type { Transcriber } from '../../speech/transcriber.ts';
 import { pcm16Wav } from '../../speech/wav.ts';
 import { checkChatText } from '../chat/chat-input.ts';
 import type { WheeledAgent } from '../chat/wheeled-agent.ts';
-import { OFFLINE_RATE, speakFrames } from './speech-out.ts';
+import { OFFLINE_RATE, speakFrames, spokenPieces } from './speech-out.ts';
 
 /** Longest utterance kept; later audio of the same utterance is dropped. */
 export const MAX_UTTERANCE_SECONDS = 30;
@@ -89,9 +89,11 @@ export function createOfflineVoice(deps: OfflineVoiceDeps): VoiceSession {
   });
 
   const say = async (text: string) => {
-    for (const frame of await speakFrames(deps.engine, text, OFFLINE_RATE, controller.signal)) {
-      if (controller.signal.aborted) return;
-      await io.sendInTurn({ type: 'audio', data: frame.toString('base64') });
+    for (const piece of spokenPieces(text)) {
+      for (const frame of await speakFrames(deps.engine, piece, OFFLINE_RATE, controller.signal)) {
+        if (controller.signal.aborted) return;
+        await io.sendInTurn({ type: 'audio', data: frame.toString('base64') });
+      }
     }
   };
   const reply = async (prompt: string) => {

@@ -143,6 +143,20 @@ describe('/ws/voice, offline, a long answer', () => {
   });
 });
 
+describe('/ws/voice, offline, an answer longer than one clip', () => {
+  it('speaks all of an answer of some seven minutes, more than espeak-ng writes in one clip', async () => {
+    const answer = 'The rover can drive forward, turn left and right, and tell you what it sees. '.repeat(90).trim();
+    h = await startWheeledHarness({ model: () => ({ kind: 'answer', text: answer }) });
+    socket = await openSocket(voiceUrl(h));
+    socket.ws.send(JSON.stringify({ type: 'text', text: 'tell me everything' }));
+    await socket.next((f) => f.type === 'done', 15_000);
+    expect(socket.frames.filter((f) => f.type === 'error')).toEqual([]);
+    expect(socket.frames).toContainEqual({ type: 'transcript', role: 'assistant', text: answer });
+    // espeak-ng speaks this sentence in about 2.7 s.
+    expect(audioBytes(socket) / 2 / OFFLINE_RATE).toBeGreaterThan(90 * 2);
+  });
+});
+
 describe('/ws/voice, realtime', () => {
   let realtime: FakeRealtime;
 
