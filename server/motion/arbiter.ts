@@ -212,7 +212,7 @@ class MotionArbiter implements Arbiter {
    * it sees the latch. So when the stop answers, no move it raced is still playing.
    */
   async stopAll(): Promise<StopAllReport> {
-    this.deps.stream.stop();
+    this.deps.stream.halt();
     const owned = this.owned?.uuid;
     this.owned = undefined;
     for (const owner of new Set(this.holdOwner.values())) this.release(owner);

@@ -10,7 +10,9 @@ import type { MotorMode, ServiceState } from '../contract/state.ts';
 import type { CredentialKind } from '../contract/ws.ts';
 import { UNKNOWN_CAPABILITIES, type Capabilities } from '../daemon/capabilities.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
-import type { StateFeed } from '../daemon/state-feed.ts';
+import type { FeedSnapshot, StateFeed } from '../daemon/state-feed.ts';
+import { wirePoseToXyzRpy } from '../daemon/units.ts';
+import type { FullBodyTarget } from '../daemon/wire.ts';
 import { AppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { SpeechEngine } from '../speech/engine.ts';
@@ -137,7 +139,7 @@ function buildParts(deps: ControlDeps): Parts {
     log: log.child('joystick'),
     ...deps.joystick,
     clock: streamClock,
-    ...(feed ? { lastHeard: () => heardAt } : {}),
+    ...(feed ? { lastHeard: () => heardAt, holdTarget: () => holdTargetOf(feed.snapshot()) } : {}),
   });
   const latch = deps.latch ?? createStopLatch(services);
   const arbiter = createArbiter({
@@ -303,6 +305,12 @@ export function createControl(deps: ControlDeps): Control {
       p.volume.close();
     },
   };
+}
+
+/** The head where the feed's latest sample has it, as a target: what the latched stop leaves it at (target-stream.ts, halt). */
+function holdTargetOf(snapshot: Pick<FeedSnapshot, 'sample'>): FullBodyTarget | undefined {
+  const pose = snapshot.sample?.state.head_pose;
+  return pose ? { target_head_pose: wirePoseToXyzRpy(pose) } : undefined;
 }
 
 async function say(speaker: Speaker, emit: Emit, text: string, credential: CredentialKind): Promise<SayResult> {

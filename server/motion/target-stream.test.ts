@@ -172,3 +172,36 @@ describe('joystick target stream', () => {
     expect(daemon.frames).toEqual([yaw(0), yaw(0.9)]);
   });
 });
+
+describe("the latched stop's halt", () => {
+  it('follows the frames the daemon may not have played with the hold, and sends nothing when it was heard since', async () => {
+    const clock = createManualClock();
+    const daemon = await fakeSetTarget();
+    // Heard at every instant unless the test says when.
+    let heardAt: number | undefined;
+    const hold = { target_head_pose: { yaw: 0.2 } };
+    const stream = createTargetStream({
+      baseUrl: daemon.url,
+      log: silentLog,
+      clock,
+      lastHeard: () => heardAt ?? clock.now(),
+      holdTarget: () => hold,
+    });
+    cleanups.push(() => stream.close());
+    await deliver(clock, stream, daemon, yaw(0.5), 1);
+    // The daemon last heard as the frame went out: it may still hold it unplayed.
+    stream.halt();
+    expect(stream.active()).toBe(false);
+    await until(() => daemon.frames.length === 2);
+    expect(daemon.frames).toEqual([yaw(0.5), hold]);
+    // A frame the daemon was heard from well after (2 s): played, so a halt has nothing to follow.
+    await deliver(clock, stream, daemon, yaw(0.3), 3);
+    clock.advance(2000);
+    heardAt = clock.now();
+    stream.halt();
+    heardAt = undefined;
+    // The barrier: a later target is the next frame the daemon gets.
+    await deliver(clock, stream, daemon, yaw(0.1), 4);
+    expect(daemon.frames).toEqual([yaw(0.5), hold, yaw(0.3), yaw(0.1)]);
+  });
+});

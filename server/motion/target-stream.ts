@@ -7,6 +7,11 @@
  * Nothing is sent while the daemon is silent (`lastHeard`): a stalled daemon keeps its socket
  * open and its kernel keeps taking frames, which it plays all at once when it runs again, after a
  * latched stop too. The latest target waits, and goes out once the daemon is heard again.
+ * The frames sent before that silence was noticed are still in the daemon's buffers; the latched
+ * stop's `halt` sends one more target after them on the same socket, the head where the latest
+ * state sample has it, so the daemon plays it last (its frames are read in order). Resetting the
+ * socket would not do: Linux keeps the bytes it received before a reset readable, and daemon
+ * 1.13.0 plays them (docs/daemon.md, "Moves").
  */
 import WebSocket from 'ws';
 import { systemClock, type TimerClock } from '../clock.ts';
@@ -24,6 +29,8 @@ export interface TargetStreamOptions {
   clock?: TimerClock;
   /** When the daemon was last heard from (its latest state sample), on `clock`; undefined before. */
   lastHeard?: () => number | undefined;
+  /** The target that keeps the head where the latest state sample has it; undefined when none is known. */
+  holdTarget?: () => FullBodyTarget | undefined;
 }
 
 export type StreamEnd = 'idle' | 'stopped';
@@ -39,8 +46,14 @@ export interface TargetStreamStats {
 export interface TargetStream {
   /** Queues the latest absolute target and (re)starts the stream. */
   push(target: FullBodyTarget): void;
-  /** Ends the stream at once (a move or the latched stop takes over). */
+  /** Ends the stream at once (a move takes over). */
   stop(): void;
+  /**
+   * Ends the stream for the latched stop. When frames went out that the daemon may not have played
+   * yet (sent since it was last heard, or within FENCE_MS before), the head's present pose follows
+   * them on the same socket, so the head ends where it was at the stop.
+   */
+  halt(): void;
   active(): boolean;
   stats(): TargetStreamStats;
   onEnd(listener: (why: StreamEnd) => void): () => void;
@@ -51,6 +64,8 @@ export interface TargetStream {
 const MAX_BUFFERED = 64 * 1024;
 /** A daemon with no state sample for this long may be stalled: send nothing to it. */
 const SILENT_MS = 500;
+/** A frame sent this long before the daemon's latest state sample may still be unplayed: a halt follows it. */
+const FENCE_MS = 1000;
 
 export function createTargetStream(options: TargetStreamOptions): TargetStream {
   return new SetTargetStream(options);
@@ -70,6 +85,8 @@ class SetTargetStream implements TargetStream {
   /** Cancels the next tick; set while the stream is active. */
   private ticker: (() => void) | undefined;
   private sent = 0;
+  /** When the last frame went out, on `clock`. */
+  private lastSentAt: number | undefined;
   private coalesced = 0;
   private closed = false;
 
@@ -90,6 +107,19 @@ class SetTargetStream implements TargetStream {
 
   stop(): void {
     this.end('stopped');
+  }
+
+  halt(): void {
+    this.end('stopped');
+    const socket = this.socket;
+    if (this.lastSentAt === undefined || !socket || socket.readyState !== WebSocket.OPEN) return;
+    const heard = this.options.lastHeard?.();
+    if (heard !== undefined && this.lastSentAt < heard - FENCE_MS) return;
+    const hold = this.options.holdTarget?.();
+    if (!hold) return;
+    // Neither the silence rule nor a full buffer holds it back: it must be the last frame the daemon reads.
+    socket.send(JSON.stringify(hold));
+    this.lastSentAt = undefined;
   }
 
   active(): boolean {
@@ -131,6 +161,7 @@ class SetTargetStream implements TargetStream {
     socket.send(JSON.stringify(this.pending));
     this.pending = undefined;
     this.sent += 1;
+    this.lastSentAt = this.clock.now();
   }
 
   private daemonSilent(): boolean {
