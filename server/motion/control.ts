@@ -128,9 +128,10 @@ function buildParts(deps: ControlDeps): Parts {
   const { daemon, services } = deps.robot;
   const log = deps.log;
   const holds = deps.holds ?? noHolds;
-  const events = createMoveEvents({ daemon, log: log.child('move-events') });
   // The joystick stream's own clock times when the daemon last sent a state (target-stream.ts, lastHeard).
   const streamClock = deps.clock ?? systemClock;
+  // On the same clock as the arbiter's: a move's wait for its end, the polls, retries and pings.
+  const events = createMoveEvents({ daemon, log: log.child('move-events'), clock: streamClock });
   let heardAt: number | undefined;
   const feed = deps.robot.feed;
   feed?.onSample(() => (heardAt = streamClock.now()));

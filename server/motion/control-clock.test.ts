@@ -1,0 +1,30 @@
+/**
+ * Control's clock (ControlDeps.clock) runs every timing rule of the motion it composes, the move
+ * events' among them: a move's wait for its end lapses when that clock says so.
+ */
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../testing/manual-clock.ts';
+import { startRig } from './testing/rig.ts';
+
+/** Lets the promise callbacks a timer started run to their end. */
+const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe("Control's clock", () => {
+  it("ends a move's wait and hold on it: a 1 s look still running after 2 s of that clock lets the head go", async () => {
+    const clock = createManualClock();
+    // The simulator's clock never moves: the look plays on until someone cancels it.
+    const rig = await startRig({ clock }, createManualClock());
+    try {
+      const look = await rig.control.look({ yaw: 10, duration: 1 }, 'token');
+      expect(rig.control.arbiter.current()?.uuid).toBe(look.uuid);
+      expect(rig.holds.live()).toContain('look');
+      // A 1 s look is waited for 2 s (goto-controls.ts, maxSeconds), then its hold and the head are let go.
+      clock.advance(2000);
+      await settled();
+      expect(rig.holds.live()).not.toContain('look');
+      expect(rig.control.arbiter.current()).toBeUndefined();
+    } finally {
+      await rig.close();
+    }
+  });
+});
