@@ -192,7 +192,12 @@ export function createControl(deps: ControlDeps): Control {
   const p = buildParts(deps);
   const { emit } = deps;
   const tracking = deps.holds ?? noHolds;
-  const gotoDeps = { arbiter: p.arbiter, emit, headYaw: () => gotos.headYawOf(deps.robot.feed?.snapshot()) };
+  const gotoDeps = {
+    arbiter: p.arbiter,
+    emit,
+    headYaw: () => gotos.headYawOf(deps.robot.feed?.snapshot()),
+    bodyYaw: () => gotos.bodyYawOf(deps.robot.feed?.snapshot()),
+  };
   const robotDeps = {
     daemon: deps.robot.daemon,
     arbiter: p.arbiter,

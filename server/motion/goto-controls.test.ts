@@ -69,6 +69,34 @@ describe('look plan: clamping to the safe ranges', () => {
     expect(planLook({ body_yaw: -60 }).clamped).toEqual({});
   });
 
+  it("refuses a pose whose axes are each in range but together out of the head's reach", () => {
+    // Sent anyway, daemon 1.13.0 stopped the head at z 7.8 mm, short of the 20 mm asked for, and
+    // ended the move completed: the answer would have named a pose the head never took.
+    expect(() => planLook({ pitch: 25, roll: 25, z: 20 })).toThrow(
+      expect.objectContaining({
+        code: 'BAD_REQUEST',
+        message:
+          'the head cannot reach pitch 25°, roll 25°, z 20 mm together (each is in range, the mix is not): ask for less of one of them',
+      }),
+    );
+    expect(() => planLook({ z: 20, pitch: 25 })).toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
+    expect(planLook({ pitch: 25, roll: 25, z: 8 }).clamped).toEqual({});
+    // Clamped first: what is out of reach is what would have been sent.
+    expect(() => planLook({ pitch: 40, roll: 40, z: 40 })).toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
+  });
+
+  it('takes every end of every safe range on its own', () => {
+    for (const [field, values] of Object.entries({
+      x: [-20, 20],
+      y: [-20, 20],
+      z: [-30, 20],
+      roll: [-25, 25],
+      pitch: [-30, 25],
+      yaw: [-60, 60],
+    }))
+      for (const value of values) expect(planLook({ [field]: value }).clamped).toEqual({});
+  });
+
   it('describes the move for the receipt', () => {
     expect(describeLook(planLook({ yaw: 20, pitch: -5 }).applied)).toBe('look yaw 20° pitch -5° in 1 s');
     expect(describeLook(planLook({ yaw: 0 }).applied)).toBe('look straight ahead in 1 s');

@@ -6,12 +6,14 @@
  */
 import type { CredentialKind } from '../contract/ws.ts';
 import type { FeedSnapshot } from '../daemon/state-feed.ts';
-import { toHeadPose, toRad } from '../daemon/units.ts';
+import { round, toDeg, toHeadPose, toRad } from '../daemon/units.ts';
+import { AppError } from '../errors.ts';
 import type { GotoRequest } from '../daemon/wire.ts';
 import type { Arbiter } from './arbiter.ts';
 import type { ClampNote, LookInput } from '../contract/motion.ts';
 import type { AntennasInput } from './control-input.ts';
 import { clampText, fmt, receipt, type Emit } from './receipts.ts';
+import { headReachable } from './head-reach.ts';
 import { bodyYawRange, clampField, clampTo, type SafeField } from './safe-ranges.ts';
 
 export interface GotoDeps {
@@ -19,12 +21,20 @@ export interface GotoDeps {
   emit: Emit;
   /** The head's world yaw now (°), from the state feed; undefined when not known (headYawOf). */
   headYaw?: () => number | undefined;
+  /** The body's yaw now (°), from the state feed; undefined when not known (bodyYawOf). */
+  bodyYaw?: () => number | undefined;
 }
 
 /** The head's world yaw (°, to 0.01°) in the feed's latest sample, while the feed is live; else undefined. */
 export function headYawOf(snapshot: Pick<FeedSnapshot, 'presence' | 'sample'> | undefined): number | undefined {
   const pose = snapshot?.presence === 'connected' ? snapshot.sample?.state.head_pose : undefined;
   return pose ? toHeadPose(pose).yaw : undefined;
+}
+
+/** The body's yaw (°, to 0.01°) in the feed's latest sample, while the feed is live; else undefined. */
+export function bodyYawOf(snapshot: Pick<FeedSnapshot, 'presence' | 'sample'> | undefined): number | undefined {
+  const yaw = snapshot?.presence === 'connected' ? snapshot.sample?.state.body_yaw : undefined;
+  return typeof yaw === 'number' ? round(toDeg(yaw), 2) : undefined;
 }
 
 /** A look as sent, after clamping: the body's fields, with the duration always set. */
@@ -55,10 +65,14 @@ export const DEFAULT_LOOK_SECONDS = 1;
 /** The awake antenna pose, ±10° (docs/daemon.md, "Conventions": init [-0.1745, 0.1745]). */
 const NEUTRAL_ANTENNAS: [number, number] = [-10, 10];
 
-/** Pure: the clamped pose (deg/mm) and the goto for the daemon (rad/m); `headYaw`: the head's world yaw now (°). */
+/**
+ * Pure: the clamped pose (deg/mm) and the goto for the daemon (rad/m); `headYaw`, `bodyYaw`: the
+ * head's world yaw and the body's yaw now (°). A head pose out of the head's reach is refused.
+ */
 export function planLook(
   input: LookInput,
   headYaw?: number,
+  bodyYaw?: number,
 ): {
   applied: LookApplied;
   clamped: Record<string, ClampNote>;
@@ -100,7 +114,35 @@ export function planLook(
     }
     goto.body_yaw = toRad(applied.body_yaw);
   }
+  if (goto.head_pose) assertReachable(applied, bodyYaw);
   return { applied, clamped, goto };
+}
+
+/**
+ * Each axis is in range, but together they may be out of the head's reach: the daemon would stop
+ * the head short of the pose and end the move `completed` (head-reach.ts), so the answer would
+ * name a pose the head never takes. The body is where the look sends it, else where it is now,
+ * within 65° of the head's yaw as the daemon keeps it.
+ */
+function assertReachable(applied: LookApplied, bodyYawNow: number | undefined): void {
+  const yaw = applied.yaw ?? 0;
+  const body = applied.body_yaw ?? clampTo(bodyYawRange(yaw), bodyYawNow ?? 0);
+  const pose = {
+    x: mm(applied.x),
+    y: mm(applied.y),
+    z: mm(applied.z),
+    roll: rad(applied.roll),
+    pitch: rad(applied.pitch),
+    yaw: rad(applied.yaw),
+  };
+  if (headReachable(pose, toRad(body))) return;
+  const axes = HEAD_FIELDS.filter((f) => applied[f] !== undefined && applied[f] !== 0)
+    .map((f) => `${f} ${fmt(applied[f] as number, UNITS[f] as string)}`)
+    .join(', ');
+  throw new AppError(
+    'BAD_REQUEST',
+    `the head cannot reach ${axes} together (each is in range, the mix is not): ask for less of one of them`,
+  );
 }
 
 const mm = (v: number | undefined): number => (v ?? 0) / 1000;
@@ -121,7 +163,7 @@ export async function look(
   input: LookInput,
   credential: CredentialKind,
 ): Promise<GotoResult<LookApplied>> {
-  const { applied, clamped, goto } = planLook(input, deps.headYaw?.());
+  const { applied, clamped, goto } = planLook(input, deps.headYaw?.(), deps.bodyYaw?.());
   const hold = goto.head_pose ? 'look' : undefined;
   const move = await deps.arbiter.run({
     label: 'look',

@@ -53,6 +53,22 @@ for (const flavour of ['mockup', 'mujoco'] as const) {
       expect(await daemonReaches((s) => near(pose(s).yaw, rad(20)) && near(pose(s).pitch, rad(-10)))).toBe(true);
     });
 
+    it("a look at the edge of the head's reach is taken, and one past it is refused unsent", async () => {
+      type Pose = { z: number; roll: number; pitch: number };
+      const pose = (s: FullState) => s.head_pose as Pose;
+      const edge = await rig.control('/api/control/look', { pitch: 25, roll: 25, z: 8, duration: 0.5 });
+      expect(edge.status, JSON.stringify(edge.body)).toBe(200);
+      const atEdge = (s: FullState) =>
+        near(pose(s).pitch, rad(25)) && near(pose(s).roll, rad(25)) && Math.abs(pose(s).z - 0.008) <= 0.003;
+      expect(await daemonReaches(atEdge)).toBe(true);
+      // Sent, the daemon would take the head part of the way and call the move completed.
+      const past = await rig.control('/api/control/look', { pitch: 25, roll: 25, z: 20, duration: 0.5 });
+      expect(past.status).toBe(400);
+      expect(past.body).toMatchObject({ code: 'BAD_REQUEST' });
+      expect((await rig.control('/api/control/home')).status).toBe(200);
+      expect(await daemonReaches((s) => near(pose(s).pitch, 0) && near(pose(s).roll, 0))).toBe(true);
+    });
+
     it('antennas and body yaw reach the daemon', async () => {
       expect((await rig.control('/api/control/antennas', { right: 30, left: -30 })).status).toBe(200);
       expect(
