@@ -90,6 +90,8 @@ export interface ArbiterDeps {
   log: Log;
   /** Epoch ms, for how long an unanswered start is watched for (server/clock.ts); Date.now by default. */
   now?: () => number;
+  /** The body's yaw now (°), from the state feed, for the joystick target's reach (joystick.ts); 0 when absent. */
+  bodyYaw?: () => number | undefined;
 }
 
 const STREAM_OWNER = 'joystick';
@@ -228,7 +230,7 @@ class MotionArbiter implements Arbiter {
     if (this.deps.latch.engaged()) return { accepted: false, code: 'STOP_LATCHED', error: LATCHED_MESSAGE };
     const parsed = parseJoystickFrame(frame);
     if (!parsed.ok) return { accepted: false, code: 'BAD_REQUEST', error: parsed.error };
-    const { target, clamped } = clampJoystick(parsed.target);
+    const { target, clamped } = clampJoystick(parsed.target, this.deps.bodyYaw?.());
     if (!this.deps.stream.active()) this.startStream(caller.kind);
     if (Date.now() - this.holdRenewedAt > 1000) {
       this.take('look', STREAM_OWNER, STREAM_HOLD_TTL_S);

@@ -152,6 +152,7 @@ function buildParts(deps: ControlDeps): Parts {
     emit: deps.emit,
     log: log.child('arbiter'),
     now: () => streamClock.now(),
+    bodyYaw: () => gotos.bodyYawOf(feed?.snapshot()),
   });
   const autonomy = createAutonomyRegistry(log.child('autonomy'));
   const appLock = createAppLockGuard({

@@ -121,11 +121,32 @@ describe('joystick frames', () => {
   });
 
   it('clamps like look and converts to a daemon target', () => {
-    const { target, clamped } = clampJoystick({ yaw: -100, pitch: 10, roll: 0, z: 50 });
-    expect(target).toEqual({ yaw: -60, pitch: 10, roll: 0, z: 20 });
+    const { target, clamped } = clampJoystick({ yaw: -100, pitch: 10, roll: 0, z: -50 });
+    expect(target).toEqual({ yaw: -60, pitch: 10, roll: 0, z: -30 });
     expect(Object.keys(clamped)).toEqual(['yaw', 'z']);
     const wire = joystickToWire(target);
     expect(wire.target_head_pose?.yaw).toBeCloseTo(-60 * RAD, 9);
-    expect(wire.target_head_pose?.z).toBeCloseTo(0.02, 9);
+    expect(wire.target_head_pose?.z).toBeCloseTo(-0.03, 9);
+  });
+
+  it("draws pitch, roll and z in together to the edge of the head's reach, and says so", () => {
+    // Daemon 1.13.0's IK has no answer for yaw -60° pitch 10° z 20 mm, so it skips the target and
+    // the head stays put; it has one for yaw -60° pitch 7.32° z 14.64 mm.
+    const edge = clampJoystick({ yaw: -100, pitch: 10, roll: 0, z: 50 });
+    expect(edge.target).toEqual({ yaw: -60, pitch: 7.32, roll: 0, z: 14.64 });
+    expect(edge.clamped).toEqual({
+      yaw: { requested: -100, applied: -60 },
+      z: { requested: 50, applied: 14.64 },
+      pitch: { requested: 10, applied: 7.32 },
+    });
+    // Pitch, roll and z of 25°, 25° and 20 mm: out of reach together (pitch 25° roll 25° reach z 8 mm).
+    const corner = clampJoystick({ yaw: 0, pitch: 25, roll: 25, z: 20 });
+    expect(corner.target).toEqual({ yaw: 0, pitch: 16.99, roll: 16.99, z: 13.59 });
+    expect(Object.keys(corner.clamped)).toEqual(['pitch', 'roll', 'z']);
+    // In reach: nothing is changed.
+    expect(clampJoystick({ yaw: 0, pitch: 25, roll: 25, z: 8 })).toEqual({
+      target: { yaw: 0, pitch: 25, roll: 25, z: 8 },
+      clamped: {},
+    });
   });
 });

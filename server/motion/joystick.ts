@@ -1,13 +1,15 @@
 /**
  * The dashboard joystick frame on /ws: `{type: "joystick", yaw, pitch, roll, z}`, an ABSOLUTE
  * head target in degrees and millimetres (omitted fields are 0, the neutral value, as in the
- * daemon's own pose model, docs/daemon.md, "Conventions"). Clamped to the same safe ranges as `look`.
+ * daemon's own pose model, docs/daemon.md, "Conventions"). Clamped to the same safe ranges as `look`,
+ * then brought within the head's reach (head-reach.ts).
  */
 import type { ErrorCode } from '../errors.ts';
-import { toWirePose } from '../daemon/units.ts';
+import { toRad, toWirePose } from '../daemon/units.ts';
 import type { FullBodyTarget } from '../daemon/wire.ts';
 import type { ClampNote } from '../contract/motion.ts';
-import { clampField } from './safe-ranges.ts';
+import { headReachable } from './head-reach.ts';
+import { bodyYawRange, clampField, clampTo } from './safe-ranges.ts';
 
 export interface JoystickTarget {
   yaw: number;
@@ -36,7 +38,11 @@ export function parseJoystickFrame(frame: unknown): JoystickParse {
   return { ok: true, target };
 }
 
-export function clampJoystick(target: JoystickTarget): { target: JoystickTarget; clamped: Record<string, ClampNote> } {
+/** `bodyYaw`: the body's yaw now (°), which the daemon keeps within 65° of the head's. */
+export function clampJoystick(
+  target: JoystickTarget,
+  bodyYaw?: number,
+): { target: JoystickTarget; clamped: Record<string, ClampNote> } {
   const clamped: Record<string, ClampNote> = {};
   const out: JoystickTarget = {
     yaw: clampField('yaw', target.yaw, clamped),
@@ -44,7 +50,43 @@ export function clampJoystick(target: JoystickTarget): { target: JoystickTarget;
     roll: clampField('roll', target.roll, clamped),
     z: clampField('z', target.z, clamped),
   };
-  return { target: out, clamped };
+  return { target: withinReach(out, target, clamped, bodyYaw ?? 0), clamped };
+}
+
+const TILTS = ['pitch', 'roll', 'z'] as const;
+
+/**
+ * A target out of the head's reach is skipped by the daemon: the head stays at the last one it
+ * could take while the joystick's target winds on, then jumps to the first that is in reach again,
+ * a turn of up to 120° in one control tick (docs/daemon.md, "Moves"). So pitch, roll and z are
+ * drawn in together toward neutral, keeping the yaw (in reach alone), to the edge of the reach:
+ * the head follows the edge, and the answer and the notes say where it is sent.
+ */
+function withinReach(
+  t: JoystickTarget,
+  asked: JoystickTarget,
+  notes: Record<string, ClampNote>,
+  bodyNow: number,
+): JoystickTarget {
+  const body = toRad(clampTo(bodyYawRange(t.yaw), bodyNow));
+  const scaled = (s: number): JoystickTarget => ({
+    yaw: t.yaw,
+    pitch: Math.trunc(t.pitch * s * 100) / 100,
+    roll: Math.trunc(t.roll * s * 100) / 100,
+    z: Math.trunc(t.z * s * 100) / 100,
+  });
+  const fits = (c: JoystickTarget): boolean =>
+    headReachable({ x: 0, y: 0, z: c.z / 1000, roll: toRad(c.roll), pitch: toRad(c.pitch), yaw: toRad(c.yaw) }, body);
+  if (fits(t)) return t;
+  let [inside, outside] = [0, 1];
+  for (let i = 0; i < 20; i += 1) {
+    const mid = (inside + outside) / 2;
+    if (fits(scaled(mid))) inside = mid;
+    else outside = mid;
+  }
+  const out = scaled(inside);
+  for (const axis of TILTS) if (out[axis] !== t[axis]) notes[axis] = { requested: asked[axis], applied: out[axis] };
+  return out;
 }
 
 export function joystickToWire(target: JoystickTarget): FullBodyTarget {
