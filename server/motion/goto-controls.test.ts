@@ -97,6 +97,19 @@ describe('look plan: clamping to the safe ranges', () => {
       for (const value of values) expect(planLook({ [field]: value }).clamped).toEqual({});
   });
 
+  it('says where a look naming the head only takes the body, when it takes it along', () => {
+    // Daemon 1.13.0: a head sent to -60° alone with the body at 100° took the body to 5°.
+    const plan = planLook({ yaw: -60 }, 40, 100);
+    expect(plan.applied.body_yaw).toBe(5);
+    expect(plan.goto.body_yaw).toBeCloseTo(5 * RAD, 9);
+    expect(plan.clamped).toEqual({});
+    expect(describeLook(plan.applied)).toBe('look yaw -60° body 5° in 1 s');
+    // Within 65° already, or not known: the body stays, and the goto leaves it alone.
+    expect(planLook({ yaw: -60 }, 40, -100).goto.body_yaw).toBeUndefined();
+    expect(planLook({ yaw: -60 }, 40, -100).applied.body_yaw).toBeUndefined();
+    expect(planLook({ yaw: -60 }).goto.body_yaw).toBeUndefined();
+  });
+
   it('describes the move for the receipt', () => {
     expect(describeLook(planLook({ yaw: 20, pitch: -5 }).applied)).toBe('look yaw 20° pitch -5° in 1 s');
     expect(describeLook(planLook({ yaw: 0 }).applied)).toBe('look straight ahead in 1 s');

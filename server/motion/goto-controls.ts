@@ -113,6 +113,15 @@ export function planLook(
         clamped['body_yaw'] = { requested: input.body_yaw, applied: applied.body_yaw };
     }
     goto.body_yaw = toRad(applied.body_yaw);
+  } else if (goto.head_pose && bodyYaw !== undefined) {
+    // A look naming the head only still moves the body when the body is more than 65° from the
+    // head's new yaw: the daemon takes it along (a head sent to -60° with the body at 100° took the
+    // body to 5°). That body move is sent and said, not left for the operator to discover.
+    const along = clampTo(bodyYawRange(applied.yaw ?? 0), bodyYaw);
+    if (along !== bodyYaw) {
+      applied.body_yaw = along;
+      goto.body_yaw = toRad(along);
+    }
   }
   if (goto.head_pose) assertReachable(applied, bodyYaw);
   return { applied, clamped, goto };

@@ -78,6 +78,16 @@ for (const flavour of ['mockup', 'mujoco'] as const) {
       expect(await daemonReaches((s) => near(s.body_yaw, rad(25)))).toBe(true);
     });
 
+    it('a look naming the head only says where it takes the body along', async () => {
+      expect((await rig.control('/api/control/look', { yaw: 40, body_yaw: 100, duration: 0.5 })).status).toBe(200);
+      expect(await daemonReaches((s) => near(s.body_yaw, rad(100)))).toBe(true);
+      // The body is 100° from the head's new yaw: the daemon keeps it within 65°, so it turns to 5°.
+      const look = await rig.control('/api/control/look', { yaw: -60, duration: 0.5 });
+      expect(look.status).toBe(200);
+      expect(look.body['applied']).toMatchObject({ yaw: -60, body_yaw: 5 });
+      expect(await daemonReaches((s) => near(s.body_yaw, rad(5)))).toBe(true);
+    });
+
     it('home brings head and body back to neutral', async () => {
       expect((await rig.control('/api/control/home')).status).toBe(200);
       expect(
