@@ -19,6 +19,8 @@ export interface ManualPeer {
 export interface KnownFingerprint {
   fingerprint: string;
   change: FingerprintChange | null;
+  /** ISO time of the last sighting, kept to the day; absent in files written before it was kept. */
+  seen?: string;
 }
 
 export interface FleetRecord {
@@ -28,12 +30,16 @@ export interface FleetRecord {
 
 export const MAX_MANUAL_PEERS = 64;
 /**
- * Bounds the file: beyond this many fingerprints of robots seen on the LAN, the oldest go first.
- * Those of robots added by address are never among them (at most MAX_MANUAL_PEERS): anyone on
- * the LAN can announce made-up robots, and must not be able to make the cockpit forget the
- * fingerprint it expects from a robot the owner added.
+ * Bounds the file: at most this many fingerprints of robots seen on the LAN. Anyone on the LAN
+ * can announce made-up robots, and must not be able to make the cockpit forget the fingerprint it
+ * expects from a robot it knows (then take an impostor's as the first one seen): a newcomer only
+ * takes the place of a robot not seen for STALE_MS, and is not remembered when none is that old.
+ * Those of robots added by address are never among them (at most MAX_MANUAL_PEERS).
  */
-const MAX_FINGERPRINTS = 256;
+export const MAX_FINGERPRINTS = 256;
+export const STALE_MS = 30 * 24 * 3600_000;
+/** A robot seen again keeps its place; the stored time of its last sighting moves once a day. */
+const SEEN_EVERY_MS = 24 * 3600_000;
 
 const isPort = (u: unknown) => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= 65535;
 
@@ -53,6 +59,7 @@ function validKnown(u: unknown): u is KnownFingerprint {
   if (typeof u !== 'object' || u === null) return false;
   const k = u as Record<string, unknown>;
   if (typeof k.fingerprint !== 'string') return false;
+  if (k.seen !== undefined && typeof k.seen !== 'string') return false;
   if (k.change === null) return true;
   const c = k.change as Record<string, unknown> | undefined;
   return typeof c === 'object' && c !== null && typeof c.previous === 'string' && typeof c.current === 'string' && typeof c.at === 'string';
@@ -77,29 +84,47 @@ export function createFleetStore(options: { dataDir: string; log: Log }): JsonDo
   });
 }
 
+/** Epoch ms of a pin's last sighting; one never dated (an older file) counts as long ago. */
+function seenMs(known: KnownFingerprint): number {
+  const ms = known.seen === undefined ? NaN : Date.parse(known.seen);
+  return Number.isNaN(ms) ? 0 : ms;
+}
+
 /**
- * The record after a sighting of `fingerprint` for peer `id`: the first one is remembered; a
- * different one later is a change, kept until trusted. Unchanged input returns the same record.
+ * The record after a sighting of `fingerprint` for peer `id` at `at`: the first one is
+ * remembered; a different one later is a change, kept until trusted. Unchanged input (seen
+ * again within a day) returns the same record.
  */
 export function withSighting(record: FleetRecord, id: string, fingerprint: string, at: string): FleetRecord {
   const known = record.fingerprints[id];
-  if (known && known.fingerprint === fingerprint && known.change === null) return record;
-  if (known?.change && known.change.current === fingerprint) return record;
+  const atMs = Date.parse(at);
+  const fresh = known !== undefined && atMs - seenMs(known) < SEEN_EVERY_MS;
+  if (known && fresh && known.fingerprint === fingerprint && known.change === null) return record;
+  if (known && fresh && known.change && known.change.current === fingerprint) return record;
   const next: KnownFingerprint = !known
-    ? { fingerprint, change: null }
+    ? { fingerprint, change: null, seen: at }
     : known.fingerprint === fingerprint
-      ? { fingerprint, change: null }
-      : { fingerprint: known.fingerprint, change: { previous: known.fingerprint, current: fingerprint, at } };
-  const entries = Object.entries({ ...record.fingerprints, [id]: next });
+      ? { fingerprint, change: null, seen: at }
+      : known.change?.current === fingerprint
+        ? { ...known, seen: at }
+        : { fingerprint: known.fingerprint, change: { previous: known.fingerprint, current: fingerprint, at }, seen: at };
   const manual = new Set(record.manual.map((m) => m.id));
-  let excess = entries.filter(([key]) => !manual.has(key)).length - MAX_FINGERPRINTS;
-  const kept = entries.filter(([key]) => manual.has(key) || excess-- <= 0);
-  return { ...record, fingerprints: Object.fromEntries(kept) };
+  const fingerprints = { ...record.fingerprints };
+  const lan = Object.entries(fingerprints).filter(([key]) => !manual.has(key));
+  const excess = known || manual.has(id) ? 0 : lan.length + 1 - MAX_FINGERPRINTS;
+  if (excess > 0) {
+    // Room for a newcomer comes only from robots not seen for STALE_MS, least recently seen first.
+    const stale = lan.filter(([, k]) => atMs - seenMs(k) >= STALE_MS).sort(([, a], [, b]) => seenMs(a) - seenMs(b));
+    if (stale.length < excess) return record;
+    for (const [key] of stale.slice(0, excess)) delete fingerprints[key];
+  }
+  return { ...record, fingerprints: { ...fingerprints, [id]: next } };
 }
 
 /** The owner accepts the new fingerprint: it becomes the one expected. */
 export function withTrusted(record: FleetRecord, id: string): FleetRecord {
   const known = record.fingerprints[id];
   if (!known?.change) return record;
-  return { ...record, fingerprints: { ...record.fingerprints, [id]: { fingerprint: known.change.current, change: null } } };
+  const trusted: KnownFingerprint = { fingerprint: known.change.current, change: null, ...(known.seen ? { seen: known.seen } : {}) };
+  return { ...record, fingerprints: { ...record.fingerprints, [id]: trusted } };
 }

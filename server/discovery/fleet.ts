@@ -145,7 +145,9 @@ export function createFleet(options: {
       const cur = store.get();
       const next = withSighting(cur, id, fp, iso(s.seenAt));
       if (next === cur) return;
-      if (next.fingerprints[id]?.change) log.warn('a robot on the LAN shows a new certificate fingerprint', { id });
+      const change = next.fingerprints[id]?.change;
+      // A pending change seen again (its day's sighting stored) is not news.
+      if (change && change !== cur.fingerprints[id]?.change) log.warn('a robot on the LAN shows a new certificate fingerprint', { id });
       store.save(next).catch((err: unknown) => log.warn('fleet fingerprint not saved', { error: String(err) }));
     },
     async add(input) {
