@@ -9,6 +9,7 @@ import { Bonjour } from 'bonjour-service';
 import type { AdvertisingStatus } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
 import { sightingsInPacket, type Sighting } from './mdns-packet.ts';
+import { gateResponder, type ResponderServer } from './responder-gate.ts';
 import { COCKPIT_SERVICE, DAEMON_SERVICE } from './txt-record.ts';
 
 export interface Advertisement {
@@ -30,8 +31,8 @@ export interface LanDiscoveryOptions {
   advertisement: () => Advertisement;
   log: Log;
   now: () => number;
-  /** Passed to multicast-dns: `interface` to pick one, `port`/`ip` for tests. */
-  socket?: { interface?: string; port?: number; ip?: string };
+  /** Passed to multicast-dns: `interface` to pick one, `port`/`ip` or a stand-in dgram `socket` for tests. */
+  socket?: { interface?: string; port?: number; ip?: string; socket?: unknown };
   /** The mDNS side; bonjour-service on a real socket unless a test passes its own. */
   transport?: (log: Log) => MdnsTransport;
   /** How often to ask the LAN again; sightings older than three of these are dropped. */
@@ -73,13 +74,15 @@ export interface MdnsTransport {
 }
 
 /** bonjour-service: probing, announcing and goodbyes, over one multicast-dns socket. */
-export function bonjourTransport(socketOptions: LanDiscoveryOptions['socket'] = {}): (log: Log) => MdnsTransport {
+export function bonjourTransport(socketOptions: LanDiscoveryOptions['socket'] = {}, now: () => number = Date.now): (log: Log) => MdnsTransport {
   return (log) => {
     const bonjour = new Bonjour(socketOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
+    // bonjour-service keeps its multicast-dns socket and responder on a field its types call
+    // private; the browser reads responses from that same socket rather than opening a second one.
+    const server = (bonjour as unknown as { server: ResponderServer & { mdns: MdnsSocket } }).server;
+    gateResponder(server, now);
     return {
-      // bonjour-service keeps its multicast-dns socket on a field its types call private; the
-      // browser reads responses from that same socket rather than opening a second one.
-      socket: (bonjour as unknown as { server: { mdns: MdnsSocket } }).server.mdns,
+      socket: server.mdns,
       publish: (config) => bonjour.publish(config),
       destroy: (done) => bonjour.destroy(done),
     };
@@ -151,7 +154,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
     start() {
       if (bonjour) return;
       try {
-        bonjour = (options.transport ?? bonjourTransport(options.socket))(log);
+        bonjour = (options.transport ?? bonjourTransport(options.socket, now))(log);
         socket = bonjour.socket;
         socket.on('response', onResponse);
         socket.on('warning', (err) => log.debug('mDNS packet dropped', { error: String(err) }));

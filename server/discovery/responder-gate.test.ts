@@ -1,0 +1,92 @@
+/**
+ * The responder behind the gate, over a stand-in dgram socket (no traffic): bonjour-service's
+ * own answering code, fed queries as the wire would, answers a question once per query and once
+ * a second, however often a query repeats it.
+ */
+import { EventEmitter } from 'node:events';
+import { afterEach, expect, it } from 'vitest';
+import { createLog } from '../log.ts';
+import { eventually } from '../testing/eventually.ts';
+import { bonjourTransport, type MdnsTransport } from './lan-discovery.ts';
+import { ANSWER_EVERY_MS } from './responder-gate.ts';
+import { dnsPacket, type DnsRecord } from './testing/wire.ts';
+
+const FQDN = 'Desk robot._robot-cockpit._tcp.local';
+
+function standInSocket() {
+  const sent: Buffer[] = [];
+  const socket = Object.assign(new EventEmitter(), {
+    bind: (_port: number, _iface: string | undefined, done: () => void) => done(),
+    send(
+      message: Buffer,
+      offset: number,
+      length: number,
+      _port: number,
+      _address: string,
+      done?: (err: Error | null) => void,
+    ) {
+      sent.push(Buffer.from(message.subarray(offset, offset + length)));
+      done?.(null);
+    },
+    close: (done?: () => void) => done?.(),
+    address: () => ({ address: '0.0.0.0', port: 5353 }),
+    setMulticastTTL: () => {},
+    setMulticastLoopback: () => {},
+    addMembership: () => {},
+    dropMembership: () => {},
+    setMulticastInterface: () => {},
+  });
+  return { socket, sent };
+}
+
+/** The answers of each packet sent, as `TYPE name`. */
+const answersOf = (sent: Buffer[]) =>
+  sent.map((b) => (dnsPacket.decode(b) as { answers: DnsRecord[] }).answers.map((a) => `${a.type} ${a.name}`));
+
+let transport: MdnsTransport | undefined;
+afterEach(async () => {
+  const t = transport;
+  transport = undefined;
+  if (t) await new Promise<void>((resolve) => t.destroy(resolve));
+});
+
+it('answers a question repeated a thousand times in one query once, and again only after a second', async () => {
+  const { socket, sent } = standInSocket();
+  let clock = 1_000_000;
+  transport = bonjourTransport({ socket }, () => clock)(createLog({ level: 'error' }));
+  const config = {
+    name: 'Desk robot',
+    type: 'robot-cockpit',
+    port: 8097,
+    host: 'desk-robot.local',
+    txt: { name: 'Desk robot' },
+    probe: false,
+  };
+  transport.publish(config);
+  await eventually(() => sent.length > 0, { what: 'the announcement' });
+  const base = sent.length;
+  const ask = (questions: { name: string; type: string }[]) =>
+    socket.emit('message', dnsPacket.encode({ type: 'query', questions } as never), {
+      address: '192.168.1.66',
+      port: 5353,
+    });
+  const ptr = (name = '_robot-cockpit._tcp.local') => ({ name, type: 'PTR' });
+  const answered = (type: string) =>
+    answersOf(sent.slice(base)).filter((answers) => answers.includes(`${type} ${FQDN}`)).length;
+  const answeredPtr = () =>
+    answersOf(sent.slice(base)).filter((answers) => answers.some((a) => a.startsWith('PTR _robot-cockpit'))).length;
+
+  ask([...Array.from({ length: 999 }, () => ptr()), ptr('_ROBOT-Cockpit._tcp.local')]);
+  ask([{ name: FQDN, type: 'SRV' }]);
+  await eventually(() => answered('SRV') === 1, { what: 'the SRV answer' });
+  expect(answeredPtr()).toBe(1);
+
+  ask([ptr()]);
+  ask([{ name: FQDN, type: 'TXT' }]);
+  await eventually(() => answered('TXT') === 1, { what: 'the TXT answer' });
+  expect(answeredPtr()).toBe(1);
+
+  clock += ANSWER_EVERY_MS;
+  ask([ptr()]);
+  await eventually(() => answeredPtr() === 2, { what: 'the PTR answered again a second later' });
+});
