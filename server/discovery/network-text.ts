@@ -20,6 +20,22 @@ export function hasUnsafeCharacters(raw: string): boolean {
 export const ROBOT_NAME_MAX = 63;
 
 /**
+ * `name` cut, on a character boundary, to one DNS label's 63 bytes of UTF-8. A longer label does
+ * not encode: its length byte reads as a pointer or a reserved type, and every receiver drops the
+ * whole announcement (63 accented letters are 126 bytes).
+ */
+export function fitDnsLabel(name: string): string {
+  let out = '';
+  let bytes = 0;
+  for (const ch of name) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > ROBOT_NAME_MAX) break;
+    out += ch;
+  }
+  return out.trim();
+}
+
+/**
  * The host label a robot name becomes in `<label>.local`: lower-case letters, digits and
  * hyphens only; null when nothing usable is left (a name in another script).
  */

@@ -1,9 +1,20 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Service } from 'bonjour-service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../log.ts';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
-import { createSetupStore, defaultRobotName } from './setup-store.ts';
+import { createSetupStore, defaultRobotName, parseRobotName } from './setup-store.ts';
+import { dnsPacket, type DnsRecord } from './testing/wire.ts';
+import { COCKPIT_SERVICE } from './txt-record.ts';
+
+/** The instance name other hosts read from this cockpit's announcement under `name`. */
+function advertisedAs(name: string): string {
+  const service = new Service({ name, type: COCKPIT_SERVICE, port: 8097, host: 'robot.local', txt: { name } }, () => {}, () => {});
+  const packet = dnsPacket.decode(dnsPacket.encode({ type: 'response', answers: service.records() as DnsRecord[] }));
+  const ptr = (packet as { answers: DnsRecord[] }).answers.find((a) => a.type === 'PTR');
+  return String(ptr?.data).replace(/\._robot-cockpit\._tcp\.local$/, '');
+}
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -36,5 +47,18 @@ describe('setup store', () => {
     await store.load();
     expect(store.get()).toEqual({ name: null, guide: 'open' });
     expect(defaultRobotName('\u0007')).toBe('Robot Cockpit');
+  });
+
+  it("refuses a name past one DNS label's 63 bytes, and cuts one stored before to fit", async () => {
+    expect(parseRobotName('é'.repeat(31) + 'x')).toBe('é'.repeat(31) + 'x');
+    expect(() => parseRobotName('é'.repeat(32))).toThrow(/63 bytes/);
+    expect(() => parseRobotName('🤖'.repeat(16))).toThrow(/63 bytes/);
+    const temp = await makeTempDir();
+    cleanup = temp.cleanup;
+    await writeFile(join(temp.dir, 'robot.json'), JSON.stringify({ name: 'é'.repeat(63), guide: 'finished' }));
+    const store = createSetupStore({ dataDir: temp.dir, log: silentLog, hostName: 'pc' });
+    await store.load();
+    expect(store.get().guide).toBe('finished');
+    expect(advertisedAs(store.name())).toBe('é'.repeat(31));
   });
 });

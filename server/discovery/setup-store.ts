@@ -9,7 +9,7 @@ import type { GuideState } from '../contract/discovery.ts';
 import { badRequest } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { createJsonDocument, type JsonDocument } from '../store/json-document.ts';
-import { cleanNetworkText, hasUnsafeCharacters, ROBOT_NAME_MAX } from './network-text.ts';
+import { cleanNetworkText, fitDnsLabel, hasUnsafeCharacters, ROBOT_NAME_MAX } from './network-text.ts';
 
 export interface SetupRecord {
   name: string | null;
@@ -26,13 +26,18 @@ function validRecord(u: unknown): SetupRecord | undefined {
   return { name: r.name as string | null, guide: r.guide as GuideState };
 }
 
-/** A name as the owner typed it: 1-63 characters once trimmed, no control characters. */
+/**
+ * A name as the owner typed it: once trimmed, 1-63 characters that fit one DNS label's 63 bytes
+ * (fewer characters outside ASCII), no control characters.
+ */
 export function parseRobotName(raw: unknown): string {
   if (typeof raw !== 'string') throw badRequest('name must be a string');
   if (hasUnsafeCharacters(raw)) throw badRequest('name must not contain control characters');
   const name = cleanNetworkText(raw, Number.MAX_SAFE_INTEGER);
   if (name.length === 0) throw badRequest('name must not be empty');
   if ([...name].length > ROBOT_NAME_MAX) throw badRequest(`name must be at most ${ROBOT_NAME_MAX} characters`);
+  if (fitDnsLabel(name) !== name)
+    throw badRequest(`name must fit in ${ROBOT_NAME_MAX} bytes (one DNS label): fewer characters when they are accented letters, other scripts or emoji`);
   return name;
 }
 
@@ -49,7 +54,7 @@ export function defaultRobotName(host = hostname()): string {
 export interface SetupStore {
   load(): Promise<void>;
   get(): SetupRecord;
-  /** The stored name, or the host's name while none is stored. */
+  /** The stored name, or the host's name while none is stored; cut to one DNS label (fitDnsLabel). */
   name(): string;
   update(change: Partial<SetupRecord>): Promise<SetupRecord>;
   /** Called after a rename was stored (the advertisement follows it). */
@@ -70,7 +75,8 @@ export function createSetupStore(options: { dataDir: string; log: Log; hostName?
       await doc.load();
     },
     get: () => doc.get(),
-    name: () => doc.get().name ?? fallback,
+    // A name stored before the label's byte limit was checked, or a host's name, is cut to fit.
+    name: () => fitDnsLabel(doc.get().name ?? fallback),
     async update(change) {
       const before = doc.get().name;
       const next = await doc.update((cur) => ({ ...cur, ...change }));

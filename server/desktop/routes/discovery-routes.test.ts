@@ -47,7 +47,7 @@ describe('setup', () => {
   });
 
   it('refuses bad names and states with a 400 naming the problem', async () => {
-    for (const body of [{ name: '' }, { name: 'x'.repeat(64) }, { name: 'bad\u0007bell' }, { name: 5 }, { guide: 'later' }, { other: 1 }, []]) {
+    for (const body of [{ name: '' }, { name: 'x'.repeat(64) }, { name: 'é'.repeat(32) }, { name: 'bad\u0007bell' }, { name: 5 }, { guide: 'later' }, { other: 1 }, []]) {
       const res = await send('PUT', '/api/console/setup', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(await res.json()).toMatchObject({ code: 'BAD_REQUEST' });

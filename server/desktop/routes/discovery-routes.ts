@@ -35,7 +35,7 @@ export function discoveryRoutes(discovery: Discovery): RouteSpec[] {
       path: '/api/console/setup',
       access: 'key',
       control: true,
-      summary: 'name the robot {name? 1-63 chars} (shown, advertised) and/or set {guide?: open|finished|dismissed}',
+      summary: 'name the robot {name? 1-63 chars, at most 63 bytes of UTF-8} (shown, advertised) and/or set {guide?: open|finished|dismissed}',
       async handler(ctx) {
         const body = objectBody(await readJsonBody(ctx), ['name', 'guide']);
         const change = {
