@@ -61,4 +61,14 @@ describe('setup store', () => {
     expect(store.get().guide).toBe('finished');
     expect(advertisedAs(store.name())).toBe('é'.repeat(31));
   });
+
+  it('keeps the guide and the name stored from 63 emoji, cut to fit, across a restart', async () => {
+    const temp = await makeTempDir();
+    cleanup = temp.cleanup;
+    await writeFile(join(temp.dir, 'robot.json'), JSON.stringify({ name: '🤖'.repeat(63), guide: 'dismissed' }));
+    const store = createSetupStore({ dataDir: temp.dir, log: silentLog, hostName: 'pc' });
+    await store.load();
+    expect(store.get().guide).toBe('dismissed');
+    expect(store.name()).toBe('🤖'.repeat(15));
+  });
 });

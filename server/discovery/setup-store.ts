@@ -21,7 +21,9 @@ const GUIDE_STATES: readonly GuideState[] = ['open', 'finished', 'dismissed'];
 function validRecord(u: unknown): SetupRecord | undefined {
   if (typeof u !== 'object' || u === null) return undefined;
   const r = u as Record<string, unknown>;
-  const nameOk = r.name === null || (typeof r.name === 'string' && r.name.length <= ROBOT_NAME_MAX);
+  // Characters, as parseRobotName counted them when the name was stored (an emoji is two UTF-16
+  // units): a name it took must not set the whole file aside at the next start.
+  const nameOk = r.name === null || (typeof r.name === 'string' && [...r.name].length <= ROBOT_NAME_MAX);
   if (!nameOk || !GUIDE_STATES.includes(r.guide as GuideState)) return undefined;
   return { name: r.name as string | null, guide: r.guide as GuideState };
 }
