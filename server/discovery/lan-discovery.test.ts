@@ -1,11 +1,13 @@
 /**
  * The mDNS side with a stand-in transport (no socket, no traffic): what is published, hostile and
  * malformed responses logged at debug and never thrown, our own echo ignored, goodbyes, expiry on
- * the injected clock, the cap on how many robots are kept, and a socket failure reported.
+ * the injected clock, the cap on how many robots are kept, a new announcement when the machine's
+ * addresses change, and a socket failure reported.
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createLog, type LogRecord } from '../log.ts';
+import { eventually } from '../testing/eventually.ts';
 import { createLanDiscovery, MAX_SIGHTINGS, type MdnsSocket, type MdnsTransport } from './lan-discovery.ts';
 import { dnsPacket, type DnsRecord } from './testing/wire.ts';
 
@@ -20,7 +22,7 @@ function announcement(name: string, ttl = 120): unknown {
   return dnsPacket.decode(dnsPacket.encode({ type: 'response', answers }));
 }
 
-function rig() {
+function rig(addresses?: () => string[]) {
   const socket = Object.assign(new EventEmitter(), { queries: 0, query: () => (socket.queries += 1) });
   const publishedConfigs: unknown[] = [];
   const service = Object.assign(new EventEmitter(), { published: false, stop: (done: () => void) => done() });
@@ -40,6 +42,7 @@ function rig() {
     now: () => clock,
     queryIntervalMs: 1000,
     transport: () => transport,
+    ...(addresses ? { addresses } : {}),
   });
   return { lan, socket, service, publishedConfigs, records, advance: (ms: number) => (clock += ms) };
 }
@@ -92,6 +95,19 @@ describe('LAN discovery', () => {
     expect(names).toHaveLength(MAX_SIGHTINGS);
     expect(names).not.toContain('flood-0');
     expect(r.records.some((x) => x.level === 'debug' && /too many robots/.test(x.msg))).toBe(true);
+    await r.lan.stop();
+  });
+
+  it("announces again, with the new addresses, once the machine's addresses change", async () => {
+    let addresses = ['192.168.1.20'];
+    const r = rig(() => addresses);
+    r.lan.start();
+    r.lan.query();
+    addresses = ['192.168.1.21'];
+    r.lan.query();
+    await eventually(() => r.publishedConfigs.length >= 2, { what: 'the second announcement' });
+    // Once, for the change only: the query before it, with the same addresses, announced nothing.
+    expect(r.publishedConfigs).toHaveLength(2);
     await r.lan.stop();
   });
 

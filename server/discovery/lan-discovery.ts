@@ -5,6 +5,7 @@
  * the library's own browser, so a hostile packet cannot throw inside the socket's handler.
  * Socket errors and bad packets are logged at debug and never stop the cockpit.
  */
+import { networkInterfaces } from 'node:os';
 import { Bonjour } from 'bonjour-service';
 import type { AdvertisingStatus } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
@@ -38,6 +39,8 @@ export interface LanDiscoveryOptions {
   /** How often to ask the LAN again; sightings older than three of these are dropped. */
   queryIntervalMs?: number;
   onSighting?: (sighting: TimedSighting) => void;
+  /** The machine's addresses, as the A/AAAA records carry them (hostAddresses); tests pass their own. */
+  addresses?: () => string[];
 }
 
 export interface LanDiscovery {
@@ -89,6 +92,19 @@ export function bonjourTransport(socketOptions: LanDiscoveryOptions['socket'] = 
   };
 }
 
+/**
+ * The addresses bonjour-service puts in the A/AAAA records (service.js, records()): every
+ * interface's but loopback's and those without a hardware address. It reads them once, when the
+ * service is published, and answers with them until it is published again.
+ */
+export function hostAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((list) => list ?? [])
+    .filter((a) => !a.internal && a.mac !== '00:00:00:00:00:00')
+    .map((a) => a.address)
+    .sort();
+}
+
 /** A LAN with more robots than this is not one we serve; a flood of made-up names stops here. */
 export const MAX_SIGHTINGS = 256;
 
@@ -104,6 +120,10 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
   let timer: NodeJS.Timeout | undefined;
   let failure: string | undefined;
   let socket: MdnsSocket | undefined;
+  const addresses = options.addresses ?? hostAddresses;
+  /** The addresses announced, to notice a lease renewed to a new one or an interface come or gone. */
+  let announced = '';
+  let republishing: Promise<void> | undefined;
 
   const keyOf = (s: Sighting) => `${s.service}\u0000${s.instance.toLowerCase()}`;
   const isSelf = (s: Sighting) =>
@@ -138,6 +158,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
     if (!bonjour) return;
     const ad = options.advertisement();
     published = ad;
+    announced = addresses().join(' ');
     service = bonjour.publish({ name: ad.name, type: COCKPIT_SERVICE, port: ad.port, host: ad.host, txt: ad.txt });
     service.on('up', () => log.info('advertising on the LAN', { name: ad.name, host: ad.host }));
   };
@@ -177,6 +198,14 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
       publish();
     },
     query() {
+      // Peers ask again only now and then, and keep what we answered: a robot whose address
+      // changed kept answering with the old one, and was listed where nobody could reach it.
+      if (bonjour && published && !republishing && addresses().join(' ') !== announced) {
+        log.info("the machine's addresses changed; announcing the new ones");
+        republishing = this.republish()
+          .catch((err: unknown) => log.warn('re-advertising new addresses failed', { error: String(err) }))
+          .finally(() => (republishing = undefined));
+      }
       try {
         socket?.query(QUESTIONS);
       } catch (err) {

@@ -2,7 +2,7 @@
  * Two cockpits on two network namespaces joined by a veth pair, made and removed here (root and
  * iproute2 needed, as `.ci/run` provides): each advertises `_robot-cockpit._tcp` and finds the
  * other with its name, kind, version, HTTPS port and certificate fingerprint. No traffic leaves
- * the namespaces. Where namespaces cannot be made the test is skipped with the reason; the
+ * the namespaces. B then moves to another address, and A finds it there. Where namespaces cannot be made the test is skipped with the reason; the
  * record encoding is still covered on loopback by txt-record.test.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -22,6 +22,8 @@ const NODES = [
   { ns: `${TAG}a`, veth: `${TAG}va`, address: '10.231.77.1', name: 'Alpha desk' },
   { ns: `${TAG}b`, veth: `${TAG}vb`, address: '10.231.77.2', name: 'Bravo desk' },
 ] as const;
+/** The address B moves to (a lease renewed to another address), after A has found it. */
+const MOVED = '10.231.77.3';
 
 interface Report {
   identity: CockpitIdentity;
@@ -145,5 +147,12 @@ describe('LAN discovery between two namespaces', () => {
     const advertised = await until(() => (a.latest()?.advertising.on ? a.latest()?.advertising : undefined), 30_000, 'A announcing', nodes);
     expect(advertised).toMatchObject({ on: true, localName: 'alpha-desk.local' });
     expect(a.latest()?.peers.filter((p) => p.name === NODES[0].name)).toEqual([]);
+
+    // B's address changes: A lists B at the new one, where B kept announcing the one it started with.
+    must('-n', NODES[1].ns, 'addr', 'del', `${NODES[1].address}/24`, 'dev', NODES[1].veth);
+    must('-n', NODES[1].ns, 'addr', 'add', `${MOVED}/24`, 'dev', NODES[1].veth);
+    // The link's last address gone took the multicast route with it.
+    must('-n', NODES[1].ns, 'route', 'add', '224.0.0.0/4', 'dev', NODES[1].veth);
+    await until(() => found(a, NODES[1])?.host === MOVED, 60_000, 'A finding B at its new address', nodes);
   });
 });
