@@ -2,13 +2,13 @@
  * The mDNS side with a stand-in transport (no socket, no traffic): what is published, hostile and
  * malformed responses logged at debug and never thrown, our own echo ignored, goodbyes, expiry on
  * the injected clock, the cap on how many robots are kept, a new announcement when the machine's
- * addresses change, and a socket failure reported.
+ * addresses change, senders off the link ignored, and a socket failure reported.
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createLog, type LogRecord } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
-import { createLanDiscovery, MAX_SIGHTINGS, type MdnsSocket, type MdnsTransport } from './lan-discovery.ts';
+import { createLanDiscovery, MAX_SIGHTINGS, type LanDiscoveryOptions, type MdnsSocket, type MdnsTransport } from './lan-discovery.ts';
 import { dnsPacket, type DnsRecord } from './testing/wire.ts';
 
 function announcement(name: string, ttl = 120): unknown {
@@ -22,7 +22,7 @@ function announcement(name: string, ttl = 120): unknown {
   return dnsPacket.decode(dnsPacket.encode({ type: 'response', answers }));
 }
 
-function rig(addresses?: () => string[]) {
+function rig(extra: Pick<LanDiscoveryOptions, 'addresses' | 'onLink'> = {}) {
   const socket = Object.assign(new EventEmitter(), { queries: 0, query: () => (socket.queries += 1) });
   const publishedConfigs: unknown[] = [];
   const service = Object.assign(new EventEmitter(), { published: false, stop: (done: () => void) => done() });
@@ -42,7 +42,7 @@ function rig(addresses?: () => string[]) {
     now: () => clock,
     queryIntervalMs: 1000,
     transport: () => transport,
-    ...(addresses ? { addresses } : {}),
+    ...extra,
   });
   return { lan, socket, service, publishedConfigs, records, advance: (ms: number) => (clock += ms) };
 }
@@ -100,7 +100,7 @@ describe('LAN discovery', () => {
 
   it("announces again, with the new addresses, once the machine's addresses change", async () => {
     let addresses = ['192.168.1.20'];
-    const r = rig(() => addresses);
+    const r = rig({ addresses: () => addresses });
     r.lan.start();
     r.lan.query();
     addresses = ['192.168.1.21'];
@@ -108,6 +108,16 @@ describe('LAN discovery', () => {
     await eventually(() => r.publishedConfigs.length >= 2, { what: 'the second announcement' });
     // Once, for the change only: the query before it, with the same addresses, announced nothing.
     expect(r.publishedConfigs).toHaveLength(2);
+    await r.lan.stop();
+  });
+
+  it('drops announcements from senders off this link', async () => {
+    const r = rig({ onLink: (address) => address.startsWith('192.168.1.') });
+    r.lan.start();
+    r.socket.emit('response', announcement('Far away'), { address: '203.0.113.9', port: 5353 });
+    r.socket.emit('response', announcement('Next door'), { address: '192.168.1.30', port: 5353 });
+    expect(r.lan.sightings().map((s) => s.instance)).toEqual(['Next door']);
+    expect(r.records).toContainEqual(expect.objectContaining({ level: 'debug', msg: 'mDNS response from off this link dropped' }));
     await r.lan.stop();
   });
 

@@ -10,6 +10,7 @@ import { Bonjour } from 'bonjour-service';
 import type { AdvertisingStatus } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
 import { sightingsInPacket, type Sighting } from './mdns-packet.ts';
+import { isOnLink } from './on-link.ts';
 import { gateResponder, type ResponderServer } from './responder-gate.ts';
 import { COCKPIT_SERVICE, DAEMON_SERVICE } from './txt-record.ts';
 
@@ -41,6 +42,8 @@ export interface LanDiscoveryOptions {
   onSighting?: (sighting: TimedSighting) => void;
   /** The machine's addresses, as the A/AAAA records carry them (hostAddresses); tests pass their own. */
   addresses?: () => string[];
+  /** Whether a sender is on this machine's link (isOnLink); tests pass their own. */
+  onLink?: (address: string) => boolean;
 }
 
 export interface LanDiscovery {
@@ -58,7 +61,7 @@ export interface LanDiscovery {
 
 /** The slice of multicast-dns the browser side uses. */
 export interface MdnsSocket {
-  on(event: 'response', listener: (packet: unknown) => void): void;
+  on(event: 'response', listener: (packet: unknown, rinfo?: { address: string }) => void): void;
   on(event: 'warning' | 'error', listener: (err: Error) => void): void;
   query(questions: { name: string; type: string }[]): void;
 }
@@ -77,13 +80,17 @@ export interface MdnsTransport {
 }
 
 /** bonjour-service: probing, announcing and goodbyes, over one multicast-dns socket. */
-export function bonjourTransport(socketOptions: LanDiscoveryOptions['socket'] = {}, now: () => number = Date.now): (log: Log) => MdnsTransport {
+export function bonjourTransport(
+  socketOptions: LanDiscoveryOptions['socket'] = {},
+  now: () => number = Date.now,
+  onLink: (address: string) => boolean = (address) => isOnLink(address),
+): (log: Log) => MdnsTransport {
   return (log) => {
     const bonjour = new Bonjour(socketOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
     // bonjour-service keeps its multicast-dns socket and responder on a field its types call
     // private; the browser reads responses from that same socket rather than opening a second one.
     const server = (bonjour as unknown as { server: ResponderServer & { mdns: MdnsSocket } }).server;
-    gateResponder(server, now);
+    gateResponder(server, now, onLink);
     return {
       socket: server.mdns,
       publish: (config) => bonjour.publish(config),
@@ -129,7 +136,13 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
   const isSelf = (s: Sighting) =>
     s.service === 'cockpit' && published !== undefined && s.instance.toLowerCase() === published.name.split('.').join('-').toLowerCase();
 
-  const onResponse = (packet: unknown) => {
+  const onLink = options.onLink ?? ((address: string) => isOnLink(address));
+  const onResponse = (packet: unknown, rinfo?: { address: string }) => {
+    // A stand-in socket passes no sender; multicast-dns always does.
+    if (rinfo && !onLink(rinfo.address)) {
+      log.debug('mDNS response from off this link dropped', { from: rinfo.address });
+      return;
+    }
     for (const sighting of sightingsInPacket(packet)) {
       if (isSelf(sighting)) continue;
       const key = keyOf(sighting);
@@ -175,7 +188,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
     start() {
       if (bonjour) return;
       try {
-        bonjour = (options.transport ?? bonjourTransport(options.socket, now))(log);
+        bonjour = (options.transport ?? bonjourTransport(options.socket, now, onLink))(log);
         socket = bonjour.socket;
         socket.on('response', onResponse);
         socket.on('warning', (err) => log.debug('mDNS packet dropped', { error: String(err) }));

@@ -1,7 +1,7 @@
 /**
  * The responder behind the gate, over a stand-in dgram socket (no traffic): bonjour-service's
  * own answering code, fed queries as the wire would, answers a question once per query and once
- * a second, however often a query repeats it.
+ * a second, however often a query repeats it, and only to senders on this machine's link.
  */
 import { EventEmitter } from 'node:events';
 import { afterEach, expect, it } from 'vitest';
@@ -50,10 +50,11 @@ afterEach(async () => {
   if (t) await new Promise<void>((resolve) => t.destroy(resolve));
 });
 
-it('answers a question repeated a thousand times in one query once, and again only after a second', async () => {
+/** The responder with our service published, and a way to ask it as a sender would. */
+async function responder(clock: () => number) {
   const { socket, sent } = standInSocket();
-  let clock = 1_000_000;
-  transport = bonjourTransport({ socket }, () => clock)(createLog({ level: 'error' }));
+  const onLink = (address: string) => address.startsWith('192.168.1.');
+  transport = bonjourTransport({ socket }, clock, onLink)(createLog({ level: 'error' }));
   const config = {
     name: 'Desk robot',
     type: 'robot-cockpit',
@@ -65,16 +66,20 @@ it('answers a question repeated a thousand times in one query once, and again on
   transport.publish(config);
   await eventually(() => sent.length > 0, { what: 'the announcement' });
   const base = sent.length;
-  const ask = (questions: { name: string; type: string }[]) =>
-    socket.emit('message', dnsPacket.encode({ type: 'query', questions } as never), {
-      address: '192.168.1.66',
-      port: 5353,
-    });
+  return {
+    ask: (questions: { name: string; type: string }[], address = '192.168.1.66') =>
+      socket.emit('message', dnsPacket.encode({ type: 'query', questions } as never), { address, port: 5353 }),
+    /** The answers sent since the announcement. */
+    answers: () => answersOf(sent.slice(base)),
+  };
+}
+
+it('answers a question repeated a thousand times in one query once, and again only after a second', async () => {
+  let clock = 1_000_000;
+  const { ask, answers } = await responder(() => clock);
   const ptr = (name = '_robot-cockpit._tcp.local') => ({ name, type: 'PTR' });
-  const answered = (type: string) =>
-    answersOf(sent.slice(base)).filter((answers) => answers.includes(`${type} ${FQDN}`)).length;
-  const answeredPtr = () =>
-    answersOf(sent.slice(base)).filter((answers) => answers.some((a) => a.startsWith('PTR _robot-cockpit'))).length;
+  const answered = (type: string) => answers().filter((a) => a.includes(`${type} ${FQDN}`)).length;
+  const answeredPtr = () => answers().filter((a) => a.some((rr) => rr.startsWith('PTR _robot-cockpit'))).length;
 
   ask([...Array.from({ length: 999 }, () => ptr()), ptr('_ROBOT-Cockpit._tcp.local')]);
   ask([{ name: FQDN, type: 'SRV' }]);
@@ -89,4 +94,12 @@ it('answers a question repeated a thousand times in one query once, and again on
   clock += ANSWER_EVERY_MS;
   ask([ptr()]);
   await eventually(() => answeredPtr() === 2, { what: 'the PTR answered again a second later' });
+});
+
+it('answers no one off this link', async () => {
+  const { ask, answers } = await responder(() => 1_000_000);
+  ask([{ name: FQDN, type: 'SRV' }], '203.0.113.9');
+  ask([{ name: FQDN, type: 'TXT' }], '192.168.1.66');
+  await eventually(() => answers().length > 0, { what: 'the TXT answer' });
+  expect(answers()).toEqual([[`TXT ${FQDN}`]]);
 });

@@ -17,7 +17,7 @@ interface Question {
 export interface ResponderServer {
   mdns: {
     removeAllListeners(event: 'query'): unknown;
-    on(event: 'query', listener: (query: unknown) => void): unknown;
+    on(event: 'query', listener: (query: unknown, rinfo?: { address: string }) => void): unknown;
   };
   respondToQuery(query: { questions: Question[] }): void;
   recordsFor(name: string, type: string): unknown[];
@@ -28,14 +28,16 @@ const TYPES = ['PTR', 'SRV', 'TXT', 'A', 'AAAA'];
 
 export const ANSWER_EVERY_MS = 1000;
 
-export function gateResponder(server: ResponderServer, now: () => number): void {
+/** `onLink` tells a sender on this machine's link (on-link.ts); no one else is answered. */
+export function gateResponder(server: ResponderServer, now: () => number, onLink: (address: string) => boolean): void {
   /** When each question we had records for was last answered; only such questions are kept. */
   const answered = new Map<string, number>();
   const matches = (q: Question) =>
     (q.type === 'ANY' ? TYPES : [q.type]).some((type) => server.recordsFor(q.name, type).length > 0);
 
   server.mdns.removeAllListeners('query');
-  server.mdns.on('query', (query) => {
+  server.mdns.on('query', (query, rinfo) => {
+    if (rinfo && !onLink(rinfo.address)) return;
     const questions = (query as { questions?: unknown }).questions;
     if (!Array.isArray(questions)) return;
     const at = now();

@@ -1,0 +1,28 @@
+/**
+ * Whether a packet on the mDNS socket came from this machine's own link. The socket listens on
+ * port 5353 of every address, so a host on another network that can reach that port (a routed
+ * campus network, a VPN, a public address) could otherwise announce made-up robots into the
+ * fleet, pin their fingerprints first, or make the responder multicast answers here. mDNS is
+ * link-local: a sender on the link has an address inside one of our interfaces' subnets, or an
+ * IPv4 link-local one (RFC 6762 §11 asks receivers to check the same).
+ */
+import { isIPv4 } from 'node:net';
+import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
+
+const toNumber = (ip: string) => ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
+
+export type Interfaces = () => NodeJS.Dict<NetworkInterfaceInfo[]>;
+
+export function isOnLink(address: string, interfaces: Interfaces = networkInterfaces): boolean {
+  // The socket is IPv4 (multicast-dns's default); an IPv6 sender only arrives on a test's socket.
+  if (!isIPv4(address)) return true;
+  const sender = toNumber(address);
+  if (sender >>> 16 === toNumber('169.254.0.0') >>> 16) return true;
+  for (const info of Object.values(interfaces()).flatMap((list) => list ?? [])) {
+    if (info.family !== 'IPv4' || !isIPv4(info.netmask)) continue;
+    const mask = toNumber(info.netmask);
+    // Numbers past 2^31 stay exact as doubles; the masking is done with unsigned shifts.
+    if ((sender & mask) >>> 0 === (toNumber(info.address) & mask) >>> 0) return true;
+  }
+  return false;
+}
