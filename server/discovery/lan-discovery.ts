@@ -5,11 +5,13 @@
  * the library's own browser, so a hostile packet cannot throw inside the socket's handler.
  * Socket errors and bad packets are logged at debug and never stop the cockpit.
  */
+import { createSocket } from 'node:dgram';
 import { networkInterfaces } from 'node:os';
 import { Bonjour } from 'bonjour-service';
 import type { AdvertisingStatus } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
 import { sightingsInPacket, type Sighting } from './mdns-packet.ts';
+import { groupRejoiner, joinAddresses, type GroupSocket } from './multicast-membership.ts';
 import { isOnLink } from './on-link.ts';
 import { gateResponder, type ResponderServer } from './responder-gate.ts';
 import { COCKPIT_SERVICE, DAEMON_SERVICE } from './txt-record.ts';
@@ -77,6 +79,8 @@ export interface MdnsTransport {
   socket: MdnsSocket;
   publish(config: { name: string; type: string; port: number; host: string; txt: Record<string, string> }): PublishedService;
   destroy(done: () => void): void;
+  /** Joins the mDNS group again on every interface (multicast-membership.ts); each round calls it. */
+  rejoin?(): void;
 }
 
 /** bonjour-service: probing, announcing and goodbyes, over one multicast-dns socket. */
@@ -86,7 +90,11 @@ export function bonjourTransport(
   onLink: (address: string) => boolean = (address) => isOnLink(address),
 ): (log: Log) => MdnsTransport {
   return (log) => {
-    const bonjour = new Bonjour(socketOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
+    // The socket is made here, as multicast-dns would make it, so that its memberships can be renewed.
+    const udp = (socketOptions.socket ?? createSocket({ type: 'udp4', reuseAddr: true })) as GroupSocket;
+    const rejoin = groupRejoiner(udp, socketOptions.ip ?? '224.0.0.251');
+    const mdnsOptions = { ...socketOptions, socket: udp };
+    const bonjour = new Bonjour(mdnsOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
     // bonjour-service keeps its multicast-dns socket and responder on a field its types call
     // private; the browser reads responses from that same socket rather than opening a second one.
     const server = (bonjour as unknown as { server: ResponderServer & { mdns: MdnsSocket } }).server;
@@ -95,6 +103,7 @@ export function bonjourTransport(
       socket: server.mdns,
       publish: (config) => bonjour.publish(config),
       destroy: (done) => bonjour.destroy(done),
+      rejoin: () => rejoin(socketOptions.interface ? [socketOptions.interface] : joinAddresses()),
     };
   };
 }
@@ -219,6 +228,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
           .catch((err: unknown) => log.warn('re-advertising new addresses failed', { error: String(err) }))
           .finally(() => (republishing = undefined));
       }
+      bonjour?.rejoin?.();
       try {
         socket?.query(QUESTIONS);
       } catch (err) {

@@ -2,7 +2,8 @@
  * Two cockpits on two network namespaces joined by a veth pair, made and removed here (root and
  * iproute2 needed, as `.ci/run` provides): each advertises `_robot-cockpit._tcp` and finds the
  * other with its name, kind, version, HTTPS port and certificate fingerprint. No traffic leaves
- * the namespaces. B then moves to another address, and A finds it there. Where namespaces cannot be made the test is skipped with the reason; the
+ * the namespaces. B then moves to another address, and A finds it there; the link then goes away
+ * and comes back, and A finds B on it again. Where namespaces cannot be made the test is skipped with the reason; the
  * record encoding is still covered on loopback by txt-record.test.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -38,6 +39,18 @@ function must(...args: string[]): void {
   if (r.status !== 0) throw new Error(`ip ${args.join(' ')}: ${r.stderr || r.error?.message}`);
 }
 
+/** The veth pair between the namespaces, each end with `addresses` (A's, B's). */
+function makeLink(addresses: readonly [string, string]): void {
+  must('link', 'add', NODES[0].veth, 'netns', NODES[0].ns, 'type', 'veth', 'peer', 'name', NODES[1].veth, 'netns', NODES[1].ns);
+  NODES.forEach((node, i) => {
+    const inNs = (...args: string[]) => must('-n', node.ns, ...args);
+    inNs('addr', 'add', `${addresses[i]}/24`, 'dev', node.veth);
+    inNs('link', 'set', node.veth, 'up');
+    // Multicast has no default route in an empty namespace: send it down the veth.
+    inNs('route', 'add', '224.0.0.0/4', 'dev', node.veth);
+  });
+}
+
 /** Makes the namespaces and the link, or says why it cannot. */
 function makeNetwork(): string | undefined {
   if (process.getuid?.() !== 0) return 'network namespaces need root';
@@ -45,15 +58,8 @@ function makeNetwork(): string | undefined {
   if (probe.status !== 0) return `ip netns add failed: ${(probe.stderr || probe.error?.message || '').trim()}`;
   try {
     must('netns', 'add', NODES[1].ns);
-    must('link', 'add', NODES[0].veth, 'netns', NODES[0].ns, 'type', 'veth', 'peer', 'name', NODES[1].veth, 'netns', NODES[1].ns);
-    for (const node of NODES) {
-      const inNs = (...args: string[]) => must('-n', node.ns, ...args);
-      inNs('link', 'set', 'lo', 'up');
-      inNs('addr', 'add', `${node.address}/24`, 'dev', node.veth);
-      inNs('link', 'set', node.veth, 'up');
-      // Multicast has no default route in an empty namespace: send it down the veth.
-      inNs('route', 'add', '224.0.0.0/4', 'dev', node.veth);
-    }
+    for (const node of NODES) must('-n', node.ns, 'link', 'set', 'lo', 'up');
+    makeLink([NODES[0].address, NODES[1].address]);
   } catch (err) {
     removeNetwork();
     return (err as Error).message;
@@ -154,5 +160,12 @@ describe('LAN discovery between two namespaces', () => {
     // The link's last address gone took the multicast route with it.
     must('-n', NODES[1].ns, 'route', 'add', '224.0.0.0/4', 'dev', NODES[1].veth);
     await until(() => found(a, NODES[1])?.host === MOVED, 60_000, 'A finding B at its new address', nodes);
+
+    // The link goes away (an adapter unplugged) and comes back with the same addresses: each
+    // joins the mDNS group on it again, where A stayed deaf on it and never found B again.
+    must('-n', NODES[0].ns, 'link', 'del', NODES[0].veth);
+    await until(() => (found(a, NODES[1]) ? undefined : true), 60_000, 'A losing B with the link', nodes);
+    makeLink([NODES[0].address, MOVED]);
+    await until(() => found(a, NODES[1]), 60_000, 'A finding B on the link come back', nodes);
   });
 });
