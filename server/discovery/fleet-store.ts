@@ -92,22 +92,21 @@ function seenMs(known: KnownFingerprint): number {
 
 /**
  * The record after a sighting of `fingerprint` for peer `id` at `at`: the first one is
- * remembered; a different one later is a change, kept until trusted. Unchanged input (seen
- * again within a day) returns the same record.
+ * remembered; a different one later is a change, kept as it is until trusted, whatever is seen
+ * meanwhile: the expected fingerprint seen again (the robot itself, while an impostor uses its
+ * name) does not clear the warning, and a flood of alternating fingerprints writes nothing.
+ * Unchanged input (seen again within a day) returns the same record.
  */
 export function withSighting(record: FleetRecord, id: string, fingerprint: string, at: string): FleetRecord {
   const known = record.fingerprints[id];
   const atMs = Date.parse(at);
   const fresh = known !== undefined && atMs - seenMs(known) < SEEN_EVERY_MS;
-  if (known && fresh && known.fingerprint === fingerprint && known.change === null) return record;
-  if (known && fresh && known.change && known.change.current === fingerprint) return record;
+  if (known && fresh && (known.change !== null || known.fingerprint === fingerprint)) return record;
   const next: KnownFingerprint = !known
     ? { fingerprint, change: null, seen: at }
-    : known.fingerprint === fingerprint
-      ? { fingerprint, change: null, seen: at }
-      : known.change?.current === fingerprint
-        ? { ...known, seen: at }
-        : { fingerprint: known.fingerprint, change: { previous: known.fingerprint, current: fingerprint, at }, seen: at };
+    : known.change !== null || known.fingerprint === fingerprint
+      ? { ...known, seen: at }
+      : { fingerprint: known.fingerprint, change: { previous: known.fingerprint, current: fingerprint, at }, seen: at };
   const manual = new Set(record.manual.map((m) => m.id));
   const fingerprints = { ...record.fingerprints };
   const lan = Object.entries(fingerprints).filter(([key]) => !manual.has(key));

@@ -1,11 +1,12 @@
 /**
- * The fleet's fingerprint memory under a flood of made-up robots on the LAN, and a robot not seen
- * for a month making room for a new one.
+ * The fleet's fingerprint memory under a flood of made-up robots on the LAN, a robot not seen
+ * for a month making room for a new one, and a change that stays flagged until trusted.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { LogRecord } from '../log.ts';
 import { MANUAL_CLOCK_START } from '../testing/manual-clock.ts';
 import { makeTempDir, recordingLog } from '../store/testing/temp-dir.ts';
-import { createFleet, type Fleet } from './fleet.ts';
+import { createFleet, lanPeerId, type Fleet } from './fleet.ts';
 import { createFleetStore, MAX_FINGERPRINTS, STALE_MS } from './fleet-store.ts';
 import type { TimedSighting } from './lan-discovery.ts';
 
@@ -19,11 +20,14 @@ const FP_B = fingerprint(0xbb);
 let dir: string;
 let cleanup: () => Promise<void>;
 let fleet: Fleet;
+let records: LogRecord[];
 let live: TimedSighting[];
 
 beforeEach(async () => {
   ({ dir, cleanup } = await makeTempDir());
-  const { log } = recordingLog();
+  const recording = recordingLog();
+  const { log } = recording;
+  records = recording.records;
   const store = createFleetStore({ dataDir: dir, log });
   await store.load();
   live = [];
@@ -83,4 +87,16 @@ it('remembers a new robot in the place of one not seen for a month once the memo
   const again = robot('made-up-0', FP_B, later + 60_000);
   fleet.sighted(again);
   expect(shown(again)?.fingerprintChange).toMatchObject({ previous: fingerprint(0), current: FP_B });
+});
+
+it("keeps a robot's changed fingerprint flagged, and written once, while it and an impostor take turns", async () => {
+  fleet.sighted(robot('Desk robot', FP_A));
+  for (let n = 1; n <= 1000; n += 1)
+    fleet.sighted(robot('Desk robot', n % 2 ? FP_B : FP_A, MANUAL_CLOCK_START + n * 1000));
+  const real = robot('Desk robot', FP_A, MANUAL_CLOCK_START + 2_000_000);
+  fleet.sighted(real);
+  expect(shown(real)?.fingerprintChange).toMatchObject({ previous: FP_A, current: FP_B });
+  expect(records.filter((r) => r.msg === 'a robot on the LAN shows a new certificate fingerprint')).toHaveLength(1);
+  const trusted = await fleet.trust(lanPeerId(real));
+  expect(trusted.fingerprintChange).toBeNull();
 });
