@@ -2,7 +2,8 @@
  * The mDNS side with a stand-in transport (no socket, no traffic): what is published, hostile and
  * malformed responses logged at debug and never thrown, our own echo ignored, goodbyes, expiry on
  * the injected clock, the cap on how many robots are kept, a new announcement when the machine's
- * addresses change, senders off the link ignored, and a socket failure reported.
+ * addresses change, senders off the link ignored, renames one at a time, and a socket failure
+ * reported.
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
@@ -119,6 +120,45 @@ describe('LAN discovery', () => {
     expect(r.lan.sightings().map((s) => s.instance)).toEqual(['Next door']);
     expect(r.records).toContainEqual(expect.objectContaining({ level: 'debug', msg: 'mDNS response from off this link dropped' }));
     await r.lan.stop();
+  });
+
+  it('ends with one advertisement, under the last name, when renames come faster than goodbyes', async () => {
+    const socket = Object.assign(new EventEmitter(), { query: () => {} });
+    const services: { name: string; stopped: boolean }[] = [];
+    const goodbyes: (() => void)[] = [];
+    const transport: MdnsTransport = {
+      socket: socket as unknown as MdnsSocket,
+      publish(config) {
+        const entry = { name: config.name, stopped: false };
+        services.push(entry);
+        return Object.assign(new EventEmitter(), {
+          published: true,
+          // The goodbye goes out, and the stop completes, only when the test lets it.
+          stop: (done: () => void) => goodbyes.push(() => ((entry.stopped = true), done())),
+        });
+      },
+      destroy: (done) => done(),
+    };
+    let name = 'First';
+    const lan = createLanDiscovery({
+      advertisement: () => ({ name, host: 'robot.local', port: 8097, txt: {} }),
+      log: createLog({ level: 'error' }),
+      now: () => 0,
+      transport: () => transport,
+    });
+    lan.start();
+    name = 'Second';
+    const second = lan.republish();
+    name = 'Third';
+    const third = lan.republish();
+    let settled = false;
+    void Promise.all([second, third]).then(() => (settled = true));
+    while (!settled) {
+      await eventually(() => goodbyes.length > 0 || settled, { what: 'a goodbye to let out, or both renames done' });
+      goodbyes.shift()?.();
+    }
+    expect(services.filter((s) => !s.stopped).map((s) => s.name)).toEqual(['Third']);
+    expect(lan.status().detail).toBe('Third on robot.local');
   });
 
   it('reports a failed socket instead of stopping the cockpit', async () => {

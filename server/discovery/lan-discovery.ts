@@ -140,6 +140,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
   /** The addresses announced, to notice a lease renewed to a new one or an interface come or gone. */
   let announced = '';
   let republishing: Promise<void> | undefined;
+  let republishes: Promise<void> = Promise.resolve();
 
   const keyOf = (s: Sighting) => `${s.service}\u0000${s.instance.toLowerCase()}`;
   const isSelf = (s: Sighting) =>
@@ -214,10 +215,17 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
         log.warn('LAN discovery could not start', { error: String(err) });
       }
     },
-    async republish() {
-      if (!bonjour) return;
-      await unpublish();
-      publish();
+    republish() {
+      // One at a time: a second rename while the first's goodbye was still going out found no
+      // service to stop, published its own, and the first then published another; one of the two
+      // was never stopped, answered under its name until the cockpit ended, and got no goodbye.
+      const run = republishes.then(async () => {
+        if (!bonjour) return;
+        await unpublish();
+        publish();
+      });
+      republishes = run.catch(() => undefined);
+      return run;
     },
     query() {
       // Peers ask again only now and then, and keep what we answered: a robot whose address
