@@ -12,7 +12,7 @@ import type { AdvertisingStatus } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
 import { sightingsInPacket, type Sighting } from './mdns-packet.ts';
 import { groupRejoiner, joinAddresses, type GroupSocket } from './multicast-membership.ts';
-import { isOnLink } from './on-link.ts';
+import { dropOffLink, isOnLink, type MessageSocket } from './on-link.ts';
 import { gateResponder, type ResponderServer } from './responder-gate.ts';
 import { COCKPIT_SERVICE, DAEMON_SERVICE } from './txt-record.ts';
 
@@ -91,10 +91,11 @@ export function bonjourTransport(
 ): (log: Log) => MdnsTransport {
   return (log) => {
     // The socket is made here, as multicast-dns would make it, so that its memberships can be renewed.
-    const udp = (socketOptions.socket ?? createSocket({ type: 'udp4', reuseAddr: true })) as GroupSocket;
+    const udp = (socketOptions.socket ?? createSocket({ type: 'udp4', reuseAddr: true })) as GroupSocket & MessageSocket;
     const rejoin = groupRejoiner(udp, socketOptions.ip ?? '224.0.0.251');
     const mdnsOptions = { ...socketOptions, socket: udp };
     const bonjour = new Bonjour(mdnsOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
+    dropOffLink(udp, onLink);
     // bonjour-service keeps its multicast-dns socket and responder on a field its types call
     // private; the browser reads responses from that same socket rather than opening a second one.
     const server = (bonjour as unknown as { server: ResponderServer & { mdns: MdnsSocket } }).server;

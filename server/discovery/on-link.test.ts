@@ -1,9 +1,22 @@
 /**
- * Which senders are on this machine's link, over made-up interfaces.
+ * Which senders are on this machine's link, over made-up interfaces; and a packet from off it,
+ * over a stand-in socket, kept from bonjour-service's probe.
  */
 import type { NetworkInterfaceInfo } from 'node:os';
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
+import { createLog } from '../log.ts';
+import { eventually } from '../testing/eventually.ts';
+import { bonjourTransport, type MdnsTransport } from './lan-discovery.ts';
 import { isOnLink } from './on-link.ts';
+import { standInSocket } from './testing/stand-in-socket.ts';
+import { dnsPacket } from './testing/wire.ts';
+
+let transport: MdnsTransport | undefined;
+afterEach(async () => {
+  const t = transport;
+  transport = undefined;
+  if (t) await new Promise<void>((resolve) => t.destroy(resolve));
+});
 
 const v4 = (address: string, netmask: string): NetworkInterfaceInfo => ({
   address,
@@ -21,4 +34,26 @@ it('takes senders inside an interface subnet and IPv4 link-local ones, and no on
   expect(isOnLink('169.254.3.4', interfaces)).toBe(true);
   expect(isOnLink('192.168.2.66', interfaces)).toBe(false);
   expect(isOnLink('203.0.113.9', interfaces)).toBe(false);
+});
+
+it('keeps an answer from off this link from stopping the advertisement while it probes for its name', async () => {
+  const { socket, sent } = standInSocket();
+  const onLink = (address: string) => address.startsWith('192.168.1.');
+  transport = bonjourTransport({ socket }, () => 0, onLink)(createLog({ level: 'error' }));
+  const service = transport.publish({
+    name: 'Desk robot',
+    type: 'robot-cockpit',
+    port: 8097,
+    host: 'desk-robot.local',
+    txt: {},
+  });
+  await eventually(() => sent.length > 0, { what: 'the first probe' });
+  const claim = dnsPacket.encode({
+    type: 'response',
+    answers: [
+      { name: 'Desk robot._robot-cockpit._tcp.local', type: 'SRV', ttl: 120, data: { port: 1, target: 'far.local' } },
+    ],
+  });
+  socket.emit('message', claim, { address: '203.0.113.9', port: 5353 });
+  await eventually(() => service.published, { what: 'the advertisement announced' });
 });

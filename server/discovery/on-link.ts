@@ -26,3 +26,26 @@ export function isOnLink(address: string, interfaces: Interfaces = networkInterf
   }
   return false;
 }
+
+type MessageReader = (message: Buffer, rinfo: { address: string }) => void;
+
+/** The slice of a dgram socket used by dropOffLink. */
+export interface MessageSocket {
+  listeners(event: 'message'): unknown[];
+  removeAllListeners(event: 'message'): unknown;
+  on(event: 'message', listener: MessageReader): unknown;
+}
+
+/**
+ * Puts the check in front of every reader of `socket`'s packets, once they are attached:
+ * multicast-dns, and through it bonjour-service's probe, which takes any answer naming our
+ * service while it probes as the name being in use, and then never advertises it.
+ */
+export function dropOffLink(socket: MessageSocket, onLink: (address: string) => boolean): void {
+  const readers = socket.listeners('message') as MessageReader[];
+  socket.removeAllListeners('message');
+  socket.on('message', (message, rinfo) => {
+    if (!onLink(rinfo.address)) return;
+    for (const read of readers) read.call(socket, message, rinfo);
+  });
+}

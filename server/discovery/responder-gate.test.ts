@@ -3,41 +3,15 @@
  * own answering code, fed queries as the wire would, answers a question once per query and once
  * a second, however often a query repeats it, and only to senders on this machine's link.
  */
-import { EventEmitter } from 'node:events';
 import { afterEach, expect, it } from 'vitest';
 import { createLog } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
 import { bonjourTransport, type MdnsTransport } from './lan-discovery.ts';
 import { ANSWER_EVERY_MS } from './responder-gate.ts';
+import { standInSocket } from './testing/stand-in-socket.ts';
 import { dnsPacket, type DnsRecord } from './testing/wire.ts';
 
 const FQDN = 'Desk robot._robot-cockpit._tcp.local';
-
-function standInSocket() {
-  const sent: Buffer[] = [];
-  const socket = Object.assign(new EventEmitter(), {
-    bind: (_port: number, _iface: string | undefined, done: () => void) => done(),
-    send(
-      message: Buffer,
-      offset: number,
-      length: number,
-      _port: number,
-      _address: string,
-      done?: (err: Error | null) => void,
-    ) {
-      sent.push(Buffer.from(message.subarray(offset, offset + length)));
-      done?.(null);
-    },
-    close: (done?: () => void) => done?.(),
-    address: () => ({ address: '0.0.0.0', port: 5353 }),
-    setMulticastTTL: () => {},
-    setMulticastLoopback: () => {},
-    addMembership: () => {},
-    dropMembership: () => {},
-    setMulticastInterface: () => {},
-  });
-  return { socket, sent };
-}
 
 /** The answers of each packet sent, as `TYPE name`. */
 const answersOf = (sent: Buffer[]) =>
