@@ -1,6 +1,7 @@
 /**
  * The fleet's fingerprint memory under a flood of made-up robots on the LAN, a robot not seen
- * for a month making room for a new one, and a change that stays flagged until trusted.
+ * for a month making room for a new one, a change that stays flagged until trusted, and the
+ * address a robot with several is listed at.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { LogRecord } from '../log.ts';
@@ -99,4 +100,14 @@ it("keeps a robot's changed fingerprint flagged, and written once, while it and 
   expect(records.filter((r) => r.msg === 'a robot on the LAN shows a new certificate fingerprint')).toHaveLength(1);
   const trusted = await fleet.trust(lanPeerId(real));
   expect(trusted.fingerprintChange).toBeNull();
+});
+
+it('lists a robot seen on the LAN at its address on this link, not at the first of its addresses', async () => {
+  const { log } = recordingLog();
+  const store = createFleetStore({ dataDir: dir, log });
+  await store.load();
+  const onLink = (address: string) => address.startsWith('192.168.1.');
+  const sighting = { ...robot('Desk robot', FP_A), addresses: ['172.17.0.1', '10.8.0.5', '192.168.1.30'] };
+  const lan = createFleet({ store, sightings: () => [sighting], now: () => MANUAL_CLOCK_START, log, onLink });
+  expect(lan.peers()[0]?.host).toBe('192.168.1.30');
 });

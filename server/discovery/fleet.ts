@@ -13,6 +13,7 @@ import type { JsonDocument } from '../store/json-document.ts';
 import { MAX_MANUAL_PEERS, withSighting, withTrusted, type FleetRecord, type ManualPeer } from './fleet-store.ts';
 import type { TimedSighting } from './lan-discovery.ts';
 import { cleanNetworkText, localHostLabel, ROBOT_NAME_MAX } from './network-text.ts';
+import { isOnLink } from './on-link.ts';
 import { readCockpitTxt, readDaemonTxt } from './txt-record.ts';
 
 export const DEFAULT_PEER_PORT = 8097;
@@ -67,8 +68,11 @@ export function createFleet(options: {
   sightings: () => TimedSighting[];
   now: () => number;
   log: Log;
+  /** Whether an address is on this machine's link (isOnLink); tests pass their own. */
+  onLink?: (address: string) => boolean;
 }): Fleet {
   const { store, log } = options;
+  const onLink = options.onLink ?? ((address: string) => isOnLink(address));
   const iso = (ms: number) => new Date(ms).toISOString();
 
   const lanPeer = (s: TimedSighting): FleetPeer => {
@@ -79,7 +83,10 @@ export function createFleet(options: {
     if (rawName !== undefined && rawName !== txt.name) log.debug('a peer name was cleaned before showing it', { instance });
     const id = lanPeerId(s);
     const known = store.get().fingerprints[id];
-    const ipv4 = s.addresses.find((a) => isIP(a) === 4);
+    // A robot's record carries every address it has (service.js, records()), a container bridge's
+    // or another network's among them, in its interfaces' order: the one on our link is the one
+    // this cockpit's owner can reach.
+    const ipv4 = s.addresses.find((a) => isIP(a) === 4 && onLink(a)) ?? s.addresses.find((a) => isIP(a) === 4);
     return {
       id,
       source: 'lan',
