@@ -83,7 +83,7 @@ export function createFleet(options: {
     if (rawName !== undefined && rawName !== txt.name) log.debug('a peer name was cleaned before showing it', { instance });
     const id = lanPeerId(s);
     const known = store.get().fingerprints[id];
-    // A robot's record carries every address it has (service.js, records()), a container bridge's
+    // A robot's record carries every address it has (bonjour-service's `records()`), a container bridge's
     // or another network's among them, in its interfaces' order: the one on our link is the one
     // this cockpit's owner can reach.
     const ipv4 = s.addresses.find((a) => isIP(a) === 4 && onLink(a)) ?? s.addresses.find((a) => isIP(a) === 4);

@@ -110,7 +110,7 @@ export function bonjourTransport(
 }
 
 /**
- * The addresses bonjour-service puts in the A/AAAA records (service.js, records()): every
+ * The addresses bonjour-service puts in the A/AAAA records (its `records()`): every
  * interface's but loopback's and those without a hardware address. It reads them once, when the
  * service is published, and answers with them until it is published again.
  */
