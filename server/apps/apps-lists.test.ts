@@ -46,7 +46,7 @@ describe('the installed apps list', () => {
     service = createAppsService({
       daemon: { apps },
       broadcast: (frame) => frames.push(frame as AppsFrame),
-      latch: { assertFree: () => undefined },
+      latch: { assertFree: () => undefined, engagements: () => 0 },
       log: silentLog,
       now: () => now,
       pollMs: 5,

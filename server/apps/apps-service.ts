@@ -18,6 +18,7 @@ import type { AppJobFrame, AppsFrame } from '../contract/ws.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
 import { AppError, badRequest, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
+import type { StopLatch } from '../motion/stop-latch.ts';
 import { createStatusPoll, type StatusPoll } from './app-status-poll.ts';
 import { createEmergencyAppStop } from './emergency-app-stop.ts';
 import { createJobTracker, type JobTracker } from './job-tracker.ts';
@@ -28,8 +29,11 @@ export interface AppsDeps {
   broadcast(frame: object): void;
   /** The current app as each announcement tells it (the app log follow listens). */
   currentChanged?(current: CurrentApp | null): void;
-  /** Starting an app moves the robot: refused while the latched stop holds (STOP_LATCHED). */
-  latch: { assertFree(): void };
+  /**
+   * Starting an app moves the robot: refused while the latched stop holds (STOP_LATCHED), and
+   * undone when a stop came while the daemon was starting it (`engagements` counts the stops).
+   */
+  latch: Pick<StopLatch, 'assertFree' | 'engagements'>;
   /**
    * Whether to start through `start-app/{name}/no-evict` (daemon 1.10+, refuses instead of
    * evicting a remote session). The default is the plain route every version has.
@@ -152,6 +156,41 @@ export function createAppsService(deps: AppsDeps): AppsService {
     deps.log.info(`app ${command} started`, { app: name, job: id });
     return tracker.track(id, command, name);
   };
+  /**
+   * A start or restart the STOP overtook. The daemon names the new app only once its process
+   * exists (reachy_mini apps/manager.py `start_app`; a restart stops the old one first), so a STOP
+   * that came while the daemon was at it could find no app to stop, and the app then ran after
+   * the STOP. Asked before the daemon is (a STOP during the list read) and again once it answered:
+   * then the app it brought up is stopped, and the start answers STOP_LATCHED.
+   */
+  const stoppedSince = (stops: number): boolean => deps.latch.engagements() !== stops;
+  const launch = async (stops: number, begin: () => Promise<unknown>): Promise<void> => {
+    if (stoppedSince(stops))
+      throw new AppError('STOP_LATCHED', 'a stop came while the app was being started: it was not started');
+    emergency.forgive();
+    poll.markStart();
+    let report: AppStopReport | undefined;
+    try {
+      await begin();
+    } finally {
+      if (stoppedSince(stops)) {
+        report = await emergency.stop().finally(announce);
+        deps.log.warn('robot app start overtaken by a stop', {
+          app: report.name,
+          stopped: report.stopped,
+          error: report.error ?? null,
+        });
+      }
+    }
+    if (report) {
+      const outcome = report.stopped
+        ? 'so it was stopped'
+        : report.error
+          ? `and its stop is not confirmed: ${report.error}`
+          : 'and it was not running afterwards';
+      throw new AppError('STOP_LATCHED', `a stop came while the app was being started, ${outcome}`);
+    }
+  };
   const after = async (): Promise<AppsOverview> => {
     await poll.refresh(true);
     announce();
@@ -201,11 +240,10 @@ export function createAppsService(deps: AppsDeps): AppsService {
       };
     },
     async start(name) {
+      const stops = deps.latch.engagements();
       deps.latch.assertFree();
       await requireInstalled(name);
-      emergency.forgive();
-      poll.markStart();
-      await apps.start(name, deps.useNoEvict?.() ?? false);
+      await launch(stops, () => apps.start(name, deps.useNoEvict?.() ?? false));
       deps.log.info('robot app started', { app: name });
       return after();
     },
@@ -215,10 +253,9 @@ export function createAppsService(deps: AppsDeps): AppsService {
       return after();
     },
     async restart() {
+      const stops = deps.latch.engagements();
       deps.latch.assertFree();
-      emergency.forgive();
-      poll.markStart();
-      await apps.restart();
+      await launch(stops, () => apps.restart());
       deps.log.info('robot app restarted', { app: poll.current()?.name ?? null });
       return after();
     },
