@@ -185,6 +185,40 @@ describe('the job tracker', () => {
     await new Promise((resolve) => wss.close(resolve));
   });
 
+  it('closes the socket of a job once it has ended', async () => {
+    // The real daemon's socket of a job that ended before it opened: open, silent, never closed.
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+    let open = 0;
+    let closed = 0;
+    wss.on('connection', (ws) => {
+      open += 1;
+      ws.on('close', () => (closed += 1));
+    });
+    const settled: AppJob[] = [];
+    const tracker = createJobTracker({
+      apps: {
+        jobSocketUrl: () => `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/apps/ws/apps-manager/j6`,
+        jobStatus: async () => ({
+          command: 'install',
+          status: 'failed',
+          logs: ["Job 'install' failed with error: offline"],
+        }),
+      },
+      publish: () => undefined,
+      settled: (job) => settled.push(job),
+      log: silentLog,
+      pollMs: 60_000,
+    });
+    tracker.track('j6', 'install', 'hello_wave');
+    await eventually(() => settled.length === 1, { what: 'the job settled from its status read' });
+    expect(settled[0]).toMatchObject({ status: 'failed', lines: ["Job 'install' failed with error: offline"] });
+    await eventually(() => closed === 1, { what: "the ended job's socket closed" });
+    expect(open).toBe(1);
+    tracker.close();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
   it('gives up on a job that never ends after GIVE_UP_MS: its socket is closed', async () => {
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
     await new Promise<void>((resolve) => wss.once('listening', () => resolve()));

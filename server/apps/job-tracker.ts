@@ -4,6 +4,7 @@
  * JobInfo JSON); the socket sends nothing until the job's next record, so the job's status is
  * also read once when the socket opens and once when it closes, and polled if the socket cannot
  * be opened at all. Both sources are prefixes of one log: the longer one wins, no line twice.
+ * Once the job has ended its socket is closed by the cockpit.
  */
 import WebSocket from 'ws';
 import { realSchedule, type Schedule } from '../clock.ts';
@@ -93,6 +94,10 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
       if (ended(job.status)) {
         done = true;
         cancelGiveUp();
+        // The daemon never closes the socket of a job that ended before it was opened (its
+        // bg_job_register `ws_poll_info` waits for a next line that never comes): it would stay
+        // open, one per kept job, until pushed out of them.
+        ws.terminate();
         deps.settled?.({ ...job, lines: [...job.lines] });
       }
     };
@@ -137,7 +142,7 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
     );
     ws.on('close', () => {
       // The final status, then polling in case the socket died before the job ended.
-      if (!stopped) void read().then(poll);
+      if (!stopped && !done) void read().then(poll);
     });
     const stop = (): void => {
       stopped = true;
