@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { realSchedule, type Schedule } from '../clock.ts';
 import type { AppJob, AppJobCommand, AppJobStatus } from '../contract/apps.ts';
 import { jobStatusOf, type DaemonApps } from '../daemon/apps-client.ts';
+import { isAppError } from '../errors.ts';
 import type { Log } from '../log.ts';
 import { daemonSocketOptions } from '../daemon/daemon-socket.ts';
 
@@ -58,6 +59,10 @@ const capLine = (line: string): string =>
 export const GIVE_UP_MS = 15 * 60_000;
 
 const ended = (s: AppJobStatus) => s === 'done' || s === 'failed';
+
+/** The last line of a job the daemon no longer knows. */
+export const LOST_LINE =
+  'The daemon no longer knows this job (it restarted before the job ended): check the installed apps.';
 
 export function createJobTracker(deps: JobTrackerDeps): JobTracker {
   const now = deps.now ?? Date.now;
@@ -108,8 +113,20 @@ export function createJobTracker(deps: JobTrackerDeps): JobTracker {
         polledTotal = info.logs.length;
         update(info.status);
       } catch (error) {
-        deps.log.debug('job status read failed', { job: job.id, error: String(error) });
+        if (isAppError(error) && error.code === 'NOT_FOUND') lost();
+        else deps.log.debug('job status read failed', { job: job.id, error: String(error) });
       }
+    };
+    /**
+     * The daemon no longer knows the job (it restarted: its jobs live in its memory). It will
+     * never end there, so it ends here, failed, with the lines seen and a last one saying why,
+     * where it stayed in progress on the dashboard for as long as it was kept.
+     */
+    const lost = (): void => {
+      const seen = socketTotal >= polledTotal ? socketLines : polledLines;
+      polledLines = [...seen, LOST_LINE].slice(-MAX_JOB_LINES);
+      polledTotal = Math.max(socketTotal, polledTotal) + 1;
+      update('failed');
     };
     const poll = (): void => {
       if (closed || stopped || done || now() - started > GIVE_UP_MS) return;

@@ -123,7 +123,10 @@ export function createDaemonApps(http: HttpTransport): DaemonApps {
     update: async (name) =>
       jobIdOf(await send('POST', `/api/apps/update/${seg(name)}`, 'update', undefined, JOB_START_MS)),
     async jobStatus(id) {
-      const body = await get(`/api/apps/job-status/${seg(id)}`, 'job status');
+      const res = await http.request({ path: `/api/apps/job-status/${seg(id)}` });
+      // The daemon keeps its jobs in memory only: once it has restarted it knows none of them.
+      if (res.status === 404) throw new AppError('NOT_FOUND', 'the daemon does not know this job (it restarted?)');
+      const body = okApps(res, 'job status');
       const status = isObject(body) ? jobStatusOf(body.status) : undefined;
       if (!isObject(body) || status === undefined || !Array.isArray(body.logs)) throw malformed('job status');
       return { command: String(body.command), status, logs: body.logs.map(String) };
