@@ -98,6 +98,7 @@ describe('the joint check on a slow daemon', () => {
       appHolder: () => null,
       lockHolder: async () => null,
       latched: () => false,
+      stops: () => 0,
       testMove: () => {
         moves.push('test move');
         return new Promise<void>((resolve) => (testMoveAnswered = resolve));
@@ -112,6 +113,34 @@ describe('the joint check on a slow daemon', () => {
     // The daemon answers the test move after the result is out: the check stops there.
     testMoveAnswered();
     await vi.advanceTimersByTimeAsync(10_000);
+    expect(moves).toEqual(['test move']);
+  });
+});
+
+describe('the joint check and the STOP', () => {
+  it('does not send the head home after a STOP during the test move, even once it was resumed', async () => {
+    const moves: string[] = [];
+    let stops = 0;
+    const check = motionCheck({
+      confirmed: true,
+      appHolder: () => null,
+      lockHolder: async () => null,
+      latched: () => false,
+      stops: () => stops,
+      testMove: async () => {
+        moves.push('test move');
+        // The operator presses STOP while the head turns, and resumes at once.
+        stops += 1;
+      },
+      home: async () => void moves.push('home'),
+      moveRunning: () => false,
+      state: () => undefined,
+      stepMs: 1,
+    });
+    expect(await runCheck(check, Date.now)).toMatchObject({
+      outcome: 'skipped',
+      detail: 'Not finished: the STOP came during the check, so the head was not moved again.',
+    });
     expect(moves).toEqual(['test move']);
   });
 });

@@ -21,6 +21,11 @@ export interface MotionDeps {
    */
   lockHolder(): Promise<string | null>;
   latched(): boolean;
+  /**
+   * How many times the STOP was engaged (StopLatch.engagements): a STOP during the check ends it,
+   * even one resumed before the next step.
+   */
+  stops(): number;
   testMove(yaw: number): Promise<unknown>;
   home(): Promise<unknown>;
   moveRunning(): boolean;
@@ -68,11 +73,25 @@ async function stateAtTarget(deps: MotionDeps, maxMs: number): Promise<RobotStat
   return state;
 }
 
-async function moveAndRead(deps: MotionDeps, signal: AbortSignal): Promise<Finding> {
+/** Thrown between the steps when a STOP came during the check. */
+class StoppedDuringCheck extends Error {}
+
+const STOPPED: Finding = {
+  outcome: 'skipped',
+  detail: 'Not finished: the STOP came during the check, so the head was not moved again.',
+  advice: 'Resume, then check again.',
+};
+
+async function moveAndRead(deps: MotionDeps, signal: AbortSignal, stops: number): Promise<Finding> {
   // A slow daemon can keep a step waiting past the check's time limit. Its result is out by then
   // (a fail), so no further move goes out: the head would move after the self-test had answered,
-  // and under a self-test run again meanwhile.
-  const next = () => signal.throwIfAborted();
+  // and under a self-test run again meanwhile. A STOP ends the check too, even one resumed before
+  // the next step (Control refuses a move only while the stop holds): the head is not sent home
+  // after the resume by a check the operator stopped.
+  const next = () => {
+    signal.throwIfAborted();
+    if (deps.stops() !== stops) throw new StoppedDuringCheck();
+  };
   next();
   await deps.testMove(TEST_YAW);
   next();
@@ -116,6 +135,7 @@ export function motionCheck(deps: MotionDeps): Check {
     title: 'Joints within limits after a test move',
     timeoutMs: 15_000,
     run(signal) {
+      const stops = deps.stops();
       if (!deps.confirmed)
         return Promise.resolve({
           outcome: 'skipped',
@@ -143,7 +163,11 @@ export function motionCheck(deps: MotionDeps): Check {
                 detail: `Not run: the robot is in use by ${locked}.`,
                 advice: 'Stop that app or end the remote session, then check again.',
               }
-            : moveAndRead(deps, signal),
+            : moveAndRead(deps, signal, stops).catch((error: unknown) => {
+                // A step Control refused because of the STOP (STOP_LATCHED) is the same stop.
+                if (error instanceof StoppedDuringCheck || deps.stops() !== stops) return STOPPED;
+                throw error;
+              }),
         (error: unknown): Finding => ({
           outcome: 'skipped',
           detail: `Not run: the daemon did not say whether something holds the robot (${error instanceof Error ? error.message : String(error)}).`,

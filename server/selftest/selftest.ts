@@ -75,6 +75,7 @@ export function createSelfTest(deps: SelfTestDeps): SelfTest {
             appHolder: () => (current && HOLDING.includes(current.state) ? current.name : null),
             lockHolder: () => lockHolder(deps.control.appLock),
             latched: () => deps.control.latch.engaged(),
+            stops: () => deps.control.latch.engagements(),
             testMove: (yaw) => deps.control.look({ yaw, duration: 0.6 }, 'system'),
             home: () => deps.control.home('system'),
             moveRunning: () => deps.control.arbiter.current() !== undefined,
