@@ -12,6 +12,7 @@ import { createLog, type LogRecord } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
 import { createAppLogStream, type AppLogStreamDeps } from './app-log-stream.ts';
+import { MAX_APP_LINE_CHARS } from './journal-lines.ts';
 import type { FollowProcess } from './log-followers.ts';
 
 const RUNNER = 'reachy_mini.apps.manager.runner';
@@ -117,6 +118,29 @@ describe('the app log follow', () => {
     stream.appRunning('hello_wave');
     await eventually(() => journal.runs.length === 2);
     expect(journal.runs[1]?.args).toContain('--after-cursor=s=1;i=7');
+  });
+
+  it('keeps, sends and logs at most MAX_APP_LINE_CHARS of each line an app prints', async () => {
+    const { journal, records, stream } = rig();
+    close = () => stream.close();
+    const seen: AppLogLine[] = [];
+    stream.appRunning('hello_wave');
+    await eventually(() => journal.runs.length === 1);
+    const run = journal.runs[0]!;
+    stream.watch('hello_wave', (line) => seen.push(line));
+    // An app printing an encoded frame: journald keeps up to 48 KiB of one line.
+    const long = 'A'.repeat(48 * 1024);
+    run.stdout.write(journal.entry(`${RUNNER} - INFO - Starting app hello_wave`));
+    run.stdout.write(journal.entry(`${RUNNER} - INFO - ${long}`));
+    run.stdout.write(journal.entry(`${RUNNER} - INFO - short`));
+    await eventually(() => seen.length === 3);
+    const cut = MAX_APP_LINE_CHARS + '… [line cut]'.length;
+    expect(seen.map((l) => l.text.length)).toEqual([23, cut, 5]);
+    expect(seen[1]?.text.startsWith('AAAA')).toBe(true);
+    const kept = stream.recent()[0];
+    expect(kept?.available && kept.lines.map((l) => l.text.length)).toEqual([23, cut, 5]);
+    const output = records.filter((r) => r.msg === 'robot app output');
+    expect(output.map((r) => String(r.text).length)).toEqual([23, cut, 5]);
   });
 
   it('skips journal lines that are not entries it can read, and keeps following', async () => {

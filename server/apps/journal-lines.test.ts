@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readAppLogs } from './app-logs.ts';
-import { appLines, parseJournal } from './journal-lines.ts';
+import { appLines, MAX_APP_LINE_CHARS, parseJournal } from './journal-lines.ts';
 
 const recorded = readFileSync(new URL('./testing/journal-short-iso.txt', import.meta.url), 'utf8');
 
@@ -21,6 +21,16 @@ describe('journal lines', () => {
     ]);
     expect(lines.map((l) => l.level)).toEqual(['info', 'info', 'warn', 'error', 'error', 'error', 'error', 'error']);
     expect(lines[0]?.time).toBe('2026-11-25T15:43:05.000Z');
+  });
+
+  it('keeps at most MAX_APP_LINE_CHARS of each line read from the backlog', () => {
+    const runner = 'reachy-mini reachy-mini-daemon[812]: reachy_mini.apps.manager.runner - INFO -';
+    const text = [
+      `2026-11-25T16:47:25+0100 ${runner} Starting app hello_wave`,
+      `2026-11-25T16:47:26+0100 ${runner} ${'B'.repeat(40_000)}`,
+    ].join('\n');
+    const lines = appLines(parseJournal(text), 'hello_wave');
+    expect(lines.map((l) => l.text.length)).toEqual([23, MAX_APP_LINE_CHARS + '… [line cut]'.length]);
   });
 
   it('does not mix apps: the other app and the daemon lines stay out', () => {

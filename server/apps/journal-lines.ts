@@ -10,6 +10,17 @@ import type { AppLogLine } from '../contract/apps.ts';
 
 export const APP_RUNNER_LOGGER = 'reachy_mini.apps.manager.runner';
 
+/**
+ * The most of one line of an app's output kept (as for a job's lines, job-tracker.ts). An app
+ * may print lines of any length (an array, an encoded image): journald keeps up to 48 KiB of one
+ * and the daemon's log stream sends frames of up to 1 MiB, and 500 such lines were kept for
+ * each of five apps, logged whole and put whole into the diagnostics bundle.
+ */
+export const MAX_APP_LINE_CHARS = 4000;
+
+const capText = (text: string): string =>
+  text.length > MAX_APP_LINE_CHARS ? `${text.slice(0, MAX_APP_LINE_CHARS)}… [line cut]` : text;
+
 export interface JournalRecord {
   time: string | null;
   logger: string | null;
@@ -81,7 +92,7 @@ export function createAppFilter(assume: () => string | null = () => null): {
         seenStart = true;
       }
       const app = seenStart ? current : assume();
-      return app ? { app, line: { time: record.time, level: record.level, text: record.text } } : null;
+      return app ? { app, line: { time: record.time, level: record.level, text: capText(record.text) } } : null;
     },
   };
 }
