@@ -145,6 +145,37 @@ describe('the joint check and the STOP', () => {
   });
 });
 
+describe('a daemon that simulates the robot', () => {
+  it('warns that the checks test the simulation, not a robot', async () => {
+    const daemon = (status: Partial<DaemonStatus>) => ({
+      status: async () => ({ state: 'running', version: '1.13.0', no_media: true, ...status }) as DaemonStatus,
+      motorMode: async () => 'enabled',
+      doa: async () => null,
+      volume: async () => 50,
+      playSound: async () => undefined,
+    });
+    const daemonCheck = (status: Partial<DaemonStatus>) =>
+      runCheck(
+        daemonChecks(daemon(status)).find((c) => c.id === 'daemon')!,
+        Date.now,
+      );
+    expect(await daemonCheck({ simulation_enabled: true, mockup_sim_enabled: false })).toMatchObject({
+      outcome: 'warn',
+      detail:
+        'Daemon 1.13.0 answers, but it simulates the robot (MuJoCo physics): these checks test the simulation, not a robot.',
+      values: { physics: 'mujoco' },
+    });
+    expect(await daemonCheck({ simulation_enabled: false, mockup_sim_enabled: true })).toMatchObject({
+      outcome: 'warn',
+      values: { physics: 'mockup' },
+    });
+    expect(await daemonCheck({ simulation_enabled: false, mockup_sim_enabled: false })).toMatchObject({
+      outcome: 'ok',
+      detail: 'Daemon 1.13.0 answers and its backend runs.',
+    });
+  });
+});
+
 describe('a daemon without media', () => {
   it('skips the speaker and the microphone array, saying why, without asking the daemon to play', async () => {
     const played: string[] = [];

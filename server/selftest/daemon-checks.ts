@@ -4,6 +4,7 @@
  */
 import { compareReleases, releaseOf } from '../daemon/capabilities.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
+import { daemonPhysics } from '../daemon/robot-state.ts';
 import { TESTED_RANGE } from '../real-daemon/pin.ts';
 import type { Check, Finding } from './run-checks.ts';
 
@@ -16,6 +17,8 @@ export function versionTested(version: string): boolean {
 }
 
 const TESTED_TEXT = `${TESTED_RANGE.min} to ${TESTED_RANGE.max}`;
+
+const PHYSICS = { mujoco: 'MuJoCo physics', mockup: 'a mockup, no physics' } as const;
 
 type Daemon = Pick<DaemonClient, 'status' | 'motorMode' | 'doa' | 'volume' | 'playSound'>;
 
@@ -47,6 +50,17 @@ export function daemonChecks(daemon: Daemon): Check[] {
             detail: `The daemon answers but its backend is ${status.state}${status.error ? `: ${status.error}` : ''}.`,
             advice: 'Check the USB cable and power, then restart the daemon (or the robot).',
             values,
+          };
+        // A daemon that simulates the robot (MuJoCo, or a mockup) answers the checks as a healthy
+        // robot would: passing them says nothing about a robot, so the run must not read as one
+        // that passed.
+        const physics = daemonPhysics(status);
+        if (physics)
+          return {
+            outcome: 'warn',
+            detail: `Daemon ${status.version} answers, but it simulates the robot (${PHYSICS[physics]}): these checks test the simulation, not a robot.${versionTested(status.version) ? '' : ` Its version is outside the tested ${TESTED_TEXT}.`}`,
+            advice: "To check the robot itself, point the cockpit at the robot's daemon (ROBOT_DAEMON_URL).",
+            values: { ...values, physics },
           };
         if (!versionTested(status.version))
           return {
