@@ -95,6 +95,20 @@ test('apps page: install with progress, start, the crash card with its error lin
   expect(await status.json()).toBeNull();
 });
 
+test('apps page: an empty store (a robot that cannot reach Hugging Face) is not "every app installed"', async ({
+  page,
+  cockpit,
+}) => {
+  // The real daemon answers an empty store when it cannot reach Hugging Face (docs/daemon.md).
+  await page.route('**/api/console/apps/store', (route) => route.fulfill({ json: [] }));
+  await openDashboard(page, cockpit.url, cockpit.token);
+  const card = page.getByRole('region', { name: 'Apps' });
+  await expect(
+    card.getByText('The store lists no apps: the robot reads it from Hugging Face, so it may be offline.'),
+  ).toBeVisible();
+  await expect(card.getByText('Every app of the store is installed.')).toHaveCount(0);
+});
+
 test("apps page: a Wireless robot's app log, its new lines added while it is open", async ({ page, cockpit }) => {
   await sim(cockpit.simUrl(), '/sim/apps', { crashAfterMs: null });
   await sim(cockpit.simUrl(), '/sim/wireless', { on: true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppJob } from '../../../../server/contract/index.ts';
-import { jobHeadline, uptimeText } from './apps-format.ts';
+import { jobHeadline, storeNote, uptimeText } from './apps-format.ts';
 
 describe('apps page words', () => {
   it('counts uptime in seconds, minutes and hours', () => {
@@ -17,5 +17,19 @@ describe('apps page words', () => {
     expect(jobHeadline({ ...job, status: 'in_progress' })).toBe('Installing hello_wave…');
     expect(jobHeadline({ ...job, status: 'done' })).toBe('Installed hello_wave');
     expect(jobHeadline({ ...job, status: 'failed' })).toBe('Installing hello_wave failed');
+  });
+
+  it('says why the store offers nothing: not read, unreadable, empty (offline), or all installed', () => {
+    const app = (name: string, installed: boolean) => ({ name, description: '', url: null, installed });
+    // The daemon answers an empty store when it cannot reach Hugging Face: nothing is installed then.
+    expect(storeNote([], true, '')).toBe(
+      'The store lists no apps: the robot reads it from Hugging Face, so it may be offline.',
+    );
+    expect(storeNote([], false, 'daemon unreachable (ECONNREFUSED)')).toBe(
+      'The store could not be read: daemon unreachable (ECONNREFUSED)',
+    );
+    expect(storeNote([], false, '')).toBe('Reading the store…');
+    expect(storeNote([app('hello_wave', true)], true, '')).toBe('Every app of the store is installed.');
+    expect(storeNote([app('hello_wave', true), app('clumsy_dancer', false)], true, '')).toBeNull();
   });
 });

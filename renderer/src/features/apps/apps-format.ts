@@ -1,5 +1,5 @@
 /** Words and numbers of the apps page: uptime, run states, job progress. */
-import type { AppJob, AppRunState } from '../../../../server/contract/index.ts';
+import type { AppJob, AppRunState, StoreApp } from '../../../../server/contract/index.ts';
 import type { Tone } from '../../lib/ui/tone.ts';
 
 /** `42 s`, `3 min 05 s`, `2 h 07 min`. */
@@ -30,4 +30,17 @@ export function jobHeadline(job: AppJob): string {
 
 export function jobTone(job: AppJob): Tone {
   return job.status === 'failed' ? 'bad' : job.status === 'done' ? 'ok' : 'warn';
+}
+
+/**
+ * What the store section says when it offers nothing to install; null when it offers some. The
+ * daemon reads the store from Hugging Face and answers an empty list when it cannot reach it
+ * (docs/daemon.md, "What daemon 1.13.0 does"), and the store's read may fail: neither is "every app
+ * of the store is installed".
+ */
+export function storeNote(store: readonly StoreApp[], read: boolean, problem: string): string | null {
+  if (problem) return `The store could not be read: ${problem}`;
+  if (!read) return 'Reading the store…';
+  if (store.length === 0) return 'The store lists no apps: the robot reads it from Hugging Face, so it may be offline.';
+  return store.every((a) => a.installed) ? 'Every app of the store is installed.' : null;
 }

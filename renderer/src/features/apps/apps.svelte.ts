@@ -22,6 +22,9 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'obj
 export class AppsState {
   overview = $state.raw<AppsOverview | null>(null);
   store = $state.raw<StoreApp[]>([]);
+  /** Whether the store has been read once, and why the last read failed ('' when it did not). */
+  storeRead = $state(false);
+  storeProblem = $state('');
   /** Newest first. */
   jobs = $state.raw<AppJob[]>([]);
   logs = $state.raw<AppLogs | null>(null);
@@ -59,7 +62,11 @@ export class AppsState {
 
   async loadStore(): Promise<void> {
     const store = await this.#api.store();
-    if (store.ok && Array.isArray(store.data)) this.store = store.data;
+    if (store.ok && Array.isArray(store.data)) {
+      this.store = store.data;
+      this.storeRead = true;
+      this.storeProblem = '';
+    } else this.storeProblem = store.ok ? 'unexpected answer' : store.message;
   }
 
   install = (name: string) => this.#job(`Installing ${name}`, () => this.#api.install(name));
