@@ -78,7 +78,7 @@ export interface FeatureOptions {
   /** The one camera client of this robot, shared by every viewer. */
   camera: FrameHub;
   log: Log;
-  config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds'>;
+  config: Pick<Config, 'trackAutostart' | 'dataDir' | 'model' | 'thinkerIntervalSeconds' | 'camera'>;
   /** The platform client's pieces, bound by main/ (docs/architecture.md, "Folders and the direction of imports": server/ never imports it). */
   platform?: {
     port?: PlatformPort;
@@ -166,6 +166,7 @@ export function createDesktopFeatures({
   const selftest = createSelfTest({
     robot,
     camera,
+    cameraSource: config.camera.kind,
     control,
     apps,
     dataDir: config.dataDir,

@@ -1,9 +1,11 @@
 /** The self-test's pure parts: the tested daemon versions, the microphone's judgement, the runner's limits. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CameraFrame } from '../camera/frame.ts';
+import type { CameraHealth } from '../contract/health.ts';
 import { releaseOf } from '../daemon/capabilities.ts';
 import type { DaemonStatus } from '../daemon/wire.ts';
 import { daemonChecks, versionTested } from './daemon-checks.ts';
-import { judgeCamera, judgeMicrophone, measure } from './media-checks.ts';
+import { judgeCamera, judgeMicrophone, mediaChecks, measure } from './media-checks.ts';
 import { motionCheck } from './motion-check.ts';
 import { runCheck, runChecks } from './run-checks.ts';
 
@@ -173,6 +175,34 @@ describe('a daemon that simulates the robot', () => {
       outcome: 'ok',
       detail: 'Daemon 1.13.0 answers and its backend runs.',
     });
+  });
+});
+
+describe('a camera that is not the robot’s', () => {
+  it('skips the camera for a synthetic test card, and the microphone for any camera but the daemon’s', async () => {
+    const camera = {
+      configured: true,
+      snapshot: async () => ({ width: 640, height: 360, capturedAt: Date.now() + 1000 }) as CameraFrame,
+      health: () => ({ status: 'live', fps: 15 }) as CameraHealth,
+      // What the frame hub answers when the source has no microphone (server/camera/hub-taps.ts).
+      listenMicrophone: () => ({ ok: false, error: 'the camera source (synthetic 640x360) has no robot microphone' }),
+    } as unknown as Parameters<typeof mediaChecks>[0];
+    const run = (source: 'synthetic' | 'device') =>
+      Promise.all(mediaChecks(camera, 3, source).map((c) => runCheck(c, Date.now)));
+    const synthetic = await run('synthetic');
+    expect(synthetic.map((r) => [r.id, r.outcome])).toEqual([
+      ['camera', 'skipped'],
+      ['microphone', 'skipped'],
+    ]);
+    expect(synthetic[0]?.detail).toBe("The camera is a synthetic test card (ROBOT_CAMERA=synthetic), not the robot's.");
+    const device = await run('device');
+    expect(device.map((r) => [r.id, r.outcome])).toEqual([
+      ['camera', 'ok'],
+      ['microphone', 'skipped'],
+    ]);
+    expect(device[1]?.detail).toBe(
+      "The robot's microphone comes only with the daemon's camera, and this cockpit's camera is a local capture device.",
+    );
   });
 });
 

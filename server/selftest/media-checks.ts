@@ -3,6 +3,7 @@
  * over 3 s of audio, with a meter). A microphone delivering only zeros is the known Linux/USB
  * fault of the robot's audio board, and is flagged as such.
  */
+import type { CameraSetting } from '../camera/camera-setting.ts';
 import type { FrameHub } from '../camera/index.ts';
 import type { CameraFrame } from '../camera/frame.ts';
 import type { Check, Finding } from './run-checks.ts';
@@ -152,7 +153,17 @@ export function judgeCamera(
   return { outcome: 'ok', detail: `Frames arrive: ${frame.width}×${frame.height} at ${health.fps} fps.`, values };
 }
 
-export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
+/**
+ * `source` is the kind of ROBOT_CAMERA (server/camera/camera-setting.ts). A synthetic test card is
+ * no camera to check, and only the daemon's camera carries the robot's microphone: without these
+ * the test card passed as the robot's camera, and the missing microphone failed as a fault with
+ * advice to check the daemon.
+ */
+export function mediaChecks(
+  camera: Camera,
+  micSeconds = MIC_SECONDS,
+  source: CameraSetting['kind'] = 'daemon',
+): Check[] {
   return [
     {
       id: 'camera',
@@ -166,6 +177,12 @@ export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
             detail: 'No camera is configured for this cockpit.',
             advice: "Set ROBOT_CAMERA to use the robot's camera.",
           };
+        if (source === 'synthetic')
+          return {
+            outcome: 'skipped',
+            detail: "The camera is a synthetic test card (ROBOT_CAMERA=synthetic), not the robot's.",
+            advice: "Set ROBOT_CAMERA=daemon to check the robot's camera.",
+          };
         return judgeCamera(await freshFrame(camera, 9000), camera.health());
       },
     },
@@ -177,6 +194,12 @@ export function mediaChecks(camera: Camera, micSeconds = MIC_SECONDS): Check[] {
       async run() {
         if (!camera.configured)
           return { outcome: 'skipped', detail: "No camera is configured, and the robot's microphone comes with it." };
+        if (source !== 'daemon')
+          return {
+            outcome: 'skipped',
+            detail: `The robot's microphone comes only with the daemon's camera, and this cockpit's camera is ${source === 'synthetic' ? 'a synthetic test card' : 'a local capture device'}.`,
+            advice: "Set ROBOT_CAMERA=daemon to check the robot's microphone.",
+          };
         return judgeMicrophone(measure(await listen(camera, micSeconds, 18_000)));
       },
     },

@@ -4,6 +4,7 @@
  * last result is kept for the dashboard and the diagnostics bundle.
  */
 import type { AppsService } from '../apps/apps-service.ts';
+import type { CameraSetting } from '../camera/camera-setting.ts';
 import type { FrameHub } from '../camera/index.ts';
 import type { Health } from '../contract/health.ts';
 import type { SelfTestRequest, SelfTestResult } from '../contract/selftest.ts';
@@ -23,6 +24,8 @@ export interface SelfTestDeps {
   /** The part of the robot core (server/desktop/robot-core.ts) the checks read. */
   robot: { health(): Health; state(): RobotState | undefined; daemon: DaemonClient };
   camera: Pick<FrameHub, 'configured' | 'snapshot' | 'health' | 'listenMicrophone'>;
+  /** The kind of ROBOT_CAMERA: a test card or a local device is not the robot's camera and microphone. */
+  cameraSource?: CameraSetting['kind'];
   control: Pick<Control, 'look' | 'home' | 'latch' | 'arbiter' | 'appLock'>;
   apps: Pick<AppsService, 'overview'>;
   dataDir: string;
@@ -81,7 +84,7 @@ export function createSelfTest(deps: SelfTestDeps): SelfTest {
             moveRunning: () => deps.control.arbiter.current() !== undefined,
             state: () => deps.robot.state(),
           }),
-          ...mediaChecks(deps.camera),
+          ...mediaChecks(deps.camera, undefined, deps.cameraSource),
           ...hostChecks({
             dataDir: deps.dataDir,
             pressure: () => deps.robot.health().pressure,
