@@ -122,6 +122,30 @@ export async function readAppLogs(deps: AppLogDeps, app: string): Promise<AppLog
   return { available: true, app, source: 'daemon-log-stream', lines: appLines(parseJournal(stream.stdout), app) };
 }
 
+/**
+ * readAppLogs for the logs route, whose overlapping reads share one read of the daemon's log (it
+ * is the same log whatever the app; the filter is here). Each read runs journalctl, up to 8 MiB
+ * of output, or holds the log stream open for up to 3 s, and the route is a plain GET: a page
+ * or a script asking for many apps at once started one such read each, with no bound.
+ */
+export function sharedAppLogReads(deps: AppLogDeps): (app: string) => Promise<AppLogs> {
+  const running = new Map<string, Promise<CommandResult>>();
+  const once = (key: string, read: () => Promise<CommandResult>): Promise<CommandResult> => {
+    let result = running.get(key);
+    if (!result) {
+      result = read().finally(() => running.delete(key));
+      running.set(key, result);
+    }
+    return result;
+  };
+  const shared: AppLogDeps = {
+    ...deps,
+    journal: (args) => once(`journal ${args.join(' ')}`, () => (deps.journal ?? runJournalctl)(args)),
+    logStream: (url) => once(`stream ${url}`, () => (deps.logStream ?? readLogStream)(url)),
+  };
+  return (app) => readAppLogs(shared, app);
+}
+
 /** App logs as last read, per app (the five most recent apps), so the diagnostics bundle carries them. */
 export interface RecentAppLogs {
   read(app: string): Promise<AppLogs>;

@@ -1,7 +1,8 @@
 /** App logs from recorded journal output (short-iso, the daemon's `<logger> - <LEVEL> - <message>`). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readAppLogs } from './app-logs.ts';
+import { eventually } from '../testing/eventually.ts';
+import { readAppLogs, sharedAppLogReads, type CommandResult } from './app-logs.ts';
 import { appLines, MAX_APP_LINE_CHARS, parseJournal } from './journal-lines.ts';
 
 const recorded = readFileSync(new URL('./testing/journal-short-iso.txt', import.meta.url), 'utf8');
@@ -58,6 +59,29 @@ describe('where app logs come from', () => {
     );
     expect(calls[0]).toEqual(['-u', 'reachy-mini-daemon', '-b', '-n', '5000', '--no-pager', '-o', 'short-iso']);
     expect(logs).toMatchObject({ available: true, source: 'journal', app: 'clumsy_dancer' });
+  });
+
+  it('runs one journalctl for reads that overlap, whatever app each asks for', async () => {
+    const held: Array<(result: CommandResult) => void> = [];
+    const read = sharedAppLogReads({
+      ...base,
+      daemonUrl: 'http://127.0.0.1:8000',
+      journal: () => new Promise((resolve) => held.push(resolve)),
+    });
+    const apps = ['clumsy_dancer', 'hello_wave', ...Array.from({ length: 20 }, (_, n) => `app_${n}`)];
+    const reads = apps.map((app) => read(app));
+    await eventually(() => held.length === 1, { what: 'the journal read' });
+    held[0]!({ ok: true, stdout: recorded });
+    const logs = await Promise.all(reads);
+    expect(held).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ available: true, app: 'clumsy_dancer', source: 'journal' });
+    expect(logs[1]).toMatchObject({ available: true, app: 'hello_wave' });
+    expect(logs[1]?.available && logs[1].lines.map((l) => l.text)).toContain('hello_wave: connected to the robot');
+    // A read after that one has ended reads the journal again.
+    const later = read('hello_wave');
+    await eventually(() => held.length === 2, { what: 'the next journal read' });
+    held[1]!({ ok: true, stdout: recorded });
+    expect(await later).toMatchObject({ available: true, app: 'hello_wave' });
   });
 
   it('says plainly when there is no journal and no log stream', async () => {

@@ -5,7 +5,7 @@
  * starting one is refused while the stop holds, so both are handed the same latch.
  */
 import { createAppLogStream, liveAppLogs, type AppLogStream } from '../apps/app-log-stream.ts';
-import { readAppLogs, type RecentAppLogs } from '../apps/app-logs.ts';
+import { sharedAppLogReads, type RecentAppLogs } from '../apps/app-logs.ts';
 import { createAppsService, type AppsService } from '../apps/apps-service.ts';
 import type { Log } from '../log.ts';
 import type { StopLatch } from '../motion/stop-latch.ts';
@@ -42,6 +42,6 @@ export function createDesktopApps(deps: {
     // Newer daemons can start an app without evicting a remote session (server/daemon/capabilities.ts).
     useNoEvict: () => robot.capabilities().has('POST', '/api/apps/start-app/{app_name}/no-evict'),
   });
-  const appLogs = liveAppLogs(appLogStream, (app) => readAppLogs(daemon, app));
+  const appLogs = liveAppLogs(appLogStream, sharedAppLogReads(daemon));
   return { apps, appLogStream, appLogs };
 }
