@@ -178,6 +178,28 @@ describe('a daemon that simulates the robot', () => {
   });
 });
 
+describe('the speaker check and the STOP', () => {
+  it('plays no sound while the STOP is latched', async () => {
+    const played: string[] = [];
+    const daemon = {
+      status: async () => ({ state: 'running', version: '1.13.0', no_media: false }) as DaemonStatus,
+      motorMode: async () => 'enabled',
+      doa: async () => null,
+      volume: async () => 50,
+      playSound: async (file: string) => void played.push(file),
+    };
+    let latched = true;
+    const speaker = daemonChecks(daemon, () => latched).find((c) => c.id === 'speaker')!;
+    expect(await runCheck(speaker, Date.now)).toMatchObject({
+      outcome: 'skipped',
+      detail: 'Not run: the STOP is latched, and the robot stays silent until the resume.',
+    });
+    latched = false;
+    expect(await runCheck(speaker, Date.now)).toMatchObject({ outcome: 'ok' });
+    expect(played).toEqual(['impatient1.wav']);
+  });
+});
+
 describe('a camera that is not the robot’s', () => {
   it('skips the camera for a synthetic test card, and the microphone for any camera but the daemon’s', async () => {
     const camera = {

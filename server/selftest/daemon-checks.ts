@@ -35,7 +35,11 @@ const NO_MEDIA = (what: string): Finding => ({
   advice: 'Start the daemon with its media (on the robot, its normal service) to test it.',
 });
 
-export function daemonChecks(daemon: Daemon): Check[] {
+/**
+ * `latched` says whether the STOP holds: the STOP silences the robot and Control refuses to speak
+ * until the resume (server/motion/control.ts), so the speaker check plays nothing then.
+ */
+export function daemonChecks(daemon: Daemon, latched: () => boolean = () => false): Check[] {
   return [
     {
       id: 'daemon',
@@ -123,6 +127,12 @@ export function daemonChecks(daemon: Daemon): Check[] {
       timeoutMs: 5000,
       async run() {
         if ((await daemon.status()).no_media) return NO_MEDIA('speaker');
+        if (latched())
+          return {
+            outcome: 'skipped',
+            detail: 'Not run: the STOP is latched, and the robot stays silent until the resume.',
+            advice: 'Resume, then check again.',
+          };
         const volume = await daemon.volume();
         await daemon.playSound(TEST_SOUND);
         if (volume === 0)

@@ -72,7 +72,7 @@ export function createSelfTest(deps: SelfTestDeps): SelfTest {
       try {
         const current = deps.apps.overview().current;
         const checks = [
-          ...daemonChecks(daemon),
+          ...daemonChecks(daemon, () => deps.control.latch.engaged()),
           motionCheck({
             confirmed: request.confirmMove === true,
             appHolder: () => (current && HOLDING.includes(current.state) ? current.name : null),
