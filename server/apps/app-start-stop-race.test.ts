@@ -1,8 +1,9 @@
 /**
  * An app start (or restart) that a STOP overtakes must not leave the app running. The real
- * daemon names the new app only once its process exists (reachy_mini apps/manager.py
- * `start_app`), so a STOP that comes while the start is in the daemon's hands reads no app and
- * stops nothing. A fake daemon whose start waits for the test; the latch is the real one.
+ * daemon names the new app only once its process exists (docs/daemon.md, "What daemon 1.13.0
+ * does"), so a STOP that comes while the start is in the daemon's hands reads no app and stops
+ * nothing. And while the STOP holds, stopping a crashed app (a move to rest, nothing else) waits
+ * for the resume. A fake daemon whose start waits for the test; the latch is the real one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
@@ -114,6 +115,28 @@ describe('an app start racing the STOP', () => {
     await expect(restart).rejects.toMatchObject({ code: 'STOP_LATCHED' });
     expect(daemon.stops).toBe(1);
     expect(daemon.app).toBeNull();
+  });
+
+  it('refuses to stop a crashed app while the STOP is latched: the daemon would drive the head to rest', async () => {
+    const daemon = fakeDaemon();
+    daemon.app = { ...running('helper_app'), state: 'error', error: 'Process exited with code 1' };
+    const { service, latch, stop } = build(daemon);
+    await stop();
+    await expect(service.stop()).rejects.toMatchObject({ code: 'STOP_LATCHED' });
+    expect(daemon.stops).toBe(0);
+    // After the resume the crashed app is cleared as before.
+    latch.release('test');
+    await service.stop();
+    expect(daemon.stops).toBe(1);
+  });
+
+  it('stops a running app while the STOP is latched', async () => {
+    const daemon = fakeDaemon();
+    daemon.app = running('helper_app');
+    const { service, latch } = build(daemon);
+    latch.engage('test');
+    await service.stop();
+    expect(daemon.stops).toBe(1);
   });
 
   it('starts as before when no STOP came', async () => {

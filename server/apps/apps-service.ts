@@ -248,6 +248,10 @@ export function createAppsService(deps: AppsDeps): AppsService {
       return after();
     },
     async stop() {
+      // A crashed app has no process left: the daemon's stop then only drives the head to rest
+      // (docs/daemon.md, "Apps"), a move the latched stop refuses, as the STOP itself leaves a
+      // crashed app alone (emergency-app-stop.ts). A running app is stopped, latched or not.
+      if ((await apps.current())?.state === 'error') deps.latch.assertFree();
       await apps.stop();
       deps.log.info('robot app stopped', { app: poll.current()?.name ?? null });
       return after();
