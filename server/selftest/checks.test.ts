@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CameraFrame } from '../camera/frame.ts';
 import type { CameraHealth } from '../contract/health.ts';
+import type { MotorMode, RobotState } from '../contract/state.ts';
 import { releaseOf } from '../daemon/capabilities.ts';
 import type { DaemonStatus } from '../daemon/wire.ts';
 import { daemonChecks, versionTested } from './daemon-checks.ts';
@@ -116,6 +117,32 @@ describe('the joint check on a slow daemon', () => {
     testMoveAnswered();
     await vi.advanceTimersByTimeAsync(10_000);
     expect(moves).toEqual(['test move']);
+  });
+});
+
+describe('the joint check with the motors off', () => {
+  it('does not move a head whose motors would not hold it, and says so', async () => {
+    const moves: string[] = [];
+    const check = (motorMode: MotorMode) =>
+      motionCheck({
+        confirmed: true,
+        appHolder: () => null,
+        lockHolder: async () => null,
+        latched: () => false,
+        stops: () => 0,
+        testMove: async () => void moves.push('test move'),
+        home: async () => void moves.push('home'),
+        moveRunning: () => false,
+        state: () => ({ motorMode, head: { yaw: 0 } }) as RobotState,
+        stepMs: 1,
+      });
+    expect(await runCheck(check('disabled'), Date.now)).toMatchObject({
+      outcome: 'skipped',
+      detail: 'Not run: the motors are off (the robot sleeps), so the head would not hold a test move.',
+      advice: 'Wake the robot, then check again.',
+    });
+    expect(await runCheck(check('gravity_compensation'), Date.now)).toMatchObject({ outcome: 'skipped' });
+    expect(moves).toEqual([]);
   });
 });
 

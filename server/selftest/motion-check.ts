@@ -155,6 +155,15 @@ export function motionCheck(deps: MotionDeps): Check {
           detail: 'Not run: the STOP is latched.',
           advice: 'Resume, then check again.',
         } satisfies Finding);
+      // Motors off (the robot sleeps) or compliant do not hold the head at a target: the move would
+      // read as "something blocks the head or a motor is weak".
+      const mode = deps.state()?.motorMode;
+      if (mode === 'disabled' || mode === 'gravity_compensation')
+        return Promise.resolve({
+          outcome: 'skipped',
+          detail: `Not run: the motors are ${mode === 'disabled' ? 'off (the robot sleeps)' : 'in gravity compensation'}, so the head would not hold a test move.`,
+          advice: 'Wake the robot, then check again.',
+        } satisfies Finding);
       return deps.lockHolder().then(
         (locked): Promise<Finding> | Finding =>
           locked
