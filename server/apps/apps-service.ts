@@ -158,7 +158,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
   };
   /**
    * A start or restart the STOP overtook. The daemon names the new app only once its process
-   * exists (reachy_mini apps/manager.py `start_app`; a restart stops the old one first), so a STOP
+   * exists (docs/daemon.md, "What daemon 1.13.0 does"; a restart stops the old one first), so a STOP
    * that came while the daemon was at it could find no app to stop, and the app then ran after
    * the STOP. Asked before the daemon is (a STOP during the list read) and again once it answered:
    * then the app it brought up is stopped, and the start answers STOP_LATCHED.
