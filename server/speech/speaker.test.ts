@@ -32,6 +32,34 @@ function recordingDaemon(calls: string[]): SpeakerDeps['daemon'] {
   };
 }
 
+/**
+ * A speaker whose first clip's play is slow on its way to the daemon: it waits until `release()`,
+ * while the stop's stop_sound, on another connection, may overtake it. Later plays go straight.
+ */
+function slowFirstPlay(calls: string[], holds: SpeakerDeps['holds'] = recordingHolds(), clock = createManualClock()) {
+  const daemon = recordingDaemon(calls);
+  let release = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let playing = false;
+  const speaker = createSpeaker({
+    daemon: {
+      ...daemon,
+      playSound: async (file) => {
+        if (!playing) {
+          playing = true;
+          await gate;
+        }
+        return daemon.playSound(file);
+      },
+    },
+    engine: createEspeakEngine(),
+    holds,
+    log: silentLog,
+    clock,
+  });
+  return { speaker, clock, release: () => release(), playing: () => playing };
+}
+
 function rig(engine: SpeechEngine = createEspeakEngine(), clock?: TimerClock) {
   const calls: string[] = [];
   const holds = recordingHolds();
@@ -153,30 +181,11 @@ describe('speaker', () => {
   });
 
   it('a clip whose play reaches the daemon after the stop is silenced once it has landed', async () => {
-    const clock = createManualClock();
     const calls: string[] = [];
-    const daemon = recordingDaemon(calls);
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let playing = false;
-    const speaker = createSpeaker({
-      // The play is slow on its way: the stop's stop_sound, on another connection, overtakes it.
-      daemon: {
-        ...daemon,
-        playSound: async (file) => {
-          playing = true;
-          await gate;
-          return daemon.playSound(file);
-        },
-      },
-      engine: createEspeakEngine(),
-      holds: recordingHolds(),
-      log: silentLog,
-      clock,
-    });
+    const { speaker, release, playing } = slowFirstPlay(calls);
     const playsBefore = sim.counters().soundsPlayed.length;
     const said = speaker.say('Overtaken.').catch((err: unknown) => err);
-    await until(() => playing);
+    await until(playing);
     expect(await speaker.stop()).toEqual({});
     release();
     expect(await said).toMatchObject({ code: 'CONFLICT' });
@@ -189,32 +198,12 @@ describe('speaker', () => {
   });
 
   it('a stop after a newer utterance also silences the interrupted clip whose play lands after it', async () => {
-    const clock = createManualClock();
     const calls: string[] = [];
-    const daemon = recordingDaemon(calls);
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let playing = false;
-    const speaker = createSpeaker({
-      // The first clip's play is slow on its way; the second utterance and the stop come meanwhile.
-      daemon: {
-        ...daemon,
-        playSound: async (file) => {
-          if (!playing) {
-            playing = true;
-            await gate;
-          }
-          return daemon.playSound(file);
-        },
-      },
-      engine: createEspeakEngine(),
-      holds: recordingHolds(),
-      log: silentLog,
-      clock,
-    });
+    // The first clip's play is slow on its way; the second utterance and the stop come meanwhile.
+    const { speaker, release, playing } = slowFirstPlay(calls);
     const playsBefore = sim.counters().soundsPlayed.length;
     const first = speaker.say('Interrupted while on its way.').catch((err: unknown) => err);
-    await eventually(() => playing, { what: 'the first play on its way' });
+    await eventually(playing, { what: 'the first play on its way' });
     const second = speaker.say('Second.').catch((err: unknown) => err);
     expect(await speaker.stop()).toEqual({});
     expect(await second).toMatchObject({ code: 'CONFLICT' });
@@ -230,26 +219,13 @@ describe('speaker', () => {
     const clock = createManualClock();
     const table = createHoldTable(clock);
     const calls: string[] = [];
-    const daemon = recordingDaemon(calls);
-    let release = (): void => undefined;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let playing = false;
-    const speaker = createSpeaker({
-      daemon: {
-        ...daemon,
-        playSound: async (file) => {
-          playing = true;
-          await gate;
-          return daemon.playSound(file);
-        },
-      },
-      engine: createEspeakEngine(),
-      holds: { take: (name, ttl) => table.set(name, ttl), release: (name) => void table.clear(name) },
-      log: silentLog,
-      clock,
-    });
+    const holds = {
+      take: (name: string, ttl: number) => table.set(name, ttl),
+      release: (name: string) => void table.clear(name),
+    };
+    const { speaker, release, playing } = slowFirstPlay(calls, holds, clock);
     const said = speaker.say('A busy daemon.');
-    await eventually(() => playing, { what: 'the play on its way' });
+    await eventually(playing, { what: 'the play on its way' });
     // The daemon takes 3 s to answer the play; the clip starts then.
     clock.advance(3000);
     release();
