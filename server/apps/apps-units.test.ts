@@ -15,6 +15,32 @@ import { createManualClock } from '../testing/manual-clock.ts';
 import { createStatusPoll } from './app-status-poll.ts';
 import { createJobTracker, GIVE_UP_MS, MAX_JOB_LINE_CHARS, MAX_JOB_LINES } from './job-tracker.ts';
 
+/**
+ * A daemon whose job sockets open and say nothing, as the real daemon's do for a job that never
+ * ends or that ended before its socket opened: which are open now, and how many ever closed.
+ */
+async function silentJobSockets() {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  const open = new Set<string>();
+  let closed = 0;
+  wss.on('connection', (ws, req) => {
+    const id = String(req.url?.split('/').at(-1));
+    open.add(id);
+    ws.on('close', () => {
+      open.delete(id);
+      closed += 1;
+    });
+  });
+  const port = (wss.address() as AddressInfo).port;
+  return {
+    url: (id: string) => `ws://127.0.0.1:${port}/api/apps/ws/apps-manager/${id}`,
+    open,
+    closed: () => closed,
+    close: () => new Promise((resolve) => wss.close(resolve)),
+  };
+}
+
 const status = (name: string, state: WireAppStatus['state'], error: string | null = null): WireAppStatus => ({
   info: { name, source_kind: 'installed', description: '', url: null, extra: {} },
   state,
@@ -156,18 +182,11 @@ describe('the job tracker', () => {
 
   it('closes the socket of a job pushed out of the kept jobs', async () => {
     // A daemon whose jobs never end: each socket stays open and says nothing.
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-    const open = new Set<string>();
-    wss.on('connection', (ws, req) => {
-      const id = String(req.url?.split('/').at(-1));
-      open.add(id);
-      ws.on('close', () => open.delete(id));
-    });
-    const port = (wss.address() as AddressInfo).port;
+    const sockets = await silentJobSockets();
+    const open = sockets.open;
     const tracker = createJobTracker({
       apps: {
-        jobSocketUrl: (id) => `ws://127.0.0.1:${port}/api/apps/ws/apps-manager/${id}`,
+        jobSocketUrl: sockets.url,
         jobStatus: async () => ({ command: 'install', status: 'in_progress', logs: [] }),
       },
       publish: () => undefined,
@@ -182,23 +201,16 @@ describe('the job tracker', () => {
     expect(tracker.recent().map((j) => j.id)).not.toContain('j0');
     expect(open.size).toBe(20);
     tracker.close();
-    await new Promise((resolve) => wss.close(resolve));
+    await sockets.close();
   });
 
   it('closes the socket of a job once it has ended', async () => {
     // The real daemon's socket of a job that ended before it opened: open, silent, never closed.
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-    let open = 0;
-    let closed = 0;
-    wss.on('connection', (ws) => {
-      open += 1;
-      ws.on('close', () => (closed += 1));
-    });
+    const sockets = await silentJobSockets();
     const settled: AppJob[] = [];
     const tracker = createJobTracker({
       apps: {
-        jobSocketUrl: () => `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/apps/ws/apps-manager/j6`,
+        jobSocketUrl: sockets.url,
         jobStatus: async () => ({
           command: 'install',
           status: 'failed',
@@ -213,25 +225,18 @@ describe('the job tracker', () => {
     tracker.track('j6', 'install', 'hello_wave');
     await eventually(() => settled.length === 1, { what: 'the job settled from its status read' });
     expect(settled[0]).toMatchObject({ status: 'failed', lines: ["Job 'install' failed with error: offline"] });
-    await eventually(() => closed === 1, { what: "the ended job's socket closed" });
-    expect(open).toBe(1);
+    await eventually(() => sockets.closed() === 1, { what: "the ended job's socket closed" });
+    expect(sockets.open.size).toBe(0);
     tracker.close();
-    await new Promise((resolve) => wss.close(resolve));
+    await sockets.close();
   });
 
   it('gives up on a job that never ends after GIVE_UP_MS: its socket is closed', async () => {
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-    let open = 0;
-    let closed = 0;
-    wss.on('connection', (ws) => {
-      open += 1;
-      ws.on('close', () => (closed += 1));
-    });
+    const sockets = await silentJobSockets();
     const clock = createManualClock();
     const tracker = createJobTracker({
       apps: {
-        jobSocketUrl: () => `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/api/apps/ws/apps-manager/j4`,
+        jobSocketUrl: sockets.url,
         jobStatus: async () => ({ command: 'install', status: 'in_progress', logs: [] }),
       },
       publish: () => undefined,
@@ -241,12 +246,12 @@ describe('the job tracker', () => {
       pollMs: 60_000,
     });
     tracker.track('j4', 'install', 'hello_wave');
-    await eventually(() => open === 1, { what: 'the job socket open' });
+    await eventually(() => sockets.open.has('j4'), { what: 'the job socket open' });
     clock.advance(GIVE_UP_MS);
-    await eventually(() => closed === 1, { what: 'the job socket closed' });
+    await eventually(() => sockets.closed() === 1, { what: 'the job socket closed' });
     expect(tracker.get('j4')?.status).toBe('in_progress');
     tracker.close();
-    await new Promise((resolve) => wss.close(resolve));
+    await sockets.close();
   });
 
   it('keeps at most MAX_JOB_LINE_CHARS of each line the job socket sends', async () => {
