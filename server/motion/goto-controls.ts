@@ -8,7 +8,7 @@ import type { CredentialKind } from '../contract/ws.ts';
 import type { FeedSnapshot } from '../daemon/state-feed.ts';
 import { round, toDeg, toHeadPose, toRad } from '../daemon/units.ts';
 import { AppError } from '../errors.ts';
-import type { GotoRequest } from '../daemon/wire.ts';
+import type { GotoRequest, XyzRpy } from '../daemon/wire.ts';
 import type { Arbiter } from './arbiter.ts';
 import type { ClampNote, LookInput } from '../contract/motion.ts';
 import type { AntennasInput } from './control-input.ts';
@@ -81,10 +81,11 @@ export function planLook(
   const clamped: Record<string, ClampNote> = {};
   const applied: LookApplied = { duration: clampField('duration', input.duration ?? DEFAULT_LOOK_SECONDS, clamped) };
   const goto: GotoRequest = { duration: applied.duration };
+  let headPose: Required<XyzRpy> | undefined;
   if (HEAD_FIELDS.some((f) => input[f] !== undefined)) {
     // An absolute pose: head fields not given are neutral (0), as the daemon's pose model has it.
     for (const f of HEAD_FIELDS) applied[f] = clampField(f as SafeField, input[f] ?? 0, clamped);
-    goto.head_pose = {
+    goto.head_pose = headPose = {
       x: mm(applied.x),
       y: mm(applied.y),
       z: mm(applied.z),
@@ -123,7 +124,7 @@ export function planLook(
       goto.body_yaw = toRad(along);
     }
   }
-  if (goto.head_pose) assertReachable(applied, bodyYaw);
+  if (headPose) assertReachable(applied, headPose, bodyYaw);
   return { applied, clamped, goto };
 }
 
@@ -133,17 +134,8 @@ export function planLook(
  * name a pose the head never takes. The body is where the look sends it, else where it is now,
  * within 65° of the head's yaw as the daemon keeps it.
  */
-function assertReachable(applied: LookApplied, bodyYawNow: number | undefined): void {
-  const yaw = applied.yaw ?? 0;
-  const body = applied.body_yaw ?? clampTo(bodyYawRange(yaw), bodyYawNow ?? 0);
-  const pose = {
-    x: mm(applied.x),
-    y: mm(applied.y),
-    z: mm(applied.z),
-    roll: rad(applied.roll),
-    pitch: rad(applied.pitch),
-    yaw: rad(applied.yaw),
-  };
+function assertReachable(applied: LookApplied, pose: Required<XyzRpy>, bodyYawNow: number | undefined): void {
+  const body = applied.body_yaw ?? clampTo(bodyYawRange(applied.yaw ?? 0), bodyYawNow ?? 0);
   if (headReachable(pose, toRad(body))) return;
   const axes = HEAD_FIELDS.filter((f) => applied[f] !== undefined && applied[f] !== 0)
     .map((f) => `${f} ${fmt(applied[f] as number, UNITS[f] as string)}`)
