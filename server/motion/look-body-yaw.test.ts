@@ -2,14 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceState } from '../contract/state.ts';
 import { HttpDaemonClient } from '../daemon/daemon-client.ts';
 import type { FeedSnapshot } from '../daemon/state-feed.ts';
-import type { FullState } from '../daemon/wire.ts';
 import { silentLog } from '../log.ts';
 import { startSimDaemon, type SimDaemon } from '../sim/index.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
 import { createControl, type Control } from './control.ts';
 import { createMoveLibraryCache } from './move-library.ts';
-
-const RAD = Math.PI / 180;
+import { stateWithHeadYaw } from './testing/head-state.ts';
 
 let sim: SimDaemon;
 let daemon: HttpDaemonClient;
@@ -17,16 +15,7 @@ let control: Control;
 /** What the state feed says now: its presence and the head's world yaw (°) in its latest sample. */
 let feed: { presence: FeedSnapshot['presence']; headYaw: number } = { presence: 'connected', headYaw: 0 };
 
-const state = (headYaw: number): FullState => ({
-  control_mode: 'enabled',
-  head_pose: { x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw: headYaw * RAD },
-  head_joints: null,
-  body_yaw: 0,
-  antennas_position: null,
-  timestamp: '2026-11-21T12:00:00Z',
-  passive_joints: null,
-  doa: null,
-});
+const state = stateWithHeadYaw;
 
 beforeAll(async () => {
   sim = await startSimDaemon({ clock: createManualClock() });

@@ -17,6 +17,7 @@ import { createControl } from './control.ts';
 import { createMoveLibraryCache } from './move-library.ts';
 import { until } from './testing/rig.ts';
 import { startStalledTargetSocket } from './testing/stalled-target-socket.ts';
+import { stateWithHeadYaw } from './testing/head-state.ts';
 
 const RAD = Math.PI / 180;
 const TICK_MS = 20;
@@ -26,16 +27,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const state = (headYaw: number): FullState => ({
-  control_mode: 'enabled',
-  head_pose: { x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw: headYaw * RAD },
-  head_joints: null,
-  body_yaw: 0,
-  antennas_position: null,
-  timestamp: '2026-11-21T12:00:00Z',
-  passive_joints: null,
-  doa: null,
-});
+const state = stateWithHeadYaw;
 
 describe('the latched stop and the joystick targets a stalled daemon still holds', () => {
   it('leaves the head where the latest state sample had it, not at the targets the daemon reads after the stop', async () => {
