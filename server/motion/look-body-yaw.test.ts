@@ -1,3 +1,8 @@
+/**
+ * A look that names only the body, against the simulator with a stand-in state feed: the daemon
+ * keeps the body within 65° of the head's world yaw (docs/daemon.md), so the answer reports the
+ * body yaw it goes to, and the safe range alone while the feed is not live.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceState } from '../contract/state.ts';
 import { HttpDaemonClient } from '../daemon/daemon-client.ts';
