@@ -85,7 +85,10 @@ for (const flavour of ['mockup', 'mujoco'] as const) {
       const look = await rig.control('/api/control/look', { yaw: -60, duration: 0.5 });
       expect(look.status).toBe(200);
       expect(look.body['applied']).toMatchObject({ yaw: -60, body_yaw: 5 });
-      expect(await daemonReaches((s) => near(s.body_yaw, rad(5)))).toBe(true);
+      // Once on a loaded machine (load 12), MuJoCo's body had not come within 4° of 5° after 10 s;
+      // the message says where it was, should that come again.
+      const reached = await daemonReaches((s) => near(s.body_yaw, rad(5)));
+      expect(reached, `body at ${(((await full()).body_yaw ?? NaN) / rad(1)).toFixed(1)}°`).toBe(true);
     });
 
     it('home brings head and body back to neutral', async () => {
