@@ -1,11 +1,12 @@
 /** The self-test's pure parts: the tested daemon versions, the microphone's judgement, the runner's limits. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CameraFrame } from '../camera/frame.ts';
-import type { CameraHealth } from '../contract/health.ts';
+import type { CameraHealth, Pressure } from '../contract/health.ts';
 import type { MotorMode, RobotState } from '../contract/state.ts';
 import { releaseOf } from '../daemon/capabilities.ts';
 import type { DaemonStatus } from '../daemon/wire.ts';
 import { daemonChecks, versionTested } from './daemon-checks.ts';
+import { hostChecks } from './host-checks.ts';
 import { judgeCamera, judgeMicrophone, mediaChecks, measure } from './media-checks.ts';
 import { motionCheck } from './motion-check.ts';
 import { runCheck, runChecks } from './run-checks.ts';
@@ -275,5 +276,34 @@ describe('a daemon without media', () => {
       'The daemon runs without media (no sound card or audio board), so there is no speaker to test.',
     );
     expect(played).toEqual([]);
+  });
+});
+
+describe('the clock check without the daemon’s time', () => {
+  it('says the clocks could not be compared, never that they agree', async () => {
+    const clock = (offset: () => Promise<number | null>) =>
+      runCheck(
+        hostChecks({
+          dataDir: '/',
+          pressure: () => ({}) as Pressure,
+          daemonClockOffsetMs: offset,
+          probes: { freeBytes: async () => 0, ntpSynchronized: async () => true },
+        }).find((c) => c.id === 'clock')!,
+        Date.now,
+      );
+    expect(await clock(async () => null)).toMatchObject({
+      outcome: 'warn',
+      detail:
+        "Could not compare this computer's clock with the robot's: its state carries no readable timestamp. This computer's clock is synchronised (NTP).",
+    });
+    expect(await clock(() => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:8000')))).toMatchObject({
+      outcome: 'warn',
+      detail:
+        "Could not compare this computer's clock with the robot's: the daemon did not answer (connect ECONNREFUSED 127.0.0.1:8000). This computer's clock is synchronised (NTP).",
+    });
+    expect(await clock(async () => 300)).toMatchObject({
+      outcome: 'ok',
+      detail: "The clock is synchronised and agrees with the robot's.",
+    });
   });
 });

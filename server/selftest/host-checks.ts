@@ -5,6 +5,7 @@
 import { execFile } from 'node:child_process';
 import { statfs } from 'node:fs/promises';
 import type { Pressure } from '../contract/health.ts';
+import { messageOf } from '../errors.ts';
 import type { Check } from './run-checks.ts';
 
 export interface HostProbes {
@@ -33,7 +34,10 @@ const MB = 1024 * 1024;
 export interface HostDeps {
   dataDir: string;
   pressure(): Pressure;
-  /** The daemon's clock minus ours, in ms, from its latest state timestamp; null when unknown. */
+  /**
+   * The daemon's clock minus ours, in ms, from its state timestamp; null when the state carries no
+   * readable timestamp; throws when the daemon cannot be asked.
+   */
   daemonClockOffsetMs(): Promise<number | null>;
   probes?: HostProbes;
 }
@@ -87,7 +91,16 @@ export function hostChecks(deps: HostDeps): Check[] {
       title: 'Clock synchronised',
       timeoutMs: 4000,
       async run() {
-        const [synced, offset] = await Promise.all([probes.ntpSynchronized(), deps.daemonClockOffsetMs()]);
+        // A daemon that cannot be asked, or whose state carries no readable timestamp, leaves the
+        // clocks uncompared: that is said, never passed as clocks that agree.
+        const [synced, read] = await Promise.all([
+          probes.ntpSynchronized(),
+          deps.daemonClockOffsetMs().then(
+            (offset) => ({ offset, why: offset === null ? 'its state carries no readable timestamp' : '' }),
+            (error: unknown) => ({ offset: null, why: `the daemon did not answer (${messageOf(error)})` }),
+          ),
+        ]);
+        const offset = read.offset;
         const values = { ntpSynchronized: synced, daemonOffsetMs: offset };
         if (offset !== null && Math.abs(offset) > 2000)
           return {
@@ -99,8 +112,15 @@ export function hostChecks(deps: HostDeps): Check[] {
         if (synced === false)
           return {
             outcome: 'warn',
-            detail: "This computer's clock is not synchronised (NTP).",
+            detail: `This computer's clock is not synchronised (NTP).${offset === null ? ` It could not be compared with the robot's: ${read.why}.` : ''}`,
             advice: 'Turn on network time: `timedatectl set-ntp true`.',
+            values,
+          };
+        if (offset === null)
+          return {
+            outcome: 'warn',
+            detail: `Could not compare this computer's clock with the robot's: ${read.why}.${synced === null ? ' This computer cannot say whether NTP is on.' : " This computer's clock is synchronised (NTP)."}`,
+            advice: 'Check the daemon connection (the daemon check above), then check again.',
             values,
           };
         return {
