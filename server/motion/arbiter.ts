@@ -71,6 +71,11 @@ export interface Arbiter {
   /** A joystick frame from /ws, absolute degrees/millimetres; see joystick.ts. */
   streamTarget(frame: unknown, caller: { kind: CredentialKind | 'anonymous' }): StreamResult;
   current(): { uuid: string; label: string } | undefined;
+  /**
+   * Who has the head by its turn, what a move with `onlyIfIdle` yields to: the move running (its
+   * label), the joystick, or a claimed session (the reel) between its moves; undefined when free.
+   */
+  busy(): string | undefined;
   /** Every daemon move known to run now, started here or not: what the next move cancels first. */
   running(): string[];
   /**
@@ -245,6 +250,10 @@ class MotionArbiter implements Arbiter {
     return this.owned ? { ...this.owned } : undefined;
   }
 
+  busy(): string | undefined {
+    return this.owned?.label ?? (this.deps.stream.active() ? STREAM_OWNER : this.session?.name);
+  }
+
   running(): string[] {
     return [...new Set([...this.deps.events.running(), ...(this.owned ? [this.owned.uuid] : [])])];
   }
@@ -267,7 +276,7 @@ class MotionArbiter implements Arbiter {
     // Judged here, in the move's turn: whoever asked judged "idle" before its own awaits (the app
     // lock read), and a manual move started meanwhile must not be cancelled by an autonomous one.
     if (request.onlyIfIdle) {
-      const busy = this.owned?.label ?? (this.deps.stream.active() ? STREAM_OWNER : this.session?.name);
+      const busy = this.busy();
       if (busy) throw new AppError('CONFLICT', `motion busy (${busy}); ${request.label} not started`);
     }
     this.takeOver(request.label, request.owner);

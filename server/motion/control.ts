@@ -82,9 +82,13 @@ export interface ControlDeps {
 type Ack = { uuid: string };
 
 export interface Control {
-  look(input: LookInput, credential: CredentialKind): Promise<gotos.GotoResult<gotos.LookApplied>>;
+  look(
+    input: LookInput,
+    credential: CredentialKind,
+    options?: gotos.MoveOptions,
+  ): Promise<gotos.GotoResult<gotos.LookApplied>>;
   antennas(input: AntennasInput, credential: CredentialKind): Promise<gotos.GotoResult<AntennasInput>>;
-  home(credential: CredentialKind): Promise<Ack>;
+  home(credential: CredentialKind, options?: gotos.MoveOptions): Promise<Ack>;
   express(name: string, credential: CredentialKind): Promise<Ack & { name: string; dataset: string }>;
   wake(credential: CredentialKind): Promise<Ack>;
   sleep(credential: CredentialKind): Promise<Ack>;
@@ -249,9 +253,9 @@ export function createControl(deps: ControlDeps): Control {
   deps.robot.services.set('demo', { state: 'off', detail: 'autonomous personas active' });
   const stopMemo: StopMemo = { appStopped: null };
   return {
-    look: (input, c) => motion(() => gotos.look(gotoDeps, input, c)),
+    look: (input, c, options) => motion(() => gotos.look(gotoDeps, input, c, options)),
     antennas: (input, c) => motion(() => gotos.antennas(gotoDeps, input, c)),
-    home: (c) => motion(() => gotos.home(gotoDeps, c)),
+    home: (c, options) => motion(() => gotos.home(gotoDeps, c, options)),
     express: (name, c) => motion(() => robotControls.express(robotDeps, name, c)),
     wake: (c) => motion(() => robotControls.wake(robotDeps, c)),
     sleep: (c) => motion(() => robotControls.sleep(robotDeps, c)),

@@ -16,6 +16,11 @@ import { clampText, fmt, receipt, type Emit } from './receipts.ts';
 import { headReachable } from './head-reach.ts';
 import { bodyYawRange, clampField, clampTo, type SafeField } from './safe-ranges.ts';
 
+/** `onlyIfIdle`: the move yields to whoever has the head by its turn (arbiter.ts, MoveRequest). */
+export interface MoveOptions {
+  onlyIfIdle?: boolean;
+}
+
 export interface GotoDeps {
   arbiter: Arbiter;
   emit: Emit;
@@ -163,6 +168,7 @@ export async function look(
   deps: GotoDeps,
   input: LookInput,
   credential: CredentialKind,
+  options: MoveOptions = {},
 ): Promise<GotoResult<LookApplied>> {
   const { applied, clamped, goto } = planLook(input, deps.headYaw?.(), deps.bodyYaw?.());
   const hold = goto.head_pose ? 'look' : undefined;
@@ -170,6 +176,7 @@ export async function look(
     label: 'look',
     hold,
     maxSeconds: applied.duration + 1,
+    ...(options.onlyIfIdle ? { onlyIfIdle: true } : {}),
     start: (d) => d.goto(goto),
   });
   deps.emit(receipt('look', describeLook(applied) + clampText(clamped, UNITS), credential, { ...applied, clamped }));
@@ -201,8 +208,18 @@ export const HOME_GOTO: GotoRequest = Object.freeze({
   duration: 1.5,
 }) as GotoRequest;
 
-export async function home(deps: GotoDeps, credential: CredentialKind): Promise<{ uuid: string }> {
-  const move = await deps.arbiter.run({ label: 'home', hold: 'look', maxSeconds: 3, start: (d) => d.goto(HOME_GOTO) });
+export async function home(
+  deps: GotoDeps,
+  credential: CredentialKind,
+  options: MoveOptions = {},
+): Promise<{ uuid: string }> {
+  const move = await deps.arbiter.run({
+    label: 'home',
+    hold: 'look',
+    maxSeconds: 3,
+    ...(options.onlyIfIdle ? { onlyIfIdle: true } : {}),
+    start: (d) => d.goto(HOME_GOTO),
+  });
   deps.emit(receipt('home', 'home: neutral pose', credential, { duration: HOME_GOTO.duration }));
   return { uuid: move.uuid };
 }

@@ -4,6 +4,7 @@ import type { CameraFrame } from '../camera/frame.ts';
 import type { CameraHealth, Pressure } from '../contract/health.ts';
 import type { MotorMode, RobotState } from '../contract/state.ts';
 import { releaseOf } from '../daemon/capabilities.ts';
+import { AppError } from '../errors.ts';
 import type { DaemonStatus } from '../daemon/wire.ts';
 import { daemonChecks, versionTested } from './daemon-checks.ts';
 import { hostChecks } from './host-checks.ts';
@@ -101,6 +102,7 @@ describe('the joint check on a slow daemon', () => {
       confirmed: true,
       appHolder: () => null,
       lockHolder: async () => null,
+      headHolder: () => null,
       latched: () => false,
       stops: () => 0,
       testMove: () => {
@@ -129,6 +131,7 @@ describe('the joint check with the motors off', () => {
         confirmed: true,
         appHolder: () => null,
         lockHolder: async () => null,
+        headHolder: () => null,
         latched: () => false,
         stops: () => 0,
         testMove: async () => void moves.push('test move'),
@@ -155,6 +158,7 @@ describe('the joint check and the STOP', () => {
       confirmed: true,
       appHolder: () => null,
       lockHolder: async () => null,
+      headHolder: () => null,
       latched: () => false,
       stops: () => stops,
       testMove: async () => {
@@ -305,5 +309,48 @@ describe('the clock check without the daemon’s time', () => {
       outcome: 'ok',
       detail: "The clock is synchronised and agrees with the robot's.",
     });
+  });
+});
+
+describe('the joint check and someone else at the controls', () => {
+  it('does not take the head from its holder, before the test move or to send it home', async () => {
+    const moves: string[] = [];
+    let holder: string | null = 'the joystick';
+    const check = () =>
+      motionCheck({
+        confirmed: true,
+        appHolder: () => null,
+        lockHolder: async () => null,
+        headHolder: () => holder,
+        latched: () => false,
+        stops: () => 0,
+        testMove: async () => {
+          moves.push('test move');
+          // The joystick takes the head while the test move plays.
+          holder = 'the joystick';
+        },
+        home: () => Promise.reject(new AppError('CONFLICT', 'motion busy (joystick); home not started')),
+        moveRunning: () => false,
+        state: () =>
+          ({
+            motorMode: 'enabled',
+            head: { yaw: 10, pitch: 0, roll: 0 },
+            bodyYaw: 0,
+            antennas: { right: 0, left: 0 },
+          }) as RobotState,
+        stepMs: 1,
+      });
+    expect(await runCheck(check(), Date.now)).toMatchObject({
+      outcome: 'skipped',
+      detail: 'Not run: the head is in use by the joystick.',
+    });
+    expect(moves).toEqual([]);
+    holder = null;
+    expect(await runCheck(check(), Date.now)).toMatchObject({
+      outcome: 'ok',
+      detail:
+        'The head turned to 10°; every joint is within its limits. It was not sent back: the joystick took the head.',
+    });
+    expect(moves).toEqual(['test move']);
   });
 });

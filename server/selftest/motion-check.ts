@@ -5,9 +5,13 @@
  * arbiter). "Nothing holds the robot" is asked of the daemon itself, right before the move: its
  * app lock (`robot-app-lock-status`, server/motion/app-lock.ts) names an app it runs or a remote
  * session (an app on another computer driving the robot through the daemon), which the cockpit's
- * own view of the apps cannot see.
+ * own view of the apps cannot see. Nor does it take the head from anyone in the cockpit: a move
+ * of another user, the joystick or the reel has it, and the check is skipped, naming who, rather
+ * than end theirs as a manual move would (the arbiter's takeover, server/motion/arbiter.ts); its
+ * own moves are sent to yield to whoever has the head by their turn (`onlyIfIdle`).
  */
 import type { RobotState } from '../contract/state.ts';
+import { isAppError } from '../errors.ts';
 import { SAFE } from '../motion/safe-ranges.ts';
 import type { Check, Finding } from './run-checks.ts';
 
@@ -20,12 +24,15 @@ export interface MotionDeps {
    * who holds it; throws when the daemon cannot be asked.
    */
   lockHolder(): Promise<string | null>;
+  /** Who has the head in the cockpit now (a move, the joystick, the reel), or null. */
+  headHolder(): string | null;
   latched(): boolean;
   /**
    * How many times the STOP was engaged (StopLatch.engagements): a STOP during the check ends it,
    * even one resumed before the next step.
    */
   stops(): number;
+  /** Both yield to whoever has the head by their turn: refused with CONFLICT then (arbiter.ts, onlyIfIdle). */
   testMove(yaw: number): Promise<unknown>;
   home(): Promise<unknown>;
   moveRunning(): boolean;
@@ -76,6 +83,23 @@ async function stateAtTarget(deps: MotionDeps, maxMs: number): Promise<RobotStat
 /** Thrown between the steps when a STOP came during the check. */
 class StoppedDuringCheck extends Error {}
 
+/** A move that yields (testMove, home): null once sent, or who had the head when it was refused (CONFLICT). */
+function sentOrHolder(deps: MotionDeps, move: Promise<unknown>): Promise<string | null> {
+  return move.then(
+    () => null,
+    (error: unknown) => {
+      if (isAppError(error) && error.code === 'CONFLICT') return deps.headHolder() ?? 'another move';
+      throw error;
+    },
+  );
+}
+
+const inUse = (holder: string): Finding => ({
+  outcome: 'skipped',
+  detail: `Not run: the head is in use by ${holder}.`,
+  advice: 'Wait until it ends, or end it, then check again.',
+});
+
 const STOPPED: Finding = {
   outcome: 'skipped',
   detail: 'Not finished: the STOP came during the check, so the head was not moved again.',
@@ -93,13 +117,15 @@ async function moveAndRead(deps: MotionDeps, signal: AbortSignal, stops: number)
     if (deps.stops() !== stops) throw new StoppedDuringCheck();
   };
   next();
-  await deps.testMove(TEST_YAW);
+  const holder = await sentOrHolder(deps, deps.testMove(TEST_YAW));
+  if (holder) return inUse(holder);
   next();
   await settled(deps, 5000);
   const state = await stateAtTarget(deps, 2000);
   next();
-  await deps.home();
-  await settled(deps, 5000);
+  // Someone who took the head since the test move keeps it: the head is not sent home.
+  const tookOver = await sentOrHolder(deps, deps.home());
+  if (!tookOver) await settled(deps, 5000);
   if (!state)
     return {
       outcome: 'fail',
@@ -124,7 +150,9 @@ async function moveAndRead(deps: MotionDeps, signal: AbortSignal, stops: number)
     };
   return {
     outcome: 'ok',
-    detail: `The head turned to ${values.yaw}° and back; every joint is within its limits.`,
+    detail: tookOver
+      ? `The head turned to ${values.yaw}°; every joint is within its limits. It was not sent back: ${tookOver} took the head.`
+      : `The head turned to ${values.yaw}° and back; every joint is within its limits.`,
     values,
   };
 }
@@ -165,18 +193,22 @@ export function motionCheck(deps: MotionDeps): Check {
           advice: 'Wake the robot, then check again.',
         } satisfies Finding);
       return deps.lockHolder().then(
-        (locked): Promise<Finding> | Finding =>
-          locked
-            ? {
-                outcome: 'skipped',
-                detail: `Not run: the robot is in use by ${locked}.`,
-                advice: 'Stop that app or end the remote session, then check again.',
-              }
-            : moveAndRead(deps, signal, stops).catch((error: unknown) => {
-                // A step Control refused because of the STOP (STOP_LATCHED) is the same stop.
-                if (error instanceof StoppedDuringCheck || deps.stops() !== stops) return STOPPED;
-                throw error;
-              }),
+        (locked): Promise<Finding> | Finding => {
+          if (locked)
+            return {
+              outcome: 'skipped',
+              detail: `Not run: the robot is in use by ${locked}.`,
+              advice: 'Stop that app or end the remote session, then check again.',
+            };
+          // Read after the lock, right before the move: a move started meanwhile keeps the head.
+          const holder = deps.headHolder();
+          if (holder) return inUse(holder);
+          return moveAndRead(deps, signal, stops).catch((error: unknown) => {
+            // A step Control refused because of the STOP (STOP_LATCHED) is the same stop.
+            if (error instanceof StoppedDuringCheck || deps.stops() !== stops) return STOPPED;
+            throw error;
+          });
+        },
         (error: unknown): Finding => ({
           outcome: 'skipped',
           detail: `Not run: the daemon did not say whether something holds the robot (${error instanceof Error ? error.message : String(error)}).`,

@@ -26,7 +26,7 @@ export interface SelfTestDeps {
   camera: Pick<FrameHub, 'configured' | 'snapshot' | 'health' | 'listenMicrophone'>;
   /** The kind of ROBOT_CAMERA: a test card or a local device is not the robot's camera and microphone. */
   cameraSource?: CameraSetting['kind'];
-  control: Pick<Control, 'look' | 'home' | 'latch' | 'arbiter' | 'appLock'>;
+  control: Pick<Control, 'look' | 'home' | 'latch' | 'arbiter' | 'appLock' | 'reelRunner'>;
   apps: Pick<AppsService, 'overview'>;
   dataDir: string;
   log: Log;
@@ -56,6 +56,14 @@ async function lockHolder(lock: AppLockGuard): Promise<string | null> {
   }
 }
 
+/** Who has the head in the cockpit (arbiter.ts, busy), in words; the reel even between its moves. */
+function headHolder(control: Pick<Control, 'arbiter' | 'reelRunner'>): string | null {
+  if (control.reelRunner.status().running) return 'the reel';
+  const busy = control.arbiter.busy();
+  if (busy === undefined) return null;
+  return busy === 'joystick' ? 'the joystick' : `a move in progress (${busy})`;
+}
+
 export function createSelfTest(deps: SelfTestDeps): SelfTest {
   let running = false;
   let last: SelfTestResult | null = null;
@@ -79,8 +87,9 @@ export function createSelfTest(deps: SelfTestDeps): SelfTest {
             lockHolder: () => lockHolder(deps.control.appLock),
             latched: () => deps.control.latch.engaged(),
             stops: () => deps.control.latch.engagements(),
-            testMove: (yaw) => deps.control.look({ yaw, duration: 0.6 }, 'system'),
-            home: () => deps.control.home('system'),
+            headHolder: () => headHolder(deps.control),
+            testMove: (yaw) => deps.control.look({ yaw, duration: 0.6 }, 'system', { onlyIfIdle: true }),
+            home: () => deps.control.home('system', { onlyIfIdle: true }),
             moveRunning: () => deps.control.arbiter.current() !== undefined,
             state: () => deps.robot.state(),
           }),

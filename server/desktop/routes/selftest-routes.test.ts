@@ -185,6 +185,31 @@ describe('the self-test', () => {
     expect(looks()).toBeGreaterThan(before);
   });
 
+  it('leaves a running reel the head: the joint check is skipped, naming it, and the reel plays on', async () => {
+    const reel = (action: string) =>
+      h.authed('/api/control/reel', {
+        method: 'POST',
+        body: JSON.stringify({ action }),
+        headers: { 'content-type': 'application/json' },
+      });
+    const control = h.cockpit.features.control;
+    expect((await reel('start')).status).toBe(200);
+    try {
+      const { result } = await selftest({ confirmMove: true });
+      expect(check(result, 'joints')).toMatchObject({
+        outcome: 'skipped',
+        detail: 'Not run: the head is in use by the reel.',
+        advice: 'Wait until it ends, or end it, then check again.',
+      });
+      // The reel was not taken over by the test move (it runs about a minute).
+      expect(control.reelRunner.status()).toMatchObject({ running: true, outcome: null });
+    } finally {
+      await reel('abort');
+    }
+    await control.reelRunner.settled();
+    expect(control.reelRunner.status()).toMatchObject({ outcome: 'aborted' });
+  });
+
   it('refuses a malformed body with 400', async () => {
     const res = await h.authed('/api/console/selftest', {
       method: 'POST',
