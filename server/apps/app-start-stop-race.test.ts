@@ -59,13 +59,14 @@ function fakeDaemon() {
 let service: AppsService | undefined;
 afterEach(() => service?.close());
 
-function build(daemon: ReturnType<typeof fakeDaemon>) {
+function build(daemon: ReturnType<typeof fakeDaemon>, now?: () => number) {
   const latch = createStopLatch(new Map());
   service = createAppsService({
     daemon: { apps: daemon.apps as unknown as DaemonClient['apps'] },
     broadcast: () => undefined,
     latch,
     log: silentLog,
+    ...(now ? { now } : {}),
   });
   /** The STOP's part here: the latch first, then the app (server/motion/emergency-stop.ts). */
   const stop = async () => {
@@ -137,6 +138,66 @@ describe('an app start racing the STOP', () => {
     latch.engage('test');
     await service.stop();
     expect(daemon.stops).toBe(1);
+  });
+
+  /** A start the daemon answers only after the cockpit gave up (DAEMON_TIMEOUT); `appear` brings the app up later. */
+  function lateStart(daemon: ReturnType<typeof fakeDaemon>) {
+    const late = { timeOut: (): void => undefined, appear: () => void (daemon.app = running('helper_app')) };
+    daemon.apps.start = (): Promise<WireAppStatus> => {
+      daemon.starts += 1;
+      return new Promise((_, reject) => {
+        late.timeOut = () => reject(new AppError('DAEMON_TIMEOUT', 'daemon did not answer start of helper_app'));
+      });
+    };
+    return late;
+  }
+
+  it('stops the app a start the daemon answered too late brings up after the STOP, within a bound', async () => {
+    const daemon = fakeDaemon();
+    const { service, stop } = build(daemon);
+    const late = lateStart(daemon);
+    const start = service.start('helper_app');
+    await eventually(() => daemon.starts === 1, { what: 'the daemon starting the app' });
+    // The STOP while the daemon is at it finds no app, and the start then times out.
+    expect(await stop()).toEqual({ name: null, stopped: false });
+    late.timeOut();
+    await expect(start).rejects.toMatchObject({ code: 'DAEMON_TIMEOUT' });
+    // A poll before the app is up leaves the stop owed.
+    await service.refresh();
+    expect(daemon.stops).toBe(0);
+    late.appear();
+    await service.refresh();
+    await eventually(() => daemon.app === null, { what: 'the late app stopped' });
+    expect(daemon.stops).toBe(1);
+  });
+
+  it('owes the late app a stop for a STOP after the start timed out, and not once the bound has passed', async () => {
+    let clock = 1_000_000;
+    const daemon = fakeDaemon();
+    const { service, latch, stop } = build(daemon, () => clock);
+    const late = lateStart(daemon);
+    const start = service.start('helper_app');
+    await eventually(() => daemon.starts === 1, { what: 'the daemon starting the app' });
+    late.timeOut();
+    await expect(start).rejects.toMatchObject({ code: 'DAEMON_TIMEOUT' });
+    await stop();
+    late.appear();
+    await service.refresh();
+    await eventually(() => daemon.app === null, { what: 'the late app stopped' });
+    expect(daemon.stops).toBe(1);
+
+    // Past the bound, a STOP owes nothing: an app started afterwards is left running.
+    latch.release('test');
+    const again = service.start('helper_app');
+    await eventually(() => daemon.starts === 2, { what: 'the second start' });
+    late.timeOut();
+    await expect(again).rejects.toMatchObject({ code: 'DAEMON_TIMEOUT' });
+    clock += 5 * 60_000;
+    await stop();
+    late.appear();
+    await service.refresh();
+    expect(daemon.stops).toBe(1);
+    expect(daemon.app).toMatchObject({ state: 'running' });
   });
 
   it('starts as before when no STOP came', async () => {

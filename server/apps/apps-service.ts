@@ -16,7 +16,7 @@ import type {
 } from '../contract/apps.ts';
 import type { AppJobFrame, AppsFrame } from '../contract/ws.ts';
 import type { DaemonClient } from '../daemon/daemon-client.ts';
-import { AppError, badRequest, messageOf } from '../errors.ts';
+import { AppError, badRequest, isAppError, messageOf } from '../errors.ts';
 import type { Log } from '../log.ts';
 import type { StopLatch } from '../motion/stop-latch.ts';
 import { createStatusPoll, type StatusPoll } from './app-status-poll.ts';
@@ -107,7 +107,13 @@ export function createAppsService(deps: AppsDeps): AppsService {
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.pollMs ? { everyMs: deps.pollMs } : {}),
   });
-  const emergency = createEmergencyAppStop({ apps, poll, log: deps.log, waitMs: deps.stopWaitMs ?? 5000 });
+  const emergency = createEmergencyAppStop({
+    apps,
+    poll,
+    log: deps.log,
+    waitMs: deps.stopWaitMs ?? 5000,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   let listsReadAt: number | null = null;
   let listsInFlight: Promise<void> | undefined;
   const readLists = async (): Promise<void> => {
@@ -161,10 +167,12 @@ export function createAppsService(deps: AppsDeps): AppsService {
    * exists (docs/daemon.md, "What daemon 1.13.0 does"; a restart stops the old one first), so a STOP
    * that came while the daemon was at it could find no app to stop, and the app then ran after
    * the STOP. Asked before the daemon is (a STOP during the list read) and again once it answered:
-   * then the app it brought up is stopped, and the start answers STOP_LATCHED.
+   * then the app it brought up is stopped, and the start answers STOP_LATCHED. A start the daemon
+   * did not answer in time may still bring the app up later, after that stop found none: a STOP
+   * within a bound of it owes the app a stop (emergency-app-stop.ts, unansweredStart).
    */
   const stoppedSince = (stops: number): boolean => deps.latch.engagements() !== stops;
-  const launch = async (stops: number, begin: () => Promise<unknown>): Promise<void> => {
+  const launch = async (stops: number, name: string | null, begin: () => Promise<unknown>): Promise<void> => {
     if (stoppedSince(stops))
       throw new AppError('STOP_LATCHED', 'a stop came while the app was being started: it was not started');
     emergency.forgive();
@@ -172,6 +180,9 @@ export function createAppsService(deps: AppsDeps): AppsService {
     let report: AppStopReport | undefined;
     try {
       await begin();
+    } catch (error) {
+      if (isAppError(error) && error.code === 'DAEMON_TIMEOUT') emergency.unansweredStart(name);
+      throw error;
     } finally {
       if (stoppedSince(stops)) {
         report = await emergency.stop().finally(announce);
@@ -243,7 +254,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
       const stops = deps.latch.engagements();
       deps.latch.assertFree();
       await requireInstalled(name);
-      await launch(stops, () => apps.start(name, deps.useNoEvict?.() ?? false));
+      await launch(stops, name, () => apps.start(name, deps.useNoEvict?.() ?? false));
       deps.log.info('robot app started', { app: name });
       return after();
     },
@@ -259,7 +270,7 @@ export function createAppsService(deps: AppsDeps): AppsService {
     async restart() {
       const stops = deps.latch.engagements();
       deps.latch.assertFree();
-      await launch(stops, () => apps.restart());
+      await launch(stops, poll.current()?.name ?? null, () => apps.restart());
       deps.log.info('robot app restarted', { app: poll.current()?.name ?? null });
       return after();
     },
