@@ -4,8 +4,9 @@ import type { CameraFrame } from '../camera/frame.ts';
 import type { CameraHealth, Pressure } from '../contract/health.ts';
 import type { MotorMode, RobotState } from '../contract/state.ts';
 import { releaseOf } from '../daemon/capabilities.ts';
-import { AppError } from '../errors.ts';
 import type { DaemonStatus } from '../daemon/wire.ts';
+import { AppError } from '../errors.ts';
+import { eventually } from '../testing/eventually.ts';
 import { daemonChecks, versionTested } from './daemon-checks.ts';
 import { hostChecks } from './host-checks.ts';
 import { judgeCamera, judgeMicrophone, mediaChecks, measure } from './media-checks.ts';
@@ -229,6 +230,55 @@ describe('the speaker check and the STOP', () => {
     latched = false;
     expect(await runCheck(speaker, Date.now)).toMatchObject({ outcome: 'ok' });
     expect(played).toEqual(['impatient1.wav']);
+  });
+});
+
+describe('the speaker check and a STOP during its volume read', () => {
+  it('plays no sound when the STOP came while the daemon answered the volume', async () => {
+    const played: string[] = [];
+    let answerVolume!: (level: number) => void;
+    let latched = false;
+    const daemon = {
+      status: async () => ({ state: 'running', version: '1.13.0', no_media: false }) as DaemonStatus,
+      motorMode: async () => 'enabled',
+      doa: async () => null,
+      volume: () => new Promise<number>((resolve) => (answerVolume = resolve)),
+      playSound: async (file: string) => void played.push(file),
+    };
+    const speaker = daemonChecks(daemon, () => latched).find((c) => c.id === 'speaker')!;
+    const result = runCheck(speaker, Date.now);
+    await eventually(() => answerVolume !== undefined, { what: 'the volume read' });
+    latched = true;
+    answerVolume(50);
+    expect(await result).toMatchObject({
+      outcome: 'skipped',
+      detail: 'Not run: the STOP is latched, and the robot stays silent until the resume.',
+    });
+    expect(played).toEqual([]);
+  });
+
+  it('plays no sound when the volume is answered after the check ran out of time', async () => {
+    vi.useFakeTimers();
+    try {
+      const played: string[] = [];
+      let answerVolume!: (level: number) => void;
+      const daemon = {
+        status: async () => ({ state: 'running', version: '1.13.0', no_media: false }) as DaemonStatus,
+        motorMode: async () => 'enabled',
+        doa: async () => null,
+        volume: () => new Promise<number>((resolve) => (answerVolume = resolve)),
+        playSound: async (file: string) => void played.push(file),
+      };
+      const speaker = daemonChecks(daemon).find((c) => c.id === 'speaker')!;
+      const result = runCheck(speaker, Date.now);
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(await result).toMatchObject({ outcome: 'fail', detail: 'No answer within 5 s.' });
+      answerVolume(50);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(played).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

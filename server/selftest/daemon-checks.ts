@@ -35,6 +35,12 @@ const NO_MEDIA = (what: string): Finding => ({
   advice: 'Start the daemon with its media (on the robot, its normal service) to test it.',
 });
 
+const SILENT: Finding = {
+  outcome: 'skipped',
+  detail: 'Not run: the STOP is latched, and the robot stays silent until the resume.',
+  advice: 'Resume, then check again.',
+};
+
 /**
  * `latched` says whether the STOP holds: the STOP silences the robot and Control refuses to speak
  * until the resume (server/motion/control.ts), so the speaker check plays nothing then.
@@ -125,15 +131,14 @@ export function daemonChecks(daemon: Daemon, latched: () => boolean = () => fals
       id: 'speaker',
       title: 'Speaker test sound',
       timeoutMs: 5000,
-      async run() {
+      async run(signal) {
         if ((await daemon.status()).no_media) return NO_MEDIA('speaker');
-        if (latched())
-          return {
-            outcome: 'skipped',
-            detail: 'Not run: the STOP is latched, and the robot stays silent until the resume.',
-            advice: 'Resume, then check again.',
-          };
+        if (latched()) return SILENT;
         const volume = await daemon.volume();
+        // The volume read is a daemon round trip, as long as a slow daemon makes it: a STOP that
+        // came meanwhile, or the check's time that ran out (its result is out), plays nothing.
+        signal.throwIfAborted();
+        if (latched()) return SILENT;
         await daemon.playSound(TEST_SOUND);
         if (volume === 0)
           return {
