@@ -111,7 +111,7 @@ describe('the joint check on a slow daemon', () => {
         return new Promise<void>((resolve) => (testMoveAnswered = resolve));
       },
       home: async () => void moves.push('home'),
-      moveRunning: () => false,
+      currentMove: () => undefined,
       state: () => undefined,
     });
     const result = runCheck(check, Date.now);
@@ -137,7 +137,7 @@ describe('the joint check with the motors off', () => {
         stops: () => 0,
         testMove: async () => void moves.push('test move'),
         home: async () => void moves.push('home'),
-        moveRunning: () => false,
+        currentMove: () => undefined,
         state: () => ({ motorMode, head: { yaw: 0 } }) as RobotState,
         stepMs: 1,
       });
@@ -168,7 +168,7 @@ describe('the joint check and the STOP', () => {
         stops += 1;
       },
       home: async () => void moves.push('home'),
-      moveRunning: () => false,
+      currentMove: () => undefined,
       state: () => undefined,
       stepMs: 1,
     });
@@ -374,13 +374,13 @@ describe('the joint check and someone else at the controls', () => {
         headHolder: () => holder,
         latched: () => false,
         stops: () => 0,
-        testMove: async () => {
-          moves.push('test move');
-          // The joystick takes the head while the test move plays.
+        testMove: async () => void moves.push('test move'),
+        home: () => {
+          // The joystick took the head once the test move had ended.
           holder = 'the joystick';
+          return Promise.reject(new AppError('CONFLICT', 'motion busy (joystick); home not started'));
         },
-        home: () => Promise.reject(new AppError('CONFLICT', 'motion busy (joystick); home not started')),
-        moveRunning: () => false,
+        currentMove: () => undefined,
         state: () =>
           ({
             motorMode: 'enabled',
@@ -400,6 +400,44 @@ describe('the joint check and someone else at the controls', () => {
       outcome: 'ok',
       detail:
         'The head turned to 10°; every joint is within its limits. It was not sent back: the joystick took the head.',
+    });
+    expect(moves).toEqual(['test move']);
+  });
+
+  it('neither judges nor sends home a head another move took during the test move', async () => {
+    const moves: string[] = [];
+    // The arbiter's move: the check's own, then another user's look that cancelled it, then none.
+    const current = ['self-test look', 'their look', 'their look'];
+    const check = motionCheck({
+      confirmed: true,
+      appHolder: () => null,
+      lockHolder: async () => null,
+      headHolder: () => (moves.length > 0 && current.length > 0 ? 'a move in progress (look)' : null),
+      latched: () => false,
+      stops: () => 0,
+      testMove: async () => {
+        moves.push('test move');
+        return { uuid: 'self-test look' };
+      },
+      home: async () => {
+        moves.push('home');
+        return { uuid: 'home' };
+      },
+      currentMove: () => current.shift(),
+      // Where their look took the head: not the check's target.
+      state: () =>
+        ({
+          motorMode: 'enabled',
+          head: { yaw: -30, pitch: 0, roll: 0 },
+          bodyYaw: 0,
+          antennas: { right: 0, left: 0 },
+        }) as RobotState,
+      stepMs: 1,
+    });
+    expect(await runCheck(check, Date.now)).toMatchObject({
+      outcome: 'skipped',
+      detail:
+        'Not finished: a move in progress (look) took the head during the test move, so it was not judged or sent home.',
     });
     expect(moves).toEqual(['test move']);
   });

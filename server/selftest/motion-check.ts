@@ -33,9 +33,10 @@ export interface MotionDeps {
    */
   stops(): number;
   /** Both yield to whoever has the head by their turn: refused with CONFLICT then (arbiter.ts, onlyIfIdle). */
-  testMove(yaw: number): Promise<unknown>;
-  home(): Promise<unknown>;
-  moveRunning(): boolean;
+  testMove(yaw: number): Promise<{ uuid: string } | void>;
+  home(): Promise<{ uuid: string } | void>;
+  /** The move that has the head now (its uuid, arbiter.ts `current`), or undefined. */
+  currentMove(): string | undefined;
   state(): RobotState | undefined;
   /** Poll step while waiting for a move to end. */
   stepMs?: number;
@@ -44,9 +45,16 @@ export interface MotionDeps {
 export const TEST_YAW = 10;
 const TOLERANCE = 4;
 
-async function settled(deps: MotionDeps, maxMs: number): Promise<void> {
+/**
+ * Waits for the check's own move (`own`) to end. True when another move took the head meanwhile:
+ * a manual move of another user cancels the check's, and its end is no end of the check's.
+ */
+async function settled(deps: MotionDeps, maxMs: number, own: string | undefined): Promise<boolean> {
   const step = deps.stepMs ?? 50;
-  for (let waited = 0; deps.moveRunning(); waited += step) {
+  for (let waited = 0; ; waited += step) {
+    const current = deps.currentMove();
+    if (current === undefined) return false;
+    if (own !== undefined && current !== own) return true;
     if (waited > maxMs) throw new Error('the test move did not finish');
     await new Promise((resolve) => setTimeout(resolve, step));
   }
@@ -84,14 +92,23 @@ async function stateAtTarget(deps: MotionDeps, maxMs: number): Promise<RobotStat
 class StoppedDuringCheck extends Error {}
 
 /** A move that yields (testMove, home): null once sent, or who had the head when it was refused (CONFLICT). */
-function sentOrHolder(deps: MotionDeps, move: Promise<unknown>): Promise<string | null> {
+function sentOrHolder(
+  deps: MotionDeps,
+  move: Promise<{ uuid: string } | void>,
+): Promise<{ uuid: string | undefined } | { holder: string }> {
   return move.then(
-    () => null,
+    (sent) => ({ uuid: sent?.uuid }),
     (error: unknown) => {
-      if (isAppError(error) && error.code === 'CONFLICT') return deps.headHolder() ?? 'another move';
+      if (isAppError(error) && error.code === 'CONFLICT') return { holder: deps.headHolder() ?? 'another move' };
       throw error;
     },
   );
+}
+
+/** After the check's move: who took the head from it (another move, the joystick, the reel), or null. */
+async function takenFrom(deps: MotionDeps, own: string | undefined): Promise<string | null> {
+  const byMove = await settled(deps, 5000, own);
+  return byMove ? (deps.headHolder() ?? 'another move') : deps.headHolder();
 }
 
 const inUse = (holder: string): Finding => ({
@@ -117,15 +134,22 @@ async function moveAndRead(deps: MotionDeps, signal: AbortSignal, stops: number)
     if (deps.stops() !== stops) throw new StoppedDuringCheck();
   };
   next();
-  const holder = await sentOrHolder(deps, deps.testMove(TEST_YAW));
-  if (holder) return inUse(holder);
+  const test = await sentOrHolder(deps, deps.testMove(TEST_YAW));
+  if ('holder' in test) return inUse(test.holder);
   next();
-  await settled(deps, 5000);
+  // Whoever took the head during the test move keeps it: where the head went is theirs to say.
+  const during = await takenFrom(deps, test.uuid);
+  if (during)
+    return {
+      outcome: 'skipped',
+      detail: `Not finished: ${during} took the head during the test move, so it was not judged or sent home.`,
+      advice: 'Check again when the head is free.',
+    };
   const state = await stateAtTarget(deps, 2000);
   next();
   // Someone who took the head since the test move keeps it: the head is not sent home.
-  const tookOver = await sentOrHolder(deps, deps.home());
-  if (!tookOver) await settled(deps, 5000);
+  const home = await sentOrHolder(deps, deps.home());
+  const tookOver = 'holder' in home ? home.holder : await takenFrom(deps, home.uuid);
   if (!state)
     return {
       outcome: 'fail',

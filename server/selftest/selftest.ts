@@ -90,7 +90,7 @@ export function createSelfTest(deps: SelfTestDeps): SelfTest {
             headHolder: () => headHolder(deps.control),
             testMove: (yaw) => deps.control.look({ yaw, duration: 0.6 }, 'system', { onlyIfIdle: true }),
             home: () => deps.control.home('system', { onlyIfIdle: true }),
-            moveRunning: () => deps.control.arbiter.current() !== undefined,
+            currentMove: () => deps.control.arbiter.current()?.uuid,
             state: () => deps.robot.state(),
           }),
           ...mediaChecks(deps.camera, undefined, deps.cameraSource),
