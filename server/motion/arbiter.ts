@@ -93,7 +93,10 @@ export interface ArbiterDeps {
   holds: Holds;
   emit: Emit;
   log: Log;
-  /** Epoch ms, for how long an unanswered start is watched for (server/clock.ts); Date.now by default. */
+  /**
+   * Epoch ms (server/clock.ts), Date.now by default: how long an unanswered start is watched for,
+   * and when the joystick's look hold is renewed, which expires on the same clock as the holds.
+   */
   now?: () => number;
   /** The body's yaw now (°), from the state feed, for the joystick target's reach (joystick.ts); 0 when absent. */
   bodyYaw?: () => number | undefined;
@@ -125,7 +128,8 @@ class MotionArbiter implements Arbiter {
   private readonly holdOwner = new Map<string, string>();
   private session: { name: string; onLost: (by: string) => void } | undefined;
   private streamCredential: CredentialKind | undefined;
-  private holdRenewedAt = 0;
+  /** When the joystick stream last took its look hold; undefined before the stream's first frame. */
+  private holdRenewedAt: number | undefined;
   private lastTarget: JoystickTarget | undefined;
   /** Starts that timed out (the daemon may still play them): the latch's engagements when asked, and when. */
   private readonly unanswered: { stopsBefore: number; at: number }[] = [];
@@ -237,9 +241,10 @@ class MotionArbiter implements Arbiter {
     if (!parsed.ok) return { accepted: false, code: 'BAD_REQUEST', error: parsed.error };
     const { target, clamped } = clampJoystick(parsed.target, this.deps.bodyYaw?.());
     if (!this.deps.stream.active()) this.startStream(caller.kind);
-    if (Date.now() - this.holdRenewedAt > 1000) {
+    const now = this.now();
+    if (this.holdRenewedAt === undefined || now - this.holdRenewedAt > 1000) {
       this.take('look', STREAM_OWNER, STREAM_HOLD_TTL_S);
-      this.holdRenewedAt = Date.now();
+      this.holdRenewedAt = now;
     }
     this.lastTarget = target;
     this.deps.stream.push(joystickToWire(target));
@@ -348,7 +353,7 @@ class MotionArbiter implements Arbiter {
 
   private streamEnded(why: StreamEnd): void {
     this.release(STREAM_OWNER);
-    this.holdRenewedAt = 0;
+    this.holdRenewedAt = undefined;
     const t = this.lastTarget;
     if (why === 'idle' && this.streamCredential && t) {
       const text = `joystick released; head holds yaw ${fmt(t.yaw, '°')} pitch ${fmt(t.pitch, '°')}`;

@@ -27,4 +27,22 @@ describe("Control's clock", () => {
       await rig.close();
     }
   });
+
+  it("renews the joystick's look hold once a second of that clock, the holds' own, while frames keep coming", async () => {
+    const clock = createManualClock();
+    const rig = await startRig({ clock });
+    try {
+      const frame = { type: 'joystick', yaw: 10, pitch: 0 };
+      const lookTakes = () => rig.holds.calls.filter((c) => c.op === 'take' && c.name === 'look').length;
+      // A frame every 250 ms for 1.5 s: the stream stays up (idle after 300 ms) and its 2 s hold
+      // must be taken again before it lapses, whatever little real time the loop takes.
+      for (let t = 0; t <= 1500; t += 250) {
+        expect(rig.control.streamTarget(frame, { kind: 'token' }).accepted).toBe(true);
+        clock.advance(250);
+      }
+      expect(lookTakes()).toBe(2);
+    } finally {
+      await rig.close();
+    }
+  });
 });
