@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../testing/manual-clock.ts';
-import { startRig } from './testing/rig.ts';
+import { startRig, until } from './testing/rig.ts';
 
 /** Lets the promise callbacks a timer started run to their end. */
 const settled = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -41,6 +41,30 @@ describe("Control's clock", () => {
         clock.advance(250);
       }
       expect(lookTakes()).toBe(2);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('re-reads the app lock for joystick frames once a second of that clock, and refuses them once an app holds the robot', async () => {
+    const clock = createManualClock();
+    const rig = await startRig({ clock });
+    try {
+      const frame = { type: 'joystick', yaw: 10, pitch: 0 };
+      expect(rig.control.streamTarget(frame, { kind: 'token' }).accepted).toBe(true);
+      await until(() => rig.control.appLock.last()?.state === 'free');
+      await rig.simCall('/sim/app-lock', { state: 'local_app', holder: 'dancer' });
+      // Frames for 1.5 s of Control's clock, whatever little real time they take: the last one
+      // reads the lock again.
+      for (let t = 0; t <= 1500; t += 250) {
+        expect(rig.control.streamTarget(frame, { kind: 'token' }).accepted).toBe(true);
+        clock.advance(250);
+      }
+      await until(() => rig.control.appLock.last()?.state === 'local_app');
+      expect(rig.control.streamTarget(frame, { kind: 'token' })).toMatchObject({
+        accepted: false,
+        code: 'ROBOT_APP_LOCKED',
+      });
     } finally {
       await rig.close();
     }

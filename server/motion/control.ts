@@ -235,13 +235,16 @@ export function createControl(deps: ControlDeps): Control {
     if (stopped) return { accepted: false, code: 'DAEMON_STOPPED', error: stopped };
     return undefined;
   };
-  // Joystick frames arrive at up to 30 Hz: they use the last lock reading, refreshed once a second.
-  let lockReadAt = 0;
+  // Joystick frames arrive at up to 30 Hz: they use the last lock reading, refreshed once a second
+  // of Control's clock, the one the rest of the motion runs on.
+  const clock = deps.clock ?? systemClock;
+  let lockReadAt: number | undefined;
   const streamTarget: Control['streamTarget'] = (frame, caller) => {
     const down = caller.kind !== 'anonymous' && !p.latch.engaged() ? daemonDown() : undefined;
     if (down) return down;
-    if (Date.now() - lockReadAt > 1000) {
-      lockReadAt = Date.now();
+    const now = clock.now();
+    if (lockReadAt === undefined || now - lockReadAt > 1000) {
+      lockReadAt = now;
       void p.appLock.assertFree().catch(() => undefined);
     }
     const held = p.appLock.last();
