@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headReachable } from './head-reach.ts';
+import { daemonBodyYaw, headReachable } from './head-reach.ts';
 
 const D = Math.PI / 180;
 
@@ -39,4 +39,22 @@ describe("the head's reach", () => {
       expect(headReachable(pose, body * D)).toBe(reachable);
     },
   );
+});
+
+/** Daemon 1.13.0's AnalyticalKinematics: [head yaw, body asked for, body taken], degrees, the head level. */
+const DAEMON_BODY: readonly [number, number, number][] = [
+  [0, 0, 0],
+  [90, 0, 25],
+  [-100, 0, -35],
+  [60, 150, 125],
+  [170, 0, 105],
+  [-160, 0, -95],
+  [0, 170, 65],
+];
+
+describe('the body yaw the daemon takes', () => {
+  it.each(DAEMON_BODY)('the head at %d°, the body asked for %d°: %d°', (yaw, body, taken) => {
+    const pose = { x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw: yaw * D };
+    expect(daemonBodyYaw(pose, body * D) / D).toBeCloseTo(taken, 9);
+  });
 });

@@ -36,10 +36,37 @@ const BRANCHES: readonly Branch[] = [
   { platform: [0.020648186722822436, -0.02176369606185343, -8.957920105689965e-8], motor: [0.8660247915798897, 0.5000010603626025, -2.298069644866714e-6, -0.009999527331574583, -4.490196220318687e-6, 3.1810964558725514e-6, -0.9999999999848591, 0.07663346037272492, -0.500001060347722, 0.8660247915770967, 5.000011266610794e-6, 0.036660231042625266] },
 ];
 
+const DEG = Math.PI / 180;
+/** The daemon keeps the body within this of the head's yaw (rad), and within MAX_BODY_YAW. */
+export const MAX_RELATIVE_YAW = 65 * DEG;
+export const MAX_BODY_YAW = 160 * DEG;
+
+/**
+ * The body yaw (rad) the daemon's IK takes for `pose` when asked for `bodyYaw` (docs/daemon.md,
+ * "Moves"): its automatic body yaw brings the body within 65° of the head's yaw, then within
+ * ±160°, so a head turned past the body's reach turns the body along instead of failing. The
+ * head's yaw it measures is the angle of the rotation's first row, atan2(−R01, R00), not the pose's
+ * yaw: the two differ once the head is also pitched and rolled. No wrap: a head at 170° asked with
+ * the body at −170° takes the body to 105°.
+ */
+export function daemonBodyYaw(pose: Required<XyzRpy>, bodyYaw: number): number {
+  const [cr, sr, cp, sp, cy, sy] = [
+    Math.cos(pose.roll),
+    Math.sin(pose.roll),
+    Math.cos(pose.pitch),
+    Math.sin(pose.pitch),
+    Math.cos(pose.yaw),
+    Math.sin(pose.yaw),
+  ];
+  const headYaw = Math.atan2(-(cy * sp * sr - sy * cr), cy * cp);
+  const relative = Math.max(-MAX_RELATIVE_YAW, Math.min(MAX_RELATIVE_YAW, bodyYaw - headYaw));
+  return Math.max(-MAX_BODY_YAW, Math.min(MAX_BODY_YAW, headYaw + relative));
+}
+
 /**
  * Whether the head can take `pose` (the daemon's units: metres, radians, the head's yaw the
  * world's) with the body turned to `bodyYaw` (rad): the platform sees the head's pose turned back
- * by the body's yaw.
+ * by the body's yaw. A caller that lets the daemon choose the body passes daemonBodyYaw's.
  */
 export function headReachable(pose: Required<XyzRpy>, bodyYaw: number): boolean {
   const yaw = pose.yaw - bodyYaw;

@@ -1,8 +1,10 @@
 /**
- * The robot's reference poses, workspace and body-yaw rule, in wire units (radians, metres).
- * Values from docs/daemon.md, "Conventions"; the workspace is an approximation of the Stewart
- * platform's reach, used where the real IK would return NaN and the daemon skips the target.
+ * The robot's reference poses, reach and body-yaw rule, in wire units (radians, metres).
+ * Values from docs/daemon.md, "Conventions". The reach and the body-yaw rule are the daemon's own,
+ * held once for the cockpit and the simulator in server/motion/head-reach.ts: a pose the real IK
+ * has no answer for is one the daemon skips (docs/daemon.md, "Moves").
  */
+import { daemonBodyYaw, headReachable } from '../motion/head-reach.ts';
 import { poseFromMatrix, xyzrpyFromPose, type RigidPose } from './pose.ts';
 
 export const INIT_ANTENNAS: readonly [number, number] = [-0.1745, 0.1745];
@@ -13,32 +15,20 @@ export const SLEEP_HEAD_POSE: RigidPose = poseFromMatrix([
   0.911, 0.004, 0.413, -0.021, -0.004, 1.0, -0.001, 0.001, -0.413, -0.001, 0.911, -0.044, 0, 0, 0, 1,
 ]);
 
-const DEG = Math.PI / 180;
-/** AnalyticalKinematics' automatic body yaw: within ±65° of the head's world yaw, ±160° absolute. */
-export const MAX_RELATIVE_YAW = 65 * DEG;
-export const MAX_BODY_YAW = 160 * DEG;
-
-export function clampBodyYaw(target: number, headYaw: number): number {
-  const relative = Math.max(headYaw - MAX_RELATIVE_YAW, Math.min(headYaw + MAX_RELATIVE_YAW, target));
-  return Math.max(-MAX_BODY_YAW, Math.min(MAX_BODY_YAW, relative));
+/** The body yaw the daemon's IK takes for `head` when asked for `target` (rad): within 65° of the head, ±160°. */
+export function bodyYawFor(head: RigidPose, target: number): number {
+  return daemonBodyYaw(xyzrpyFromPose(head), target);
 }
 
-/** Approximate workspace; e.g. z = +0.10 m is out of reach, as in docs/daemon.md, "Moves". */
-export const WORKSPACE = Object.freeze({
-  x: [-0.05, 0.05],
-  y: [-0.05, 0.05],
-  z: [-0.065, 0.04],
-  roll: [-0.75, 0.75],
-  pitch: [-0.75, 0.75],
-});
-
-export function isReachable(pose: RigidPose): boolean {
-  const p = xyzrpyFromPose(pose);
-  const keys = ['x', 'y', 'z', 'roll', 'pitch'] as const;
-  return keys.every((k) => {
-    const [lo, hi] = WORKSPACE[k];
-    return Number.isFinite(p[k]) && p[k] >= (lo ?? 0) && p[k] <= (hi ?? 0);
-  });
+/**
+ * Whether the daemon's IK has an answer for `head` with the body asked for `bodyYaw`, judged at
+ * the body yaw it would take (bodyYawFor). Each axis may be in range while the mix is not: pitch
+ * 25° with roll 25° and z 20 mm is out of reach (docs/daemon.md, "Moves").
+ */
+export function isReachable(head: RigidPose, bodyYaw: number): boolean {
+  const p = xyzrpyFromPose(head);
+  if (![p.x, p.y, p.z, p.roll, p.pitch, p.yaw, bodyYaw].every(Number.isFinite)) return false;
+  return headReachable(p, daemonBodyYaw(p, bodyYaw));
 }
 
 /** Antenna joints turn freely but are mechanically limited to about one turn each way. */

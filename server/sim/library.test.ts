@@ -60,8 +60,10 @@ describe('recorded-move libraries (docs/daemon.md, "Move libraries")', () => {
           expect(Math.abs(xyzrpyFromPose(a?.sample(t).head ?? { t: [1, 1, 1], q: [0, 1, 0, 0] }).pitch)).toBeLessThan(
             1e-9,
           );
-        for (let t = 0; t <= d; t += 0.1)
-          expect(isReachable(a?.sample(t).head ?? { t: [1, 1, 1], q: [1, 0, 0, 0] })).toBe(true);
+        for (let t = 0; t <= d; t += 0.1) {
+          const sample = a?.sample(t);
+          expect(isReachable(sample?.head ?? { t: [1, 1, 1], q: [1, 0, 0, 0] }, sample?.bodyYaw ?? 0)).toBe(true);
+        }
       }
     }
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { INTERPOLATIONS, timeCurve } from './curves.ts';
-import { clampBodyYaw, isReachable, SLEEP_HEAD_POSE } from './kinematics.ts';
+import { bodyYawFor, isReachable, SLEEP_HEAD_POSE } from './kinematics.ts';
 import {
   IDENTITY_POSE,
   interpolatePose,
@@ -49,6 +49,9 @@ describe('interpolation curves (docs/daemon.md, "Moves")', () => {
 });
 
 describe('body yaw clamping (docs/daemon.md, "Moves")', () => {
+  const head = (yaw: number, pitch = 0, roll = 0) => poseFromXyzrpy({ x: 0, y: 0, z: 0, roll, pitch, yaw });
+  const clampBodyYaw = (target: number, headYaw: number) => bodyYawFor(head(headYaw), target);
+
   it('keeps the body within 65° of the head yaw: 3.0 with the head at 0 gives 1.1345', () => {
     expect(clampBodyYaw(3.0, 0)).toBeCloseTo(1.1345, 4);
     expect(clampBodyYaw(-3.0, 0)).toBeCloseTo(-1.1345, 4);
@@ -59,6 +62,13 @@ describe('body yaw clamping (docs/daemon.md, "Moves")', () => {
   it('never exceeds ±160° absolute', () => {
     expect(clampBodyYaw(3.0, 2.6)).toBeCloseTo(160 * DEG, 12);
     expect(clampBodyYaw(-3.1, -3.0)).toBeCloseTo(-160 * DEG, 12);
+  });
+
+  it("measures the head's yaw as the daemon's IK does, from the rotation's first row, not the pose's yaw", () => {
+    // Daemon 1.13.0's AnalyticalKinematics: the head at yaw −88.2°, pitch −20.3°, roll −18.1°, the
+    // body asked for −18.9°, takes the body to −0.40626 rad, where the pose's yaw would give −0.40574.
+    const pose = { x: 0.03212, y: 0.02971, z: -0.01385, roll: -0.31515, pitch: -0.35452, yaw: -1.5402 };
+    expect(bodyYawFor(poseFromXyzrpy(pose), -0.32954)).toBeCloseTo(-0.40626, 4);
   });
 });
 
@@ -111,8 +121,19 @@ describe('pose conversions (docs/daemon.md, "Conventions")', () => {
 
 describe('workspace and joints', () => {
   it('rejects the unreachable z = +0.10 m of docs/daemon.md, "Moves" and accepts the sleep pose', () => {
-    expect(isReachable(poseFromXyzrpy({ x: 0, y: 0, z: 0.1, roll: 0, pitch: 0, yaw: 0 }))).toBe(false);
-    expect(isReachable(SLEEP_HEAD_POSE)).toBe(true);
+    expect(isReachable(poseFromXyzrpy({ x: 0, y: 0, z: 0.1, roll: 0, pitch: 0, yaw: 0 }), 0)).toBe(false);
+    expect(isReachable(SLEEP_HEAD_POSE, 0)).toBe(true);
+  });
+
+  it("rejects a mix of axes each in range that the daemon's IK has no answer for", () => {
+    // docs/daemon.md, "Moves": pitch 25° roll 25° z 20 mm is out of reach, z 8 mm with them is not.
+    const mix = (z: number) => poseFromXyzrpy({ x: 0, y: 0, z, roll: 25 * DEG, pitch: 25 * DEG, yaw: 0 });
+    expect(isReachable(mix(0.02), 0)).toBe(false);
+    expect(isReachable(mix(0.008), 0)).toBe(true);
+  });
+
+  it('judges the reach at the body yaw the daemon takes: a head at 150° turns the body along', () => {
+    expect(isReachable(poseFromXyzrpy({ x: 0, y: 0, z: 0, roll: 0, pitch: 0, yaw: 150 * DEG }), 0)).toBe(true);
   });
 
   it('reports the real neutral joints and body yaw first', () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimDaemon, type SimDaemon } from './index.ts';
 import { EMOTIONS_DATASET, EMOTION_NAMES, DANCES_DATASET } from './library-names.ts';
 import { createManualClock } from '../testing/manual-clock.ts';
-import { api, ok, waitFor } from './test-helpers.ts';
+import { api, ok, openWs, waitFor } from './test-helpers.ts';
 
 interface Pose {
   x: number;
@@ -63,6 +63,33 @@ describe('gotos', () => {
     expect(await ok(sim, 'GET', '/api/state/present_body_yaw')).toBeCloseTo(0.4, 6);
     expect((await headPose()).roll).toBeCloseTo(0.1, 6);
   });
+
+  it('stop the head where the path leaves the daemon\'s reach, and end completed (docs/daemon.md, "Moves")', async () => {
+    // Pitch 25° with roll 25° and z 20 mm: each axis in range, the mix out of the head's reach.
+    const clock = createManualClock();
+    const slow = await startSimDaemon({ clock });
+    try {
+      const updates = await openWs(slow, '/api/move/ws/updates');
+      const { uuid } = await ok<{ uuid: string }>(slow, 'POST', '/api/move/goto', {
+        head_pose: { z: 0.02, roll: 0.4363, pitch: 0.4363 },
+        duration: 1,
+      });
+      clock.advance(1100);
+      await waitFor(() => updates.messages.length >= 2);
+      expect(updates.messages).toEqual([
+        { type: 'move_started', uuid, details: '' },
+        { type: 'move_completed', uuid, details: '' },
+      ]);
+      // The daemon's IK has its last answer on this path at z 13.6 mm; daemon 1.13.0 under MuJoCo
+      // stopped the same goto from the neutral pose at z 13.2 mm (docs/daemon.md, "Moves").
+      const pose = await ok<Pose>(slow, 'GET', '/api/state/present_head_pose');
+      expect(pose.z).toBeGreaterThan(0.012);
+      expect(pose.z).toBeLessThan(0.0137);
+      expect(pose.roll).toBeLessThan(0.3);
+    } finally {
+      await slow.close();
+    }
+  });
 });
 
 describe('set_target', () => {
@@ -74,6 +101,17 @@ describe('set_target', () => {
     // The barrier: a reachable target after it. Once that one is applied, the first was skipped.
     await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: 0.05 } });
     await waitFor(() => sim.counters().targetsApplied > applied);
+    expect(sim.counters().targetsApplied).toBe(applied + 1);
+    expect((await headPose()).z).toBe(0);
+  });
+
+  it("skips a pose whose axes are each in range but together out of the daemon's reach", async () => {
+    const applied = sim.counters().targetsApplied;
+    const mix = { target_head_pose: { z: 0.02, roll: 0.4363, pitch: 0.4363 } };
+    expect(await ok(sim, 'POST', '/api/move/set_target', mix)).toEqual({ status: 'ok' });
+    // The barrier: a reachable target after it. Once that one is applied, the first was skipped.
+    await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { yaw: 0.05 } });
+    await waitFor(async () => Math.abs((await headPose()).yaw - 0.05) < 1e-9);
     expect(sim.counters().targetsApplied).toBe(applied + 1);
     expect((await headPose()).z).toBe(0);
   });

@@ -6,7 +6,6 @@
  * with the requested weight once a face has been seen.
  */
 import { blendPose, IDENTITY_POSE, poseFromXyzrpy, xyzrpyFromPose, type RigidPose } from './pose.ts';
-import { WORKSPACE } from './kinematics.ts';
 
 export interface FaceTarget {
   detected: boolean;
@@ -46,9 +45,11 @@ export function observeFace(face: WorldFace | null, head: RigidPose, ts: number)
   return { detected: true, x, y, roll: -h.roll, ts };
 }
 
+/** The aim's pitch is kept within this (rad) either way: 43°, a pitch the head reaches alone. */
+const AIM_PITCH_MAX = 0.75;
+
 function lookAt(face: WorldFace): RigidPose {
-  const [lo, hi] = WORKSPACE.pitch;
-  const pitch = Math.max(lo ?? 0, Math.min(hi ?? 0, face.pitch));
+  const pitch = Math.max(-AIM_PITCH_MAX, Math.min(AIM_PITCH_MAX, face.pitch));
   return poseFromXyzrpy({ x: 0, y: 0, z: 0, roll: 0, pitch, yaw: face.yaw });
 }
 

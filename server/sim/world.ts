@@ -4,9 +4,9 @@
  * after the face-tracking blend and the automatic body-yaw clamp. In "realistic" mode the
  * motor mode gates motion as on hardware: with torque off the body stays where it is.
  */
-import { clampBodyYaw, INIT_ANTENNAS, isReachable, isReachableAntennas } from './kinematics.ts';
+import { bodyYawFor, INIT_ANTENNAS, isReachable, isReachableAntennas } from './kinematics.ts';
 import type { BodyTargetInput } from './models.ts';
-import { IDENTITY_POSE, yawOf, type RigidPose } from './pose.ts';
+import { IDENTITY_POSE, type RigidPose } from './pose.ts';
 import { createTracking, type Tracking } from './tracking.ts';
 
 export type MotorMode = 'enabled' | 'disabled' | 'gravity_compensation';
@@ -60,8 +60,10 @@ export function createWorld(): World {
     realistic: false,
     tracking,
     setTarget(target) {
-      if (target.head && !isReachable(target.head)) return false;
       if (target.antennas && !isReachableAntennas(target.antennas)) return false;
+      const head = target.head ?? commanded.head;
+      if ((target.head || target.bodyYaw !== undefined) && !isReachable(head, target.bodyYaw ?? commanded.bodyYaw))
+        return false;
       commanded = {
         head: target.head ?? commanded.head,
         antennas: target.antennas ? [...target.antennas] : commanded.antennas,
@@ -78,12 +80,12 @@ export function createWorld(): World {
       tracking.step(nowS, wallS, present.head);
       if (!moves()) return;
       const head = tracking.apply(commanded.head);
-      const reachable = isReachable(head);
-      const finalHead = reachable ? head : present.head;
+      // The IK has no answer for the blend: the daemon keeps the head's and the body's joints.
+      const reachable = isReachable(head, commanded.bodyYaw);
       present = {
-        head: finalHead,
+        head: reachable ? head : present.head,
         antennas: [...commanded.antennas],
-        bodyYaw: clampBodyYaw(commanded.bodyYaw, yawOf(finalHead)),
+        bodyYaw: reachable ? bodyYawFor(head, commanded.bodyYaw) : present.bodyYaw,
       };
     },
   };
