@@ -2,9 +2,11 @@
  * Safe ranges for manual head control, in the cockpit's units (degrees, millimetres, seconds).
  * `look` and the joystick clamp to these server-side (docs/contract.md, control: "clamped
  * server-side"), whatever a client sends. Why each bound:
- * - yaw ±60°: past about 60° the Stewart platform runs out of travel; the daemon's IK then yields
- *   NaN and silently skips the target (docs/daemon.md, "Moves"), so the head would just not move.
- *   Turning further is what body_yaw is for.
+ * - yaw ±60°: the head's yaw is the world's, and the neck turns at most 65° from the body. Past
+ *   that the daemon does not refuse the pose: its IK turns the body along, to within 65° of the
+ *   head (docs/daemon.md, "Moves"; head-reach.ts, daemonBodyYaw). So with the body facing forward
+ *   a look or the joystick within ±60° moves the head alone; looking further round is asked for
+ *   with body_yaw, said and clamped as such, rather than left to the daemon to swing the body.
  * - pitch −30..+25°: positive pitch is nose DOWN (the sleep pose is +24.5°, docs/daemon.md, "Conventions"), so +25° is as
  *   far down as the robot parks itself; looking up is allowed a little further, to 30°.
  * - roll ±25°: the wake-up roll is 20° (docs/daemon.md, "Moves"); 25° leaves room without straining the legs.
