@@ -116,6 +116,15 @@ describe('set_target', () => {
     expect((await headPose()).z).toBe(0);
   });
 
+  it('takes the antennas of a target whose head is out of reach, as the daemon sets them apart from the IK', async () => {
+    const mix = { target_head_pose: { z: 0.02, roll: 0.4363, pitch: 0.4363 }, target_antennas: [0.5, -0.5] };
+    expect(await ok(sim, 'POST', '/api/move/set_target', mix)).toEqual({ status: 'ok' });
+    await waitFor(
+      async () => (await ok<number[]>(sim, 'GET', '/api/state/present_antenna_joint_positions'))[0] === 0.5,
+    );
+    expect((await headPose()).z).toBe(0);
+  });
+
   it('accepts a row-major matrix pose', async () => {
     const m = [1, 0, 0, 0.01, 0, 1, 0, -0.01, 0, 0, 1, 0.005, 0, 0, 0, 1];
     await ok(sim, 'POST', '/api/move/set_target', { target_head_pose: { m } });

@@ -27,7 +27,10 @@ export interface World {
   readonly mode: MotorMode;
   realistic: boolean;
   readonly tracking: Tracking;
-  /** False when the IK would fail (unreachable pose): the target is skipped, as the daemon does. */
+  /**
+   * False when the IK would fail (unreachable pose): the head and body part is skipped, as the
+   * daemon does, and its antennas are still taken.
+   */
   setTarget(target: BodyTargetInput): boolean;
   setMode(mode: MotorMode): void;
   tick(nowS: number, wallS: number): void;
@@ -62,8 +65,11 @@ export function createWorld(): World {
     setTarget(target) {
       if (target.antennas && !isReachableAntennas(target.antennas)) return false;
       const head = target.head ?? commanded.head;
-      if ((target.head || target.bodyYaw !== undefined) && !isReachable(head, target.bodyYaw ?? commanded.bodyYaw))
+      if ((target.head || target.bodyYaw !== undefined) && !isReachable(head, target.bodyYaw ?? commanded.bodyYaw)) {
+        // The daemon sets the antennas apart from the head's IK: they still go where they are sent.
+        if (target.antennas) commanded = { ...commanded, antennas: [...target.antennas] };
         return false;
+      }
       commanded = {
         head: target.head ?? commanded.head,
         antennas: target.antennas ? [...target.antennas] : commanded.antennas,
