@@ -5,6 +5,23 @@ import { parseLook } from './control-input.ts';
 
 const RAD = Math.PI / 180;
 
+describe("look plan: the head's reach where the daemon takes the body", () => {
+  it('takes a pose the daemon reaches once its IK has brought the body along its own way', () => {
+    // Daemon 1.13.0's IK takes this head with the body asked for -18° (where a head-only look
+    // sends the body from -102°) by turning the body to -14.8°: it measures the head's yaw from
+    // its rotation, a few degrees off the pose's 47° once the head is pitched and rolled.
+    const input = { x: 17, y: 20, z: 1, roll: 11, pitch: -21, yaw: 47 };
+    const plan = planLook(input, undefined, -102);
+    expect(plan.applied).toMatchObject({ ...input, body_yaw: -18 });
+  });
+
+  it('leaves a joystick target the daemon reaches as sent', () => {
+    // Daemon 1.13.0's IK takes this head with the body at 104° by turning the body to 75.6°.
+    const target = { yaw: 14, pitch: -10, roll: -18, z: 7 };
+    expect(clampJoystick(target, 104)).toEqual({ target, clamped: {} });
+  });
+});
+
 describe('look plan: clamping to the safe ranges', () => {
   it.each([
     ['yaw', 200, 60],

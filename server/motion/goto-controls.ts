@@ -13,7 +13,7 @@ import type { Arbiter } from './arbiter.ts';
 import type { ClampNote, LookInput } from '../contract/motion.ts';
 import type { AntennasInput } from './control-input.ts';
 import { clampText, fmt, receipt, type Emit } from './receipts.ts';
-import { headReachable } from './head-reach.ts';
+import { daemonBodyYaw, headReachable } from './head-reach.ts';
 import { bodyYawRange, clampField, clampTo, type SafeField } from './safe-ranges.ts';
 
 /** `onlyIfIdle`: the move yields to whoever has the head by its turn (arbiter.ts, MoveRequest). */
@@ -141,7 +141,9 @@ export function planLook(
  */
 function assertReachable(applied: LookApplied, pose: Required<XyzRpy>, bodyYawNow: number | undefined): void {
   const body = applied.body_yaw ?? clampTo(bodyYawRange(applied.yaw ?? 0), bodyYawNow ?? 0);
-  if (headReachable(pose, toRad(body))) return;
+  // Judged where the daemon's IK takes the body: it measures the head's yaw its own way
+  // (head-reach.ts, daemonBodyYaw), a few degrees off the pose's yaw on a pitched, rolled head.
+  if (headReachable(pose, daemonBodyYaw(pose, toRad(body)))) return;
   const axes = HEAD_FIELDS.filter((f) => applied[f] !== undefined && applied[f] !== 0)
     .map((f) => `${f} ${fmt(applied[f] as number, UNITS[f] as string)}`)
     .join(', ');

@@ -8,8 +8,8 @@ import type { ErrorCode } from '../errors.ts';
 import { toRad, toWirePose } from '../daemon/units.ts';
 import type { FullBodyTarget } from '../daemon/wire.ts';
 import type { ClampNote } from '../contract/motion.ts';
-import { headReachable } from './head-reach.ts';
-import { bodyYawRange, clampField, clampTo } from './safe-ranges.ts';
+import { daemonBodyYaw, headReachable } from './head-reach.ts';
+import { clampField } from './safe-ranges.ts';
 
 export interface JoystickTarget {
   yaw: number;
@@ -68,15 +68,18 @@ function withinReach(
   notes: Record<string, ClampNote>,
   bodyNow: number,
 ): JoystickTarget {
-  const body = toRad(clampTo(bodyYawRange(t.yaw), bodyNow));
+  const body = toRad(bodyNow);
   const scaled = (s: number): JoystickTarget => ({
     yaw: t.yaw,
     pitch: Math.trunc(t.pitch * s * 100) / 100,
     roll: Math.trunc(t.roll * s * 100) / 100,
     z: Math.trunc(t.z * s * 100) / 100,
   });
-  const fits = (c: JoystickTarget): boolean =>
-    headReachable({ x: 0, y: 0, z: c.z / 1000, roll: toRad(c.roll), pitch: toRad(c.pitch), yaw: toRad(c.yaw) }, body);
+  // Judged where the daemon's IK takes the body for that head (head-reach.ts, daemonBodyYaw).
+  const fits = (c: JoystickTarget): boolean => {
+    const pose = { x: 0, y: 0, z: c.z / 1000, roll: toRad(c.roll), pitch: toRad(c.pitch), yaw: toRad(c.yaw) };
+    return headReachable(pose, daemonBodyYaw(pose, body));
+  };
   if (fits(t)) return t;
   let [inside, outside] = [0, 1];
   for (let i = 0; i < 20; i += 1) {
