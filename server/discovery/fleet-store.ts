@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { FingerprintChange } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
 import { createJsonDocument, type JsonDocument } from '../store/json-document.ts';
+import { manualPeerId, parsePeerHost } from './peer-address.ts';
 
 export interface ManualPeer {
   id: string;
@@ -43,13 +44,24 @@ const SEEN_EVERY_MS = 24 * 3600_000;
 
 const isPort = (u: unknown) => typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= 65535;
 
+/** A host as the API stores it (parsePeerHost's own answer), so the browser gets no other. */
+function isStoredHost(host: string): boolean {
+  try {
+    return parsePeerHost(host) === host;
+  } catch {
+    return false;
+  }
+}
+
 function validManual(u: unknown): u is ManualPeer {
   if (typeof u !== 'object' || u === null) return false;
   const p = u as Record<string, unknown>;
   return (
-    typeof p.id === 'string' &&
     typeof p.host === 'string' &&
+    isStoredHost(p.host) &&
     isPort(p.port) &&
+    // The id the API gives it: another would be listed twice under one id, or under a LAN robot's.
+    p.id === manualPeerId(p.host, p.port as number) &&
     (p.httpsPort === null || isPort(p.httpsPort)) &&
     typeof p.addedAt === 'string'
   );
@@ -65,21 +77,48 @@ function validKnown(u: unknown): u is KnownFingerprint {
   return typeof c === 'object' && c !== null && typeof c.previous === 'string' && typeof c.current === 'string' && typeof c.at === 'string';
 }
 
-function validRecord(u: unknown): FleetRecord | undefined {
+/** What of the dropped entries goes into the log (the first 16 of each kind), for the owner to restore by hand. */
+const DROPPED_LOG_CHARS = 4000;
+
+/**
+ * The record in `u`, without its damaged entries: a robot added by address that the API would not
+ * take (a bad host or port, an id not its own, a repeat, one past MAX_MANUAL_PEERS) or a
+ * fingerprint of the wrong shape is dropped alone and logged, where one such entry set the whole
+ * file aside, and every robot added by address and every fingerprint remembered with it was lost.
+ * Only a file that is not a fleet record at all is set aside.
+ */
+function validRecord(u: unknown, log: Log): FleetRecord | undefined {
   if (typeof u !== 'object' || u === null) return undefined;
   const r = u as Record<string, unknown>;
-  if (!Array.isArray(r.manual) || !r.manual.every(validManual)) return undefined;
-  if (typeof r.fingerprints !== 'object' || r.fingerprints === null) return undefined;
+  if (!Array.isArray(r.manual)) return undefined;
+  if (typeof r.fingerprints !== 'object' || r.fingerprints === null || Array.isArray(r.fingerprints)) return undefined;
+  const manual: ManualPeer[] = [];
+  const droppedManual: unknown[] = [];
+  for (const entry of r.manual as unknown[]) {
+    if (manual.length >= MAX_MANUAL_PEERS || !validManual(entry) || manual.some((m) => m.id === entry.id)) droppedManual.push(entry);
+    else manual.push({ id: entry.id, host: entry.host, port: entry.port, httpsPort: entry.httpsPort, addedAt: entry.addedAt });
+  }
   const entries = Object.entries(r.fingerprints as Record<string, unknown>);
-  if (!entries.every(([, v]) => validKnown(v))) return undefined;
-  return { manual: r.manual, fingerprints: Object.fromEntries(entries) as Record<string, KnownFingerprint> };
+  const kept = entries.filter(([, v]) => validKnown(v));
+  const droppedFingerprints = entries.filter(([, v]) => !validKnown(v));
+  if (droppedManual.length > 0 || droppedFingerprints.length > 0) {
+    log.warn('fleet.json had damaged entries; they were dropped and the rest kept', {
+      manual: droppedManual.length,
+      fingerprints: droppedFingerprints.length,
+      dropped: JSON.stringify({
+        manual: droppedManual.slice(0, 16),
+        fingerprints: Object.fromEntries(droppedFingerprints.slice(0, 16)),
+      }).slice(0, DROPPED_LOG_CHARS),
+    });
+  }
+  return { manual, fingerprints: Object.fromEntries(kept) as Record<string, KnownFingerprint> };
 }
 
 export function createFleetStore(options: { dataDir: string; log: Log }): JsonDocument<FleetRecord> {
   return createJsonDocument({
     file: join(options.dataDir, 'fleet.json'),
     defaults: () => ({ manual: [], fingerprints: {} }),
-    validate: validRecord,
+    validate: (u) => validRecord(u, options.log),
     log: options.log,
   });
 }

@@ -3,39 +3,23 @@
  * Live health is not read here: the owner's browser reads each robot's public /api/health, so
  * the page shows what that browser can actually reach.
  */
-import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FleetPeer } from '../contract/discovery.ts';
 import { AppError, badRequest } from '../errors.ts';
-import { isDnsName } from '../http/host-identity.ts';
 import type { Log } from '../log.ts';
 import type { JsonDocument } from '../store/json-document.ts';
 import { MAX_MANUAL_PEERS, withSighting, withTrusted, type FleetRecord, type ManualPeer } from './fleet-store.ts';
 import type { TimedSighting } from './lan-discovery.ts';
 import { cleanNetworkText, localHostLabel, ROBOT_NAME_MAX } from './network-text.ts';
 import { isOnLink } from './on-link.ts';
+import { manualPeerId, parsePeerHost, shortHash } from './peer-address.ts';
 import { readCockpitTxt, readDaemonTxt } from './txt-record.ts';
 
 export const DEFAULT_PEER_PORT = 8097;
 export const DEFAULT_PEER_HTTPS_PORT = 8098;
 
-const shortHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
-
 export function lanPeerId(s: Pick<TimedSighting, 'service' | 'instance'>): string {
   return `lan-${shortHash(`${s.service}\u0000${s.instance.toLowerCase()}`)}`;
-}
-
-function manualPeerId(host: string, port: number): string {
-  return `ip-${shortHash(`${host}\u0000${port}`)}`;
-}
-
-/** An address a browser can put in a URL: IPv4, IPv6 without a zone, or a DNS name. */
-export function parsePeerHost(raw: unknown): string {
-  if (typeof raw !== 'string') throw badRequest('host must be a string');
-  const host = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) === 4 || (isIP(host) === 6 && !host.includes('%'))) return host;
-  if (isDnsName(host.replace(/\.$/, ''))) return host.replace(/\.$/, '');
-  throw badRequest('host must be an IP address or a host name such as robot.local');
 }
 
 /** A port, the fallback when omitted, and null only where `nullable` (a robot without HTTPS). */
