@@ -13,6 +13,7 @@ import type { Log } from '../log.ts';
 import { sightingsInPacket, type Sighting } from './mdns-packet.ts';
 import { groupRejoiner, joinAddresses, type GroupSocket } from './multicast-membership.ts';
 import { dropOffLink, isOnLink, type MessageSocket } from './on-link.ts';
+import { packetBudget } from './packet-budget.ts';
 import { gateResponder, type ResponderServer } from './responder-gate.ts';
 import { COCKPIT_SERVICE, DAEMON_SERVICE } from './txt-record.ts';
 
@@ -95,7 +96,9 @@ export function bonjourTransport(
     const rejoin = groupRejoiner(udp, socketOptions.ip ?? '224.0.0.251');
     const mdnsOptions = { ...socketOptions, socket: udp };
     const bonjour = new Bonjour(mdnsOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
-    dropOffLink(udp, onLink);
+    // Off-link senders first (they are never read), then the budget, before multicast-dns decodes anything.
+    const admit = packetBudget(now, log);
+    dropOffLink(udp, (address) => onLink(address) && admit());
     // bonjour-service keeps its multicast-dns socket and responder on a field its types call
     // private; the browser reads responses from that same socket rather than opening a second one.
     const server = (bonjour as unknown as { server: ResponderServer & { mdns: MdnsSocket } }).server;

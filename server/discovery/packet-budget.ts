@@ -1,0 +1,35 @@
+/**
+ * How many mDNS packets a second are read. Each packet on port 5353 is decoded (multicast-dns),
+ * and then a response's records are matched against each other (mdns-packet.ts: up to 64 × 64
+ * look-ups) or a query's questions against our records (responder-gate.ts). Anyone on the LAN can
+ * send thousands a second; read them all and the event loop that also carries the robot's motion
+ * and its STOP is kept busy with them. Past the budget, the rest of the second's packets are
+ * dropped unread, and how many is logged at debug when the next second begins.
+ */
+import type { Log } from '../log.ts';
+
+/** Far more than a LAN of honest hosts sends: each answers a round of questions with a packet or two. */
+export const PACKETS_PER_SECOND = 100;
+
+/** Returns `admit`: true while this second's budget lasts, counting what it refuses. */
+export function packetBudget(now: () => number, log: Log, perSecond = PACKETS_PER_SECOND): () => boolean {
+  let since = -Infinity;
+  let admitted = 0;
+  let dropped = 0;
+  return () => {
+    const at = now();
+    // A clock set back starts a new second too, rather than holding the budget spent until it catches up.
+    if (at - since >= 1000 || at < since) {
+      if (dropped > 0) log.debug('mDNS packets past the budget were dropped unread', { dropped, perSecond });
+      since = at;
+      admitted = 0;
+      dropped = 0;
+    }
+    if (admitted < perSecond) {
+      admitted += 1;
+      return true;
+    }
+    dropped += 1;
+    return false;
+  };
+}
