@@ -36,6 +36,15 @@ describe('fleet format', () => {
     expect(readPeerHealth({ ok: true, identity: { fingerprint: 'nope' } })?.fingerprint).toBeNull();
   });
 
+  it('shows the invisible characters of a lookalike name in a health body as spaces, keeping emoji sequences', () => {
+    const named = (name: string) => readPeerHealth({ ok: true, identity: { name } })?.name;
+    expect(named('Kit\u200bchen')).toBe('Kit chen');
+    expect(named('Kit\u2060\u00adchen')).toBe('Kit chen');
+    expect(named('\u200fKitchen\ufeff')).toBe('Kitchen');
+    expect(named('👨‍👩‍👧 home')).toBe('👨‍👩‍👧 home');
+    expect(named('می‌خواهم')).toBe('می‌خواهم');
+  });
+
   it('reaches a robot over HTTPS only from an HTTPS page, with IPv6 in brackets', () => {
     expect(peerOrigin(peer('a'), false)).toBe('http://192.168.1.9:8097');
     expect(peerOrigin(peer('a'), true)).toBe('https://192.168.1.9:8098');

@@ -28,10 +28,26 @@ export type PeerReach =
 
 const FINGERPRINT = /^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/;
 
+/**
+ * Characters that show nothing, and where one draws something and is kept: the server's rule for
+ * names from the LAN (server/discovery/network-text.ts), which the renderer may not import. A
+ * robot's health names it as it likes, and "Kit\u200bchen" must not read as "Kitchen".
+ */
+// eslint-disable-next-line no-misleading-character-class -- the marks are matched alone, which is the point
+const INVISIBLE = /[\p{Cf}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\uffa0\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/gu;
+const DRAWS =
+  /(?<=[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}]\ufe0f?)\u200d(?=\p{Extended_Pictographic})|(?<=[\p{Emoji}])\ufe0f|(?<=\u{1f3f4}[\u{e0020}-\u{e007e}]{0,31})[\u{e0020}-\u{e007f}]|(?<=[\p{sc=Arabic}\p{sc=Syriac}\p{sc=Nko}\p{sc=Mongolian}\p{sc=Devanagari}\p{sc=Bengali}\p{sc=Gurmukhi}\p{sc=Gujarati}\p{sc=Oriya}\p{sc=Tamil}\p{sc=Telugu}\p{sc=Kannada}\p{sc=Malayalam}\p{sc=Sinhala}]\p{M}{0,3})[\u200c\u200d]/uy;
+
+function draws(text: string, at: number): boolean {
+  DRAWS.lastIndex = at;
+  return DRAWS.test(text);
+}
+
 function text(u: unknown, max: number): string | null {
   if (typeof u !== 'string') return null;
+  const visible = u.replace(INVISIBLE, (ch: string, at: number, whole: string) => (draws(whole, at) ? ch : ' '));
   // eslint-disable-next-line no-control-regex -- control and bidi characters are what is removed
-  const clean = u.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').trim();
+  const clean = visible.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
   return clean === '' ? null : [...clean].slice(0, max).join('');
 }
 
