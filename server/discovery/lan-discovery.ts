@@ -12,7 +12,7 @@ import type { AdvertisingStatus } from '../contract/discovery.ts';
 import type { Log } from '../log.ts';
 import { sightingsInPacket, type Sighting } from './mdns-packet.ts';
 import { groupRejoiner, joinAddresses, type GroupSocket } from './multicast-membership.ts';
-import { dropOffLink, isOnLink, type MessageSocket } from './on-link.ts';
+import { dropOffLink, onLinkChecker, type MessageSocket } from './on-link.ts';
 import { packetBudget } from './packet-budget.ts';
 import { gateResponder, type ResponderServer } from './responder-gate.ts';
 import { COCKPIT_SERVICE, DAEMON_SERVICE } from './txt-record.ts';
@@ -88,7 +88,7 @@ export interface MdnsTransport {
 export function bonjourTransport(
   socketOptions: LanDiscoveryOptions['socket'] = {},
   now: () => number = Date.now,
-  onLink: (address: string) => boolean = (address) => isOnLink(address),
+  onLink: (address: string) => boolean = onLinkChecker(now),
 ): (log: Log) => MdnsTransport {
   return (log) => {
     // The socket is made here, as multicast-dns would make it, so that its memberships can be renewed.
@@ -150,7 +150,7 @@ export function createLanDiscovery(options: LanDiscoveryOptions): LanDiscovery {
   const isSelf = (s: Sighting) =>
     s.service === 'cockpit' && published !== undefined && s.instance.toLowerCase() === published.name.split('.').join('-').toLowerCase();
 
-  const onLink = options.onLink ?? ((address: string) => isOnLink(address));
+  const onLink = options.onLink ?? onLinkChecker(now);
   const onResponse = (packet: unknown, rinfo?: { address: string }) => {
     // A stand-in socket passes no sender; multicast-dns always does.
     if (rinfo && !onLink(rinfo.address)) {

@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createLog } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
 import { bonjourTransport, type MdnsTransport } from './lan-discovery.ts';
-import { isOnLink } from './on-link.ts';
+import { INTERFACES_EVERY_MS, isOnLink, onLinkChecker } from './on-link.ts';
 import { standInSocket } from './testing/stand-in-socket.ts';
 import { dnsPacket } from './testing/wire.ts';
 
@@ -34,6 +34,22 @@ it('takes senders inside an interface subnet and IPv4 link-local ones, and no on
   expect(isOnLink('169.254.3.4', interfaces)).toBe(true);
   expect(isOnLink('192.168.2.66', interfaces)).toBe(false);
   expect(isOnLink('203.0.113.9', interfaces)).toBe(false);
+});
+
+it('reads the interfaces once a second, not for every packet of a flood, and sees one come within the second', () => {
+  let clock = 1_000_000;
+  let reads = 0;
+  let interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = { eth0: [v4('192.168.1.20', '255.255.255.0')] };
+  const onLink = onLinkChecker(
+    () => clock,
+    () => ((reads += 1), interfaces),
+  );
+  for (let n = 0; n < 10_000; n += 1) expect(onLink(n % 2 ? '192.168.1.66' : '10.0.0.9')).toBe(n % 2 === 1);
+  expect(reads).toBe(1);
+  interfaces = { ...interfaces, wg0: [v4('10.0.0.1', '255.255.255.0')] };
+  clock += INTERFACES_EVERY_MS;
+  expect(onLink('10.0.0.9')).toBe(true);
+  expect(reads).toBe(2);
 });
 
 it('keeps an answer from off this link from stopping the advertisement while it probes for its name', async () => {

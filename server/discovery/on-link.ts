@@ -27,6 +27,33 @@ export function isOnLink(address: string, interfaces: Interfaces = networkInterf
   return false;
 }
 
+/** How long the interfaces read for onLinkChecker are used before they are read again. */
+export const INTERFACES_EVERY_MS = 1000;
+
+/**
+ * isOnLink over the interfaces read at most once every INTERFACES_EVERY_MS. It runs for every
+ * packet on port 5353, before any budget (packet-budget.ts) can drop it, and reading the
+ * interfaces (a getifaddrs call, some 40 µs and more with each interface) for each packet of a
+ * flood cost several times what receiving it did. An interface come or gone counts within a second.
+ */
+export function onLinkChecker(
+  now: () => number,
+  interfaces: Interfaces = networkInterfaces,
+): (address: string) => boolean {
+  let readAt = -Infinity;
+  let list: ReturnType<Interfaces> = {};
+  const current = () => {
+    const at = now();
+    // A clock set back reads them again too, rather than keeping old ones until it catches up.
+    if (at - readAt >= INTERFACES_EVERY_MS || at < readAt) {
+      list = interfaces();
+      readAt = at;
+    }
+    return list;
+  };
+  return (address) => isOnLink(address, current);
+}
+
 type MessageReader = (message: Buffer, rinfo: { address: string }) => void;
 
 /** The slice of a dgram socket used by dropOffLink. */
