@@ -98,7 +98,7 @@ export function bonjourTransport(
     const bonjour = new Bonjour(mdnsOptions, (err: Error) => log.debug('mDNS send failed', { error: String(err) }));
     // Off-link senders first (they are never read), then the budget, before multicast-dns decodes anything.
     const admit = packetBudget(now, log);
-    dropOffLink(udp, (address) => onLink(address) && admit());
+    dropOffLink(udp, (address, message) => onLink(address) && admit(message.length));
     // bonjour-service keeps its multicast-dns socket and responder on a field its types call
     // private; the browser reads responses from that same socket rather than opening a second one.
     const server = (bonjour as unknown as { server: ResponderServer & { mdns: MdnsSocket } }).server;

@@ -66,13 +66,14 @@ export interface MessageSocket {
 /**
  * Puts the check in front of every reader of `socket`'s packets, once they are attached:
  * multicast-dns, and through it bonjour-service's probe, which takes any answer naming our
- * service while it probes as the name being in use, and then never advertises it.
+ * service while it probes as the name being in use, and then never advertises it. `keep` is told
+ * the sender and the packet: false for a sender off the link (and for what packet-budget.ts refuses).
  */
-export function dropOffLink(socket: MessageSocket, onLink: (address: string) => boolean): void {
+export function dropOffLink(socket: MessageSocket, keep: (address: string, message: Buffer) => boolean): void {
   const readers = socket.listeners('message') as MessageReader[];
   socket.removeAllListeners('message');
   socket.on('message', (message, rinfo) => {
-    if (!onLink(rinfo.address)) return;
+    if (!keep(rinfo.address, message)) return;
     for (const read of readers) read.call(socket, message, rinfo);
   });
 }

@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { createLog, type LogRecord } from '../log.ts';
 import { bonjourTransport, type MdnsTransport } from './lan-discovery.ts';
-import { PACKETS_PER_SECOND } from './packet-budget.ts';
+import { MAX_PACKET_BYTES, PACKETS_PER_SECOND } from './packet-budget.ts';
 import { standInSocket } from './testing/stand-in-socket.ts';
 import { dnsPacket, type DnsRecord } from './testing/wire.ts';
 
@@ -17,11 +17,12 @@ afterEach(async () => {
   if (t) await new Promise<void>((resolve) => t.destroy(resolve));
 });
 
-function announcement(name: string): Buffer {
+function announcement(name: string, txt: string[] = []): Buffer {
   const fqdn = `${name}._robot-cockpit._tcp.local`;
   const answers: DnsRecord[] = [
     { name: '_robot-cockpit._tcp.local', type: 'PTR', ttl: 120, data: fqdn },
     { name: fqdn, type: 'SRV', ttl: 120, data: { port: 8097, target: 'peer.local' } },
+    { name: fqdn, type: 'TXT', ttl: 120, data: txt },
     { name: 'peer.local', type: 'A', ttl: 120, data: '192.168.1.30' },
   ];
   return dnsPacket.encode({ type: 'response', answers });
@@ -52,4 +53,24 @@ it('reads a budget of packets a second, counts the rest dropped, and reads again
       dropped: 9 * PACKETS_PER_SECOND,
     }),
   );
+});
+
+it('reads no packet longer than an mDNS packet may be', () => {
+  const { socket } = standInSocket();
+  transport = bonjourTransport(
+    { socket },
+    () => 0,
+    () => true,
+  )(createLog({ level: 'error' }));
+  const read: unknown[] = [];
+  transport.socket.on('response', (packet) => read.push(packet));
+  const sender = { address: '192.168.1.30', port: 5353 };
+  const long = announcement(
+    'Long',
+    Array.from({ length: 40 }, (_, n) => `k${n}=${'x'.repeat(240)}`),
+  );
+  expect(long.length).toBeGreaterThan(MAX_PACKET_BYTES);
+  socket.emit('message', long, sender);
+  socket.emit('message', announcement('Desk robot'), sender);
+  expect(read).toHaveLength(1);
 });
