@@ -30,7 +30,8 @@ const FINGERPRINT = /^[0-9A-F]{2}(:[0-9A-F]{2}){31}$/;
 
 /**
  * Characters that show nothing, and where one draws something and is kept: the server's rule for
- * names from the LAN (server/discovery/network-text.ts), which the renderer may not import. A
+ * names from the LAN (server/discovery/network-text.ts), which the renderer may not import; a test
+ * there keeps this copy the same (network-text-copy.test.ts). A
  * robot's health names it as it likes, and "Kit\u200bchen" must not read as "Kitchen".
  */
 // eslint-disable-next-line no-misleading-character-class -- the marks are matched alone, which is the point
