@@ -12,8 +12,11 @@ export interface Stamped {
   at: string;
 }
 
-/** The microphone side: off, muted or paused by the owner, opening, open, failed, or run out. */
-export type LinkState = 'off' | 'muted' | 'paused' | 'starting' | 'listening' | 'failed' | 'ended';
+/**
+ * The microphone side: off, muted or paused by the owner, opening, open, open but sending no
+ * audio for a while (`no_audio`), failed, or run out.
+ */
+export type LinkState = 'off' | 'muted' | 'paused' | 'starting' | 'listening' | 'no_audio' | 'failed' | 'ended';
 
 /** The step of an utterance being handled. */
 export type TurnPhase = 'transcribing' | 'thinking' | 'speaking';

@@ -3,8 +3,12 @@
  * feeds its audio to the utterance detector (vad.ts) and reports its life to the listener:
  * opening, first audio, failure, end. Half duplex: while the `speaking` hold stands the
  * microphone hears the robot's own answer, so that audio is dropped and the detector starts over.
+ * A source can stop sending without ending (the daemon microphone while the camera's session is
+ * down or the robot sends no audio track): once it has sent none for NO_AUDIO_MS it is reported as
+ * such, and as listening again when audio comes back. Only a report: the source is left to run.
  * A generation count makes the callbacks of a source already stopped or replaced do nothing.
  */
+import type { Schedule } from '../../perception/schedule.ts';
 import { SAMPLE_RATE, type AudioSource } from './audio-source.ts';
 import { createAudioSource } from './make-audio-source.ts';
 import { parseSourceSetting } from './source-setting.ts';
@@ -15,15 +19,22 @@ import type { VoiceListenerDeps } from './voice-listener-deps.ts';
 /** The owner's dependencies that make a source. */
 export type SourceOwnerDeps = Pick<VoiceListenerDeps, 'log' | 'platform' | 'microphone' | 'makeSource'>;
 
-/** What the listener adds: the shared hold, and where the source reports. */
+/** A source that has sent audio and then none for this long is reported as sending none. */
+export const NO_AUDIO_MS = 5_000;
+
+/** What the listener adds: the shared hold and clock, and where the source reports. */
 export interface ListeningSourceWiring {
   hold: SpeakingHold;
+  schedule: Schedule;
+  now: () => number;
   /** A whole utterance, cut by the detector. */
   utterance(pcm: Buffer): void;
   /** A source was made and is opening. */
   opening(name: string): void;
   /** The source's first audio arrived. */
   listening(name: string): void;
+  /** The source has sent no audio for NO_AUDIO_MS (`silent` true), or sends again after that (false). */
+  audioGap(name: string, silent: boolean): void;
   /** The source ended without an error. */
   ended(): void;
   /** The source could not be made (`retry` false) or ended with an error (`retry` true). */
@@ -47,6 +58,11 @@ interface Running {
   audio: AudioSource;
   setting: string;
   heard: boolean;
+  /** When the last chunk came, and whether the gap since was reported. */
+  lastAudioAt: number;
+  silent: boolean;
+  /** Cancels the gap check, armed once the first audio came. */
+  cancelCheck?: () => void;
 }
 
 export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSourceWiring): ListeningSource {
@@ -58,16 +74,35 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
 
   const stop = (): void => {
     generation += 1;
+    current?.cancelCheck?.();
     current?.audio.stop();
     current = undefined;
     vad.reset();
   };
 
-  const heardAudio = (source: Running, chunk: Buffer): void => {
+  // One timer per gap, not per chunk: each check looks at the last chunk's time and waits out the rest.
+  const armCheck = (source: Running, mine: number, ms: number): void => {
+    source.cancelCheck = wiring.schedule(() => {
+      source.cancelCheck = undefined;
+      if (mine !== generation) return;
+      const left = source.lastAudioAt + NO_AUDIO_MS - wiring.now();
+      if (left > 0) return armCheck(source, mine, left);
+      source.silent = true;
+      wiring.audioGap(source.audio.name, true);
+    }, ms);
+  };
+
+  const heardAudio = (source: Running, mine: number, chunk: Buffer): void => {
+    source.lastAudioAt = wiring.now();
     if (!source.heard) {
       source.heard = true;
       wiring.listening(source.audio.name);
     }
+    if (source.silent) {
+      source.silent = false;
+      wiring.audioGap(source.audio.name, false);
+    }
+    if (!source.cancelCheck) armCheck(source, mine, NO_AUDIO_MS);
     // Half duplex: the microphone hears the robot's own answer while the hold stands.
     if (wiring.hold.held()) return vad.reset();
     vad.push(chunk);
@@ -75,6 +110,7 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
 
   const sourceEnded = (error: string | null): void => {
     generation += 1;
+    current?.cancelCheck?.();
     current = undefined;
     vad.flush();
     if (error) return wiring.failed(error, true);
@@ -96,12 +132,12 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
       return wiring.failed((error as Error).message, false);
     }
     const mine = (generation += 1);
-    const source: Running = { audio, setting, heard: false };
+    const source: Running = { audio, setting, heard: false, lastAudioAt: 0, silent: false };
     current = source;
     name = audio.name;
     wiring.opening(audio.name);
     audio.start({
-      pcm: (chunk) => mine === generation && heardAudio(source, chunk),
+      pcm: (chunk) => mine === generation && heardAudio(source, mine, chunk),
       end: (error) => mine === generation && sourceEnded(error),
     });
   };

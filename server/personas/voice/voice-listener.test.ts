@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { NewRow } from '../../agent/log-row.ts';
+import type { ServiceState } from '../../contract/state.ts';
 import { silentLog } from '../../log.ts';
 import { startSimDaemon } from '../../sim/index.ts';
 import { createManualSchedule } from '../testing/manual-schedule.ts';
@@ -150,6 +151,43 @@ describe('voice listener', () => {
     t.settings.muted = false;
     t.listener.apply();
     expect(t.mic.starts).toHaveLength(2);
+  });
+
+  it('says when a source that delivered audio has sent none for 5 s, and listening again once it comes back', () => {
+    const services = new Map<string, ServiceState>();
+    const t = build({ services });
+    t.listener.apply();
+    const chunk = synth([{ silence: 100 }]);
+    t.mic.last().pcm(chunk);
+    expect(t.listener.status()).toMatchObject({ state: 'listening', detail: 'listening on scripted mic' });
+    // Audio that keeps coming, even silence, is listening.
+    for (let i = 0; i < 10; i += 1) {
+      t.clock.advance(1000);
+      t.mic.last().pcm(chunk);
+    }
+    expect(t.listener.status().state).toBe('listening');
+    t.clock.advance(4999);
+    expect(t.listener.status().state).toBe('listening');
+    t.clock.advance(1);
+    expect(t.listener.status()).toMatchObject({
+      state: 'no_audio',
+      detail: 'no audio from scripted mic in the last 5 s',
+    });
+    expect(services.get('voice')).toEqual({
+      state: 'running',
+      detail: 'voice: no audio from scripted mic in the last 5 s',
+    });
+    t.clock.advance(60_000);
+    expect(t.listener.status().detail).toBe('no audio from scripted mic in the last 5 s');
+    t.mic.last().pcm(chunk);
+    expect(t.listener.status()).toMatchObject({ state: 'listening', detail: 'listening on scripted mic' });
+    // No row for each gap: the agent log says once that it listens.
+    expect(t.rows.filter((r) => r.text.startsWith('Listening on'))).toHaveLength(1);
+    // A stopped source leaves no timer behind.
+    t.settings.muted = true;
+    t.listener.apply();
+    expect(t.clock.pending()).toBe(0);
+    expect(t.listener.status().state).toBe('muted');
   });
 
   it('shows a transcription failure in the agent log and keeps listening', async () => {

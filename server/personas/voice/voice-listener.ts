@@ -12,7 +12,7 @@
 import type { LinkState, Stamped, VoiceStatus } from '../../contract/personas.ts';
 import { realSchedule } from '../../perception/schedule.ts';
 import { createRestarter, type Restarter } from '../restart-backoff.ts';
-import { createListeningSource, type ListeningSource } from './listening-source.ts';
+import { createListeningSource, NO_AUDIO_MS, type ListeningSource } from './listening-source.ts';
 import { createSpeakingHold, type SpeakingHold } from './speaking-hold.ts';
 import { createUtteranceQueue, type UtteranceQueue } from './utterance-queue.ts';
 import type { VoiceListenerDeps } from './voice-listener-deps.ts';
@@ -71,12 +71,21 @@ class Listener implements VoiceListener {
     });
     this.source = createListeningSource(deps, {
       hold: this.hold,
+      schedule,
+      now: this.now,
       utterance: (pcm) => this.turns.heard(pcm),
       opening: (name) => this.setLink('starting', `opening ${name}`),
       listening: (name) => {
         this.restarter.started();
         this.setLink('listening', `listening on ${name}`);
         this.row(`Listening on ${name}.`, false);
+      },
+      audioGap: (name, silent) => {
+        if (silent) this.deps.log.warn('voice listener: no audio from its source', { source: name });
+        this.setLink(
+          silent ? 'no_audio' : 'listening',
+          silent ? `no audio from ${name} in the last ${NO_AUDIO_MS / 1000} s` : `listening on ${name}`,
+        );
       },
       ended: () => {
         const name = this.source.name();
