@@ -215,6 +215,58 @@ describe('speaker', () => {
     expect(calls.filter((c) => c.startsWith('wobble')).at(-1)).toBe('wobble off');
   });
 
+  it('never uploads over the clip still playing when two utterances interrupt it in a row', async () => {
+    const clock = createManualClock();
+    const calls: string[] = [];
+    const daemon = recordingDaemon(calls);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holdNext = false;
+    /** The file of the last play, until a stop_sound: what the daemon may still be playing. */
+    let playing: string | undefined;
+    const speaker = createSpeaker({
+      daemon: {
+        uploadSound: async (name, data) => {
+          if (name === playing) calls.push(`upload over the playing ${name}`);
+          if (holdNext) {
+            holdNext = false;
+            calls.push('upload held');
+            await gate;
+          }
+          return daemon.uploadSound(name, data);
+        },
+        playSound: async (file) => {
+          playing = file.split('/').at(-1);
+          return daemon.playSound(file);
+        },
+        stopSound: async () => {
+          playing = undefined;
+          return daemon.stopSound();
+        },
+        setWobbling: daemon.setWobbling,
+      },
+      engine: createEspeakEngine(),
+      holds: recordingHolds(),
+      log: silentLog,
+      clock,
+    });
+    await speaker.say('The first sentence, still playing.');
+    expect(playing).toBe('cockpit-say-a.wav');
+    // The second is interrupted while its upload is on its way: it never stops the first clip.
+    holdNext = true;
+    const second = speaker.say('Second, never heard.').catch((err: unknown) => err);
+    await eventually(() => calls.includes('upload held'), { what: 'the second upload on its way' });
+    const third = speaker.say('Third.');
+    release();
+    expect(await second).toMatchObject({ code: 'CONFLICT' });
+    const { seconds } = await third;
+    expect(calls.filter((c) => c.startsWith('upload over'))).toEqual([]);
+    // What plays is the third clip, the first one stopped before it.
+    const plays = sim.counters().soundsPlayed;
+    expect(plays.at(-2)?.stoppedAt).toBeDefined();
+    expect(plays.at(-1)?.seconds).toBeCloseTo(seconds, 2);
+  });
+
   it('holds tracking to the end of a clip whose play the daemon answered late', async () => {
     const clock = createManualClock();
     const table = createHoldTable(clock);

@@ -44,8 +44,12 @@ interface Utterance {
   cancelTimer?: () => void;
 }
 
-/** Two upload names in turn: a new clip never overwrites the file still being played. */
-const UPLOAD_NAMES = ['cockpit-say-a.wav', 'cockpit-say-b.wav'];
+/**
+ * Two upload names: each clip takes the one the daemon is not playing, so a new clip never
+ * replaces the file still being played (a player that opens it after the upload would play the
+ * new words, and a daemon on Windows cannot replace a file its player holds open).
+ */
+const UPLOAD_NAMES = ['cockpit-say-a.wav', 'cockpit-say-b.wav'] as const;
 /** The hold's time to live past the clip: a safety bound, so a lost timer can never freeze the head. */
 const HOLD_TAIL_S = 1;
 /**
@@ -67,7 +71,14 @@ class DaemonSpeaker implements Speaker {
    * be silenced once it lands as the current one's is.
    */
   private readonly underWay = new Set<Utterance>();
-  private uploads = 0;
+  /**
+   * Upload and play requests still on their way to the daemon, an interrupted say's included: a
+   * new upload waits for them, so none lands after it (an upload on its name would replace its
+   * clip, a play would start a file it replaces) and the last play to land names the file playing.
+   */
+  private readonly landing = new Set<Promise<void>>();
+  /** The upload name of the last play that landed: the daemon may still be playing it. */
+  private playing: string | undefined;
   /** Releases the hold at the end of the last clip's tail. */
   private cancelTail: (() => void) | undefined;
   private readonly clock: TimerClock;
@@ -89,8 +100,10 @@ class DaemonSpeaker implements Speaker {
     try {
       const clip = await this.deps.engine.synthesize(text, u.abort.signal);
       this.ensureCurrent(u);
-      const name = UPLOAD_NAMES[this.uploads++ % UPLOAD_NAMES.length] as string;
-      const path = await this.deps.daemon.uploadSound(name, clip.wav);
+      await this.landed(u);
+      this.ensureCurrent(u);
+      const name = this.playing === UPLOAD_NAMES[0] ? UPLOAD_NAMES[1] : UPLOAD_NAMES[0];
+      const path = await this.track(this.deps.daemon.uploadSound(name, clip.wav));
       this.ensureCurrent(u);
       this.endTail();
       this.deps.holds.take('speaking', clip.seconds + HOLD_TAIL_S);
@@ -102,7 +115,7 @@ class DaemonSpeaker implements Speaker {
       u.audible = true;
       await this.deps.daemon.setWobbling(true);
       this.ensureCurrent(u);
-      await this.deps.daemon.playSound(path);
+      await this.track(this.deps.daemon.playSound(path), name);
       this.ensureCurrent(u);
       // The clip starts now: a daemon slow to answer the play had the hold taken above lapse
       // before the clip's end, and tracking took the head while the robot still spoke.
@@ -138,6 +151,30 @@ class DaemonSpeaker implements Speaker {
     const results = await Promise.allSettled([this.deps.daemon.stopSound(), this.deps.daemon.setWobbling(false)]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     return failed ? { error: messageOf(failed.reason) } : {};
+  }
+
+  /** Follows a request until it lands; a play's landing names the file playing. */
+  private track<T>(request: Promise<T>, plays?: string): Promise<T> {
+    const landed = request.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.landing.add(landed);
+    void landed.then(() => {
+      this.landing.delete(landed);
+      if (plays) this.playing = plays;
+    });
+    return request;
+  }
+
+  /** Resolves once every request on its way has landed, or at once when `u` is interrupted. */
+  private landed(u: Utterance): Promise<unknown> {
+    const signal = u.abort.signal;
+    if (this.landing.size === 0 || signal.aborted) return Promise.resolve();
+    const interrupted = new Promise<void>((resolve) =>
+      signal.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    return Promise.race([Promise.all(this.landing), interrupted]);
   }
 
   /** Ends the current utterance, if any; returns whether one was under way. */
