@@ -124,12 +124,25 @@ export function parseReel(raw: unknown): { action: ReelAction } {
 export const SAY_MAX_CHARS = 1000;
 
 /** C0 controls other than tab and line breaks, and DEL; NUL would also break espeak-ng's argv. */
+function isControlChar(code: number): boolean {
+  return (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f;
+}
+
 function hasControlChars(text: string): boolean {
   for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return true;
+    if (isControlChar(text.charCodeAt(i))) return true;
   }
   return false;
+}
+
+/**
+ * Text that is no caller's own (a model's answer the voice persona speaks) made fit for say:
+ * each character parseSay would refuse becomes a space, so the rest is still spoken.
+ */
+export function sayableText(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i += 1) out += isControlChar(text.charCodeAt(i)) ? ' ' : text[i];
+  return out;
 }
 
 export function parseSay(raw: unknown): { text: string } {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { NewRow } from '../../agent/log-row.ts';
 import type { ServiceState } from '../../contract/state.ts';
 import { silentLog } from '../../log.ts';
+import { parseSay } from '../../motion/control-input.ts';
 import { startSimDaemon } from '../../sim/index.ts';
 import { createManualSchedule } from '../testing/manual-schedule.ts';
 import type { AudioHandlers, AudioSource } from './audio-source.ts';
@@ -188,6 +189,40 @@ describe('voice listener', () => {
     t.listener.apply();
     expect(t.clock.pending()).toBe(0);
     expect(t.listener.status().state).toBe('muted');
+  });
+
+  it("speaks a model's answer with control characters as the say route takes text, without them", async () => {
+    const spoken: string[] = [];
+    const t = build({
+      runtime: {
+        start: () => ({
+          rowId: 1,
+          done: Promise.resolve({
+            ok: true,
+            text: 'Hello\u0000 there,\u001b[31m friend.\u0007\nBye\tnow.',
+            seconds: 0,
+          }),
+        }),
+      },
+      // The say route's own check (server/motion/control-input.ts): a NUL would also break espeak-ng's argv.
+      say: async (text) => (spoken.push(parseSay({ text }).text), { seconds: 1 }),
+    });
+    t.listener.apply();
+    t.mic.last().pcm(utterance());
+    await tick();
+    expect(spoken).toEqual(['Hello  there, [31m friend. \nBye\tnow.']);
+    expect(t.listener.status().lastError).toBeNull();
+  });
+
+  it('speaks nothing for an answer made only of control characters', async () => {
+    const t = build({
+      runtime: { start: () => ({ rowId: 1, done: Promise.resolve({ ok: true, text: '\u0000\u0007', seconds: 0 }) }) },
+    });
+    t.listener.apply();
+    t.mic.last().pcm(utterance());
+    await tick();
+    expect(t.spoken).toEqual([]);
+    expect(t.listener.status()).toMatchObject({ state: 'listening', lastError: null });
   });
 
   it('shows a transcription failure in the agent log and keeps listening', async () => {

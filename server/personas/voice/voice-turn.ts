@@ -12,6 +12,7 @@ import { pcm16Wav } from '../../speech/wav.ts';
 import type { SpeakingHold } from './speaking-hold.ts';
 import type { Transcriber } from '../../speech/transcriber.ts';
 import { messageOf } from '../../errors.ts';
+import { sayableText } from '../../motion/control-input.ts';
 import type { TurnPhase } from '../../contract/personas.ts';
 
 
@@ -93,7 +94,7 @@ async function speak(deps: VoiceTurnDeps, answer: string, signal: AbortSignal): 
   deps.phase('speaking');
   deps.hold.begin();
   try {
-    const { seconds } = await deps.say(answer.slice(0, MAX_SPOKEN));
+    const { seconds } = await deps.say(answer);
     deps.hold.playing(seconds);
     await wait(seconds * 1000, signal, deps.schedule);
     deps.hold.complete();
@@ -109,6 +110,8 @@ export async function runVoiceTurn(deps: VoiceTurnDeps, pcm: Buffer, signal: Abo
   if (signal.aborted || !/[\p{L}\p{N}]/u.test(text)) return;
   // 16-bit mono: two bytes a sample.
   deps.transcript({ text, durationS: Math.round(pcm.length / 2 / deps.sampleRate) });
-  const answer = await think(deps, text, signal);
+  // The model's answer gets the say route's rule for text (control-input.ts, parseSay): a NUL
+  // in it would make espeak-ng's spawn fail, and the answer would not be spoken at all.
+  const answer = sayableText((await think(deps, text, signal)).slice(0, MAX_SPOKEN)).trim();
   if (answer && !signal.aborted) await speak(deps, answer, signal);
 }
