@@ -24,6 +24,11 @@ describe('espeak-ng engine', () => {
     expect(shell.seconds).toBeGreaterThan(0.5);
   });
 
+  it('speaks text with a NUL in it, which no argv can carry, as the words around it', async () => {
+    const clip = await engine.synthesize('Hello\u0000 there, friend.', new AbortController().signal);
+    expect(clip.seconds).toBeGreaterThan(0.5);
+  });
+
   it('stops when aborted', async () => {
     const abort = new AbortController();
     const pending = engine.synthesize('a long sentence '.repeat(60), abort.signal);

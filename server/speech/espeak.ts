@@ -31,7 +31,9 @@ export function createEspeakEngine(options: EspeakOptions = {}): SpeechEngine {
     name: 'espeak-ng',
     synthesize(text, signal) {
       return new Promise<SpeechClip>((resolve, reject) => {
-        const args = [...flags, '--stdout', '--', text];
+        // No argv entry can carry a NUL (the spawn is refused): a model's answer with one (the
+        // offline voice speaks answers as they come) is spoken with a space in its place.
+        const args = [...flags, '--stdout', '--', text.replaceAll('\0', ' ')];
         execFile(
           command,
           args,
