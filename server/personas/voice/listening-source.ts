@@ -3,9 +3,10 @@
  * feeds its audio to the utterance detector (vad.ts) and reports its life to the listener:
  * opening, first audio, failure, end. Half duplex: while the `speaking` hold stands the
  * microphone hears the robot's own answer, so that audio is dropped and the detector starts over.
- * A source can stop sending without ending (the daemon microphone while the camera's session is
- * down or the robot sends no audio track): once it has sent none for NO_AUDIO_MS it is reported as
- * such, and as listening again when audio comes back. Only a report: the source is left to run.
+ * A source can open and send nothing, or stop sending without ending (the daemon microphone while
+ * the camera's session is down or the robot sends no audio track): once it has sent none for
+ * NO_AUDIO_MS it is reported as such, and as listening when audio comes. Only a report: the
+ * source is left to run.
  * A generation count makes the callbacks of a source already stopped or replaced do nothing.
  */
 import type { Schedule } from '../../perception/schedule.ts';
@@ -19,7 +20,7 @@ import type { VoiceListenerDeps } from './voice-listener-deps.ts';
 /** The owner's dependencies that make a source. */
 export type SourceOwnerDeps = Pick<VoiceListenerDeps, 'log' | 'platform' | 'microphone' | 'makeSource'>;
 
-/** A source that has sent audio and then none for this long is reported as sending none. */
+/** A source that has sent no audio for this long, since it opened or since its last, is reported as sending none. */
 export const NO_AUDIO_MS = 5_000;
 
 /** What the listener adds: the shared hold and clock, and where the source reports. */
@@ -33,7 +34,7 @@ export interface ListeningSourceWiring {
   opening(name: string): void;
   /** The source's first audio arrived. */
   listening(name: string): void;
-  /** The source has sent no audio for NO_AUDIO_MS (`silent` true), or sends again after that (false). */
+  /** The source has sent no audio for NO_AUDIO_MS (`silent` true), or sends again after that (false); its first audio is `listening`. */
   audioGap(name: string, silent: boolean): void;
   /** The source ended without an error. */
   ended(): void;
@@ -58,10 +59,10 @@ interface Running {
   audio: AudioSource;
   setting: string;
   heard: boolean;
-  /** When the last chunk came, and whether the gap since was reported. */
+  /** When the last chunk came (or the source opened), and whether the gap since was reported. */
   lastAudioAt: number;
   silent: boolean;
-  /** Cancels the gap check, armed once the first audio came. */
+  /** Cancels the gap check. */
   cancelCheck?: () => void;
 }
 
@@ -96,9 +97,9 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
     source.lastAudioAt = wiring.now();
     if (!source.heard) {
       source.heard = true;
+      source.silent = false;
       wiring.listening(source.audio.name);
-    }
-    if (source.silent) {
+    } else if (source.silent) {
       source.silent = false;
       wiring.audioGap(source.audio.name, false);
     }
@@ -132,10 +133,11 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
       return wiring.failed((error as Error).message, false);
     }
     const mine = (generation += 1);
-    const source: Running = { audio, setting, heard: false, lastAudioAt: 0, silent: false };
+    const source: Running = { audio, setting, heard: false, lastAudioAt: wiring.now(), silent: false };
     current = source;
     name = audio.name;
     wiring.opening(audio.name);
+    armCheck(source, mine, NO_AUDIO_MS);
     audio.start({
       pcm: (chunk) => mine === generation && heardAudio(source, mine, chunk),
       end: (error) => mine === generation && sourceEnded(error),

@@ -191,6 +191,24 @@ describe('voice listener', () => {
     expect(t.listener.status().state).toBe('muted');
   });
 
+  it('says when a source that opened has sent no audio for 5 s, and listening once its first audio comes', () => {
+    const t = build();
+    t.listener.apply();
+    t.clock.advance(4999);
+    expect(t.listener.status()).toMatchObject({ state: 'starting', detail: 'opening scripted mic' });
+    t.clock.advance(1);
+    expect(t.listener.status()).toMatchObject({
+      state: 'no_audio',
+      detail: 'no audio from scripted mic in the last 5 s',
+    });
+    t.mic.last().pcm(synth([{ silence: 100 }]));
+    expect(t.listener.status()).toMatchObject({ state: 'listening', detail: 'listening on scripted mic' });
+    expect(t.rows.filter((r) => r.text.startsWith('Listening on'))).toHaveLength(1);
+    t.settings.muted = true;
+    t.listener.apply();
+    expect(t.clock.pending()).toBe(0);
+  });
+
   it("speaks a model's answer with control characters as the say route takes text, without them", async () => {
     const spoken: string[] = [];
     const t = build({
