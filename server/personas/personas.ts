@@ -40,7 +40,7 @@ export interface PersonasDeps {
     /** The thinker holds still while a dashboard Ask runs. */
     ask: Pick<AskRunner, 'running'>;
   };
-  control: Pick<Control, 'say'> & ThinkerDeps['control'];
+  control: Pick<Control, 'say' | 'speaking'> & ThinkerDeps['control'];
   robot: { moves: Pick<MoveLibraryCache, 'get'>; state(): RobotState | undefined };
   /** The event log's receipts: the thinker holds still while an operator is busy. */
   recentEvents: (limit: number) => readonly EventFrame[];
@@ -88,6 +88,7 @@ export function createPersonas(deps: PersonasDeps): Personas {
     runtime: deps.agent.runtime,
     agentLog: deps.agent.agentLog,
     say: (text) => deps.control.say(text, 'system'),
+    speakerBusy: () => deps.control.speaking(),
     holds: deps.holds,
     services: deps.services,
     log: log.child('voice'),

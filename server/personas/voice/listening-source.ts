@@ -2,7 +2,8 @@
  * The audio source the voice listener hears: opens the one the setting names (source-setting.ts),
  * feeds its audio to the utterance detector (vad.ts) and reports its life to the listener:
  * opening, first audio, failure, end. Half duplex: while the `speaking` hold stands the
- * microphone hears the robot's own answer, so that audio is dropped and the detector starts over.
+ * microphone hears the robot's own answer, and while any other say plays (and its tail) the
+ * robot's other words, so that audio is dropped and the detector starts over.
  * A source can open and send nothing, or stop sending without ending (the daemon microphone while
  * the camera's session is down or the robot sends no audio track): once it has sent none for
  * NO_AUDIO_MS it is reported as such, and as listening when audio comes. Only a report: the
@@ -13,12 +14,12 @@ import type { Schedule } from '../../perception/schedule.ts';
 import { SAMPLE_RATE, type AudioSource } from './audio-source.ts';
 import { createAudioSource } from './make-audio-source.ts';
 import { parseSourceSetting } from './source-setting.ts';
-import type { SpeakingHold } from './speaking-hold.ts';
+import { SPEAKING_TAIL_MS, type SpeakingHold } from './speaking-hold.ts';
 import { createVad, DEFAULT_VAD } from './vad.ts';
 import type { VoiceListenerDeps } from './voice-listener-deps.ts';
 
 /** The owner's dependencies that make a source. */
-export type SourceOwnerDeps = Pick<VoiceListenerDeps, 'log' | 'platform' | 'microphone' | 'makeSource'>;
+export type SourceOwnerDeps = Pick<VoiceListenerDeps, 'log' | 'platform' | 'microphone' | 'makeSource' | 'speakerBusy'>;
 
 /** A source that has sent no audio for this long, since it opened or since its last, is reported as sending none. */
 export const NO_AUDIO_MS = 5_000;
@@ -72,6 +73,8 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
   let name: string | null = null;
   let lastSetting: string | undefined;
   let generation = 0;
+  /** When the speaker was last seen saying something else than the listener's answer. */
+  let speakerBusyAt = -Infinity;
 
   const stop = (): void => {
     generation += 1;
@@ -94,7 +97,8 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
   };
 
   const heardAudio = (source: Running, mine: number, chunk: Buffer): void => {
-    source.lastAudioAt = wiring.now();
+    const now = wiring.now();
+    source.lastAudioAt = now;
     if (!source.heard) {
       source.heard = true;
       source.silent = false;
@@ -104,8 +108,11 @@ export function createListeningSource(deps: SourceOwnerDeps, wiring: ListeningSo
       wiring.audioGap(source.audio.name, false);
     }
     if (!source.cancelCheck) armCheck(source, mine, NO_AUDIO_MS);
-    // Half duplex: the microphone hears the robot's own answer while the hold stands.
-    if (wiring.hold.held()) return vad.reset();
+    // Half duplex: the microphone hears the robot's own answer while the hold stands, and any
+    // other say until its last syllable has died away; answered, its words (a dashboard say of
+    // "look left") would run a turn that moves the robot.
+    if (deps.speakerBusy?.()) speakerBusyAt = now;
+    if (wiring.hold.held() || now - speakerBusyAt < SPEAKING_TAIL_MS) return vad.reset();
     vad.push(chunk);
   };
 

@@ -29,6 +29,11 @@ export interface VoiceListenerDeps {
   /** The camera's frame hub: the robot's microphone for the `daemon` source. */
   microphone?: MicrophoneProvider;
   makeSource?: (setting: SourceSetting) => AudioSource;
+  /**
+   * Whether the robot's speaker is saying something (Control.speaking): a say from the dashboard,
+   * a tool or another persona reaches the microphone as much as the listener's own answers do.
+   */
+  speakerBusy?: () => boolean;
   makeTranscriber?: (config: VoiceConfig['transcription']) => Transcriber;
   schedule?: Schedule;
   now?: () => number;

@@ -14,6 +14,7 @@ import type { AudioHandlers, AudioSource } from './audio-source.ts';
 import { createFrameHub } from '../../camera/index.ts';
 import { createDeviceSource } from '../../camera/sources/device-source.ts';
 import { createAudioSource } from './make-audio-source.ts';
+import { SPEAKING_TAIL_MS } from './speaking-hold.ts';
 import { synth } from './testing/synthetic-audio.ts';
 import { createVoiceListener, type VoiceListenerDeps } from './voice-listener.ts';
 import { VOICE_DEFAULTS, type VoiceConfig } from './voice-settings.ts';
@@ -116,6 +117,27 @@ describe('voice listener', () => {
     t.mic.last().pcm(utterance());
     await tick();
     expect(t.prompts).toHaveLength(2);
+  });
+
+  it('drops what the microphone hears while the robot says anything else, and for the tail after it', async () => {
+    let busy = false;
+    const t = build({ speakerBusy: () => busy });
+    t.listener.apply();
+    // A say from the dashboard, a tool or another persona: the robot's own words, not a person's.
+    busy = true;
+    t.mic.last().pcm(utterance());
+    await tick();
+    expect(t.prompts).toEqual([]);
+    busy = false;
+    t.mic.last().pcm(synth([{ silence: 20 }]));
+    t.clock.advance(SPEAKING_TAIL_MS - 1);
+    t.mic.last().pcm(utterance());
+    await tick();
+    expect(t.prompts).toEqual([]);
+    t.clock.advance(1);
+    t.mic.last().pcm(utterance());
+    await tick();
+    expect(t.prompts).toEqual(['hello robot']);
   });
 
   it('tells `heard` what it understood and how long it was, before the turn runs', async () => {
