@@ -33,6 +33,9 @@ export interface OggOpusWriter {
   packet(opus: Buffer, samples: number): Buffer;
 }
 
+/** The longest packet one page holds: 255 lacing values, the last under 255. */
+export const MAX_OGG_PACKET_BYTES = 255 * 255 - 1;
+
 function lacing(length: number): number[] {
   const table = new Array<number>(Math.floor(length / 255)).fill(255);
   table.push(length % 255);

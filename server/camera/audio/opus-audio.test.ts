@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLog } from '../../log.ts';
 import { createOggReader } from '../../sim/ogg-reader.ts';
 import { waitFor } from '../../sim/test-helpers.ts';
-import { createOggOpusWriter, oggCrc } from './ogg-opus-writer.ts';
+import { createOggOpusWriter, MAX_OGG_PACKET_BYTES, oggCrc } from './ogg-opus-writer.ts';
 import { startOpusDecoder } from './opus-decoder.ts';
 import { createOpusRtpReceiver } from './opus-rtp-receiver.ts';
 import { concealmentPacket, opusPacketSamples } from './opus-toc.ts';
@@ -139,6 +139,20 @@ describe('Opus RTP receiver', () => {
     receiver.push(rtp(101, 5960, Buffer.from([0x1b, 63, 1])));
     for (const i of [2, 3, 4]) receiver.push(rtp(100 + i, 5000 + i * 960, packet(i)));
     expect(out.map((p) => (p.length === 1 ? 'plc' : p[1]))).toEqual([0, 'plc', 2, 3, 4]);
+  });
+
+  it('takes a payload longer than one Ogg page holds as lost: the decoder could not wrap it', () => {
+    const out: Buffer[] = [];
+    const ogg = createOggOpusWriter({ channels: 1 });
+    const receiver = createOpusRtpReceiver((p, samples) => {
+      ogg.packet(p, samples);
+      out.push(p);
+    });
+    receiver.push(rtp(100, 5000, packet(0)));
+    // A TOC of 20 ms and 65,025 bytes: no Opus packet is that long (frames of at most 1,275 bytes).
+    receiver.push(rtp(101, 5960, Buffer.concat([packet(1), Buffer.alloc(MAX_OGG_PACKET_BYTES - 1)])));
+    for (const i of [2, 3]) receiver.push(rtp(100 + i, 5000 + i * 960, packet(i)));
+    expect(out.map((p) => (p.length === 1 ? 'plc' : p[1]))).toEqual([0, 'plc', 2, 3]);
   });
 });
 

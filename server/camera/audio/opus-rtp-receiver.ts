@@ -5,6 +5,7 @@
  * transmission) is filled with concealment packets so the decoded audio keeps its real length.
  */
 import type { RtpPacket } from 'werift';
+import { MAX_OGG_PACKET_BYTES } from './ogg-opus-writer.ts';
 import { concealmentPacket, opusPacketSamples } from './opus-toc.ts';
 import { createRtpReorder } from './rtp-reorder.ts';
 
@@ -29,7 +30,10 @@ export function createOpusRtpReceiver(onPacket: (opus: Buffer, samples: number) 
 
   const deliver = (rtp: RtpPacket): void => {
     const { payload } = rtp;
-    const samples = opusPacketSamples(payload);
+    // Opus frames are at most 1,275 bytes: a payload longer than one Ogg page holds is no
+    // microphone's packet, and the decoder's Ogg writer would throw on it, losing the packets the
+    // jitter buffer released with it. It is taken as lost and concealed like one.
+    const samples = payload.length > MAX_OGG_PACKET_BYTES ? 0 : opusPacketSamples(payload);
     if (samples === 0) return;
     const ts = rtp.header.timestamp;
     if (expected !== undefined && last) {
