@@ -211,16 +211,24 @@ describe('a daemon that simulates the robot', () => {
   });
 });
 
+/**
+ * A daemon for the media and speaker checks: running 1.13.0 with its media unless `noMedia`, the
+ * volume read answered by `volume`, and every sound it is asked to play noted in `played`.
+ */
+function soundDaemon(played: string[], volume: () => Promise<number> = async () => 50, noMedia = false) {
+  return {
+    status: async () => ({ state: 'running', version: '1.13.0', no_media: noMedia }) as DaemonStatus,
+    motorMode: async () => 'enabled',
+    doa: async () => null,
+    volume,
+    playSound: async (file: string) => void played.push(file),
+  };
+}
+
 describe('the speaker check and the STOP', () => {
   it('plays no sound while the STOP is latched', async () => {
     const played: string[] = [];
-    const daemon = {
-      status: async () => ({ state: 'running', version: '1.13.0', no_media: false }) as DaemonStatus,
-      motorMode: async () => 'enabled',
-      doa: async () => null,
-      volume: async () => 50,
-      playSound: async (file: string) => void played.push(file),
-    };
+    const daemon = soundDaemon(played);
     let latched = true;
     const speaker = daemonChecks(daemon, () => latched).find((c) => c.id === 'speaker')!;
     expect(await runCheck(speaker, Date.now)).toMatchObject({
@@ -238,13 +246,7 @@ describe('the speaker check and a STOP during its volume read', () => {
     const played: string[] = [];
     let answerVolume!: (level: number) => void;
     let latched = false;
-    const daemon = {
-      status: async () => ({ state: 'running', version: '1.13.0', no_media: false }) as DaemonStatus,
-      motorMode: async () => 'enabled',
-      doa: async () => null,
-      volume: () => new Promise<number>((resolve) => (answerVolume = resolve)),
-      playSound: async (file: string) => void played.push(file),
-    };
+    const daemon = soundDaemon(played, () => new Promise<number>((resolve) => (answerVolume = resolve)));
     const speaker = daemonChecks(daemon, () => latched).find((c) => c.id === 'speaker')!;
     const result = runCheck(speaker, Date.now);
     await eventually(() => answerVolume !== undefined, { what: 'the volume read' });
@@ -262,13 +264,7 @@ describe('the speaker check and a STOP during its volume read', () => {
     try {
       const played: string[] = [];
       let answerVolume!: (level: number) => void;
-      const daemon = {
-        status: async () => ({ state: 'running', version: '1.13.0', no_media: false }) as DaemonStatus,
-        motorMode: async () => 'enabled',
-        doa: async () => null,
-        volume: () => new Promise<number>((resolve) => (answerVolume = resolve)),
-        playSound: async (file: string) => void played.push(file),
-      };
+      const daemon = soundDaemon(played, () => new Promise<number>((resolve) => (answerVolume = resolve)));
       const speaker = daemonChecks(daemon).find((c) => c.id === 'speaker')!;
       const result = runCheck(speaker, Date.now);
       await vi.advanceTimersByTimeAsync(5000);
@@ -313,13 +309,7 @@ describe('a camera that is not the robot’s', () => {
 describe('a daemon without media', () => {
   it('skips the speaker and the microphone array, saying why, without asking the daemon to play', async () => {
     const played: string[] = [];
-    const daemon = {
-      status: async () => ({ state: 'running', version: '1.13.0', no_media: true }) as DaemonStatus,
-      motorMode: async () => 'enabled',
-      doa: async () => null,
-      volume: async () => 50,
-      playSound: async (file: string) => void played.push(file),
-    };
+    const daemon = soundDaemon(played, undefined, true);
     const checks = daemonChecks(daemon).filter((c) => c.id === 'speaker' || c.id === 'doa');
     const results = await Promise.all(checks.map((c) => runCheck(c, Date.now)));
     expect(results.map((r) => [r.id, r.outcome])).toEqual([
