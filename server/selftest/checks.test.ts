@@ -230,7 +230,9 @@ describe('the speaker check and the STOP', () => {
     const played: string[] = [];
     const daemon = soundDaemon(played);
     let latched = true;
-    const speaker = daemonChecks(daemon, () => latched).find((c) => c.id === 'speaker')!;
+    const speaker = daemonChecks(daemon, { engaged: () => latched, engagements: () => 1 }).find(
+      (c) => c.id === 'speaker',
+    )!;
     expect(await runCheck(speaker, Date.now)).toMatchObject({
       outcome: 'skipped',
       detail: 'Not run: the STOP is latched, and the robot stays silent until the resume.',
@@ -247,7 +249,9 @@ describe('the speaker check and a STOP during its volume read', () => {
     let answerVolume!: (level: number) => void;
     let latched = false;
     const daemon = soundDaemon(played, () => new Promise<number>((resolve) => (answerVolume = resolve)));
-    const speaker = daemonChecks(daemon, () => latched).find((c) => c.id === 'speaker')!;
+    const speaker = daemonChecks(daemon, { engaged: () => latched, engagements: () => (latched ? 1 : 0) }).find(
+      (c) => c.id === 'speaker',
+    )!;
     const result = runCheck(speaker, Date.now);
     await eventually(() => answerVolume !== undefined, { what: 'the volume read' });
     latched = true;
@@ -255,6 +259,25 @@ describe('the speaker check and a STOP during its volume read', () => {
     expect(await result).toMatchObject({
       outcome: 'skipped',
       detail: 'Not run: the STOP is latched, and the robot stays silent until the resume.',
+    });
+    expect(played).toEqual([]);
+  });
+
+  it('plays no sound when a STOP came and was resumed while the daemon answered the volume', async () => {
+    const played: string[] = [];
+    let answerVolume!: (level: number) => void;
+    let stops = 0;
+    const daemon = soundDaemon(played, () => new Promise<number>((resolve) => (answerVolume = resolve)));
+    const speaker = daemonChecks(daemon, { engaged: () => false, engagements: () => stops }).find(
+      (c) => c.id === 'speaker',
+    )!;
+    const result = runCheck(speaker, Date.now);
+    await eventually(() => answerVolume !== undefined, { what: 'the volume read' });
+    stops += 1;
+    answerVolume(50);
+    expect(await result).toMatchObject({
+      outcome: 'skipped',
+      detail: 'Not run: a STOP came during the check, so no test sound was played.',
     });
     expect(played).toEqual([]);
   });

@@ -41,11 +41,28 @@ const SILENT: Finding = {
   advice: 'Resume, then check again.',
 };
 
+/** The STOP as the speaker check reads it (server/motion/stop-latch.ts). */
+export interface StopReading {
+  /** The STOP holds now. */
+  engaged(): boolean;
+  /** How many times the STOP was engaged since start. */
+  engagements(): number;
+}
+
+const STOPPED_DURING: Finding = {
+  outcome: 'skipped',
+  detail: 'Not run: a STOP came during the check, so no test sound was played.',
+  advice: 'Check again.',
+};
+
+const NEVER_STOPPED: StopReading = { engaged: () => false, engagements: () => 0 };
+
 /**
- * `latched` says whether the STOP holds: the STOP silences the robot and Control refuses to speak
- * until the resume (server/motion/control.ts), so the speaker check plays nothing then.
+ * `stop` says whether the STOP holds: the STOP silences the robot and Control refuses to speak
+ * until the resume (server/motion/control.ts), so the speaker check plays nothing then, nor after
+ * a STOP that came during the check, even one resumed before its sound would have gone out.
  */
-export function daemonChecks(daemon: Daemon, latched: () => boolean = () => false): Check[] {
+export function daemonChecks(daemon: Daemon, stop: StopReading = NEVER_STOPPED): Check[] {
   return [
     {
       id: 'daemon',
@@ -132,13 +149,16 @@ export function daemonChecks(daemon: Daemon, latched: () => boolean = () => fals
       title: 'Speaker test sound',
       timeoutMs: 5000,
       async run(signal) {
+        const stops = stop.engagements();
         if ((await daemon.status()).no_media) return NO_MEDIA('speaker');
-        if (latched()) return SILENT;
+        if (stop.engaged()) return SILENT;
         const volume = await daemon.volume();
         // The volume read is a daemon round trip, as long as a slow daemon makes it: a STOP that
-        // came meanwhile, or the check's time that ran out (its result is out), plays nothing.
+        // came meanwhile (resumed or not), or the check's time that ran out (its result is out),
+        // plays nothing.
         signal.throwIfAborted();
-        if (latched()) return SILENT;
+        if (stop.engaged()) return SILENT;
+        if (stop.engagements() !== stops) return STOPPED_DURING;
         await daemon.playSound(TEST_SOUND);
         if (volume === 0)
           return {

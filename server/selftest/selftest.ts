@@ -80,7 +80,7 @@ export function createSelfTest(deps: SelfTestDeps): SelfTest {
       try {
         const current = deps.apps.overview().current;
         const checks = [
-          ...daemonChecks(daemon, () => deps.control.latch.engaged()),
+          ...daemonChecks(daemon, deps.control.latch),
           motionCheck({
             confirmed: request.confirmMove === true,
             appHolder: () => (current && HOLDING.includes(current.state) ? current.name : null),
