@@ -1,8 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../store/testing/temp-dir.ts';
+import { eventually } from '../testing/eventually.ts';
 import { CHALLENGE_TTL_MS } from './challenges.ts';
+import { SESSIONS_FILE } from './sessions.ts';
 import {
   ORIGIN,
   RP_ID,
@@ -286,6 +288,12 @@ describe('sessions and credential management', () => {
     expect(h.sessions.validate(session.id)).toBeDefined();
     h.clock.advance(1);
     expect(h.sessions.validate(session.id)).toBeUndefined();
+    // The removal is written in the background: the file loses the session once it lands (and the
+    // test's folder is not removed under that write).
+    const stored = async () => JSON.parse(await readFile(join(dir, SESSIONS_FILE), 'utf8')) as { sessions: unknown[] };
+    await eventually(async () => (await stored()).sessions.length === 0, {
+      what: 'the expired session removed from the file',
+    });
   });
 
   it('logs out one session', async () => {
