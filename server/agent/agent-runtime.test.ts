@@ -107,7 +107,7 @@ describe('agent runtime', () => {
     r.clock.advance(200);
     const result = await turn.done;
     expect(result.error).toBe('no answer from the model for 0.2 s');
-    await expect.poll(() => rig?.fake.hanging()).toBe(0);
+    await eventually(() => rig?.fake.hanging() === 0, { what: 'rig?.fake.hanging() to be 0' });
   });
 
   it('does not count a slow tool as model silence, but does count it against the overall budget', async () => {

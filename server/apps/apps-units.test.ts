@@ -133,7 +133,7 @@ describe('the job tracker', () => {
       pollMs: 60_000,
     });
     tracker.track('j2', 'install', 'hello_wave');
-    await expect.poll(() => settled.length).toBe(1);
+    await eventually(() => settled.length === 1, { what: 'settled.length to be 1' });
     expect(settled[0]).toMatchObject({ status: 'done', lines: ['Installed'] });
     // Before, 5, "cancelled" and null each became the job's status, shown on the dashboard.
     expect(published.map((j) => j.status).filter((st) => !['pending', 'in_progress', 'done'].includes(st))).toEqual([]);
@@ -169,7 +169,7 @@ describe('the job tracker', () => {
       pollMs: 10,
     });
     tracker.track('j1', 'install', 'hello_wave');
-    await expect.poll(() => settled.length).toBe(1);
+    await eventually(() => settled.length === 1, { what: 'settled.length to be 1' });
     expect(settled[0]).toMatchObject({
       status: 'done',
       lines: ['Downloading', 'Installed', "Job 'install' completed successfully"],

@@ -6,6 +6,7 @@ import { createSessionStore } from './sessions.ts';
 import type { SessionEndReason, SessionStore } from './sessions.ts';
 import { createFakeClock } from './testing/fake-clock.ts';
 import type { FakeClock } from './testing/fake-clock.ts';
+import { eventually } from '../testing/eventually.ts';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -64,7 +65,14 @@ describe('createSessionStore', () => {
     const { id, key } = await store.create({ credentialId: 'c', ttlSeconds: 60 });
     clock.advance(60_000);
     expect(store.validate(id)).toBeUndefined();
-    await expect.poll(async () => JSON.parse(await readFile(join(dir, 'sessions.json'), 'utf8')).sessions).toEqual([]);
+    await eventually(
+      async () =>
+        (JSON.parse(await readFile(join(dir, 'sessions.json'), 'utf8')) as { sessions: unknown[] }).sessions.length ===
+        0,
+      {
+        what: 'the expired session removed from the file',
+      },
+    );
     expect(seen).toEqual([[key, 'expired']]);
     expect((await open()).validate(id)).toBeUndefined();
   });

@@ -13,6 +13,7 @@ import {
   startWheeledHarness,
   type WheeledHarness,
 } from './testing/wheeled-harness.ts';
+import { eventually } from '../testing/eventually.ts';
 
 let h: WheeledHarness | undefined;
 afterEach(async () => {
@@ -282,7 +283,7 @@ describe('the wheeled server: chat over HTTP', () => {
     h = await startWheeledHarness({ model: () => ({ kind: 'hang' }), tuning: { chatWaitMs: 300 } });
     const res = await h.call('/api/chat', { method: 'POST', body: { text: 'are you there?' } });
     expect(res).toMatchObject({ status: 504, json: { code: 'TIMEOUT' } });
-    await expect.poll(() => h?.fake?.hanging()).toBe(0);
+    await eventually(() => h?.fake?.hanging() === 0, { what: 'h?.fake?.hanging() to be 0' });
   });
 
   it('says honestly that no model is configured', async () => {

@@ -7,6 +7,7 @@ import type { FakeModelServer } from './testing/fake-model-server.ts';
 import { startFakeOpenAi } from './testing/fake-openai.ts';
 import type { FakeReply, Script } from './testing/fake-script.ts';
 import type { ChatMessage, ModelProvider, ToolSpec } from './types.ts';
+import { eventually } from '../../testing/eventually.ts';
 
 const LOOK: ToolSpec = {
   name: 'look',
@@ -118,7 +119,7 @@ describe.each(flavours)('$name provider against its fake server', (flavour) => {
     setTimeout(() => controller.abort(new Error('watchdog: no answer')), 100);
     const out = await collect(provider, { signal: controller.signal });
     expect(out.last).toEqual({ type: 'error', error: 'watchdog: no answer' });
-    await expect.poll(() => fake.hanging()).toBe(0);
+    await eventually(() => fake.hanging() === 0, { what: 'fake.hanging() to be 0' });
   });
 });
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BotApiError, createBotApi } from './bot-api.ts';
 import { startFakeBotApi, type FakeBotApi } from './testing/fake-bot-api.ts';
 import { fetchThenCollect, startTrickleServer } from '../../testing/trickle-server.ts';
+import { eventually } from '../../testing/eventually.ts';
 
 let fake: FakeBotApi;
 beforeEach(async () => {
@@ -52,7 +53,7 @@ describe('bot API client', () => {
     const api = createBotApi({ baseUrl: fake.url, token: fake.token });
     const controller = new AbortController();
     const poll = api.getUpdates({ offset: 0, timeout: 30, limit: 10 }, controller.signal);
-    await expect.poll(() => fake.waiting()).toBe(1);
+    await eventually(() => fake.waiting() === 1, { what: 'fake.waiting() to be 1' });
     controller.abort(new Error('stopping'));
     await expect(poll).rejects.toThrow('stopping');
   });

@@ -18,6 +18,7 @@ import { SPEAKING_TAIL_MS } from './speaking-hold.ts';
 import { synth } from './testing/synthetic-audio.ts';
 import { createVoiceListener, type VoiceListenerDeps } from './voice-listener.ts';
 import { VOICE_DEFAULTS, type VoiceConfig } from './voice-settings.ts';
+import { eventually } from '../../testing/eventually.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const utterance = () => synth([{ silence: 300 }, { tone: 800 }, { silence: 1000 }]);
@@ -322,13 +323,15 @@ describe('voice listener', () => {
         { source: 'daemon' },
       );
       t.listener.apply();
-      await expect.poll(() => t.listener.status().state).toBe('failed');
+      await eventually(() => t.listener.status().state === 'failed', {
+        what: 't.listener.status().state to be failed',
+      });
       expect(t.listener.status().lastError?.text).toMatch(
         /^no daemon microphone: the camera source \(device .*\) has no robot microphone/,
       );
       expect(t.listener.status().detail).toMatch(/retrying in 5 s$/);
       t.clock.advance(5000);
-      await expect.poll(() => t.listener.status().failures).toBe(2);
+      await eventually(() => t.listener.status().failures === 2, { what: 't.listener.status().failures to be 2' });
       expect(t.listener.status().detail).toMatch(/retrying in 10 s$/);
       await t.listener.close();
       expect(camera.stats().starts).toBe(0);

@@ -11,6 +11,7 @@ import {
 } from './documented-streams.ts';
 import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic.ts';
 import { chunked, rawFrames } from './raw-stream.ts';
+import { eventually } from '../../../testing/eventually.ts';
 
 async function decode(frames: readonly string[], chunkSize = 11): Promise<ProviderEvent[]> {
   const decoder = new AnthropicStreamDecoder();
@@ -169,6 +170,6 @@ describe('the fake Anthropic server', () => {
     expect(fake.hanging()).toBe(1);
     controller.abort();
     await expect(reader.read()).rejects.toThrow();
-    await expect.poll(() => fake?.hanging()).toBe(0);
+    await eventually(() => fake?.hanging() === 0, { what: 'fake?.hanging() to be 0' });
   });
 });

@@ -5,6 +5,7 @@ import type { ProviderEvent } from '../types.ts';
 import { OPENAI_TEXT_STREAM, OPENAI_TOOL_STREAM, streamShape } from './documented-streams.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './fake-openai.ts';
 import { chunked, rawFrames } from './raw-stream.ts';
+import { eventually } from '../../../testing/eventually.ts';
 
 async function decode(frames: readonly string[], chunkSize = 7): Promise<ProviderEvent[]> {
   const decoder = new OpenAiStreamDecoder();
@@ -148,6 +149,6 @@ describe('the fake OpenAI-compatible server', () => {
     expect(fake.hanging()).toBe(1);
     controller.abort();
     await expect(reader.read()).rejects.toThrow();
-    await expect.poll(() => fake?.hanging()).toBe(0);
+    await eventually(() => fake?.hanging() === 0, { what: 'fake?.hanging() to be 0' });
   });
 });

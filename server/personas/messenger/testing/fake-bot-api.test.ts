@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeBotApi, type FakeBotApi } from './fake-bot-api.ts';
+import { eventually } from '../../../testing/eventually.ts';
 
 let fake: FakeBotApi;
 beforeEach(async () => {
@@ -68,7 +69,7 @@ describe('fake bot API', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
 
     const waiting = call('getUpdates', json({ offset: 0, timeout: 20, limit: 5 }));
-    await expect.poll(() => fake.waiting()).toBe(1);
+    await eventually(() => fake.waiting() === 1, { what: 'fake.waiting() to be 1' });
     const update = fake.userSends({ id: 7 }, 'hello');
     expect((await waiting).body).toEqual({ ok: true, result: [update] });
     expect(fake.polls.at(-1)).toEqual({ offset: 0, timeout: 20, limit: 5 });
@@ -76,7 +77,7 @@ describe('fake bot API', () => {
 
   it('ends a waiting poll with 409 when a second one arrives', async () => {
     const first = call('getUpdates', json({ timeout: 20 }));
-    await expect.poll(() => fake.waiting()).toBe(1);
+    await eventually(() => fake.waiting() === 1, { what: 'fake.waiting() to be 1' });
     const second = call('getUpdates', json({ timeout: 0 }));
     expect(await first).toEqual({
       status: 409,
