@@ -307,7 +307,13 @@ describe('the wheeled server: with a real rover behind HTTP', () => {
       expect(
         (await h.call('/api/control', { method: 'POST', body: { linear: 1, angular: 0.5, duration: 0.2 } })).status,
       ).toBe(200);
-      await expect.poll(() => rover.commands.at(-1), { timeout: 2000 }).toMatchObject({ linear: 0, angular: 0 });
+      await eventually(
+        () => {
+          expect(rover.commands.at(-1)).toMatchObject({ linear: 0, angular: 0 });
+          return true;
+        },
+        { what: 'the rover to be stopped when the frame ran out' },
+      );
       // Scaled by the "normal" preset (0.6) before it reaches the SDK.
       expect(rover.commands[0]).toMatchObject({ linear: 0.6, angular: 0.3 });
     } finally {

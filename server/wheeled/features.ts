@@ -45,7 +45,7 @@ export interface WheeledFeatureOptions {
   /** Ends every socket of a session or service token (the hub's closeSession): a revoked token's too. */
   closeSession: (sessionKey: string) => void;
   speech?: SpeechEngine;
-  tuning?: { chatWaitMs?: number; turnLimits?: WatchdogLimits; fetch?: typeof fetch };
+  tuning?: { chatWaitMs?: number; turnLimits?: WatchdogLimits; fetch?: typeof fetch; driveNow?: () => number };
 }
 
 export interface WheeledFeatures {
@@ -65,6 +65,7 @@ export function createWheeledFeatures(o: WheeledFeatureOptions): WheeledFeatures
     backend: o.backend,
     settings: createDriveSettings({ dataDir: o.config.dataDir, log: log.child('drive') }),
     log: log.child('drive'),
+    ...(o.tuning?.driveNow ? { now: o.tuning.driveNow } : {}),
   });
   const camera = createFrameHub({ source: o.backend.camera(), log: log.child('camera'), idleStopMs: 10_000 });
   const agent = createWheeledAgent({

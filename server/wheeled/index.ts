@@ -68,8 +68,8 @@ export interface WheeledServerOptions {
   shellRoot?: string;
   /** Offline voice engine; espeak-ng by default. */
   speech?: SpeechEngine;
-  /** Shorter budgets for tests. */
-  tuning?: { chatWaitMs?: number; turnLimits?: WatchdogLimits; fetch?: typeof fetch };
+  /** Shorter budgets for tests, and the drive controller's clock (frames' deadlines) for tests that hold time still. */
+  tuning?: { chatWaitMs?: number; turnLimits?: WatchdogLimits; fetch?: typeof fetch; driveNow?: () => number };
 }
 
 export interface WheeledServer {

@@ -6,6 +6,7 @@ import { until } from '../../motion/testing/rig.ts';
 import { createManualClock } from '../../testing/manual-clock.ts';
 import { controlRoutes } from './control-routes.ts';
 import { agentRoutes } from './agent-routes.ts';
+import { eventually } from '../../testing/eventually.ts';
 
 let rig: AgentRig;
 /** The turn watchdogs' and the chat wait's time: a busy machine cannot run a budget out, only the test. */
@@ -41,7 +42,9 @@ beforeEach(async () => {
 const rows = async (query = ''): Promise<AgentLogRow[]> =>
   (await rig.request('GET', `/api/log${query}`)).json.rows as AgentLogRow[];
 const askDone = () =>
-  expect.poll(async () => (await rig.request('GET', '/api/ask/last')).json.running, { timeout: 10_000 }).toBe(false);
+  eventually(async () => (await rig.request('GET', '/api/ask/last')).json.running === false, {
+    what: 'the turn to end',
+  });
 
 describe('model settings routes', () => {
   it('answer 503 "no model configured" on the turn routes until a model is set', async () => {
@@ -91,7 +94,7 @@ describe('Ask', () => {
       answer: 'Looking.\nDone.',
       error: null,
     });
-    await expect.poll(() => (rig.robot.state() as RobotState).head.yaw, { timeout: 5000 }).toBeGreaterThan(28);
+    await eventually(() => (rig.robot.state() as RobotState).head.yaw > 28, { what: 'the head to turn left' });
     const turn = await rows(`?after=${(res.json.started as number) - 1}`);
     expect(turn.map((r) => r.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(turn[2]!.tool).toMatchObject({

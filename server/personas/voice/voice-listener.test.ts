@@ -297,10 +297,10 @@ describe('voice listener', () => {
         { source: 'alsa:no-such-card' },
       );
       t.listener.apply();
-      await expect.poll(() => t.listener.status().state, { timeout: 10_000 }).toBe('failed');
+      await eventually(() => t.listener.status().state === 'failed', { what: 'the listener to fail' });
       expect(t.listener.status().lastError?.text).toMatch(/^ffmpeg ended/);
       t.clock.advance(5000);
-      await expect.poll(() => t.listener.status().failures, { timeout: 10_000 }).toBe(2);
+      await eventually(() => t.listener.status().failures === 2, { what: 'the second failure' });
       await t.listener.close();
       const after = sim.counters();
       expect(after).toMatchObject({ mediaReleases: 0, mediaAcquires: 0, httpRequests: before.httpRequests });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Script } from '../../agent/providers/testing/fake-script.ts';
+import { eventually } from '../../testing/eventually.ts';
 import { openSocket, startWheeledHarness, type OpenedSocket, type WheeledHarness } from '../testing/wheeled-harness.ts';
 
 let h: WheeledHarness | undefined;
@@ -52,16 +53,19 @@ describe('/ws/chat', () => {
   });
 
   it('stops the base at once when the socket that drives it closes', async () => {
-    h = await startWheeledHarness();
+    // The drive controller's clock stands still, so the frame never runs out by itself: only
+    // the close can end it.
+    const still = Date.now();
+    h = await startWheeledHarness({ tuning: { driveNow: () => still } });
     socket = await openSocket(chatUrl(h));
     sendJson(socket, { type: 'control', linear: 1, angular: 0, duration: 1 });
     await socket.next((f) => f.type === 'control_ack');
-    expect(h.server.base.state().velocity.linear).toBeGreaterThan(0);
+    expect(h.server.base.state().driving).toMatchObject({ driver: 'operator', linear: 1 });
     socket.ws.close();
     await socket.closed;
     const harness = h;
-    await expect.poll(() => harness.server.base.state().velocity.linear, { timeout: 200, interval: 10 }).toBe(0);
-    expect(harness.server.base.state().driving).toBeNull();
+    await eventually(() => harness.server.base.state().driving === null, { what: 'the frame to end with its socket' });
+    expect(harness.server.base.state().velocity.linear).toBe(0);
   });
 
   it('streams a reply from the model: reasoning, tokens, the tool call, then done', async () => {
