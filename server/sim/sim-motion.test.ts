@@ -25,32 +25,38 @@ const running = async (): Promise<number> => (await ok<unknown[]>(sim, 'GET', '/
 
 describe('gotos', () => {
   it('move the pose smoothly over their duration and end on target', async () => {
-    const t0 = Date.now();
-    await ok(sim, 'POST', '/api/move/goto', {
-      head_pose: { z: 0.01, pitch: 0.2, yaw: 0.3 },
-      antennas: [0.5, -0.5],
-      body_yaw: 0.2,
-      duration: 1.5,
-      interpolation: 'linear',
-    });
-    // The first pose read off the start: part-way, unless the machine was too slow to see the
-    // move running at all (then the end pose below is all there is to check).
-    const mid = await waitFor(async () => {
-      const pose = await headPose();
-      return pose.yaw > 0.001 ? pose : undefined;
-    });
-    if ((Date.now() - t0) / 1000 < 1.3) expect(mid.yaw).toBeLessThan(0.299);
-    await waitFor(async () => (await running()) === 0 && Math.abs((await headPose()).yaw - 0.3) < 1e-6);
-    const full = await ok<{ head_pose: Pose; body_yaw: number; antennas_position: number[] }>(
-      sim,
-      'GET',
-      '/api/state/full',
-    );
-    expect(full.head_pose.yaw).toBeCloseTo(0.3, 6);
-    expect(full.head_pose.pitch).toBeCloseTo(0.2, 6);
-    expect(full.head_pose.z).toBeCloseTo(0.01, 6);
-    expect(full.body_yaw).toBeCloseTo(0.2, 6);
-    expect(full.antennas_position[0]).toBeCloseTo(0.5, 6);
+    const clock = createManualClock();
+    const timed = await startSimDaemon({ clock });
+    try {
+      await ok(timed, 'POST', '/api/move/goto', {
+        head_pose: { z: 0.01, pitch: 0.2, yaw: 0.3 },
+        antennas: [0.5, -0.5],
+        body_yaw: 0.2,
+        duration: 1.5,
+        interpolation: 'linear',
+      });
+      const poseOf = () => ok<Pose>(timed, 'GET', '/api/state/present_head_pose');
+      // Half-way through a linear goto the head is half-way there, and still moving.
+      clock.advance(750);
+      const mid = await poseOf();
+      expect(mid.yaw).toBeGreaterThan(0.1);
+      expect(mid.yaw).toBeLessThan(0.2);
+      expect((await ok<unknown[]>(timed, 'GET', '/api/move/running')).length).toBe(1);
+      clock.advance(800);
+      await waitFor(async () => (await ok<unknown[]>(timed, 'GET', '/api/move/running')).length === 0);
+      const full = await ok<{ head_pose: Pose; body_yaw: number; antennas_position: number[] }>(
+        timed,
+        'GET',
+        '/api/state/full',
+      );
+      expect(full.head_pose.yaw).toBeCloseTo(0.3, 6);
+      expect(full.head_pose.pitch).toBeCloseTo(0.2, 6);
+      expect(full.head_pose.z).toBeCloseTo(0.01, 6);
+      expect(full.body_yaw).toBeCloseTo(0.2, 6);
+      expect(full.antennas_position[0]).toBeCloseTo(0.5, 6);
+    } finally {
+      await timed.close();
+    }
   });
 
   it('keep fields left null, and overlapping gotos both run', async () => {
