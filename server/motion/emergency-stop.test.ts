@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StopNotice } from './emergency-stop.ts';
-import { heldBack } from './testing/gated-daemon.ts';
+import { heldBack, startHeldMove } from './testing/gated-daemon.ts';
 import { startRig, until, type Rig } from './testing/rig.ts';
 
 let rig: Rig;
@@ -76,17 +76,8 @@ describe('latched stop', () => {
       order.push('move stopped');
     };
     try {
-      const move = rig.control.arbiter.run({
-        label: 'a late start',
-        maxSeconds: 5,
-        start: async (d) => {
-          starting = true;
-          await gate;
-          return d.goto({ head_pose: { yaw: 0.2 }, duration: 4 });
-        },
-      });
-      const rejected = expect(move).rejects.toMatchObject({ code: 'STOP_LATCHED' });
-      await until(() => starting);
+      const { refused: rejected } = await startHeldMove(rig, gate);
+      starting = true;
       const result = await rig.control.stop('token');
       order.push('stop answered');
       expect(result.latched).toBe(true);

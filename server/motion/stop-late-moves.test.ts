@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../testing/manual-clock.ts';
-import { heldBack, recordStops, STALLED_GOTO } from './testing/gated-daemon.ts';
+import { heldBack, recordStops, stallNextGoto, startHeldMove } from './testing/gated-daemon.ts';
 import { startRig, until } from './testing/rig.ts';
 
 describe('a move the daemon starts while the stop is latched', () => {
@@ -37,28 +37,20 @@ describe('a move the daemon starts while the stop is latched', () => {
 
   it('is cancelled after the resume too when it was asked for before a stop', async () => {
     const own = await startRig({}, createManualClock());
-    const { goto, stopMove } = own.daemon;
+    const { stopMove } = own.daemon;
     const stops: string[] = [];
-    const { gate, release } = heldBack();
-    let late: Promise<string> | undefined;
-    // The stalled daemon: the cockpit gives up waiting for the goto, and the daemon carries it out
-    // once the test lets it run again.
-    own.daemon.goto = (req) => {
-      late = gate.then(() => goto.call(own.daemon, req));
-      return Promise.reject(STALLED_GOTO);
-    };
+    const stalled = stallNextGoto(own);
     recordStops(own, stops);
     try {
       await expect(own.control.look({ yaw: 20, duration: 3 }, 'token')).rejects.toMatchObject({
         code: 'DAEMON_TIMEOUT',
       });
-      own.daemon.goto = goto;
       expect(await own.control.stop('token')).toMatchObject({ latched: true, movesStopped: 0 });
       expect(own.control.resume('token')).toEqual({ latched: false, wasLatched: true });
       // A look asked for after the resume plays, whether its start event comes before its answer or after.
       const fresh = await own.control.look({ yaw: -20, duration: 3 }, 'token');
-      release();
-      const played = (await late) ?? '';
+      stalled.release();
+      const played = await stalled.played();
       await until(async () => !(await own.running()).includes(played));
       expect(stops).toEqual([played]);
 
@@ -68,29 +60,24 @@ describe('a move the daemon starts while the stop is latched', () => {
       expect(stops).toEqual([played]);
       expect((await own.running()).sort()).toEqual([fresh.uuid, other].sort());
     } finally {
-      Object.assign(own.daemon, { goto, stopMove });
+      stalled.restore();
+      own.daemon.stopMove = stopMove;
       await own.close();
     }
   });
 
   it('plays when no stop came since it was asked for, and a stop after it then cancels no later move', async () => {
     const own = await startRig({}, createManualClock());
-    const { goto, stopMove } = own.daemon;
+    const { stopMove } = own.daemon;
     const stops: string[] = [];
-    const { gate, release } = heldBack();
-    let late: Promise<string> | undefined;
-    own.daemon.goto = (req) => {
-      late = gate.then(() => goto.call(own.daemon, req));
-      return Promise.reject(STALLED_GOTO);
-    };
+    const stalled = stallNextGoto(own);
     recordStops(own, stops);
     try {
       await expect(own.control.look({ yaw: 20, duration: 3 }, 'token')).rejects.toMatchObject({
         code: 'DAEMON_TIMEOUT',
       });
-      own.daemon.goto = goto;
-      release();
-      const played = (await late) ?? '';
+      stalled.release();
+      const played = await stalled.played();
       await until(() => own.control.arbiter.running().includes(played));
       // The stop cancels it as it cancels any running move; the resume lets motion be asked for again.
       expect(await own.control.stop('token')).toMatchObject({ latched: true, movesStopped: 1 });
@@ -104,7 +91,8 @@ describe('a move the daemon starts while the stop is latched', () => {
       expect(stops).toEqual([]);
       expect((await own.running()).sort()).toEqual([other, next].sort());
     } finally {
-      Object.assign(own.daemon, { goto, stopMove });
+      stalled.restore();
+      own.daemon.stopMove = stopMove;
       await own.close();
     }
   });
@@ -160,19 +148,8 @@ describe('a move asked for before the stop', () => {
   it('does not play when the resume comes before its start was answered', async () => {
     const own = await startRig({}, createManualClock());
     const { gate, release } = heldBack();
-    let starting = false;
     try {
-      const move = own.control.arbiter.run({
-        label: 'a late start',
-        maxSeconds: 5,
-        start: async (d) => {
-          starting = true;
-          await gate;
-          return d.goto({ head_pose: { yaw: 0.2 }, duration: 4 });
-        },
-      });
-      const refused = expect(move).rejects.toMatchObject({ code: 'STOP_LATCHED' });
-      await until(() => starting);
+      const { refused } = await startHeldMove(own, gate);
       // The stop waits for the start on its way; the operator resumes before it has answered.
       const stopped = own.control.stop('token');
       expect(own.control.resume('token')).toEqual({ latched: false, wasLatched: true });
